@@ -1,0 +1,113 @@
+"""Shuffle, cut, lucky grab and deal, exactly as FORMATS.md F3 (RULES.md R3).
+
+Everything random comes from a SHA-256 counter stream over a 32-byte seed, so the same seed gives
+the same deck on every machine and every Python version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Final
+
+from engine.cards import JOKER_CODE, QUEEN_OF_SPADES_CODE, TOTAL_CARDS, Card
+
+HAND_SIZE: Final = 15
+
+
+class Stream:
+    """F3's random stream: block i = SHA-256(seed ‖ i as 8-byte big-endian)."""
+
+    __slots__ = ("_block", "_buffer", "_pos", "_seed")
+
+    def __init__(self, seed: bytes) -> None:
+        if len(seed) != 32:
+            raise ValueError("a seed is 32 bytes")
+        self._seed = seed
+        self._block = 0
+        self._buffer = b""
+        self._pos = 0
+
+    def next_u32(self) -> int:
+        if self._pos + 4 > len(self._buffer):
+            # Blocks are 32 bytes, a multiple of 4, so a value never straddles two blocks.
+            self._buffer = hashlib.sha256(self._seed + self._block.to_bytes(8, "big")).digest()
+            self._block += 1
+            self._pos = 0
+        value = int.from_bytes(self._buffer[self._pos : self._pos + 4], "big")
+        self._pos += 4
+        return value
+
+    def uniform(self, n: int) -> int:
+        """An unbiased integer in [0, n) by rejection sampling."""
+        limit = 2**32 - (2**32 % n)
+        while True:
+            u = self.next_u32()
+            if u < limit:
+                return u % n
+
+
+def shuffle(stream: Stream) -> list[int]:
+    """F3 step 1: Fisher–Yates over the card ids 0 … 109; element 0 is the top of the deck."""
+    deck = list(range(TOTAL_CARDS))
+    for i in range(TOTAL_CARDS - 1, 0, -1):
+        j = stream.uniform(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def is_lucky(card_id: int) -> bool:
+    """Q♠ (ids 11 and 63) or a joker (104 … 109): taken by the cutter at the cut point (R3)."""
+    return card_id >= 104 or card_id % 52 == QUEEN_OF_SPADES_CODE
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The outcome of F3 in physical card ids: each seat's hand, the stock top first, the cut."""
+
+    hands: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]
+    cut: int
+    lucky: tuple[int, ...]  # the ids the cutter took at the cut point, in order
+
+    def hand_cards(self, seat: int) -> list[Card]:
+        return sorted(Card.from_id(i) for i in self.hands[seat])
+
+    def stock_cards(self) -> list[Card]:
+        return [Card.from_id(i) for i in self.stock]
+
+
+def cutter(players: int, dealer: int) -> int:
+    """R2: the seat before the dealer (with two seats, the starting player)."""
+    return (dealer - 1) % players
+
+
+def deal(seed: bytes, players: int, dealer: int, cut: int | None = None) -> Deal:
+    """Shuffle, cut (automatic when ``cut`` is None), lucky grab and deal 15 cards to each seat."""
+    if players not in (2, 3, 4):
+        raise ValueError("2 to 4 players")
+    if not 0 <= dealer < players:
+        raise ValueError("the dealer is a seat")
+    stream = Stream(seed)
+    deck = shuffle(stream)
+    if cut is None:
+        cut = 1 + stream.uniform(TOTAL_CARDS - 1)
+    if not 1 <= cut <= TOTAL_CARDS - 1:
+        raise ValueError("the cut is 1 … 109")
+    order = deck[cut:] + deck[:cut]
+    hands: list[list[int]] = [[] for _ in range(players)]
+    p = 0
+    while is_lucky(order[p]):
+        hands[cutter(players, dealer)].append(order[p])
+        p += 1
+    lucky = tuple(order[:p])
+    seat = (dealer + 1) % players
+    while any(len(h) < HAND_SIZE for h in hands):
+        if len(hands[seat]) < HAND_SIZE:
+            hands[seat].append(order[p])
+            p += 1
+        seat = (seat + 1) % players
+    return Deal(tuple(tuple(h) for h in hands), tuple(order[p:]), cut, lucky)
+
+
+__all__ = ["HAND_SIZE", "JOKER_CODE", "Deal", "Stream", "cutter", "deal", "is_lucky", "shuffle"]

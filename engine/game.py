@@ -20,6 +20,7 @@ from engine.version import ENGINE_VERSION
 from engine.view import view
 
 LOG_FORMAT: Final = "pikdame-log/1"
+TIMER_LEVEL: Final = "advanced"  # R9: who plays a human's turn when the timer runs out
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,18 @@ class Game:
             raise IllegalMoveError("not_your_turn", f"seat {seat} is a bot", move, self.state)
         done = self.state.push(move, seat)
         return [(seat, str(done)), *self.run_bots()]
+
+    def autoplay_turn(self, seat: int) -> list[tuple[int, str]]:
+        """The turn timer (R9): the human's time ran out, so the ``advanced`` bot logic finishes
+        that seat's turn; its moves are ordinary moves in the record. Then the bots answer."""
+        state = self.state
+        if state.outcome is not None or state.turn != seat:
+            raise IllegalMoveError("not_your_turn", f"it is not seat {seat}'s turn", None, state)
+        events: list[tuple[int, str]] = []
+        while state.outcome is None and state.turn == seat:
+            done = state.push(choose_move(TIMER_LEVEL, view(state, seat)), seat)
+            events.append((seat, str(done)))
+        return events + self.run_bots()
 
     def run_bots(self) -> list[tuple[int, str]]:
         events: list[tuple[int, str]] = []

@@ -8,6 +8,7 @@ a record only if every bot move and the score are exactly what the engine produc
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -234,7 +235,8 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
     if result is not None and (outcome is None or outcome.to_json() != result):
         actual = None if outcome is None else outcome.to_json()
         raise ReplayError(
-            "score_mismatch", f"the record's result {result} is not the replay's {actual}",
+            "score_mismatch",
+            f"the record's result {json.dumps(result)} is not the replay's {json.dumps(actual)}",
             None, record,
         )
     return game

@@ -1,0 +1,72 @@
+"""API errors: every failure is ``{"error": {"code", "message"}}`` with a fitting status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, jsonify
+from werkzeug.exceptions import HTTPException
+
+from engine import PikDameError
+
+# Werkzeug's HTTP errors mapped onto stable codes (API.md lists the statuses).
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+    422: "bad_value",
+    429: "rate_limited",
+    500: "internal",
+    503: "unavailable",
+}
+
+
+class ApiError(Exception):
+    """An error the API reports as is: status, stable code, message, optional extra fields."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
+    response = jsonify({"error": {"code": code, "message": message, **extra}})
+    response.status_code = status
+    return response
+
+
+def register(app: Flask) -> None:
+    """Install handlers so no error leaves as HTML or leaks a traceback."""
+
+    @app.errorhandler(ApiError)
+    def _api(e: ApiError) -> Response:
+        return error_response(e.status, e.code, e.message, **e.extra)
+
+    @app.errorhandler(PikDameError)
+    def _engine(e: PikDameError) -> Response:
+        return error_response(422, e.code, e.message)
+
+    @app.errorhandler(HTTPException)
+    def _http(e: HTTPException) -> Response:
+        status = e.code or 500
+        code = HTTP_CODES.get(status, "error")
+        message = e.description or e.name
+        if status == 429:
+            message = f"rate limit exceeded ({e.description})"
+        response = error_response(status, code, message)
+        if status == 405 and e.get_response().headers.get("Allow"):
+            response.headers["Allow"] = e.get_response().headers["Allow"]
+        return response
+
+    @app.errorhandler(Exception)
+    def _internal(e: Exception) -> Response:
+        app.logger.exception("unhandled error")
+        return error_response(500, "internal", "internal server error")

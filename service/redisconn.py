@@ -1,0 +1,20 @@
+"""The app's Redis client: one connection pool per process, from REDIS_URL."""
+
+from __future__ import annotations
+
+import redis
+from flask import Flask, current_app
+
+EXTENSION = "pikdame_redis"
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[EXTENSION] = redis.Redis.from_url(
+        app.config["REDIS_URL"], decode_responses=True, health_check_interval=30
+    )
+
+
+def get_redis() -> redis.Redis[str]:
+    """The current app's client (text in, text out)."""
+    client: redis.Redis[str] = current_app.extensions[EXTENSION]
+    return client

@@ -1,0 +1,21 @@
+"""The app factory builds an app that talks to the session's real Redis."""
+
+from __future__ import annotations
+
+from service.app import create_app
+
+
+def test_healthz_against_real_redis(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "PIKDAME_SECRET": "test-secret"})
+    response = app.test_client().get("/healthz")
+    assert response.status_code == 200
+    assert response.get_json() == {"redis": "ok", "queue": 0}
+
+
+def test_healthz_reports_unreachable_redis() -> None:
+    from tests.support.servers import free_port
+
+    app = create_app({"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "PIKDAME_SECRET": "x"})
+    response = app.test_client().get("/healthz")
+    assert response.status_code == 503
+    assert response.get_json()["redis"] == "unreachable"

@@ -32,7 +32,7 @@ def _sets(counts: list[int], top: int, required: Card | None) -> Iterator[Meld]:
         ranks = range(13)
     for rank in ranks:
         avail = [min(counts[s * 13 + rank], 2) for s in range(4)]
-        if not any(avail):
+        if not any(avail) or sum(avail) + jokers < 3:
             continue
         for a in range(avail[0] + 1):
             for b in range(avail[1] + 1):

@@ -98,6 +98,33 @@ class Meld:
             return Meld("run", (card, *self.cards), -1, self.suit, rank)
         raise InvalidMeld(f"{NAMES[card]} fits neither end of this run (R5.2)", card)
 
+    def accepts(self, card: Card) -> bool:
+        """Whether ``card`` can be laid on this meld at some end (a cheap :meth:`with_card`)."""
+        cards = self.cards
+        if self.kind == "set":
+            if len(cards) >= MAX_SET:
+                return False
+            return card == JOKER_CODE or (card % 13 == self.rank and self._suit_count(card) < 2)
+        n = len(cards)
+        if n >= MAX_RUN:
+            return False
+        if card == JOKER_CODE:
+            return True
+        rank = card % 13
+        return card // 13 == self.suit and (
+            rank == (self.start + n) % 13 or rank == (self.start - 1) % 13
+        )
+
+    def swappable(self, card: Card) -> bool:
+        """Whether natural ``card`` can replace a joker in this meld (a cheap :meth:`with_swap`)."""
+        cards = self.cards
+        if JOKER_CODE not in cards or card == JOKER_CODE:
+            return False
+        if self.kind == "set":
+            return card % 13 == self.rank and self._suit_count(card) < 2
+        i = (card % 13 - self.start) % 13
+        return card // 13 == self.suit and i < len(cards) and cards[i] == JOKER_CODE
+
     def with_swap(self, card: Card) -> Meld:
         """This meld with natural ``card`` in place of the joker that stands for it (R6)."""
         if JOKER_CODE not in self.cards:

@@ -234,20 +234,11 @@ class State:
             held = [CARDS[c] for c in range(53) if hand[c]]
             for number, meld in enumerate(self.melds[seat], start=1):
                 for card in held:
-                    ends: tuple[str | None, ...] = (None,)
-                    if card == JOKER_CODE and meld.kind == "run":
-                        ends = ("high", "low")
-                    for end in ends:
-                        try:
-                            meld.with_card(card, end)
-                        except InvalidMeld:
-                            continue
-                        yield Move("lay", (card,), number, None if end == "high" else end)
-                    if card != JOKER_CODE and meld.has_joker:
-                        try:
-                            meld.with_swap(card)
-                        except InvalidMeld:
-                            continue
+                    if meld.accepts(card):
+                        yield Move("lay", (card,), number)
+                        if card == JOKER_CODE and meld.kind == "run":
+                            yield Move("lay", (card,), number, "low")
+                    if meld.swappable(card):
                         yield Move("swap", (card,), number)
         for code in range(53):
             if hand[code]:

@@ -1,10 +1,10 @@
 """Cards and their notation (FORMATS.md F1, RULES.md R1).
 
-A card is an ``int`` subclass with 53 possible values: ``suit * 13 + rank`` for naturals (suits in the
-order S H D C, ranks A 2 … K as 0 … 12) and 52 for the joker. Two cards of the same rank and suit are
-interchangeable for every rule (R1), so the engine never needs to tell the two decks apart; only the
-deal (F3) works with the 110 physical card ids. Integer order is the canonical order of F5: by suit,
-then rank, jokers last. Being ints, cards hash and sort the same on every machine.
+A card is an ``int`` subclass with 53 possible values: ``suit * 13 + rank`` for naturals (suits
+in the order S H D C, ranks A 2 … K as 0 … 12) and 52 for the joker. Two cards of the same rank and
+suit are interchangeable for every rule (R1), so the engine never tells the two decks apart; only
+the deal (F3) works with the 110 physical card ids. Integer order is the canonical order of F5: by
+suit, then rank, jokers last. Being ints, cards hash and sort the same on every machine.
 """
 
 from __future__ import annotations
@@ -82,9 +82,7 @@ class Card(int):
 
 
 POINTS: Final[tuple[int, ...]] = tuple(_points(c) for c in range(NUM_KINDS))
-NAMES: Final[tuple[str, ...]] = tuple(
-    [RANKS[c % 13] + SUITS[c // 13] for c in range(52)] + ["X"]
-)
+NAMES: Final[tuple[str, ...]] = tuple([RANKS[c % 13] + SUITS[c // 13] for c in range(52)] + ["X"])
 CARDS: Final[tuple[Card, ...]] = tuple(Card(c) for c in range(NUM_KINDS))
 JOKER: Final = CARDS[JOKER_CODE]
 QUEEN_OF_SPADES: Final = CARDS[QUEEN_OF_SPADES_CODE]

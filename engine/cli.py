@@ -89,8 +89,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     try:
         game = replay(record)
     except PikDameError as e:
-        error = e.to_json()
-        error.setdefault("move_index", None)
+        error: dict[str, Any] = {"move_index": None, **e.to_json()}
         _write({"ok": False, "error": error}, out)
         if e.code == "bad_format":
             sys.stderr.write(f"engine replay: {e.message}\n")
@@ -115,18 +114,22 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         p = sub.add_parser(name, help=text)
         p.add_argument("file", nargs="?", default=None, help="input file (default: stdin)")
-    sub.add_parser("tournament", help="bot tournament (see --help after the command)", add_help=False)
+    sub.add_parser(
+        "tournament", help="bot tournament (see --help after the command)", add_help=False
+    )
     return parser
 
 
-def main(argv: list[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
+def main(
+    argv: list[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None
+) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out = sys.stdout if out is None else out
     stdin = sys.stdin if stdin is None else stdin
     if argv[:1] == ["tournament"]:
         from engine.tournament import main as tournament_main
 
-        return tournament_main(argv[1:])
+        return int(tournament_main(argv[1:]))
     try:
         args = build_parser().parse_args(argv)
         if args.command == "deal":

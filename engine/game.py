@@ -41,7 +41,11 @@ class Seat:
     def from_json(obj: Any) -> Seat:
         if isinstance(obj, dict) and obj.get("kind") == "bot" and obj.get("level") in LEVELS:
             return Seat("bot", level=obj["level"])
-        if isinstance(obj, dict) and obj.get("kind") == "human" and isinstance(obj.get("name"), str):
+        if (
+            isinstance(obj, dict)
+            and obj.get("kind") == "human"
+            and isinstance(obj.get("name"), str)
+        ):
             return Seat("human", name=obj["name"])
         raise FormatError(f"a seat is a human with a name or a bot of level {LEVELS}", obj)
 
@@ -57,7 +61,12 @@ class Game:
     __slots__ = ("commitment", "cut", "dealer", "rules", "seats", "state")
 
     def __init__(
-        self, rules: Rules, seats: tuple[Seat, ...], dealer: int, cut: int, commitment: str,
+        self,
+        rules: Rules,
+        seats: tuple[Seat, ...],
+        dealer: int,
+        cut: int,
+        commitment: str,
         state: State,
     ) -> None:
         self.rules = rules
@@ -74,7 +83,9 @@ class Game:
         if len(seats) != rules.players:
             raise FormatError("one seat per player", seats)
         d = dealing.deal(seed, rules.players, dealer, cut)
-        game = Game(rules, seats, dealer, d.cut, commitment(seed), State.from_deal(d, rules, dealer))
+        game = Game(
+            rules, seats, dealer, d.cut, commitment(seed), State.from_deal(d, rules, dealer)
+        )
         game.run_bots()
         return game
 
@@ -150,9 +161,7 @@ class Game:
         state.history = [(m["seat"], m["move"]) for m in record["moves"]]
         deal = record["deal"]
         seats = tuple(Seat.from_json(s) for s in record["seats"])
-        return Game(
-            state.rules, seats, deal["dealer"], deal["cut"], deal["commitment"], state
-        )
+        return Game(state.rules, seats, deal["dealer"], deal["cut"], deal["commitment"], state)
 
 
 def _record_fields(record: Any) -> tuple[Rules, tuple[Seat, ...], dict[str, Any], list[Any]]:
@@ -208,8 +217,14 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
     except FormatError as e:
         raise ReplayError("bad_format", e.message, None, record) from None
     d = dealing.deal(seed, rules.players, deal["dealer"], deal["cut"])
-    game = Game(rules, seats, deal["dealer"], d.cut, commitment(seed),
-                State.from_deal(d, rules, deal["dealer"]))
+    game = Game(
+        rules,
+        seats,
+        deal["dealer"],
+        d.cut,
+        commitment(seed),
+        State.from_deal(d, rules, deal["dealer"]),
+    )
     state = game.state
     for i, entry in enumerate(moves):
         seat, text = entry["seat"], entry["move"]
@@ -237,6 +252,7 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
         raise ReplayError(
             "score_mismatch",
             f"the record's result {json.dumps(result)} is not the replay's {json.dumps(actual)}",
-            None, record,
+            None,
+            record,
         )
     return game

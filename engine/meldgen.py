@@ -16,7 +16,7 @@ from engine.melds import MAX_RUN, MAX_SET, Meld
 def iter_melds(
     counts: list[int], max_len: int | None = None, required: Card | None = None
 ) -> Iterator[Meld]:
-    """Melds of 3 … ``max_len`` cards from ``counts`` (53 slots), containing ``required`` if given."""
+    """Melds of 3 … ``max_len`` cards from ``counts`` (53 slots), with ``required`` if given."""
     top = 13 if max_len is None else max_len
     if top < 3:
         return
@@ -41,9 +41,12 @@ def _sets(counts: list[int], top: int, required: Card | None) -> Iterator[Meld]:
                         naturals = a + b + c + d
                         if naturals == 0 or naturals > top:
                             continue
-                        if required is not None and required != JOKER_CODE:
-                            if (a, b, c, d)[required // 13] == 0:
-                                continue
+                        if (
+                            required is not None
+                            and required != JOKER_CODE
+                            and (a, b, c, d)[required // 13] == 0
+                        ):
+                            continue
                         base: list[Card] = []
                         for suit, k in enumerate((a, b, c, d)):
                             base.extend([CARDS[suit * 13 + rank]] * k)
@@ -67,9 +70,8 @@ def _runs(counts: list[int], top: int, required: Card | None) -> Iterator[Meld]:
             while stack:
                 cards, left = stack.pop()
                 n = len(cards)
-                if n >= 3 and _keeps(cards, required):
-                    if n < MAX_RUN or start == 0:
-                        yield Meld("run", cards, -1, suit, start)
+                if n >= 3 and (n < MAX_RUN or start == 0) and _keeps(cards, required):
+                    yield Meld("run", cards, -1, suit, start)
                 if n >= top:
                     continue
                 card = CARDS[base + (start + n) % 13]

@@ -71,8 +71,9 @@ class Meld:
     # -- changes (each returns a new meld) ------------------------------------------------------
 
     def with_card(self, card: Card, end: str | None = None) -> Meld:
-        """This meld with ``card`` laid on (R4.2 ``lay``); ``end`` is ``low``/``high`` for a joker
-        on a run (``high`` when omitted). A natural that fits both ends of a 12-card run goes high."""
+        """This meld with ``card`` laid on (R4.2 ``lay``); ``end`` is ``low``/``high`` for a
+        joker on a run (``high`` when omitted). A natural fitting both ends of a 12-card run goes
+        high (F2)."""
         if self.kind == "set":
             if len(self.cards) >= MAX_SET:
                 raise InvalidMeld(f"a set holds at most {MAX_SET} cards (R5.1)", card)
@@ -80,7 +81,9 @@ class Meld:
                 if card % 13 != self.rank:
                     raise InvalidMeld(f"{NAMES[card]} is not of this set's rank (R5.1)", card)
                 if self._suit_count(card) >= 2:
-                    raise InvalidMeld(f"{NAMES[card]} would put a suit in this set three times", card)
+                    raise InvalidMeld(
+                        f"{NAMES[card]} would put a suit in this set three times", card
+                    )
             return Meld("set", tuple(sorted((*self.cards, card))), self.rank, -1, -1)
         n = len(self.cards)
         if n >= MAX_RUN:
@@ -173,7 +176,7 @@ class Meld:
     def from_json(obj: Any) -> Meld:
         """Read F5's ``{"kind", "cards"}``; raises :class:`PikDameError` on anything wrong."""
         if not isinstance(obj, dict) or set(obj) != {"kind", "cards"}:
-            raise InvalidMeld("a meld is {\"kind\": \"set\"|\"run\", \"cards\": [...]}", obj)
+            raise InvalidMeld('a meld is {"kind": "set"|"run", "cards": [...]}', obj)
         kind, cards = obj["kind"], obj["cards"]
         if kind not in ("set", "run") or not isinstance(cards, list):
             raise InvalidMeld("a meld's kind is set or run, its cards a list", obj)
@@ -238,7 +241,9 @@ def _build_run(cards: Sequence[Card], naturals: Sequence[Card]) -> Meld:
         if len(starts) != 1:
             raise InvalidMeld("a run's ranks must be consecutive on the ring (R5.2)", cards)
         start = starts[0]
-    return Meld("run", tuple(CARDS[suit * 13 + (start + i) % 13] for i in range(n)), -1, suit, start)
+    return Meld(
+        "run", tuple(CARDS[suit * 13 + (start + i) % 13] for i in range(n)), -1, suit, start
+    )
 
 
 def melds_points(melds: Iterable[Meld]) -> int:

@@ -17,7 +17,7 @@ DRAW_PHASE_KINDS: Final = frozenset(("draw", "take"))
 
 
 class Move:
-    """One move: ``kind`` and, depending on it, ``cards``, ``meld`` (1-based), ``end``, ``prefix``."""
+    """One move: ``kind`` and, as it needs, ``cards``, ``meld`` (1-based), ``end``, ``prefix``."""
 
     __slots__ = ("cards", "end", "kind", "meld", "prefix")
 

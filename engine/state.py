@@ -1,9 +1,9 @@
 """The game state: whose turn, every zone of cards, and ``push`` (RULES.md R2–R8).
 
-In the style of python-chess: ``push`` validates and applies one move or raises an error carrying the
-F7 code, leaving the state unchanged; ``legal_moves`` lists what the seat to move may do. Hands are
-53-slot multisets (identical cards are interchangeable, R1); the stock is kept top-last internally so
-drawing is a ``pop``.
+In the style of python-chess: ``push`` validates and applies one move or raises an error carrying
+the F7 code, leaving the state unchanged; ``legal_moves`` lists what the seat to move may do. Hands
+are 53-slot multisets (identical cards are interchangeable, R1); the stock is kept top-last
+internally so drawing is a ``pop``.
 """
 
 from __future__ import annotations
@@ -137,8 +137,13 @@ class State:
         totals: list[int] | None = None,
     ) -> State:
         """The state right after the deal of F3 (automatic cut when ``cut`` is None)."""
-        return State.from_deal(dealing.deal(seed, rules.players, dealer, cut), rules, dealer,
-                               round=round, totals=totals)
+        return State.from_deal(
+            dealing.deal(seed, rules.players, dealer, cut),
+            rules,
+            dealer,
+            round=round,
+            totals=totals,
+        )
 
     @staticmethod
     def from_deal(

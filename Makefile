@@ -27,7 +27,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-bench: $(STAMP)
+# The reference implementations (OpenSpiel, RLCard) live in their own throwaway venv, never in ours.
+REF := var/refvenv
+$(REF)/bin/python:
+	$(PY) -m venv $(REF)
+	$(REF)/bin/pip install --quiet open_spiel rlcard
+
+bench: $(STAMP) $(REF)/bin/python
 	$(BIN)/python -m bench.run_all
 
 clean:

@@ -1,6 +1,6 @@
 """Engine throughput beside its reference points, measured side by side in one run.
 
-    .venv/bin/python -m bench.bench_engine [--ref-python /tmp/refvenv/bin/python] [--repeats 5]
+    .venv/bin/python -m bench.bench_engine [--ref-python var/refvenv/bin/python] [--repeats 5]
 
 Measures validated record replay (moves/s), random legal 4-seat rounds (rounds/s) and deals
 (deals/s) for our engine, and, given a throwaway interpreter with ``open_spiel`` and ``rlcard``,

@@ -1,0 +1,68 @@
+"""Run every benchmark in bench/ (each writes bench/results/<topic>.md), then rebuild BENCHMARKS.md.
+
+    .venv/bin/python -m bench.run_all [--only engine,bots] [--report-only]
+
+Each benchmark runs in its own process, one after another, so they do not share the two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+# Topic → the module that measures it, in the order BENCHMARKS.md lists them.
+BENCHES = {
+    "engine": ["bench.bench_engine", "--ref-python", "var/refvenv/bin/python"],
+    "bots": ["bench.bench_bots"],
+    "service": ["bench.bench_http"],
+}
+
+HEADER = """# Benchmarks
+
+Every figure below was written by the benchmark named with it (`bench/`), on the project's
+2-core machine, with the exact command that produced it. Machines here are noisy: comparisons are
+made side by side in one run, and medians and ratios are quoted. `make bench` reruns them all and
+rebuilds this file from `bench/results/*.md`; no test asserts a timing.
+"""
+
+
+def assemble() -> str:
+    parts = [HEADER]
+    known = [RESULTS / f"{topic}.md" for topic in BENCHES]
+    others = sorted(p for p in RESULTS.glob("*.md") if p not in known)
+    for path in [*known, *others]:
+        if path.exists():
+            parts.append(path.read_text().strip() + "\n")
+    return "\n".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--only", default=None, help="comma-separated topics")
+    parser.add_argument("--report-only", action="store_true")
+    args = parser.parse_args(argv)
+    failed = []
+    if not args.report_only:
+        topics = args.only.split(",") if args.only else list(BENCHES)
+        for topic in topics:
+            module, *extra = BENCHES[topic]
+            if not (ROOT / (module.replace(".", "/") + ".py")).exists():
+                print(f"skipping {topic}: {module} does not exist", file=sys.stderr)
+                continue
+            if "--ref-python" in extra and not (ROOT / extra[-1]).exists():
+                extra = []
+            rc = subprocess.call([sys.executable, "-m", module, *extra], cwd=ROOT)
+            if rc:
+                failed.append(topic)
+    (ROOT / "BENCHMARKS.md").write_text(assemble())
+    if failed:
+        print(f"failed: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

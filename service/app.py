@@ -6,20 +6,38 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import config as settings
-from service import errors, redisconn
+from service import errors, limits, logs, redisconn, security
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app from the environment, then ``config`` (tests pass REDIS_URL, a clock …)."""
     app = Flask(__name__, static_folder=None)  # pages.bp serves templates/ and /static
     app.config.update(settings.load(config))
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    hops = int(app.config["PIKDAME_PROXIES"])
+    if hops:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops
+        )
     redisconn.init_app(app)
     errors.register(app)
+    logs.register(app)
+    security.register(app)
+    limits.init_app(app)
 
-    from service import ops, pages
+    from service import api_attempts, api_daily, api_leaderboard, openapi, ops, pages
 
-    app.register_blueprint(ops.bp)
-    app.register_blueprint(pages.bp)
+    for blueprint in (
+        ops.bp,
+        openapi.bp,
+        api_daily.bp,
+        api_attempts.bp,
+        api_leaderboard.bp,
+        pages.bp,
+    ):
+        app.register_blueprint(blueprint)
+    limits.limiter.exempt(ops.bp)
     return app

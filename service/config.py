@@ -53,7 +53,10 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "PIKDAME_LIMIT_MOVES": env.get("PIKDAME_LIMIT_MOVES", "30 per second"),
         "PIKDAME_LIMIT_DEFAULT": env.get("PIKDAME_LIMIT_DEFAULT", "60 per second"),
         "PIKDAME_LIMITS_ENABLED": env.get("PIKDAME_LIMITS_ENABLED", "1") != "0",
-        "PIKDAME_PROXIES": int(env.get("PIKDAME_PROXIES", "1")),
+        "PIKDAME_PROXIES": int(env.get("PIKDAME_PROXIES", "0")),  # trusted proxy hops (nginx: 1)
+        "SESSION_COOKIE_SECURE": env.get("PIKDAME_SECURE_COOKIES", "0") == "1",
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
         "PIKDAME_QUEUE": env.get("PIKDAME_QUEUE", "verify"),
         "PIKDAME_NOW": None,  # tests: a callable returning an aware datetime (service.clock)
         "MAX_CONTENT_LENGTH": 16 * 1024,

@@ -1,23 +1,130 @@
-"""The pages blueprint: the Jinja pages and their static assets (JS, CSS, card faces)."""
+"""The pages blueprint: the Jinja pages and their static assets (JS, CSS, card faces).
+
+Every page is a client of the JSON API (API.md): the templates carry no game data, only the
+page's strings. The one extra endpoint, ``POST /replay/positions``, steps a finished game's
+record (F6) with its published seed through the engine for the replay viewer; without the seed
+(today's games) it refuses, so nothing of a running day can be read through it.
+"""
 
 from __future__ import annotations
 
+import json
+from functools import cache
 from pathlib import Path
+from typing import Any, Final
 
-from flask import Blueprint, render_template
+from flask import Blueprint, Response, abort, jsonify, render_template, request
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+from engine import PikDameError, State, commitment, replay
+from engine.game import parse_seed
+
+TEMPLATES: Final = Path(__file__).resolve().parent.parent / "templates"
+STATIC: Final = TEMPLATES / "static"
+LANGS: Final = ("de", "en")
+LANG_COOKIE: Final = "lang"
+MAX_RECORD_BYTES: Final = 200_000
 
 bp = Blueprint(
     "pages",
     __name__,
     template_folder=str(TEMPLATES),
-    static_folder=str(TEMPLATES / "static"),
+    static_folder=str(STATIC),
     static_url_path="/static",
 )
 
 
+@cache
+def strings(lang: str) -> dict[str, str]:
+    """The UI strings of one language (shared with the JavaScript)."""
+    with (STATIC / "i18n" / f"{lang}.json").open(encoding="utf-8") as f:
+        data: dict[str, str] = json.load(f)
+    return data
+
+
+def current_lang() -> str:
+    """``?lang=`` wins, then the cookie, then German."""
+    asked = request.args.get("lang")
+    if asked in LANGS:
+        return asked
+    saved = request.cookies.get(LANG_COOKIE)
+    return saved if saved in LANGS else "de"
+
+
+def page(template: str, name: str, **context: Any) -> Response:
+    lang = current_lang()
+    table = strings(lang)
+
+    def t(key: str) -> str:
+        return table.get(key, key)
+
+    html = render_template(
+        template, lang=lang, t=t, strings=table, page_name=name, other_lang=_other(lang), **context
+    )
+    response = Response(html, mimetype="text/html")
+    if request.args.get("lang") in LANGS:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+def _other(lang: str) -> str:
+    return "en" if lang == "de" else "de"
+
+
 @bp.get("/")
-def today() -> str:
+def today() -> Response:
     """Today's challenge: start or continue."""
-    return render_template("today.html")
+    return page("today.html", "today")
+
+
+@bp.get("/play/<attempt_id>")
+def play(attempt_id: str) -> Response:
+    """The table of one attempt (the API decides whether this browser may see it)."""
+    return page("play.html", "play", attempt_id=attempt_id)
+
+
+@bp.get("/rankings")
+def rankings() -> Response:
+    return page("rankings.html", "rankings")
+
+
+@bp.get("/archive")
+def archive() -> Response:
+    return page("archive.html", "archive")
+
+
+@bp.get("/replay/<attempt_id>")
+def replay_viewer(attempt_id: str) -> Response:
+    return page("replay.html", "replay", attempt_id=attempt_id)
+
+
+@bp.get("/rules")
+def rules() -> Response:
+    return page(f"rules_{current_lang()}.html", "rules")
+
+
+@bp.post("/replay/positions")
+def replay_positions() -> tuple[Response, int] | Response:
+    """Every position (F5) of a finished, published game: the record's seed must be given and
+    match its commitment (F4), and the record must replay cleanly."""
+    if (request.content_length or 0) > MAX_RECORD_BYTES:
+        abort(413)
+    record = request.get_json(silent=True)
+    if not isinstance(record, dict) or not isinstance(record.get("deal"), dict):
+        return _error(400, "bad_format", "a game record (F6) is expected")
+    try:
+        seed = parse_seed(record["deal"].get("seed"))
+        if record["deal"].get("commitment") != commitment(seed):
+            return _error(422, "bad_format", "the seed does not match the commitment")
+        game = replay(record, seed)
+        state = State.new_round(seed, game.rules, game.dealer, game.cut)
+        positions = [state.to_position()]
+        for entry in record["moves"]:
+            state.push(entry["move"], entry["seat"])
+            positions.append(state.to_position())
+    except PikDameError as e:
+        return _error(422, e.code, e.message)
+    return jsonify({"positions": positions})
+
+
+def _error(status: int, code: str, message: str) -> tuple[Response, int]:
+    return jsonify({"error": {"code": code, "message": message}}), status

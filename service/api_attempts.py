@@ -1,0 +1,99 @@
+"""An attempt: reading it, playing moves (the bots answer), its record, and a hint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from flask import Blueprint, Response, current_app, jsonify
+
+from engine import view
+from service import clock, identity, present, queue, store
+from service.errors import ApiError
+from service.limits import limiter, moves_limit, per_attempt_key
+from service.redisconn import get_queue, get_redis
+from service.requests import json_object
+
+bp = Blueprint("attempts", __name__, url_prefix="/api/attempts")
+
+
+def _load(attempt_id: str) -> store.Attempt:
+    attempt = store.load(get_redis(), attempt_id) if len(attempt_id) <= 64 else None
+    if attempt is None:
+        raise ApiError(404, "unknown_attempt", "no such attempt")
+    return attempt
+
+
+@bp.get("/<attempt_id>")
+def get_attempt(attempt_id: str) -> Response:
+    attempt = _load(attempt_id)
+    identity.require_reader(attempt)
+    return jsonify({"attempt": present.attempt_json(get_redis(), attempt)})
+
+
+def _move_body() -> tuple[str, int]:
+    body = json_object()
+    move, seq = body.get("move"), body.get("seq")
+    if not isinstance(move, str) or type(seq) is not int:
+        raise ApiError(400, "bad_request", 'the body is {"move": "<F2>", "seq": <int>}')
+    if len(move) > 400:
+        raise ApiError(400, "bad_request", "a move is at most 400 characters")
+    return move, seq
+
+
+@bp.post("/<attempt_id>/moves")
+@limiter.limit(moves_limit, key_func=per_attempt_key)
+def post_move(attempt_id: str) -> Response:
+    """Apply the player's move, then the bots' until the player moves again or the round ends.
+    Checks in API.md's order: 400 body, 401/403 owner, 404, 409 stale / day closed, 422 move."""
+    move, seq = _move_body()
+    attempt = _load(attempt_id)
+    identity.require_owner(attempt)
+    config = current_app.config
+    if attempt.seq != seq:
+        raise ApiError(409, "stale", f"seq {seq} is not current ({attempt.seq})", seq=attempt.seq)
+    if attempt.ranked and clock.is_closed(attempt.date, config):
+        raise ApiError(409, "day_closed", "this day and its grace period are over")
+    now_ms = int(clock.now(config).timestamp() * 1000)
+    client = get_redis()
+    try:
+        updated, events, finished = store.play(client, attempt_id, seq, move, now_ms)
+    except store.Stale:
+        current = _load(attempt_id)
+        raise ApiError(409, "stale", "another request moved first", seq=current.seq) from None
+    if finished and updated.ranked:
+        try:
+            queue.enqueue_verify(get_queue(), attempt_id)
+        except redis.RedisError:
+            # The attempt is in the finished set: the reconciler will queue it.
+            current_app.logger.warning("could not enqueue verification for %s", attempt_id)
+    body: dict[str, Any] = {
+        "attempt": present.attempt_json(client, updated),
+        "events": [{"seat": s, "move": m} for s, m in events],
+    }
+    return jsonify(body)
+
+
+@bp.get("/<attempt_id>/log")
+def get_log(attempt_id: str) -> Response:
+    """The game record (F6) once finished; its seed only after the day has closed."""
+    attempt = _load(attempt_id)
+    identity.require_reader(attempt)
+    if attempt.status != "finished":
+        raise ApiError(409, "not_finished", "the record is available once the round has ended")
+    seed = present.seed_if_published(attempt.date, current_app.config)
+    return jsonify(attempt.game.to_record(None if seed is None else bytes.fromhex(seed)))
+
+
+@bp.get("/<attempt_id>/hint")
+def get_hint(attempt_id: str) -> Response:
+    """The arrangement laying the most points from the player's hand now (owner, play phase)."""
+    attempt = _load(attempt_id)
+    identity.require_owner(attempt)
+    seat_view = view(attempt.game.state, 0)
+    if seat_view.outcome is not None or seat_view.turn != 0 or seat_view.phase != "play":
+        raise ApiError(409, "wrong_phase", "a hint is available in your play phase")
+    from engine.optimiser import best_arrangement  # lazily: the optimiser is heavy to import
+
+    best = best_arrangement(seat_view.hand, seat_view.melds[0])
+    return jsonify({"moves": [str(m) for m in best.moves], "points": best.points})

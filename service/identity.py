@@ -1,0 +1,74 @@
+"""Who is asking: the anonymous player id in the signed session cookie, or a bearer token.
+
+A token authorises exactly the attempt it was issued for; the session's player owns every attempt
+it started. Before a day closes only the owner may read an attempt; afterwards finished attempts are
+public (API.md).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import current_app, request, session
+
+from service import clock, store
+from service.errors import ApiError
+from service.redisconn import get_redis
+
+SESSION_KEY = "player"
+
+
+def bearer_token() -> str | None:
+    """The request's bearer token; a malformed Authorization header is 401."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip() or " " in token.strip():
+        raise ApiError(401, "unauthorized", "use 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def session_player() -> str | None:
+    value = session.get(SESSION_KEY)
+    return value if isinstance(value, str) else None
+
+
+def player_for_new_attempt() -> str:
+    """The player starting an attempt: a token's owner (API clients), else the session's player
+    (created on first use), so one player cannot start two ranked attempts a day either way."""
+    token = bearer_token()
+    if token is not None:
+        attempt = store.attempt_for_token(get_redis(), token)
+        if attempt is None:
+            raise ApiError(401, "unauthorized", "unknown bearer token")
+        return attempt.player
+    player = session_player()
+    if player is None:
+        player = secrets.token_hex(8)
+        session[SESSION_KEY] = player
+        session.permanent = True
+    return player
+
+
+def is_owner(attempt: store.Attempt) -> bool:
+    token = bearer_token()
+    if token is not None and attempt.owned_by_token(token):
+        return True
+    return session_player() == attempt.player
+
+
+def require_owner(attempt: store.Attempt) -> None:
+    """401 without any credentials, 403 with someone else's."""
+    if is_owner(attempt):
+        return
+    if bearer_token() is None and session_player() is None:
+        raise ApiError(401, "unauthorized", "this attempt needs its bearer token or session")
+    raise ApiError(403, "forbidden", "this attempt belongs to another player")
+
+
+def require_reader(attempt: store.Attempt) -> None:
+    """Owner, or anyone once the attempt is finished and its day has closed."""
+    if attempt.status == "finished" and clock.is_closed(attempt.date, current_app.config):
+        return
+    require_owner(attempt)

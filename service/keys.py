@@ -1,0 +1,42 @@
+"""Redis key names, namespaced under ``pd:`` and per day where they are per day.
+
+Rankings and attempts are separate key families so they could later live in different servers;
+the RQ queue has its own ``rq:`` keys.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+PREFIX: Final = "pd"
+FINISHED: Final = f"{PREFIX}:finished"  # zset attempt id -> finish ms, until verified/rejected
+DAYS: Final = f"{PREFIX}:days"  # zset date -> ordinal, days that have attempts
+ALLTIME: Final = f"{PREFIX}:alltime"  # zset player id -> sum of verified scores
+
+
+def attempt(attempt_id: str) -> str:
+    return f"{PREFIX}:attempt:{attempt_id}"
+
+
+def token(token_hash: str) -> str:
+    """Which attempt a bearer token (by its SHA-256) belongs to."""
+    return f"{PREFIX}:token:{token_hash}"
+
+
+def player_day(date: str, player: str) -> str:
+    """The one ranked attempt of a player on a day."""
+    return f"{PREFIX}:day:{date}:player:{player}"
+
+
+def day_count(date: str) -> str:
+    return f"{PREFIX}:day:{date}:attempts"
+
+
+def day_rank(date: str) -> str:
+    """Sorted set of verified attempts of a day, scored by :func:`service.ranking.rank_key`."""
+    return f"{PREFIX}:day:{date}:rank"
+
+
+def player(player_id: str) -> str:
+    """A player's all-time facts: name, days, best."""
+    return f"{PREFIX}:player:{player_id}"

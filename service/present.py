@@ -1,0 +1,67 @@
+"""The API's documents built from stored data: the attempt ``A`` and the day.
+
+Every card in a response comes from ``engine.view(state, 0)``: the full state never leaves here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import redis
+
+from engine import DAILY_RULES, ENGINE_VERSION, commitment, daily_seats, daily_seed, view
+from service import clock, keys, ranking
+from service.store import Attempt
+
+
+def attempt_json(client: redis.Redis[str], attempt: Attempt) -> dict[str, Any]:
+    """API.md's ``A``: the attempt with seat 0's view and its verification."""
+    game = attempt.game
+    verification: dict[str, Any] | None = None
+    if attempt.ranked and attempt.verification is not None:
+        verified = attempt.verification == "verified"
+        verification = {
+            "status": attempt.verification,
+            "score": attempt.score if verified else None,
+            "turns": attempt.turns if verified else None,
+            "rank": ranking.rank_of(client, attempt.date, attempt.id) if verified else None,
+            "reason": attempt.reason,
+        }
+    return {
+        "id": attempt.id,
+        "date": attempt.date,
+        "name": attempt.name,
+        "ranked": attempt.ranked,
+        "status": attempt.status,
+        "seq": attempt.seq,
+        "view": view(game.state, 0).to_json(),
+        "verification": verification,
+    }
+
+
+def seed_if_published(date: str, config: Mapping[str, Any]) -> str | None:
+    """The day's seed in hex once the day and its grace have closed (F4), else None."""
+    if not clock.is_closed(date, config):
+        return None
+    return daily_seed(config["PIKDAME_SECRET"], date).hex()
+
+
+def day_json(client: redis.Redis[str], date: str, config: Mapping[str, Any]) -> dict[str, Any]:
+    """API.md's daily challenge document for ``date``."""
+    count = client.get(keys.day_count(date))
+    seats = [s.to_json() for s in daily_seats("")]
+    seats[0] = {"kind": "human"}
+    return {
+        "date": date,
+        "game": "pikdame",
+        "engine": ENGINE_VERSION,
+        "commitment": commitment(daily_seed(config["PIKDAME_SECRET"], date)),
+        "opens_at": clock.iso(clock.opens_at(date)),
+        "ends_at": clock.iso(clock.ends_at(date)),
+        "closes_at": clock.iso(clock.closes_at(date, config)),
+        "rules": DAILY_RULES.to_json(),
+        "seats": seats,
+        "seed": seed_if_published(date, config),
+        "attempts": int(count or 0),
+    }

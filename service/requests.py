@@ -1,0 +1,45 @@
+"""Reading request input: a JSON object body (400 otherwise) and bounded integer parameters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+
+from service.errors import ApiError
+
+
+def json_object() -> dict[str, Any]:
+    """The body as a JSON object; anything else is a malformed request (400)."""
+    body = request.get_json(silent=True, force=False)
+    if body is None:
+        raise ApiError(400, "bad_json", "the body must be valid JSON (UTF-8)")
+    if not isinstance(body, dict):
+        raise ApiError(400, "bad_json", "the body must be a JSON object")
+    return body
+
+
+def int_arg(name: str, default: int, low: int, high: int) -> int:
+    """A query parameter in ``low … high``; out of range or not a number is 422 bad_value."""
+    text = request.args.get(name)
+    if text is None:
+        return default
+    if not text.isascii() or not text.lstrip("-").isdigit() or len(text) > 12:
+        raise ApiError(422, "bad_value", f"{name} must be an integer")
+    value = int(text)
+    if not low <= value <= high:
+        raise ApiError(422, "bad_value", f"{name} must be between {low} and {high}")
+    return value
+
+
+def name_field(body: dict[str, Any]) -> str:
+    """A player's name: 1–24 printable characters, not only spaces (422 bad_value)."""
+    name = body.get("name")
+    if (
+        not isinstance(name, str)
+        or not 1 <= len(name) <= 24
+        or not name.isprintable()
+        or not name.strip()
+    ):
+        raise ApiError(422, "bad_value", "name: 1 to 24 printable characters")
+    return name

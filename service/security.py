@@ -1,0 +1,45 @@
+"""Security headers on every response, and CSRF by content type.
+
+State-changing requests must carry ``Content-Type: application/json``: a cross-site HTML form can
+only send form encodings or text/plain, so it cannot post to the API.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from flask import Flask, Response, request
+
+from service.errors import ApiError
+
+CSP: Final = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self'"
+)
+HEADERS: Final = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+UNSAFE_METHODS: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def register(app: Flask) -> None:
+    @app.before_request
+    def _json_only() -> None:
+        if request.method in UNSAFE_METHODS and request.mimetype != "application/json":
+            raise ApiError(
+                415, "unsupported_media_type", "send the body as Content-Type: application/json"
+            )
+
+    @app.after_request
+    def _headers(response: Response) -> Response:
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        if request.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response

@@ -1,0 +1,1 @@
+"""RQ jobs: plain functions taking ids, failing loudly, idempotent (ARCHITECTURE.md)."""

@@ -1,0 +1,85 @@
+"""Verify a finished attempt by replaying its record from the day's seed, then rank it once.
+
+Flask-free and clock-free: the verdict depends only on Redis' contents and the secret.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+import redis
+
+from engine import ReplayError, daily_seed, replay
+from service import keys, ranking, store
+from service.clock import opens_at
+
+
+class NotReady(RuntimeError):
+    """The attempt does not exist or is not finished: the job fails (RQ's failed registry)."""
+
+
+def judge(attempt: store.Attempt, secret: bytes) -> tuple[str, int | None, int | None, str | None]:
+    """(status, score, turns, reason): replay every move from the day's seed, every bot move
+    recomputed (engine.replay), then compare the replay's score with the live one."""
+    record = json.loads(attempt.game_json)["record"]
+    try:
+        game = replay(record, daily_seed(secret, attempt.date))
+    except ReplayError as e:
+        where = "" if e.move_index is None else f" at move {e.move_index}"
+        # The code only: an engine message may name a bot's hidden card before the day closes.
+        return "rejected", None, None, f"{e.code}{where}"
+    outcome = game.state.outcome
+    if outcome is None:
+        return "rejected", None, None, "not_finished"
+    score = outcome.round_scores[0]
+    if score != attempt.score:
+        return "rejected", None, None, "score_mismatch"
+    return "verified", score, store.player_turns(game), None
+
+
+def verify(client: redis.Redis[str], attempt_id: str, secret: bytes) -> dict[str, Any]:
+    """Judge and record the verdict; a second run finds the verdict and changes nothing."""
+    key = keys.attempt(attempt_id)
+    with client.pipeline() as pipe:
+        while True:
+            try:
+                pipe.watch(key)
+                h = cast(dict[str, str], pipe.hgetall(key))
+                if not h:
+                    raise NotReady(f"no attempt {attempt_id}")
+                attempt = store.Attempt.from_hash(h)
+                if attempt.status != "finished" or not attempt.ranked:
+                    raise NotReady(f"attempt {attempt_id} is not a finished ranked attempt")
+                if attempt.verification in ("verified", "rejected"):
+                    pipe.unwatch()
+                    return {"attempt_id": attempt_id, "status": attempt.verification, "new": False}
+                status, score, turns, reason = judge(attempt, secret)
+                player_key = keys.player(attempt.player)
+                pipe.watch(player_key)
+                best = cast(str | None, pipe.hget(player_key, "best"))
+                pipe.multi()
+                pipe.zrem(keys.FINISHED, attempt_id)
+                if status == "verified":
+                    assert score is not None and turns is not None
+                    pipe.hset(key, mapping={"verification": "verified", "turns": str(turns)})
+                    finished_ms = (attempt.finished_ms or 0) - _ms(attempt.date)
+                    pipe.zadd(
+                        keys.day_rank(attempt.date),
+                        {attempt_id: ranking.rank_key(score, turns, finished_ms)},
+                    )
+                    pipe.zincrby(keys.ALLTIME, score, attempt.player)
+                    pipe.hset(player_key, "name", attempt.name)
+                    pipe.hincrby(player_key, "days", 1)
+                    if best is None or score > int(best):
+                        pipe.hset(player_key, "best", str(score))
+                else:
+                    pipe.hset(key, mapping={"verification": "rejected", "reason": reason or ""})
+                pipe.execute()
+                return {"attempt_id": attempt_id, "status": status, "new": True}
+            except redis.WatchError:
+                continue
+
+
+def _ms(date: str) -> int:
+    return int(opens_at(date).timestamp() * 1000)

@@ -1,0 +1,82 @@
+"""The ``pikdame`` operator command (click, as Flask uses): serve, worker, reconcile, seed-info."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import click
+import redis
+
+from engine import commitment, daily_seed
+from service import clock, config, queue
+
+ROOT = Path(__file__).resolve().parent.parent
+GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
+
+
+@click.group()
+def main() -> None:
+    """Pik Dame daily challenge: operate the service."""
+
+
+@main.command()
+@click.option("--bind", default=None, help="host:port (default from deploy/gunicorn.conf.py)")
+def serve(bind: str | None) -> None:
+    """Run the web service under gunicorn."""
+    args = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF)]
+    if bind:
+        args += ["--bind", bind]
+    os.execv(sys.executable, [*args, "service.wsgi:app"])
+
+
+@main.command()
+@click.option("--burst", is_flag=True, help="quit when the queue is empty")
+def worker(burst: bool) -> None:
+    """Run one stock RQ worker on the verification queue."""
+    rq = str(Path(sys.executable).with_name("rq"))
+    args = [rq, "worker", "-c", "worker.settings", "--serializer", "json"]
+    if burst:
+        args.append("--burst")
+    os.execv(rq, args)
+
+
+@main.command()
+@click.option("--older-than", default=300, show_default=True, help="seconds since finishing")
+def reconcile(older_than: int) -> None:
+    """Re-enqueue finished attempts that are neither verified nor rejected."""
+    from worker.reconcile import reconcile as run
+
+    cfg = config.load()
+    client = redis.Redis.from_url(cfg["REDIS_URL"], decode_responses=True)
+    q = queue.queue(cfg["REDIS_URL"], cfg["PIKDAME_QUEUE"])
+    ids = run(client, q, int(time.time() * 1000), older_than)
+    click.echo(json.dumps({"requeued": ids}))
+
+
+@main.command("seed-info")
+@click.argument("date")
+def seed_info(date: str) -> None:
+    """A day's commitment, and its seed once the day has closed."""
+    if clock.parse_date(date) is None:
+        raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
+    cfg = config.load()
+    seed = daily_seed(cfg["PIKDAME_SECRET"], date)
+    closed = clock.is_closed(date, cfg)
+    click.echo(
+        json.dumps(
+            {
+                "date": date,
+                "commitment": commitment(seed),
+                "closes_at": clock.iso(clock.closes_at(date, cfg)),
+                "seed": seed.hex() if closed else None,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

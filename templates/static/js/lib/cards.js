@@ -1,0 +1,99 @@
+// Cards in F1 notation ("QS", "TH", "X") drawn as accessible elements: rank and suit symbol in
+// the corner, the suit's letter beside it, so colour is never the only cue.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export const SUITS = "SHDC";
+export const RANKS = "A23456789TJQK";
+const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+export function parse(code) {
+  if (code === "X") return { code, joker: true, rank: null, suit: null, points: 20 };
+  const rank = code[0];
+  const suit = code[1];
+  let points = 5;
+  if ("TJQK".includes(rank)) points = 10;
+  if (rank === "A") points = 20;
+  if (code === "QS") points = 100;
+  return { code, joker: false, rank, suit, points };
+}
+
+export const points = (code) => parse(code).points;
+export const symbol = (suit) => SYMBOLS[suit];
+
+export function rankLabel(rank) {
+  return t(`rank.${rank}`);
+}
+
+// "Pik Dame", "Herz 7", "Joker": the name a screen reader reads.
+export function cardName(code) {
+  const c = parse(code);
+  if (c.joker) return t("card.joker");
+  return t("card.name", { suit: t(`suit.${c.suit}`), rank: t(`rankname.${c.rank}`) });
+}
+
+// A short inline text such as "D♠" or "10♥" for move lists.
+export function short(code) {
+  const c = parse(code);
+  if (c.joker) return "★";
+  return `${rankLabel(c.rank)}${SYMBOLS[c.suit]}`;
+}
+
+export function cardsText(codes) {
+  return codes.map(short).join(" ");
+}
+
+// The face of one card. size: "" | "small" | "large".
+export function face(code, { size = "", tag = "span" } = {}) {
+  const c = parse(code);
+  const classes = ["card"];
+  if (size) classes.push(`card-${size}`);
+  if (c.joker) {
+    classes.push("joker");
+    return h(tag, { class: classes.join(" "), "data-card": code, title: cardName(code) },
+      h("span", { class: "corner", "aria-hidden": "true" }, h("b", { text: "★" })),
+      h("span", { class: "pip", "aria-hidden": "true", text: t("card.jokerShort") }),
+      h("span", { class: "sr", text: cardName(code) }));
+  }
+  classes.push(`suit-${c.suit}`);
+  if (code === "QS") classes.push("queen-spades");
+  return h(tag, { class: classes.join(" "), "data-card": code, title: cardName(code) },
+    h("span", { class: "corner", "aria-hidden": "true" },
+      h("b", { text: rankLabel(c.rank) }), h("i", { text: SYMBOLS[c.suit] })),
+    h("span", { class: "pip", "aria-hidden": "true", text: SYMBOLS[c.suit] }),
+    h("span", { class: "letter", "aria-hidden": "true", text: t(`suitletter.${c.suit}`) }),
+    code === "QS" ? h("span", { class: "badge", "aria-hidden": "true", text: "100" }) : null,
+    h("span", { class: "sr", text: cardName(code) }));
+}
+
+// A face-down card (the stock, the bots' hands).
+export function back({ size = "", label = "" } = {}) {
+  return h("span", {
+    class: `card back${size ? ` card-${size}` : ""}`,
+    role: label ? "img" : null,
+    "aria-label": label || null,
+    "aria-hidden": label ? null : "true",
+  });
+}
+
+function suitIndex(c) {
+  return c.joker ? 4 : SUITS.indexOf(c.suit);
+}
+
+function rankIndex(c) {
+  return c.joker ? 13 : RANKS.indexOf(c.rank);
+}
+
+// Sort a hand by suit (then rank) or by rank (then suit); jokers last.
+export function sortCards(codes, by) {
+  const key = (code) => {
+    const c = parse(code);
+    return by === "rank" ? rankIndex(c) * 10 + suitIndex(c) : suitIndex(c) * 100 + rankIndex(c);
+  };
+  return [...codes].sort((a, b) => key(a) - key(b));
+}
+
+export function meldPoints(codes) {
+  return codes.reduce((sum, code) => sum + points(code), 0);
+}

@@ -1,0 +1,76 @@
+// Writing the player's selected cards as an F2 meld (FORMATS.md): a set in any order, a run in
+// ascending ring order with each joker at the position it fills. This only formats the choice;
+// whether the meld is legal is for the engine to say (its answer is explained to the player).
+
+import { parse, RANKS } from "./cards.js";
+
+// How the naturals of a selection read: "set", "run", "open" (one natural: the player chooses)
+// or "mixed" (no valid reading: sent as selected, and the server explains why).
+export function reading(codes) {
+  const naturals = codes.map(parse).filter((c) => !c.joker);
+  if (naturals.length === 0) return "mixed";
+  if (naturals.length === 1) return "open";
+  if (naturals.every((c) => c.rank === naturals[0].rank)) return "set";
+  if (naturals.every((c) => c.suit === naturals[0].suit)) return "run";
+  return "mixed";
+}
+
+// The run's naturals in ring order (A 2 … K A …), starting after the widest gap, and the number
+// of jokers the inner gaps need; null when a rank repeats.
+function ringOrder(naturals) {
+  const ranks = naturals.map((c) => RANKS.indexOf(c.rank)).sort((a, b) => a - b);
+  if (new Set(ranks).size !== ranks.length) return null;
+  let start = 0;
+  let widest = -1;
+  for (let i = 0; i < ranks.length; i += 1) {
+    const next = i + 1 < ranks.length ? ranks[i + 1] : ranks[0] + 13;
+    const gap = next - ranks[i];
+    if (gap > widest) {
+      widest = gap;
+      start = (i + 1) % ranks.length;
+    }
+  }
+  const ordered = [...ranks.slice(start), ...ranks.slice(0, start)];
+  let inner = 0;
+  for (let i = 1; i < ordered.length; i += 1) {
+    inner += ((ordered[i] - ordered[i - 1] + 13) % 13) - 1;
+  }
+  return { ordered, inner };
+}
+
+// The F2 cards of a meld: {kind, text} with text like "7H X 9H" or "run 7H X X".
+// kind: "set" | "run" | null (the reading); jokerEnd: where spare jokers of a run go.
+export function meldText(codes, kind = null, jokerEnd = "high") {
+  const chosen = kind || reading(codes);
+  const naturals = codes.map(parse).filter((c) => !c.joker);
+  const jokers = codes.length - naturals.length;
+  const prefix = naturals.length === 1 && (chosen === "set" || chosen === "run") ? `${chosen} ` : "";
+  if (chosen !== "run" || naturals.length === 0) {
+    return { kind: chosen, text: prefix + codes.join(" ") };
+  }
+  const ring = ringOrder(naturals);
+  if (ring === null || ring.inner > jokers) {
+    return { kind: chosen, text: prefix + codes.join(" ") };
+  }
+  const suit = naturals[0].suit;
+  const cards = [];
+  ring.ordered.forEach((rank, i) => {
+    if (i > 0) {
+      const gap = ((rank - ring.ordered[i - 1] + 13) % 13) - 1;
+      for (let g = 0; g < gap; g += 1) cards.push("X");
+    }
+    cards.push(RANKS[rank] + suit);
+  });
+  const spare = Array(jokers - ring.inner).fill("X");
+  const all = jokerEnd === "low" ? [...spare, ...cards] : [...cards, ...spare];
+  return { kind: "run", text: prefix + all.join(" ") };
+}
+
+// Whether a run would have jokers left over for the player to place at one end.
+export function spareJokers(codes) {
+  const naturals = codes.map(parse).filter((c) => !c.joker);
+  const jokers = codes.length - naturals.length;
+  if (naturals.length === 0 || jokers === 0) return 0;
+  const ring = ringOrder(naturals);
+  return ring === null ? 0 : Math.max(0, jokers - ring.inner);
+}

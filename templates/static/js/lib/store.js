@@ -1,0 +1,30 @@
+// What the browser remembers between page loads (never a card: only ids and settings).
+
+const PREFIX = "pikdame.";
+
+export function load(key, fallback = null) {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch (e) {
+    return fallback;
+  }
+}
+
+export function save(key, value) {
+  try {
+    localStorage.setItem(PREFIX + key, JSON.stringify(value));
+  } catch (e) {
+    // private mode or full storage: the page still works, it only forgets
+  }
+}
+
+export function forget(key) {
+  try {
+    localStorage.removeItem(PREFIX + key);
+  } catch (e) {
+    // nothing to do
+  }
+}
+
+export const attemptKey = (date) => `attempt.${date}`;

@@ -1,0 +1,200 @@
+// From a selection to one F2 move: every action opens a confirmation panel that shows the move
+// (and asks for the meld, the joker's end, set or run where needed); only "Bestätigen" sends it.
+
+import { face } from "../lib/cards.js";
+import { $, clear, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { meldText, reading, spareJokers } from "../lib/notation.js";
+import { melds } from "./table.js";
+
+export const ACTIONS = ["draw", "take", "meld", "lay", "swap", "discard"];
+
+function radios(name, legend, options, chosen, onChange) {
+  return h("fieldset", { class: "choice" },
+    h("legend", { text: legend }),
+    options.map((o) => h("label", { class: "choice-option" },
+      h("input", {
+        type: "radio", name, value: o.value, checked: o.value === chosen,
+        onchange: () => onChange(o.value),
+      }),
+      o.content)));
+}
+
+function cardRow(codes) {
+  return h("span", { class: "preview-cards" }, codes.map((c) => face(c, { size: "small" })));
+}
+
+// Checks that need no server: the shape of the selection. Returns an explanation or null.
+export function precheck(action, view, selected) {
+  if (view.outcome) return t("need.over");
+  if (view.turn !== 0) return t("need.notYourTurn");
+  const own = view.melds[0];
+  switch (action) {
+    case "take":
+      if (view.discard.length === 0) return t("need.pileEmpty");
+      return selected.length < 2 ? t("need.take2") : null;
+    case "meld":
+      return selected.length < 3 ? t("need.meld3") : null;
+    case "lay":
+      if (own.length === 0) return t("need.noMelds");
+      return selected.length !== 1 ? t("need.one") : null;
+    case "swap":
+      if (!own.some((m) => m.cards.includes("X"))) return t("need.noJoker");
+      if (selected.length !== 1) return t("need.one");
+      return selected[0] === "X" ? t("need.swapNatural") : null;
+    case "discard":
+      return selected.length !== 1 ? t("need.one") : null;
+    default:
+      return null;
+  }
+}
+
+// Build the panel's content for one action. Returns {title, body, move()} where move() reads
+// the current choices.
+export function prepare(action, view, selected, preset = {}) {
+  const choice = { kind: null, end: "high", meld: preset.meld || null };
+  const body = h("div", { class: "confirm-body" });
+  const preview = h("p", { class: "preview" });
+  const own = view.melds[0];
+  let move = () => action;
+
+  const meldChoices = (filter) => {
+    const options = own.map((m, i) => ({ meld: m, n: i + 1 })).filter(({ meld }) => filter(meld))
+      .map(({ meld, n }) => ({ value: String(n), content: melds([meld]) }));
+    if (!choice.meld || !options.some((o) => o.value === String(choice.meld))) {
+      choice.meld = options.length ? Number(options[0].value) : null;
+    }
+    return radios("meld", t("confirm.whichMeld"), options.map((o, i) => ({
+      value: o.value,
+      content: h("span", { class: "meld-option" },
+        h("kbd", { text: String(i + 1) }), t("confirm.meldNo", { n: o.value }), o.content),
+    })), String(choice.meld), (v) => { choice.meld = Number(v); update(); });
+  };
+
+  const meldOptions = (codes) => {
+    const parts = [];
+    if (reading(codes) === "open") {
+      choice.kind = choice.kind || "set";
+      parts.push(radios("kind", t("confirm.setOrRun"), [
+        { value: "set", content: t("meld.set") }, { value: "run", content: t("meld.run") },
+      ], choice.kind, (v) => { choice.kind = v; rebuild(); }));
+    }
+    const asRun = (choice.kind || reading(codes)) === "run";
+    if (asRun && spareJokers(codes) > 0) {
+      parts.push(radios("end", t("confirm.jokerEnd"), [
+        { value: "low", content: t("confirm.low") }, { value: "high", content: t("confirm.high") },
+      ], choice.end, (v) => { choice.end = v; update(); }));
+    }
+    return parts;
+  };
+
+  let extra = () => [];
+  switch (action) {
+    case "draw":
+      move = () => "draw";
+      extra = () => [h("p", { text: t("confirm.drawText", { n: view.stock_size }) })];
+      break;
+    case "take": {
+      const top = view.discard[view.discard.length - 1];
+      const codes = [top, ...selected];
+      move = () => `take ${meldText(codes, choice.kind, choice.end).text}`;
+      extra = () => [
+        h("p", { text: t("confirm.takeText", { rest: view.discard.length - 1 }) }),
+        ...meldOptions(codes),
+      ];
+      break;
+    }
+    case "meld":
+      move = () => `meld ${meldText(selected, choice.kind, choice.end).text}`;
+      extra = () => meldOptions(selected);
+      break;
+    case "lay": {
+      const card = selected[0];
+      move = () => {
+        const meld = own[choice.meld - 1];
+        const end = card === "X" && meld && meld.kind === "run" ? ` ${choice.end}` : "";
+        return `lay ${card} ${choice.meld}${end}`;
+      };
+      extra = () => {
+        const parts = [meldChoices(() => true)];
+        const meld = own[choice.meld - 1];
+        if (card === "X" && meld && meld.kind === "run") {
+          parts.push(radios("end", t("confirm.jokerEnd"), [
+            { value: "low", content: t("confirm.low") }, { value: "high", content: t("confirm.high") },
+          ], choice.end, (v) => { choice.end = v; update(); }));
+        }
+        return parts;
+      };
+      break;
+    }
+    case "swap": {
+      const card = selected[0];
+      move = () => `swap ${choice.meld} ${card}`;
+      extra = () => [h("p", { text: t("confirm.swapText") }),
+        meldChoices((m) => m.cards.includes("X"))];
+      break;
+    }
+    case "discard": {
+      const card = selected[0];
+      const last = view.hand.length === 1;
+      move = () => `discard ${card}`;
+      extra = () => [h("p", { text: last ? t("confirm.goOut") : t("confirm.discardText") })];
+      break;
+    }
+    case "resign":
+      move = () => "resign";
+      extra = () => [h("p", { text: t("confirm.resignText") })];
+      break;
+    default:
+      break;
+  }
+
+  function update() {
+    clear(preview);
+    const text = move();
+    const cards = text.split(" ").slice(1).filter((x) => x === "X" || /^[2-9TJQKA][SHDC]$/.test(x));
+    preview.append(h("span", { class: "preview-move", text: t(`action.${action}`) }),
+      cards.length ? cardRow(cards) : null,
+      h("code", { class: "notation", text }));
+  }
+
+  function rebuild() {
+    clear(body);
+    body.append(...extra(), preview);
+    update();
+  }
+
+  rebuild();
+  return {
+    title: t(`action.${action}`),
+    body,
+    move: () => move(),
+    // keyboard: digits pick a meld in the lay/swap choice
+    pickMeld: (digit) => {
+      const input = body.querySelectorAll("input[name=meld]")[digit - 1];
+      if (input) {
+        input.checked = true;
+        input.dispatchEvent(new Event("change"));
+        input.focus();
+      }
+    },
+  };
+}
+
+export function openPanel(panel, onConfirm, onCancel) {
+  const root = $("#confirm");
+  $("#confirm-title").textContent = panel.title;
+  const slot = clear($("#confirm-slot"));
+  slot.append(panel.body);
+  root.hidden = false;
+  const ok = $("#confirm-ok");
+  const cancel = $("#confirm-cancel");
+  ok.onclick = () => onConfirm(panel.move());
+  cancel.onclick = () => onCancel();
+  ok.focus();
+}
+
+export function closePanel() {
+  $("#confirm").hidden = true;
+  clear($("#confirm-slot"));
+}

@@ -1,0 +1,121 @@
+// The end screen: every seat's round score, the own result, the verification status as it moves
+// from queued to verified (or rejected, with the reason), the rank, and a spoiler-free share text.
+
+import { get } from "../lib/api.js";
+import { $, clear, h, sleep } from "../lib/dom.js";
+import { formatDate, signed, t } from "../lib/i18n.js";
+import { seatName } from "../lib/moves.js";
+
+const POLL_MS = 1000;
+const POLL_LIMIT = 300;
+
+function outcomeText(outcome, ctx) {
+  if (outcome.end === "out") {
+    const who = outcome.winner === 0 ? t("seat.you") : seatName(outcome.winner, ctx.seats);
+    return t(outcome.winner === 0 ? "end.youOut" : "end.out", { name: who });
+  }
+  return t(outcome.end === "stock" ? "end.stock" : "end.resign");
+}
+
+function scoreTable(outcome, ctx) {
+  const rows = outcome.round_scores.map((score, seat) => h("tr", { class: seat === 0 ? "mine" : "" },
+    h("th", { scope: "row", text: seat === 0 ? `${ctx.name || t("seat.you")} (${t("seat.you")})`
+      : seatName(seat, ctx.seats) }),
+    h("td", { class: "num", text: signed(score) }),
+    h("td", { text: outcome.winner === seat ? t("end.winner") : "" })));
+  return h("table", { class: "scores" },
+    h("caption", { text: t("end.scores") }),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col", text: t("end.seat") }), h("th", { scope: "col", text: t("end.points") }),
+      h("th", { scope: "col", text: "" }))),
+    h("tbody", {}, rows));
+}
+
+// The share text tells the result, never a card.
+export function shareText(attempt, turns) {
+  const outcome = attempt.view.outcome;
+  const score = outcome.round_scores[0];
+  const v = attempt.verification;
+  const lines = [t("share.title", { date: attempt.date })];
+  const mark = score > 0 ? "🟩" : score < 0 ? "🟥" : "⬜";
+  lines.push(`${mark} ${t("share.score", { score: signed(score) })} · ${t("share.turns", { n: turns })}`);
+  if (outcome.end === "out" && outcome.winner === 0) lines.push(t("share.out"));
+  if (v && v.status === "verified" && v.rank) lines.push(t("share.rank", { rank: v.rank }));
+  lines.push(window.location.origin + "/");
+  return lines.join("\n");
+}
+
+function verificationText(v, practice) {
+  if (practice) return t("verify.practice");
+  if (!v) return t("verify.pending");
+  if (v.status === "queued") return t("verify.queued");
+  if (v.status === "verified") return t("verify.verified");
+  return t("verify.rejected", { reason: v.reason || "?" });
+}
+
+function ownTurns(events) {
+  return events.filter((e) => e.seat === 0 && /^(draw|take)\b/.test(e.move)).length;
+}
+
+export async function showEnd(attempt, ctx) {
+  const root = $("#end");
+  root.hidden = false;
+  const outcome = attempt.view.outcome;
+  const practice = Boolean(attempt.practice);
+  let turns = null;
+  try {
+    const log = await get(`/api/attempts/${encodeURIComponent(attempt.id)}/log`);
+    turns = ownTurns(log.moves || []);
+  } catch (e) {
+    turns = null;
+  }
+  const score = outcome.round_scores[0];
+  clear($("#end-summary")).append(
+    h("p", { class: "end-date", text: formatDate(attempt.date) }),
+    h("p", { class: "end-outcome", text: outcomeText(outcome, ctx) }),
+    outcome.doubled ? h("p", { class: "doubled", text: t("end.doubled") }) : null,
+    h("p", { class: "own-result" },
+      h("span", { text: t("end.yourScore") }), " ",
+      h("strong", { id: "own-score", text: signed(score) })),
+    turns === null ? null : h("p", { text: t("end.turns", { n: turns }) }),
+    scoreTable(outcome, ctx));
+  const status = $("#verify-status");
+  const rank = $("#end-rank");
+  const share = $("#share-text");
+  const render = (a) => {
+    const v = a.verification;
+    status.textContent = verificationText(v, practice);
+    status.dataset.state = practice ? "practice" : v ? v.status : "pending";
+    clear(rank);
+    if (v && v.status === "verified" && v.rank) {
+      rank.append(h("strong", { id: "rank-value", text: t("end.rank", { rank: v.rank }) }), " ",
+        h("a", {
+          href: `/rankings?date=${a.date}&around=${encodeURIComponent(a.id)}`, text: t("end.toRankings"),
+        }));
+    }
+    share.value = practice ? "" : shareText(a, turns ?? 0);
+  };
+  render(attempt);
+  $("#share-copy").onclick = async () => {
+    share.select();
+    try {
+      await navigator.clipboard.writeText(share.value);
+      $("#share-done").textContent = t("share.copied");
+    } catch (e) {
+      $("#share-done").textContent = t("share.selectHint");
+    }
+  };
+  root.scrollIntoView({ behavior: "smooth", block: "start" });
+  let current = attempt;
+  for (let i = 0; !practice && i < POLL_LIMIT; i += 1) {
+    const v = current.verification;
+    if (v && (v.status === "verified" || v.status === "rejected")) break;
+    await sleep(POLL_MS);
+    try {
+      current = (await get(`/api/attempts/${encodeURIComponent(attempt.id)}`)).attempt;
+      render(current);
+    } catch (e) {
+      status.textContent = e.explain();
+    }
+  }
+}

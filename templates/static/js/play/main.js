@@ -1,0 +1,171 @@
+// The table page: load the attempt, draw it, take the player's actions (mouse, touch, keys),
+// send each confirmed move, play the bots' answers one by one, and finish with the end screen.
+
+import { ApiError, get, post } from "../lib/api.js";
+import { $, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { load, save } from "../lib/store.js";
+import { closePanel, openPanel, precheck, prepare } from "./actions.js";
+import { showEnd } from "./end.js";
+import { Hand } from "./hand.js";
+import { showHint } from "./hint.js";
+import { bindKeys } from "./keys.js";
+import { play } from "./playback.js";
+import { renderOpponents, renderOwnMelds, renderPiles, renderStatus } from "./table.js";
+
+const attemptId = document.body.dataset.attempt;
+const ctx = { seats: null, name: null };
+const game = { attempt: null, busy: false, panel: null, sort: load("sort", "suit") };
+
+const hand = new Hand($("#hand"), () => selectionChanged());
+
+function say(text, kind = "info") {
+  const box = $("#message");
+  box.textContent = text;
+  box.dataset.kind = kind;
+}
+
+function selectionChanged() {
+  const chosen = hand.selectedCards();
+  $("#selection").textContent = chosen.length
+    ? t("selection.count", { n: chosen.length }) : t("selection.none");
+}
+
+function render() {
+  const view = game.attempt.view;
+  renderOpponents(view, ctx);
+  renderPiles(view, ctx);
+  renderOwnMelds(view, (n) => pickMeld(n));
+  renderStatus(view, ctx);
+  $("#hand-title").textContent = t("hand.title", { n: view.hand.length });
+  hand.show(view.hand, game.sort);
+  selectionChanged();
+  const mine = !view.outcome && view.turn === 0;
+  for (const button of document.querySelectorAll("#actions button[data-action]")) {
+    button.disabled = !mine || game.busy;
+  }
+  $("#hint-btn").disabled = !mine || game.busy;
+  $("#practice-flag").hidden = !game.attempt.practice;
+}
+
+// Clicking an own meld with one card selected prepares "Anlegen" (or "Joker tauschen").
+function pickMeld(n) {
+  const chosen = hand.selectedCards();
+  if (chosen.length !== 1) {
+    say(t("need.pickCardFirst"));
+    return;
+  }
+  const meld = game.attempt.view.melds[0][n - 1];
+  const swap = chosen[0] !== "X" && meld.cards.includes("X") && meld.kind === "run"
+    && !meld.cards.includes(chosen[0]);
+  action(swap ? "swap" : "lay", { meld: n });
+}
+
+export function action(name, preset = {}) {
+  if (game.busy || !game.attempt) return;
+  const view = game.attempt.view;
+  const chosen = hand.selectedCards();
+  const problem = precheck(name, view, chosen);
+  if (problem) {
+    say(problem, "error");
+    return;
+  }
+  say("");
+  game.panel = prepare(name, view, chosen, preset);
+  openPanel(game.panel, (move) => send(move), () => cancel());
+}
+
+function cancel() {
+  game.panel = null;
+  closePanel();
+  hand.focusItem();
+}
+
+async function send(move) {
+  if (game.busy) return;
+  game.busy = true;
+  closePanel();
+  game.panel = null;
+  render();
+  const before = game.attempt.view;
+  try {
+    const result = await post(`/api/attempts/${encodeURIComponent(attemptId)}/moves`,
+      { move, seq: game.attempt.seq });
+    hand.setHinted([]);
+    $("#hint").hidden = true;
+    await play(result.events, before, ctx);
+    game.attempt = result.attempt;
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    if (e.code === "stale") {
+      game.attempt = (await get(`/api/attempts/${encodeURIComponent(attemptId)}`)).attempt;
+    }
+    say(`${e.explain()}${e.status === 422 ? ` (${move})` : ""}`, "error");
+  } finally {
+    game.busy = false;
+  }
+  render();
+  if (game.attempt.status === "finished") await showEnd(game.attempt, ctx);
+  else if (game.attempt.view.turn === 0) hand.focusItem();
+}
+
+async function hint() {
+  if (!game.attempt || game.busy) return;
+  await showHint(attemptId, hand);
+}
+
+function togglePile() {
+  const button = $("#pile-toggle");
+  const pile = $("#pile");
+  pile.hidden = !pile.hidden;
+  button.setAttribute("aria-expanded", String(!pile.hidden));
+}
+
+function toggleSort() {
+  game.sort = game.sort === "suit" ? "rank" : "suit";
+  save("sort", game.sort);
+  $("#sort").textContent = t(game.sort === "suit" ? "hand.sortRank" : "hand.sortSuit");
+  hand.resort(game.sort);
+}
+
+async function start() {
+  $("#sort").textContent = t(game.sort === "suit" ? "hand.sortRank" : "hand.sortSuit");
+  $("#sort").addEventListener("click", toggleSort);
+  $("#hint-btn").addEventListener("click", hint);
+  $("#pile-toggle").addEventListener("click", togglePile);
+  $("#resign").addEventListener("click", () => action("resign"));
+  $("#speed").value = load("speed", "normal");
+  $("#speed").addEventListener("change", (e) => save("speed", e.target.value));
+  for (const button of document.querySelectorAll("#actions button[data-action]")) {
+    button.addEventListener("click", () => action(button.dataset.action));
+  }
+  bindKeys({
+    action, hint, togglePile, toggleSort,
+    escape: () => (game.panel ? cancel() : hand.clearSelection()),
+    panel: () => game.panel,
+    focusHand: () => hand.focusItem(),
+  });
+  try {
+    game.attempt = (await get(`/api/attempts/${encodeURIComponent(attemptId)}`)).attempt;
+  } catch (e) {
+    $("#table").hidden = true;
+    $("#load-error").hidden = false;
+    $("#load-error").append(h("p", { text: e instanceof ApiError ? e.explain() : String(e) }));
+    return;
+  }
+  ctx.name = game.attempt.name;
+  try {
+    const day = await get(`/api/daily/${game.attempt.date}`);
+    ctx.seats = day.seats;
+  } catch (e) {
+    ctx.seats = null;
+  }
+  $("#table-date").textContent = game.attempt.date;
+  $("#player-name").textContent = game.attempt.name;
+  render();
+  if (game.attempt.status === "finished") await showEnd(game.attempt, ctx);
+  else hand.focusItem();
+  document.body.dataset.ready = "1";
+}
+
+start();

@@ -1,0 +1,97 @@
+// The replay viewer: steps through a finished game's record (F6) move by move. Only for closed
+// days: the record's seed must be published, so nothing of a running day can be seen here.
+
+import { ApiError, get, post } from "./lib/api.js";
+import { face } from "./lib/cards.js";
+import { $, clear, h } from "./lib/dom.js";
+import { formatDate, signed, t } from "./lib/i18n.js";
+import { describe, seatName } from "./lib/moves.js";
+import { melds } from "./play/table.js";
+
+const attemptId = document.body.dataset.attempt;
+const state = { record: null, positions: [], step: 0 };
+
+function seatLabel(seat) {
+  return seatName(seat, state.record.seats);
+}
+
+function render() {
+  const { record, positions, step } = state;
+  const position = positions[step];
+  const seats = clear($("#replay-seats"));
+  position.hands.forEach((hand, seat) => {
+    seats.append(h("section", { class: `seat${position.turn === seat && !position.outcome ? " to-move" : ""}` },
+      h("header", {}, h("h3", { text: seatLabel(seat) }),
+        h("span", { class: "level", text: t("table.handSize", { n: hand.length }) })),
+      h("div", { class: "replay-hand" }, hand.map((c) => face(c, { size: "small" }))),
+      melds(position.melds[seat])));
+  });
+  $("#replay-stock").textContent = String(position.stock.length);
+  const top = clear($("#replay-discard"));
+  const pile = position.discard;
+  top.append(pile.length ? face(pile[pile.length - 1], { size: "large" })
+    : h("span", { class: "card card-large empty-slot", text: t("table.pileEmpty") }));
+  const moves = record.moves;
+  $("#replay-step").textContent = step === 0 ? t("replay.deal", { n: moves.length })
+    : t("replay.at", { step, n: moves.length, name: seatLabel(moves[step - 1].seat),
+      move: describe(moves[step - 1].move) });
+  [...$("#replay-moves").children].forEach((li, i) => {
+    li.classList.toggle("current", i === step - 1);
+    if (i === step - 1) li.scrollIntoView({ block: "nearest" });
+  });
+  $("#step-range").value = String(step);
+  const outcome = position.outcome;
+  $("#replay-result").textContent = outcome
+    ? t("replay.result", { scores: outcome.round_scores.map((s, i) => `${seatLabel(i)} ${signed(s)}`).join(", ") })
+    : "";
+}
+
+function go(step) {
+  state.step = Math.max(0, Math.min(state.positions.length - 1, step));
+  render();
+}
+
+async function main() {
+  let record;
+  try {
+    record = await get(`/api/attempts/${encodeURIComponent(attemptId)}/log`);
+  } catch (e) {
+    $("#replay-error").textContent = e instanceof ApiError ? e.explain() : String(e);
+    return;
+  }
+  if (!record.deal || !record.deal.seed) {
+    $("#replay-error").textContent = t("replay.notYet");
+    return;
+  }
+  try {
+    state.positions = (await post("/replay/positions", record)).positions;
+  } catch (e) {
+    $("#replay-error").textContent = e instanceof ApiError ? e.explain() : String(e);
+    return;
+  }
+  state.record = record;
+  const date = record.date || "";
+  $("#replay-date").textContent = date ? formatDate(date) : "";
+  const list = clear($("#replay-moves"));
+  record.moves.forEach((m, i) => list.append(h("li", {},
+    h("button", { type: "button", class: "link", onclick: () => go(i + 1) },
+      `${seatLabel(m.seat)}: ${describe(m.move)}`))));
+  $("#step-range").max = String(state.positions.length - 1);
+  $("#step-range").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("#first").addEventListener("click", () => go(0));
+  $("#back").addEventListener("click", () => go(state.step - 1));
+  $("#forward").addEventListener("click", () => go(state.step + 1));
+  $("#last").addEventListener("click", () => go(state.positions.length - 1));
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement) return;
+    if (e.key === "ArrowRight") go(state.step + 1);
+    else if (e.key === "ArrowLeft") go(state.step - 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(state.positions.length - 1);
+  });
+  $("#replay").hidden = false;
+  go(0);
+  document.body.dataset.ready = "1";
+}
+
+main();

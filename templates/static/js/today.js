@@ -1,0 +1,91 @@
+// Today's challenge: the day's facts, a countdown to the next one, and start or continue.
+
+import { ApiError, get, post } from "./lib/api.js";
+import { $ } from "./lib/dom.js";
+import { formatDate, formatNumber, t } from "./lib/i18n.js";
+import { attemptKey, forget, load, save } from "./lib/store.js";
+
+function playUrl(id) {
+  return `/play/${encodeURIComponent(id)}`;
+}
+
+function countdown(date) {
+  const [y, m, d] = date.split("-").map(Number);
+  const next = Date.UTC(y, m - 1, d + 1);
+  const tick = () => {
+    const left = Math.max(0, next - Date.now());
+    const s = Math.floor(left / 1000);
+    const pad = (n) => String(n).padStart(2, "0");
+    $("#countdown").textContent = `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+    if (left === 0) window.location.reload();
+  };
+  tick();
+  setInterval(tick, 1000);
+}
+
+async function offerContinue(date) {
+  const id = load(attemptKey(date));
+  if (!id) return false;
+  try {
+    const { attempt } = await get(`/api/attempts/${encodeURIComponent(id)}`);
+    const finished = attempt.status === "finished";
+    $("#continue-text").textContent = t(finished ? "today.finishedAs" : "today.runningAs",
+      { name: attempt.name });
+    $("#continue-link").textContent = t(finished ? "today.seeResult" : "today.continue");
+    $("#continue-link").href = playUrl(id);
+    $("#continue").hidden = false;
+    $("#start-form").hidden = true;
+    return true;
+  } catch (e) {
+    forget(attemptKey(date));
+    return false;
+  }
+}
+
+async function startAttempt(date) {
+  const name = $("#name").value.trim();
+  const error = $("#start-error");
+  error.textContent = "";
+  if (!name) {
+    error.textContent = t("today.nameMissing");
+    $("#name").focus();
+    return;
+  }
+  $("#start-button").disabled = true;
+  try {
+    const result = await post(`/api/daily/${date}/attempts`, { name });
+    const id = typeof result.attempt === "object" ? result.attempt.id : result.attempt;
+    save(attemptKey(date), id);
+    window.location.href = playUrl(id);
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "attempt_exists" && e.detail.attempt_id) {
+      save(attemptKey(date), e.detail.attempt_id);
+      window.location.href = playUrl(e.detail.attempt_id);
+      return;
+    }
+    error.textContent = e instanceof ApiError ? e.explain() : String(e);
+    $("#start-button").disabled = false;
+  }
+}
+
+async function main() {
+  let day;
+  try {
+    day = await get("/api/daily");
+  } catch (e) {
+    $("#start-error").textContent = e instanceof ApiError ? e.explain() : String(e);
+    return;
+  }
+  $("#day-date").textContent = formatDate(day.date);
+  $("#day-players").textContent = formatNumber(day.attempts);
+  $("#day-commitment").textContent = day.commitment;
+  countdown(day.date);
+  $("#start-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    startAttempt(day.date);
+  });
+  await offerContinue(day.date);
+  document.body.dataset.ready = "1";
+}
+
+main();

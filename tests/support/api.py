@@ -1,0 +1,26 @@
+"""Small helpers to drive the API through a Flask test client (the same JSON any client sends)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+
+
+def caller(client: FlaskClient, token: str | None = None) -> Any:
+    """A ``call(method, path, body)`` for :func:`tests.support.player.play_to_end`."""
+
+    def call(method: str, path: str, body: dict[str, Any] | None) -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = client.open(path, method=method, json=body, headers=headers)
+        return response.status_code, response.get_json()
+
+    return call
+
+
+def start(client: FlaskClient, date: str, name: str = "Ada") -> tuple[dict[str, Any], str]:
+    """Start a ranked attempt; returns (attempt, token)."""
+    response = client.post(f"/api/daily/{date}/attempts", json={"name": name})
+    assert response.status_code == 201, response.get_json()
+    body = response.get_json()
+    return body["attempt"], body["token"]

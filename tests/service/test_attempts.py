@@ -90,7 +90,7 @@ def test_owner_reads_others_cannot(client: FlaskClient, clock: Clock) -> None:
     assert error(stranger.get(path)) == (401, "unauthorized")
     ok = stranger.get(path, headers={"Authorization": f"Bearer {token}"})
     assert ok.status_code == 200 and ok.get_json()["attempt"]["id"] == attempt["id"]
-    other, other_token = start(stranger, clock.today, "Bob")
+    _other, other_token = start(stranger, clock.today, "Bob")
     assert error(stranger.get(path)) == (403, "forbidden")
     foreign = client.application.test_client().get(
         path, headers={"Authorization": f"Bearer {other_token}"}

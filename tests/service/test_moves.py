@@ -119,7 +119,7 @@ def test_moves_need_the_owner(client: FlaskClient, clock: Clock, rdb: redis.Redi
 
 
 def test_moves_after_the_grace_are_409_day_closed(client: FlaskClient, clock: Clock) -> None:
-    attempt, token = start(client, clock.today)
+    attempt, _token = start(client, clock.today)
     path = f"/api/attempts/{attempt['id']}/moves"
     clock.advance(hours=16)  # 01:00 next day: the grace lets a started game go on
     assert client.post(path, json={"move": "draw", "seq": 0}).status_code == 200
@@ -131,7 +131,7 @@ def test_moves_after_the_grace_are_409_day_closed(client: FlaskClient, clock: Cl
 def test_play_to_the_end_then_log_and_no_more_moves(
     client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
 ) -> None:
-    attempt, token = start(client, clock.today)
+    attempt, _token = start(client, clock.today)
     aid = attempt["id"]
     final = play_to_end(caller(client), aid)
     assert final["status"] == "finished"

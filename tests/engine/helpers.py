@@ -148,3 +148,26 @@ def meld_is_valid(m: Meld) -> bool:
 
 def card(name: str) -> Card:
     return Card.parse(name)
+
+
+def choose(s: State, rng: Any, max_meld: int | None = 4, resign_chance: float = 0.0) -> Move:
+    """A random legal move of the seat to move (resign only with ``resign_chance``)."""
+    if resign_chance and rng.random() < resign_chance:
+        return Move.resign()
+    moves = [m for m in s.legal_moves(max_meld=max_meld) if m.kind != "resign"]
+    assert moves, f"no legal move but resign in {s.to_position()}"
+    return moves[rng.randrange(len(moves))]
+
+
+def expected_scores(position: dict[str, Any]) -> list[int]:
+    """R7 round scores recomputed from a finished position with independent card points."""
+    outcome = position["outcome"]
+    scores = []
+    for seat, melds in enumerate(position["melds"]):
+        score = sum(points(c) for m in melds for c in m["cards"])
+        if seat != outcome["winner"]:
+            score -= sum(points(c) for c in position["hands"][seat])
+        scores.append(score)
+    if outcome["doubled"]:
+        scores = [2 * x for x in scores]
+    return scores

@@ -228,6 +228,11 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
     state = game.state
     for i, entry in enumerate(moves):
         seat, text = entry["seat"], entry["move"]
+        if seats[seat].kind == "bot" and state.outcome is None and seat != state.turn:
+            # R10: a bot moves only on its turn; `resign` by any seat (F2) is a human's word (R8).
+            raise ReplayError(
+                "not_your_turn", f"move {i} ({text!r}): seat {seat} is a bot not to move", i, record
+            )
         try:
             move = Move.parse(text)
             expected = None

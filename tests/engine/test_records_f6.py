@@ -223,7 +223,7 @@ def test_replay_of_non_object_is_bad_format() -> None:
         assert info.value.code == "bad_format"
 
 
-# -- bot seats (R10): every bot move is recomputed --------------------------------------------------
+# -- bot seats (R10): every bot move is recomputed ---------------------------------------------
 
 
 def bot_game(n: int) -> Game:
@@ -266,7 +266,7 @@ def test_forged_bot_resign_out_of_turn_is_rejected() -> None:
     game = bot_game(8)
     record = record_of(game, 8)
     i = next(k for k, m in enumerate(record["moves"]) if m["seat"] == 0)
-    record["moves"] = record["moves"][:i] + [{"seat": 1, "move": "resign"}]
+    record["moves"] = [*record["moves"][:i], {"seat": 1, "move": "resign"}]
     record["result"] = None
     with pytest.raises(ReplayError) as info:
         replay(record)

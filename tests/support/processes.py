@@ -1,0 +1,130 @@
+"""Real processes for integration tests: gunicorn serving the app, stock ``rq worker``s."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.support.servers import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def service_env(redis_url: str, secret: str, **extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        {
+            "REDIS_URL": redis_url,
+            "PIKDAME_SECRET": secret,
+            "PIKDAME_LIMITS_ENABLED": "0",
+            "PYTHONPATH": str(ROOT),
+            **extra,
+        }
+    )
+    return env
+
+
+@dataclass
+class Process:
+    """A child process in its own process group (so a kill takes its forks too)."""
+
+    popen: subprocess.Popen[bytes]
+
+    def kill(self) -> None:
+        """SIGKILL the whole group: the worker and its work horse die mid-job, like a crash."""
+        if self.popen.poll() is None:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        self.popen.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            os.killpg(self.popen.pid, signal.SIGTERM)
+            try:
+                self.popen.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def spawn(args: list[str], env: dict[str, str], log: Path) -> Process:
+    with log.open("ab") as out:
+        popen = subprocess.Popen(
+            args, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    return Process(popen)
+
+
+def start_worker(env: dict[str, str], log: Path, burst: bool = False) -> Process:
+    """The stock ``rq worker`` command, exactly as deploy/ runs it."""
+    args = [str(BIN / "rq"), "worker", "-c", "worker.settings", "--serializer", "json"]
+    if burst:
+        args.append("--burst")
+    return spawn(args, env, log)
+
+
+@dataclass
+class WebServer:
+    process: Process
+    base: str
+
+    def call(
+        self, method: str, path: str, body: dict[str, Any] | None, token: str | None = None
+    ) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+
+def start_web(env: dict[str, str], log: Path) -> WebServer:
+    """gunicorn with deploy/gunicorn.conf.py on a free port; waits for /healthz."""
+    port = free_port()
+    env = {**env, "PIKDAME_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "2"}
+    args = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "-c",
+        str(ROOT / "deploy" / "gunicorn.conf.py"),
+        "service.wsgi:app",
+    ]
+    server = WebServer(spawn(args, env, log), f"http://127.0.0.1:{port}")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if server.call("GET", "/healthz", None)[0] == 200:
+                return server
+        except OSError:
+            pass
+        if server.process.popen.poll() is not None:
+            break
+        time.sleep(0.1)
+    server.process.stop()
+    raise RuntimeError(f"gunicorn did not start; see {log}")
+
+
+def wait_for(predicate: Any, timeout: float = 30, interval: float = 0.05) -> Any:
+    """Poll until ``predicate()`` is truthy; returns its value (fails the test on timeout)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError("timed out waiting")

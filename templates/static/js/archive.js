@@ -5,6 +5,7 @@
 import { ApiError, get, post } from "./lib/api.js";
 import { $, clear, h } from "./lib/dom.js";
 import { formatDate, formatNumber, t } from "./lib/i18n.js";
+import { load } from "./lib/store.js";
 
 const LIMIT = 14;
 let before = null;
@@ -27,7 +28,8 @@ async function check(day, out) {
 
 async function practice(date, out) {
   try {
-    const result = await post(`/api/daily/${date}/practice`, {});
+    const name = load("name") || t("archive.guest");
+    const result = await post(`/api/daily/${date}/practice`, { name });
     const id = typeof result.attempt === "object" ? result.attempt.id : result.attempt;
     window.location.href = `/play/${encodeURIComponent(id)}`;
   } catch (e) {

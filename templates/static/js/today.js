@@ -56,6 +56,7 @@ async function startAttempt(date) {
     const result = await post(`/api/daily/${date}/attempts`, { name });
     const id = typeof result.attempt === "object" ? result.attempt.id : result.attempt;
     save(attemptKey(date), id);
+    save("name", name);
     window.location.href = playUrl(id);
   } catch (e) {
     if (e instanceof ApiError && e.code === "attempt_exists" && e.detail.attempt_id) {

@@ -61,7 +61,7 @@ export async function showEnd(attempt, ctx) {
   const root = $("#end");
   root.hidden = false;
   const outcome = attempt.view.outcome;
-  const practice = Boolean(attempt.practice);
+  const practice = attempt.ranked === false;
   let turns = null;
   try {
     const log = await get(`/api/attempts/${encodeURIComponent(attempt.id)}/log`);
@@ -70,7 +70,7 @@ export async function showEnd(attempt, ctx) {
     turns = null;
   }
   const score = outcome.round_scores[0];
-  clear($("#end-summary")).append(
+  clear($("#end-summary")).append(h("div", {},
     h("p", { class: "end-date", text: formatDate(attempt.date) }),
     h("p", { class: "end-outcome", text: outcomeText(outcome, ctx) }),
     outcome.doubled ? h("p", { class: "doubled", text: t("end.doubled") }) : null,
@@ -78,7 +78,7 @@ export async function showEnd(attempt, ctx) {
       h("span", { text: t("end.yourScore") }), " ",
       h("strong", { id: "own-score", text: signed(score) })),
     turns === null ? null : h("p", { text: t("end.turns", { n: turns }) }),
-    scoreTable(outcome, ctx));
+    scoreTable(outcome, ctx)));
   const status = $("#verify-status");
   const rank = $("#end-rank");
   const share = $("#share-text");

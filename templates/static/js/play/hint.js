@@ -23,7 +23,7 @@ export async function showHint(attemptId, hand) {
   const items = data.moves.map((move) => {
     const used = move.split(" ").slice(1).filter((x) => CARD.test(x));
     cards.push(...used);
-    return h("li", {}, h("span", { text: describe(move) }), " ",
+    return h("li", { dataset: { move } }, h("span", { text: describe(move) }),
       h("span", { class: "preview-cards" }, used.map((c) => face(c, { size: "small" }))));
   });
   clear(box).append(

@@ -44,8 +44,8 @@ function render() {
   for (const button of document.querySelectorAll("#actions button[data-action]")) {
     button.disabled = !mine || game.busy;
   }
-  $("#hint-btn").disabled = !mine || game.busy;
-  $("#practice-flag").hidden = !game.attempt.practice;
+  $("#hint-btn").disabled = !mine || game.busy || view.phase !== "play";
+  $("#practice-flag").hidden = game.attempt.ranked !== false;
 }
 
 // Clicking an own meld with one card selected prepares "Anlegen" (or "Joker tauschen").
@@ -84,6 +84,7 @@ function cancel() {
 async function send(move) {
   if (game.busy) return;
   game.busy = true;
+  document.body.dataset.busy = "1";
   closePanel();
   game.panel = null;
   render();
@@ -105,12 +106,18 @@ async function send(move) {
     game.busy = false;
   }
   render();
+  delete document.body.dataset.busy;
   if (game.attempt.status === "finished") await showEnd(game.attempt, ctx);
   else if (game.attempt.view.turn === 0) hand.focusItem();
 }
 
 async function hint() {
   if (!game.attempt || game.busy) return;
+  const view = game.attempt.view;
+  if (view.outcome || view.turn !== 0 || view.phase !== "play") {
+    say(t("need.hintPlay"));
+    return;
+  }
   await showHint(attemptId, hand);
 }
 

@@ -1,0 +1,71 @@
+"""Browser test fixtures: the real stack (Redis from tests/conftest.py, the app on a real HTTP
+server, an rq worker) and a real headless Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from tests.browser.stack import Stack, start_stack
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.integration)
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def stack(redis_url: str, artifacts: Path) -> Iterator[Stack]:
+    running = start_stack(redis_url, artifacts)
+    yield running
+    running.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def context(browser: Browser, stack: Stack) -> Iterator[BrowserContext]:
+    """A fresh browser profile (a new player) with fast bot playback."""
+    ctx = browser.new_context(base_url=stack.base_url, viewport={"width": 1440, "height": 1000})
+    ctx.add_init_script("localStorage.setItem('pikdame.speed', JSON.stringify('test'))")
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Iterator[Page]:
+    """A page that fails the test on any JavaScript error or CSP violation."""
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    tab.on(
+        "console",
+        lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None,
+    )
+    yield tab
+    real = [e for e in errors if "Failed to load resource" not in e]
+    assert not real, real

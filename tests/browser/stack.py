@@ -1,0 +1,105 @@
+"""The whole stack for browser tests, for real: the Flask app under werkzeug's threaded server on
+a free port (its clock settable by the test), and a stock ``rq worker`` subprocess verifying the
+finished games from the same Redis."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import redis
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+
+from service.app import create_app
+from tests.support.servers import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "browser-test-secret"
+QUEUE = "verify-browser"
+
+
+class QuietHandler(WSGIRequestHandler):
+    """No access line per request (the app writes its own JSON access log)."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        return
+
+
+@dataclass
+class Clock:
+    """The service's clock (PIKDAME_NOW): the test moves it between days."""
+
+    moment: dt.datetime = field(default_factory=lambda: dt.datetime(2030, 1, 1, 10, tzinfo=dt.UTC))
+
+    def __call__(self) -> dt.datetime:
+        return self.moment
+
+    def set_day(self, date: str, hour: int = 10) -> None:
+        self.moment = dt.datetime.combine(dt.date.fromisoformat(date), dt.time(hour), dt.UTC)
+
+
+@dataclass
+class Stack:
+    base_url: str
+    redis_url: str
+    clock: Clock
+    server: BaseWSGIServer
+    thread: threading.Thread
+    worker: subprocess.Popen[bytes]
+    worker_log: Path
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.thread.join(timeout=10)
+        self.worker.terminate()
+        try:
+            self.worker.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.worker.kill()
+            self.worker.wait(timeout=10)
+
+
+def start_worker(redis_url: str, log: Path) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    env.update(
+        {"REDIS_URL": redis_url, "PIKDAME_SECRET": SECRET, "PIKDAME_QUEUE": QUEUE,
+         "PYTHONPATH": str(ROOT)}
+    )
+    rq = Path(sys.executable).parent / "rq"
+    args = [str(rq), "worker", "-c", "worker.settings", "--serializer", "json", "--url", redis_url]
+    with log.open("wb") as out:
+        worker = subprocess.Popen(args, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+    client = redis.Redis.from_url(redis_url)
+    deadline = time.monotonic() + 30
+    while not any(key.startswith(b"rq:worker:") for key in client.scan_iter("rq:worker:*")):
+        if worker.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"rq worker did not start: {log.read_text()[-2000:]}")
+        time.sleep(0.1)
+    client.close()
+    return worker
+
+
+def start_stack(redis_url: str, artifacts: Path) -> Stack:
+    clock = Clock()
+    app = create_app(
+        {
+            "REDIS_URL": redis_url,
+            "PIKDAME_SECRET": SECRET,
+            "PIKDAME_NOW": clock,
+            "PIKDAME_QUEUE": QUEUE,
+            "PIKDAME_LIMIT_ATTEMPTS": "1000 per hour",
+        }
+    )
+    port = free_port()
+    server = make_server("127.0.0.1", port, app, threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    log = artifacts / "rq-worker.log"
+    worker = start_worker(redis_url, log)
+    return Stack(f"http://127.0.0.1:{port}", redis_url, clock, server, thread, worker, log)

@@ -1,0 +1,38 @@
+"""A whole daily round played with the mouse in a real Chromium, to the verified rank."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.flows import start_game, wait_verified
+from tests.browser.player import Player, wait_idle
+from tests.browser.stack import Stack
+
+
+def test_mouse_round_to_verified_rank(page: Page, stack: Stack, artifacts) -> None:  # type: ignore[no-untyped-def]
+    stack.clock.set_day("2030-02-01")
+    start_game(page, "Maus")
+    expect(page.locator("#status")).to_contain_text("Du bist am Zug")
+    expect(page.locator("#hand li")).to_have_count(15)
+    page.screenshot(path=str(artifacts / "table-start.png"), full_page=True)
+
+    player = Player(page)
+    player.play_turn()
+    wait_idle(page)
+    page.screenshot(path=str(artifacts / "table.png"), full_page=True)
+    player.play_round()
+
+    score, rank = wait_verified(page)
+    assert rank >= 1
+    expect(page.locator("#end table.scores tbody tr")).to_have_count(4)
+    share = page.locator("#share-text").input_value()
+    assert "2030-02-01" in share and f"Rang {rank}" in share
+    assert not re.search(r"(10|[2-9ABDKJQ])[♠♥♦♣]", share), share
+    page.screenshot(path=str(artifacts / "end-screen.png"), full_page=True)
+
+    page.locator("#end-rank a").click()
+    row = page.locator("#board-body tr.mine")
+    expect(row).to_contain_text("Maus")
+    assert player.turns > 0

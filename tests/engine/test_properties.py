@@ -1,0 +1,255 @@
+"""Property tests (hypothesis): random legal play from random seeds never breaks an invariant.
+
+Invariants, checked after every move: the 110 cards are conserved across hands, melds, stock,
+pile and removed (R1, R6, R4.3); every meld on the table is valid (R5); every position round-trips
+through F5; every legal move is accepted by ``push`` and a move ``push`` rejects changes nothing;
+moves that ``legal_moves`` does not yield are rejected. At the end: the history replays from the
+seed to the identical state, and the round scores are R7's, recomputed independently.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from itertools import combinations, permutations
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import Move, PikDameError, Rules, State
+from engine.cards import NAMES
+from tests.engine.helpers import (
+    all_cards,
+    choose,
+    expected_scores,
+    full_deck,
+    meld_is_valid,
+    snapshot,
+)
+
+SETTINGS = settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+deals = st.tuples(
+    st.binary(min_size=32, max_size=32),
+    st.integers(2, 4),
+    st.integers(0, 3),
+    st.none() | st.integers(1, 109),
+)
+
+
+def new_state(deal: tuple[bytes, int, int, int | None]) -> State:
+    seed, players, dealer, cut = deal
+    return State.new_round(seed, Rules(players=players), dealer % players, cut)
+
+
+def check_invariants(s: State) -> dict[str, Any]:
+    position = s.to_position()
+    assert all_cards(position) == full_deck(), "R1: the 110 cards are conserved"
+    assert s.card_count() == 110
+    assert [len(h) for h in position["hands"]] == s.hand_sizes
+    for seat_melds in s.melds:
+        for m in seat_melds:
+            assert meld_is_valid(m), f"R5: invalid meld on the table: {m}"
+        ranks = [m.rank for m in seat_melds if m.kind == "set"]
+        assert len(ranks) == len(set(ranks)), "R5.4: at most one set per rank and seat"
+    again = State.from_position(copy.deepcopy(position)).to_position()
+    assert again == position, "F5: the position round-trips"
+    if s.outcome is None:
+        assert s.hand_sizes[s.turn] >= 1, "R4.2: the player to move always holds a card"
+    return position
+
+
+def mutations(s: State, move: Move, rng: random.Random) -> list[str]:
+    """Texts near a legal move: a card replaced by a hand card (or any card), the meld number
+    changed, a card added or dropped, a joker's end changed, a prefix added, another verb."""
+    hand = [str(c) for c in s.hand(s.turn)] or ["X"]
+    tokens = str(move).split()
+    out = []
+    for _ in range(4):
+        t = list(tokens)
+        places = [i for i, x in enumerate(t) if x in NAMES] or [len(t) - 1]
+        numbers = [i for i, x in enumerate(t) if x.isdigit()]
+        choice = rng.randrange(7)
+        if choice == 0:
+            t[rng.choice(places)] = rng.choice(hand)
+        elif choice == 1:
+            t[rng.choice(places)] = rng.choice(NAMES)
+        elif choice == 2 and numbers:
+            t[numbers[0]] = str(rng.randrange(1, len(s.melds[s.turn]) + 2))
+        elif choice == 3 and t[0] in ("meld", "take"):
+            t.insert(rng.randrange(1, len(t) + 1), rng.choice(hand))
+        elif choice == 4 and t[0] in ("meld", "take") and len(t) > 4:
+            del t[rng.choice(places)]
+        elif choice == 5 and t[0] == "lay":
+            t = t[:3] + rng.choice([[], ["low"], ["high"]])
+        elif t[0] in ("meld", "take"):
+            t.insert(1, rng.choice(["set", "run"]))
+        else:
+            t[0] = rng.choice(["take", "meld", "lay", "swap", "discard"])
+        out.append(" ".join(t))
+    return out
+
+
+def candidates(s: State) -> list[str]:
+    """Moves enumerated independently of ``legal_moves``: every lay, swap and discard of a hand
+    card, every 3-card meld (or take) in every order and with every prefix."""
+    hand = [str(c) for c in s.hand(s.turn)]
+    kinds = sorted(set(hand))
+    out = ["draw", "resign"]
+    if s.phase == "play":
+        for c in kinds:
+            out.append(f"discard {c}")
+            for n in range(1, len(s.melds[s.turn]) + 2):
+                out.extend([f"lay {c} {n}", f"swap {n} {c}"])
+                if c == "X":
+                    out.extend([f"lay X {n} low", f"lay X {n} high"])
+        pool, verb = hand, "meld"
+    else:
+        pool, verb = hand, "take"
+    triples: set[tuple[str, ...]] = set()
+    top = [str(s.top)] if s.top is not None else []
+    for combo in combinations(pool, 3 - len(top) if verb == "take" else 3):
+        for order in permutations([*combo, *top] if verb == "take" else combo):
+            triples.add(order)
+    for order in sorted(triples):
+        body = " ".join(order)
+        out.extend([f"{verb} {body}", f"{verb} set {body}", f"{verb} run {body}"])
+    return out
+
+
+def check_moves(s: State, rng: random.Random) -> None:
+    """Every legal move is accepted; near misses are accepted exactly when legal."""
+    legal = list(s.legal_moves())
+    texts = [str(m) for m in legal]
+    assert len(texts) == len(set(texts)), "legal_moves yields each move once"
+    assert set(str(m) for m in s.legal_moves(max_meld=4)) <= set(texts)
+    for m in legal:
+        trial = s.copy()
+        done = trial.push(m)
+        assert str(done) == str(m), "legal moves are yielded in canonical form"
+    legal_set = set(texts)
+    sample = [legal[rng.randrange(len(legal))] for _ in range(3)]
+    for m in sample:
+        for text in mutations(s, m, rng):
+            before = snapshot(s)
+            trial = s.copy()
+            try:
+                done = trial.push(text)
+            except PikDameError:
+                assert snapshot(s) == before
+                snap_trial = snapshot(trial)
+                assert snap_trial == before, f"rejected {text!r} changed the state"
+                try:
+                    canonical = str(s.canonical(Move.parse(text)))
+                except PikDameError:
+                    continue
+                assert canonical not in legal_set, f"{text!r} is legal but was rejected"
+                continue
+            thirteen = done.kind in ("meld", "take") and len(done.cards) == 13
+            if not thirteen:
+                assert str(done) in legal_set, f"{text!r} accepted but not a legal move"
+
+
+def check_complete(s: State) -> None:
+    """Every independently enumerated candidate is accepted exactly when it is a legal move."""
+    legal_set = {str(m) for m in s.legal_moves()}
+    for text in candidates(s):
+        trial = s.copy()
+        try:
+            done = trial.push(text)
+        except PikDameError:
+            try:
+                canonical = str(s.canonical(Move.parse(text)))
+            except PikDameError:
+                continue
+            assert canonical not in legal_set, f"{text!r} is yielded as legal but rejected"
+            continue
+        assert str(done) in legal_set, f"{text!r} is accepted but legal_moves misses it"
+
+
+def play(
+    deal: tuple[bytes, int, int, int | None], rng: random.Random, check_all: bool
+) -> tuple[State, list[dict[str, Any]]]:
+    s = new_state(deal)
+    positions = [check_invariants(s)]
+    steps = 0
+    while s.outcome is None:
+        if check_all:
+            check_moves(s, rng)
+            if rng.random() < 0.15 and s.hand_sizes[s.turn] <= 14:
+                check_complete(s)
+        s.push(choose(s, rng, resign_chance=0.0005))
+        positions.append(check_invariants(s))
+        steps += 1
+        assert steps < 2000, "a round always ends"
+    return s, positions
+
+
+@SETTINGS
+@given(deal=deals, rng=st.randoms(use_true_random=False))
+def test_random_play_keeps_invariants_and_replays(deal: Any, rng: random.Random) -> None:
+    s, _ = play(deal, rng, check_all=False)
+    final = s.to_position()
+    assert final["outcome"]["round_scores"] == expected_scores(final), "R7 scores"
+    assert s.totals == final["outcome"]["round_scores"], "R7.4: added to zero totals"
+    if final["outcome"]["end"] == "out":
+        assert s.hand_sizes[final["outcome"]["winner"]] == 0
+    # replaying the history from the seed gives the identical state
+    again = new_state(deal)
+    for seat, text in s.history:
+        again.push(text, seat)
+    assert again.to_position() == final
+    assert again.history == s.history
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deal=deals, rng=st.randoms(use_true_random=False))
+def test_legal_moves_are_exactly_the_accepted_moves(deal: Any, rng: random.Random) -> None:
+    play(deal, rng, check_all=True)
+
+
+@SETTINGS
+@given(
+    deal=deals,
+    rng=st.randoms(use_true_random=False),
+    garbage=st.lists(
+        st.text(alphabet=list("drawtkemlysicpnoXSHDC0123456789AJQKT ♠♥\n-"), max_size=20),
+        min_size=5,
+        max_size=5,
+    ),
+)
+def test_garbage_moves_raise_engine_errors_and_change_nothing(
+    deal: Any, rng: random.Random, garbage: list[str]
+) -> None:
+    s = new_state(deal)
+    for _ in range(rng.randrange(60)):
+        if s.outcome is not None:
+            break
+        s.push(choose(s, rng))
+    for text in garbage:
+        before = snapshot(s)
+        try:
+            done = s.push(text)
+        except PikDameError:
+            assert snapshot(s) == before
+        else:
+            assert snapshot(s) != before
+            assert s.history[-1][1] == str(done)
+            return
+
+
+@settings(max_examples=15, deadline=None)
+@given(deal=deals, rng=st.randoms(use_true_random=False))
+def test_take_availability_matches_take_moves(deal: Any, rng: random.Random) -> None:
+    """``can_take`` (3-card check) agrees with the full list of take moves (R4.1, R4.4)."""
+    s = new_state(deal)
+    while s.outcome is None:
+        if s.phase == "draw":
+            takes = [m for m in s.legal_moves() if m.kind == "take"]
+            assert s.can_take() == bool(takes)
+        s.push(choose(s, rng))

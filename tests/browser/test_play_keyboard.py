@@ -1,0 +1,51 @@
+"""A whole daily round played with the keyboard only, to the verified rank."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.flows import start_game, wait_verified
+from tests.browser.player import Player, wait_idle
+from tests.browser.stack import Stack
+
+
+def test_keyboard_controls_prepare_and_cancel(page: Page, stack: Stack) -> None:
+    stack.clock.set_day("2030-02-02")
+    start_game(page, "Tasten")
+    player = Player(page, keyboard=True)
+    page.keyboard.press(player.key("hand"))
+    first = page.locator("#hand li").first
+    expect(first).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#hand li").nth(1)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#hand li[aria-selected=true]")).to_have_count(1)
+    page.keyboard.press("Escape")
+    expect(page.locator("#hand li[aria-selected=true]")).to_have_count(0)
+    # An action only prepares: Escape closes the panel and nothing is sent.
+    page.keyboard.press(player.key("draw"))
+    expect(page.locator("#confirm")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#confirm")).to_be_hidden()
+    expect(page.locator("#hand li")).to_have_count(15)
+    # Discarding in the draw phase is explained in German, from the API's error code.
+    player.select([0])
+    page.keyboard.press(player.key("discard"))
+    page.keyboard.press("Enter")
+    wait_idle(page)
+    expect(page.locator("#message")).to_contain_text("Erst ziehen")
+    expect(page.locator("#hand li")).to_have_count(15)
+
+
+def test_keyboard_round_to_verified_rank(page: Page, stack: Stack, artifacts: Path) -> None:
+    stack.clock.set_day("2030-02-03")
+    start_game(page, "Tastatur")
+    player = Player(page, keyboard=True)
+    player.play_round()
+    score, rank = wait_verified(page)
+    assert rank == 1  # the only verified player of the day
+    expect(page.locator("#end")).to_contain_text(f"{score:+d}".replace("-", "−"))
+    assert player.turns > 0
+    page.screenshot(path=str(artifacts / "end-screen-keyboard.png"), full_page=True)

@@ -1,0 +1,64 @@
+"""Reloading mid-game continues the same game, from the table and from the front page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.flows import start_game, wait_verified
+from tests.browser.player import Player, hand, wait_idle
+from tests.browser.stack import Stack
+
+
+def test_reload_mid_game_and_continue(page: Page, stack: Stack, artifacts: Path) -> None:
+    stack.clock.set_day("2030-02-04")
+    attempt = start_game(page, "Neuladen")
+    player = Player(page)
+    player.play_turn()
+    player.act("draw")
+    before = hand(page)
+    log_size = page.locator("#opponents .meld [data-card]").count()
+
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert hand(page) == before
+    assert page.locator("#opponents .meld [data-card]").count() == log_size
+    expect(page.locator("#status")).to_contain_text("wirf zum Schluss")
+
+    # The front page offers to continue, and starting again leads to the same game.
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#continue")).to_be_visible()
+    expect(page.locator("#start-form")).to_be_hidden()
+    page.locator("#continue-link").click()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.url.endswith(f"/play/{attempt}")
+    assert hand(page) == before
+
+    # Continue playing: discard, then a phone-sized look at the table.
+    player.select([0])
+    player.act("discard")
+    wait_idle(page)
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.screenshot(path=str(artifacts / "table-phone.png"), full_page=True)
+    page.set_viewport_size({"width": 1440, "height": 1000})
+
+    # Resigning ends the round at once; the result is verified like any other.
+    page.locator("#resign").click()
+    page.locator("#confirm-ok").click()
+    wait_idle(page)
+    expect(page.locator("#end-summary")).to_contain_text("Aufgegeben")
+    wait_verified(page)
+
+
+def test_second_start_same_day_continues(page: Page, stack: Stack) -> None:
+    """A player whose browser forgot the game id but holds the session is led back to it."""
+    stack.clock.set_day("2030-02-05")
+    attempt = start_game(page, "Zweimal")
+    page.evaluate("() => localStorage.clear()")
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("#name").fill("Zweimal")
+    page.locator("#start-button").click()
+    page.wait_for_url(f"**/play/{attempt}")

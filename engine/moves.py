@@ -112,7 +112,8 @@ def _card(token: str, text: str) -> Card:
 
 
 def _meld_number(token: str, text: str) -> int:
-    if not token.isdigit() or not token.isascii() or int(token) < 1:
+    # More than 9 digits names no meld (and int() refuses over 4300 digits): syntax, not a crash.
+    if not token.isdigit() or not token.isascii() or len(token.lstrip("0")) > 9 or int(token) < 1:
         raise NotationError(f"{text!r}: {token!r} is not a meld number (1, 2, 3 …)", text)
     return int(token)
 

@@ -212,3 +212,13 @@ def test_f2_one_natural_needs_prefix_even_in_a_state() -> None:
 def test_f2_no_prefix_needed_with_two_naturals() -> None:
     assert Move.parse("meld 7H X 9H").prefix is None
     assert Move.parse("meld 7H 7S X").prefix is None
+
+
+def test_f2_meld_numbers_up_to_nine_digits() -> None:
+    """Reading (F2 sets no bound): a meld number of more than 9 significant digits is syntax,
+    shorter ones parse (and name no meld: no_such_meld in a state)."""
+    assert Move.parse("lay 7H 123456789").meld == 123456789
+    assert Move.parse("lay 7H 0000000001").meld == 1
+    for text in ("lay 7H 1234567890", "swap 1234567890 7H", "lay 7H 0"):
+        with pytest.raises(NotationError):
+            Move.parse(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -41,9 +42,11 @@ class Process:
     popen: subprocess.Popen[bytes]
 
     def kill(self) -> None:
-        """SIGKILL the whole group: the worker and its work horse die mid-job, like a crash."""
-        if self.popen.poll() is None:
-            os.killpg(self.popen.pid, signal.SIGKILL)
+        """SIGKILL the process and every descendant (an RQ work horse runs in its own session,
+        so a group kill would miss it): they die mid-job, like a machine losing power."""
+        for pid in [*descendants(self.popen.pid), self.popen.pid]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         self.popen.wait(timeout=10)
 
     def stop(self) -> None:
@@ -53,6 +56,27 @@ class Process:
                 self.popen.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live descendant of ``pid`` (Linux /proc), children first."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        parents.setdefault(ppid, []).append(int(entry.name))
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
 
 
 def spawn(args: list[str], env: dict[str, str], log: Path) -> Process:

@@ -1,0 +1,117 @@
+"""Faults: a worker killed in the middle of a job, then the reconciler; Redis restarted (AOF)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+from rq.job import Job
+from rq.serializers import JSONSerializer
+
+from service.queue import job_id, queue
+from tests.service.conftest import SECRET, Clock, make_app
+from tests.support.api import caller, start
+from tests.support.player import play_to_end
+from tests.support.processes import service_env, start_worker, wait_for
+from tests.support.servers import start_redis
+from worker.reconcile import reconcile
+
+pytestmark = pytest.mark.integration
+
+
+def finished(client: FlaskClient, clock: Clock, name: str = "Ada") -> str:
+    attempt, _ = start(client, clock.today, name)
+    play_to_end(caller(client), attempt["id"])
+    return str(attempt["id"])
+
+
+def job_status(url: str, aid: str) -> str:
+    connection = redis.Redis.from_url(url)
+    job = Job.fetch(job_id(aid), connection=connection, serializer=JSONSerializer)
+    status = job.get_status(refresh=True)
+    return "" if status is None else str(status.value)
+
+
+def test_worker_killed_mid_job_then_reconciler_verifies_once(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], redis_url: str, tmp_path: Path
+) -> None:
+    aid = finished(client, clock)
+    key = f"pd:attempt:{aid}"
+    env = service_env(redis_url, SECRET.decode())
+    # Keep writing to the attempt's hash so the job's WATCH transaction keeps failing and retrying
+    # (it is in the middle of its work: replaying, not yet ranked); once it has started, pause all
+    # writes so its commit cannot slip through, and kill the worker with its work horse.
+    stop = threading.Event()
+
+    def hammer() -> None:
+        writer: redis.Redis[str] = redis.Redis.from_url(redis_url, decode_responses=True)
+        i = 0
+        while not stop.is_set():
+            writer.hset(key, "touched", i)
+            i += 1
+
+    thread = threading.Thread(target=hammer, daemon=True)
+    thread.start()
+    worker = start_worker(env, tmp_path / "worker1.log")
+    try:
+        wait_for(lambda: job_status(redis_url, aid) == "started", interval=0.005)
+        rdb.execute_command("CLIENT", "PAUSE", 10_000, "WRITE")
+        time.sleep(0.3)
+        assert rdb.hget(key, "verification") == "queued"
+    finally:
+        worker.kill()
+        stop.set()
+        rdb.execute_command("CLIENT", "UNPAUSE")
+        thread.join()
+    time.sleep(0.5)  # a surviving work horse would commit now
+    assert rdb.hget(key, "verification") == "queued"
+    assert job_status(redis_url, aid) == "started"  # lost with its worker
+    q = queue(redis_url, "verify")
+    now_ms = int(clock().timestamp() * 1000)  # the service stamped the finish with this clock
+    assert reconcile(rdb, q, now_ms, older_than_s=3600) == []  # too recent to touch
+    assert reconcile(rdb, q, now_ms + 10_000, older_than_s=5) == [aid]
+    assert reconcile(rdb, q, now_ms + 10_000, older_than_s=5) == []  # queued: left alone
+    burst = start_worker(env, tmp_path / "worker2.log", burst=True)
+    burst.popen.wait(timeout=60)
+    assert rdb.hget(key, "verification") == "verified"
+    player = rdb.hget(key, "player")
+    assert rdb.zcard(f"pd:day:{clock.today}:rank") == 1
+    assert rdb.hget(f"pd:player:{player}", "days") == "1"
+    assert rdb.zcard("pd:finished") == 0
+    assert reconcile(rdb, q, now_ms + 10_000, older_than_s=5) == []
+    # running the job once more (a duplicate delivery) changes nothing
+    from service.queue import requeue_verify
+
+    assert requeue_verify(q, aid)
+    start_worker(env, tmp_path / "worker3.log", burst=True).popen.wait(timeout=60)
+    assert rdb.hget(f"pd:player:{player}", "days") == "1"
+    assert rdb.zcard(f"pd:day:{clock.today}:rank") == 1
+
+
+def test_redis_crash_with_aof_keeps_every_verified_attempt(clock: Clock, tmp_path: Path) -> None:
+    server = start_redis(appendonly=True, directory=tmp_path)
+    try:
+        app = make_app(server.url, clock)
+        ids = [finished(app.test_client(), clock, name) for name in ("Ada", "Bob")]
+        env = service_env(server.url, SECRET.decode())
+        start_worker(env, tmp_path / "worker.log", burst=True).popen.wait(timeout=60)
+        client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
+        board = app.test_client().get(f"/api/leaderboard/{clock.today}").get_json()
+        assert board["total"] == 2
+        alltime = app.test_client().get("/api/leaderboard/all-time").get_json()
+        client.close()
+        server.stop(kill=True)  # a crash: no shutdown save
+        server.start()
+        again = make_app(server.url, clock).test_client()
+        assert again.get(f"/api/leaderboard/{clock.today}").get_json() == board
+        assert again.get("/api/leaderboard/all-time").get_json() == alltime
+        client = redis.Redis.from_url(server.url, decode_responses=True)
+        for aid in ids:
+            assert client.hget(f"pd:attempt:{aid}", "verification") == "verified"
+        client.close()
+    finally:
+        server.close()

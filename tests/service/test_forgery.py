@@ -1,0 +1,135 @@
+"""Forged records are rejected by the verification job (and never ranked)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+
+from engine import daily_game, daily_seed
+from tests.service.conftest import SECRET, Clock
+from tests.support.api import caller, start
+from tests.support.player import play_to_end
+from worker.verify import NotReady, verify
+
+
+def finished_attempt(client: FlaskClient, clock: Clock) -> str:
+    attempt, _ = start(client, clock.today)
+    play_to_end(caller(client), attempt["id"])
+    return str(attempt["id"])
+
+
+def tamper(rdb: redis.Redis[str], aid: str, change: Callable[[dict[str, Any]], None]) -> None:
+    key = f"pd:attempt:{aid}"
+    data = json.loads(rdb.hget(key, "game") or "")
+    change(data["record"])
+    rdb.hset(key, "game", json.dumps(data))
+
+
+def first(record: dict[str, Any], seat: int, word: str) -> dict[str, Any]:
+    return next(m for m in record["moves"] if m["seat"] == seat and m["move"].split()[0] == word)
+
+
+def rejected(rdb: redis.Redis[str], aid: str) -> str:
+    result = verify(rdb, aid, SECRET)
+    assert result["status"] == "rejected" and result["new"] is True
+    assert rdb.hget(f"pd:attempt:{aid}", "verification") == "rejected"
+    assert rdb.zscore("pd:day:2026-11-30:rank", aid) is None
+    assert rdb.zcard("pd:alltime") == 0
+    return str(rdb.hget(f"pd:attempt:{aid}", "reason"))
+
+
+def test_the_honest_record_is_verified(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    aid = finished_attempt(client, clock)
+    assert verify(rdb, aid, SECRET)["status"] == "verified"
+    assert rdb.zscore("pd:day:2026-11-30:rank", aid) is not None
+
+
+def test_an_illegal_move_is_rejected(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    aid = finished_attempt(client, clock)
+
+    def illegal(record: dict[str, Any]) -> None:
+        first(record, 0, "draw")["move"] = "discard QS"  # a discard in the draw phase
+
+    tamper(rdb, aid, illegal)
+    assert rejected(rdb, aid).startswith("wrong_phase at move 0")
+
+
+def test_a_changed_bot_move_is_rejected(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    aid = finished_attempt(client, clock)
+    record = json.loads(rdb.hget(f"pd:attempt:{aid}", "game") or "")["record"]
+    move = first(record, 1, "discard")
+    index = record["moves"].index(move)
+    # replay up to the bot's discard to learn its hand, then make it discard another card it holds:
+    # a legal move, only not the one the bot plays
+    game = daily_game(daily_seed(SECRET, clock.today), "Ada")
+    for m in record["moves"][:index]:
+        game.state.push(m["move"], m["seat"])
+    held = {str(c) for c in game.state.hand(1)}
+    other = sorted(held - {move["move"].split()[1]})[0]
+
+    def change_bot(record: dict[str, Any]) -> None:
+        record["moves"][index]["move"] = f"discard {other}"
+
+    tamper(rdb, aid, change_bot)
+    assert rejected(rdb, aid) == f"bot_mismatch at move {index}"
+
+
+def test_a_wrong_score_in_the_record_is_rejected(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    aid = finished_attempt(client, clock)
+
+    def inflate(record: dict[str, Any]) -> None:
+        record["result"]["round_scores"][0] += 500
+
+    tamper(rdb, aid, inflate)
+    assert rejected(rdb, aid) == "score_mismatch"
+
+
+def test_a_wrong_live_score_is_rejected(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    aid = finished_attempt(client, clock)
+    key = f"pd:attempt:{aid}"
+    rdb.hset(key, "score", int(rdb.hget(key, "score") or 0) + 1)
+    assert rejected(rdb, aid) == "score_mismatch"
+
+
+def test_a_truncated_record_is_rejected(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    aid = finished_attempt(client, clock)
+
+    def truncate(record: dict[str, Any]) -> None:
+        del record["moves"][-3:]
+
+    tamper(rdb, aid, truncate)
+    assert rejected(rdb, aid) == "score_mismatch"
+
+
+def test_verifying_twice_ranks_once_and_unfinished_fails_loudly(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    aid = finished_attempt(client, clock)
+    assert verify(rdb, aid, SECRET)["new"] is True
+    assert verify(rdb, aid, SECRET) == {"attempt_id": aid, "status": "verified", "new": False}
+    player = rdb.hget(f"pd:attempt:{aid}", "player")
+    assert rdb.hget(f"pd:player:{player}", "days") == "1"
+    assert rdb.zcard("pd:day:2026-11-30:rank") == 1
+    clock.advance(days=1)
+    playing, _ = start(client, clock.today)
+    with pytest.raises(NotReady):
+        verify(rdb, playing["id"], SECRET)
+    with pytest.raises(NotReady):
+        verify(rdb, "no-such-attempt", SECRET)

@@ -289,6 +289,8 @@ class State:
         if self.outcome is not None:
             raise self._illegal("round_over", "the round is over", move)
         kind = move.kind
+        if seat is not None and not 0 <= seat < self.rules.players:
+            raise self._illegal("not_your_turn", f"there is no seat {seat}", move)
         if kind == "resign":
             # R8 / F2: resign is legal at any moment while the round runs, by any seat.
             by = self.turn if seat is None else seat

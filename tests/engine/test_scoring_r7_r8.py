@@ -278,3 +278,12 @@ def test_r8_resign_in_play_phase_and_by_other_seat() -> None:
     s.push("resign", seat=1)
     assert s.outcome is not None and s.outcome.end == "resign"
     assert s.history[-1] == (1, "resign")
+
+
+def test_r8_resign_by_a_seat_that_does_not_exist_is_rejected() -> None:
+    """F2 lets any seat of the game resign at any moment; a seat outside 0 … n−1 is not one of
+    them: not_your_turn, and nothing changes (the round must not end)."""
+    s = state(["5D QS 2C", "2D 3D"], stock="KC")
+    for seat in (2, 7, -1):
+        reject(s, "resign", "not_your_turn", seat=seat)
+    assert s.outcome is None

@@ -12,6 +12,7 @@ import json
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
@@ -58,7 +59,14 @@ def page(template: str, name: str, **context: Any) -> Response:
         return table.get(key, key)
 
     html = render_template(
-        template, lang=lang, t=t, strings=table, page_name=name, other_lang=_other(lang), **context
+        template,
+        lang=lang,
+        t=t,
+        strings=table,
+        page_name=name,
+        other_lang=_other(lang),
+        switch_url=_switch_url(_other(lang)),
+        **context,
     )
     response = Response(html, mimetype="text/html")
     if request.args.get("lang") in LANGS:
@@ -68,6 +76,12 @@ def page(template: str, name: str, **context: Any) -> Response:
 
 def _other(lang: str) -> str:
     return "en" if lang == "de" else "de"
+
+
+def _switch_url(lang: str) -> str:
+    """This page in the other language (its other query arguments kept)."""
+    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    return f"{request.path}?{urlencode([*args, ('lang', lang)])}"
 
 
 @bp.get("/")

@@ -14,8 +14,14 @@ from tests.browser.stack import Stack, start_stack
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 

@@ -42,9 +42,10 @@ def hand(page: Page) -> list[str]:
 
 
 def phase_is_draw(page: Page) -> bool:
-    return page.locator("button[data-action=draw]").is_enabled() and page.locator(
-        "#hint-btn"
-    ).is_disabled()
+    return (
+        page.locator("button[data-action=draw]").is_enabled()
+        and page.locator("#hint-btn").is_disabled()
+    )
 
 
 def error_message(page: Page) -> str:

@@ -68,8 +68,12 @@ class Stack:
 def start_worker(redis_url: str, log: Path) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     env.update(
-        {"REDIS_URL": redis_url, "PIKDAME_SECRET": SECRET, "PIKDAME_QUEUE": QUEUE,
-         "PYTHONPATH": str(ROOT)}
+        {
+            "REDIS_URL": redis_url,
+            "PIKDAME_SECRET": SECRET,
+            "PIKDAME_QUEUE": QUEUE,
+            "PYTHONPATH": str(ROOT),
+        }
     )
     rq = Path(sys.executable).parent / "rq"
     args = [str(rq), "worker", "-c", "worker.settings", "--serializer", "json", "--url", redis_url]

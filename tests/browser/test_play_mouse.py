@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
@@ -11,7 +12,7 @@ from tests.browser.player import Player, wait_idle
 from tests.browser.stack import Stack
 
 
-def test_mouse_round_to_verified_rank(page: Page, stack: Stack, artifacts) -> None:  # type: ignore[no-untyped-def]
+def test_mouse_round_to_verified_rank(page: Page, stack: Stack, artifacts: Path) -> None:
     stack.clock.set_day("2030-02-01")
     start_game(page, "Maus")
     expect(page.locator("#status")).to_contain_text("Du bist am Zug")
@@ -35,4 +36,5 @@ def test_mouse_round_to_verified_rank(page: Page, stack: Stack, artifacts) -> No
     page.locator("#end-rank a").click()
     row = page.locator("#board-body tr.mine")
     expect(row).to_contain_text("Maus")
+    expect(row).to_contain_text(f"{score:+d}".replace("-", "−") if score else "0")
     assert player.turns > 0

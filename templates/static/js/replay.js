@@ -70,7 +70,12 @@ async function main() {
     return;
   }
   state.record = record;
-  const date = record.date || "";
+  let date = "";
+  try {
+    date = (await get(`/api/attempts/${encodeURIComponent(attemptId)}`)).attempt.date;
+  } catch (e) {
+    date = "";
+  }
   $("#replay-date").textContent = date ? formatDate(date) : "";
   const list = clear($("#replay-moves"));
   record.moves.forEach((m, i) => list.append(h("li", {},

@@ -9,15 +9,19 @@ function playUrl(id) {
   return `/play/${encodeURIComponent(id)}`;
 }
 
-function countdown(date) {
-  const [y, m, d] = date.split("-").map(Number);
-  const next = Date.UTC(y, m - 1, d + 1);
+// Counts down to the day's end (API's ends_at). A day is never longer than 24 hours, so a
+// browser clock that disagrees with the server's is clamped instead of shown as nonsense.
+function countdown(day) {
+  const [y, m, d] = day.date.split("-").map(Number);
+  const next = day.ends_at ? Date.parse(day.ends_at) : Date.UTC(y, m - 1, d + 1);
+  let wasRunning = false;
   const tick = () => {
-    const left = Math.max(0, next - Date.now());
+    const left = Math.min(86400000, Math.max(0, next - Date.now()));
     const s = Math.floor(left / 1000);
     const pad = (n) => String(n).padStart(2, "0");
     $("#countdown").textContent = `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
-    if (left === 0) window.location.reload();
+    if (left > 0) wasRunning = true;
+    else if (wasRunning) window.location.reload();
   };
   tick();
   setInterval(tick, 1000);
@@ -80,7 +84,7 @@ async function main() {
   $("#day-date").textContent = formatDate(day.date);
   $("#day-players").textContent = formatNumber(day.attempts);
   $("#day-commitment").textContent = day.commitment;
-  countdown(day.date);
+  countdown(day);
   $("#start-form").addEventListener("submit", (e) => {
     e.preventDefault();
     startAttempt(day.date);

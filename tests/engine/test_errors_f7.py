@@ -203,3 +203,11 @@ def test_precedence_valid_but_leaves_no_card_is_must_keep_card() -> None:
 def test_f7_notation_error_is_syntax_everywhere() -> None:
     with pytest.raises(NotationError):
         play_phase().push("lay 5H 1 low")
+
+
+def test_f7_meld_without_natural_is_invalid_meld() -> None:
+    """R5.3: every meld needs a natural; `meld X X X` is notation-valid (no single natural)."""
+    s = state(["X X X 2C", "2D 3D"], stock="5C")
+    reject(s, "meld X X X", "invalid_meld")
+    reject(s, "meld set X X X", "invalid_meld")
+    reject(s, "meld run X X X", "invalid_meld")

@@ -272,3 +272,24 @@ def test_forged_bot_resign_out_of_turn_is_rejected() -> None:
         replay(record)
     assert info.value.move_index == i
     assert info.value.code == "not_your_turn"
+
+
+def test_f6_resigned_round_replays() -> None:
+    """R8: a human's resign is a move of the record; the replay ends the same way."""
+    rng = random.Random(3)
+    seats = (Seat("human", name="a"), Seat("human", name="b"))
+    game = Game.start(seed_of(3), Rules(players=2), seats, 1, 40)
+    for _ in range(9):
+        game.play(choose(game.state, rng), game.state.turn)
+    game.play("resign", 1 - game.state.turn)  # the seat not to move may resign (F2)
+    record = record_of(game, 3)
+    assert record["result"]["end"] == "resign" and record["result"]["winner"] is None
+    assert replay(record).state.to_position() == game.state.to_position()
+
+
+def test_game_storage_round_trip() -> None:
+    """Game.to_json / from_json (the service's storage) keep record and position."""
+    game = bot_game(9)
+    back = Game.from_json(json.loads(json.dumps(game.to_json())))
+    assert back.to_record() == game.to_record()
+    assert back.state.to_position() == game.state.to_position()

@@ -1,0 +1,86 @@
+"""Security headers, JSON-only state changes (CSRF), rate limits and secret-free request logs."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import redis
+from flask.testing import FlaskClient
+
+from engine import daily_seed
+from service.logs import LOGGER
+from tests.service.conftest import SECRET, Clock, make_app
+from tests.support.api import caller, start
+from tests.support.player import play_to_end
+
+
+def test_security_headers_on_every_response(client: FlaskClient) -> None:
+    for path in ("/api/daily", "/healthz", "/api/attempts/nope", "/api/openapi.json"):
+        response = client.get(path)
+        csp = response.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["X-Frame-Options"] == "DENY"
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert client.get("/api/daily").headers["Cache-Control"] == "no-store"
+
+
+def test_cross_site_form_posts_are_refused(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    for ctype in ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain"):
+        response = client.post(
+            f"/api/daily/{clock.today}/attempts", data="name=Eve", content_type=ctype
+        )
+        assert response.status_code == 415
+        assert response.get_json()["error"]["code"] == "unsupported_media_type"
+    assert rdb.keys("pd:attempt:*") == []
+
+
+def test_session_cookie_is_httponly_and_samesite(client: FlaskClient, clock: Clock) -> None:
+    response = client.post(f"/api/daily/{clock.today}/attempts", json={"name": "Ada"})
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_attempt_creation_is_rate_limited(
+    redis_url: str, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    app = make_app(
+        redis_url, clock, PIKDAME_LIMITS_ENABLED=True, PIKDAME_LIMIT_ATTEMPTS="2 per hour"
+    )
+    statuses = []
+    for i in range(3):
+        other = app.test_client()  # new players from the same address
+        statuses.append(
+            other.post(f"/api/daily/{clock.today}/attempts", json={"name": f"P{i}"}).status_code
+        )
+    assert statuses == [201, 201, 429]
+    limited = app.test_client().post(f"/api/daily/{clock.today}/attempts", json={"name": "Q"})
+    assert limited.get_json()["error"]["code"] == "rate_limited"
+    assert app.test_client().get("/api/daily").status_code == 200  # other endpoints unaffected
+    assert len(rdb.keys("pd:attempt:*")) == 2
+
+
+def test_logs_are_json_lines_without_tokens_views_or_seeds(
+    client: FlaskClient, clock: Clock
+) -> None:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    logging.getLogger(LOGGER).addHandler(handler)
+    try:
+        attempt, token = start(client, clock.today)
+        final = play_to_end(caller(client, token), attempt["id"])
+        client.get(f"/api/attempts/{attempt['id']}/log")
+    finally:
+        logging.getLogger(LOGGER).removeHandler(handler)
+    import json
+
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert len(lines) > 20 and all({"method", "path", "status", "ms"} <= set(x) for x in lines)
+    text = stream.getvalue()
+    assert token not in text
+    assert daily_seed(SECRET, clock.today).hex() not in text
+    assert final["view"]["hand"][0] not in json.dumps([x["path"] for x in lines])
+    assert '"hand"' not in text and "Bearer" not in text

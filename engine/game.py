@@ -102,6 +102,8 @@ class Game:
 
         Returns every move made, the human's first. Raises on an illegal move, changing nothing.
         """
+        if not 0 <= seat < len(self.seats):
+            raise IllegalMoveError("not_your_turn", f"there is no seat {seat}", move, self.state)
         if self.seats[seat].kind != "human":
             raise IllegalMoveError("not_your_turn", f"seat {seat} is a bot", move, self.state)
         done = self.state.push(move, seat)

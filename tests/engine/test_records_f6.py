@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine import Game, ReplayError, Rules, Seat, State, commitment, replay
+from engine import Game, PikDameError, ReplayError, Rules, Seat, State, commitment, replay
 from engine.game import LOG_FORMAT
 from tests.engine.helpers import choose, expected_scores
 
@@ -293,3 +293,15 @@ def test_game_storage_round_trip() -> None:
     back = Game.from_json(json.loads(json.dumps(game.to_json())))
     assert back.to_record() == game.to_record()
     assert back.state.to_position() == game.state.to_position()
+
+
+def test_game_play_by_unknown_seat_is_not_your_turn() -> None:
+    """Bad input to Game.play gets a stable code and changes nothing (no IndexError)."""
+    game = bot_game(10)
+    game2 = Game.start(seed_of(11), Rules(players=3), game.seats, 2)
+    before = game2.state.to_position()
+    for seat in (3, 9, -1):
+        with pytest.raises(PikDameError) as info:
+            game2.play("resign", seat)
+        assert info.value.code == "not_your_turn"
+    assert game2.state.to_position() == before and not game2.finished

@@ -156,7 +156,8 @@ def choose(s: State, rng: Any, max_meld: int | None = 4, resign_chance: float = 
         return Move.resign()
     moves = [m for m in s.legal_moves(max_meld=max_meld) if m.kind != "resign"]
     assert moves, f"no legal move but resign in {s.to_position()}"
-    return moves[rng.randrange(len(moves))]
+    pick: int = rng.randrange(len(moves))
+    return moves[pick]
 
 
 def expected_scores(position: dict[str, Any]) -> list[int]:

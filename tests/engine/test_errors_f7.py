@@ -211,3 +211,21 @@ def test_f7_meld_without_natural_is_invalid_meld() -> None:
     reject(s, "meld X X X", "invalid_meld")
     reject(s, "meld set X X X", "invalid_meld")
     reject(s, "meld run X X X", "invalid_meld")
+
+
+def test_f2_joker_run_out_of_ring_order_is_invalid_meld_in_a_state() -> None:
+    """F2: a run that holds a joker must be written in ascending ring order."""
+    s = state(["9H X 7H 2C", "2D 3D"], stock="5C")
+    reject(s, "meld 9H X 7H", "invalid_meld")
+    reject(s, "meld X 9H 7H", "invalid_meld")
+    s.push("meld 7H X 9H")
+    assert str(s.melds[0][0].stands_for(1)) == "8H"
+
+
+def test_f2_contradicting_prefix_is_invalid_meld_in_a_state() -> None:
+    s = state(["7H 8H 9H 7S 7D 2C", "2D 3D"], stock="5C")
+    reject(s, "meld set 7H 8H 9H", "invalid_meld")
+    reject(s, "meld run 7H 7S 7D", "invalid_meld")
+    s.push("meld run 9h 7H 8H")
+    assert [str(c) for c in s.melds[0][0].cards] == ["7H", "8H", "9H"]
+    assert s.history[-1] == (0, "meld 7H 8H 9H")  # canonical: no prefix needed

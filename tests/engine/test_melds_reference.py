@@ -46,13 +46,13 @@ def ref_meld(names: list[str], prefix: str | None) -> tuple[str, list[str]] | st
             return ("run", names)
     if "X" in names:
         return "invalid_meld"  # jokers must be written in ascending ring order (F2)
-    ranks = {RANKS.index(c[0]) for c in names}
-    if len(ranks) != n:
+    positions = {RANKS.index(c[0]) for c in names}
+    if len(positions) != n:
         return "invalid_meld"
     if n == 13:
         return ("run", [r + suit for r in RANKS])
     for start in range(13):
-        if {(start + i) % 13 for i in range(n)} == ranks:
+        if {(start + i) % 13 for i in range(n)} == positions:
             return ("run", [RANKS[(start + i) % 13] + suit for i in range(n)])
     return "invalid_meld"
 

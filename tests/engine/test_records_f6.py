@@ -217,7 +217,8 @@ def test_forged_malformed_record_is_bad_format(mutate: Any) -> None:
 
 
 def test_replay_of_non_object_is_bad_format() -> None:
-    for bad in (None, [], "record", 5):
+    bads: list[Any] = [None, [], "record", 5]
+    for bad in bads:
         with pytest.raises(ReplayError) as info:
             replay(bad)
         assert info.value.code == "bad_format"

@@ -3,6 +3,8 @@ resign, and dealer rotation between rounds (R2)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine import PikDameError, Rules, State
@@ -15,14 +17,14 @@ def pts(text: str) -> int:
     return sum(points(c) for c in text.split())
 
 
-def three_seats(**kw: object) -> State:
+def three_seats(**kw: Any) -> State:
     """Seat 0 goes out with 4C; seat 1 holds Q♠; seat 2 has no meld."""
     return state(
         ["4C", "QS 2D", "X KD"],
         melds=[["run 5H 6H 7H"], ["set AS AH AD"], []],
         stock="5C 6C",
         discard="8D",
-        **kw,  # type: ignore[arg-type]
+        **kw,
     )
 
 
@@ -287,3 +289,14 @@ def test_r8_resign_by_a_seat_that_does_not_exist_is_rejected() -> None:
     for seat in (2, 7, -1):
         reject(s, "resign", "not_your_turn", seat=seat)
     assert s.outcome is None
+
+
+def test_r9_rule_defaults() -> None:
+    """R9: players 4, hand_out_double false, strict_1000 false."""
+    assert Rules() == Rules(players=4, hand_out_double=False, strict_1000=False)
+    assert Rules.from_json({}) == Rules()
+    assert Rules.from_json({"players": 2, "strict_1000": True}).to_json() == {
+        "players": 2,
+        "hand_out_double": False,
+        "strict_1000": True,
+    }

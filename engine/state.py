@@ -532,7 +532,10 @@ class State:
         return reached and self.totals.count(best) == 1
 
     def game_winner(self) -> int | None:
-        return self.totals.index(max(self.totals)) if self.game_over() else None
+        best = max(self.totals)
+        if not self.game_over() or self.totals.count(best) > 1:
+            return None  # a resigned game whose top total is shared has no winner (R8)
+        return self.totals.index(best)
 
     def next_round(self, seed: bytes, cut: int | None = None) -> State:
         """The next round of the same game: the dealer moves one seat on (R2), totals carry."""

@@ -300,3 +300,16 @@ def test_r9_rule_defaults() -> None:
         "hand_out_double": False,
         "strict_1000": True,
     }
+
+
+def test_r8_resigned_game_winner_only_with_a_lone_lead() -> None:
+    """Reading of R8 (resign names no winner): after a resign the game is over; the winner is
+    the seat with the lone highest total, or nobody when the highest total is shared; never a
+    seat picked by its number."""
+    tied = state(["5D", "2D"], stock="KC", totals=[100, 105])
+    tied.push("resign")  # round scores -5, -5
+    assert tied.totals == [95, 100] and tied.game_over() and tied.game_winner() == 1
+    even = state(["5D", "2D"], stock="KC", totals=[100, 100])
+    even.push("resign")
+    assert even.totals == [95, 95] and even.game_over()
+    assert even.game_winner() is None

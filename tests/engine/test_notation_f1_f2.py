@@ -222,3 +222,10 @@ def test_f2_meld_numbers_up_to_nine_digits() -> None:
     for text in ("lay 7H 1234567890", "swap 1234567890 7H", "lay 7H 0"):
         with pytest.raises(NotationError):
             Move.parse(text)
+
+
+def test_f2_reading_extra_whitespace_is_accepted_output_single_spaces() -> None:
+    """Reading of F2 ("tokens separated by single spaces"): input with extra or other
+    whitespace is accepted (lenient input); the canonical output always uses single spaces."""
+    assert str(Move.parse("  meld  7h\t8h 9h \n")) == "meld 7H 8H 9H"
+    assert str(Move.parse("lay  X  2   low")) == "lay X 2 low"

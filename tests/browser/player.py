@@ -65,6 +65,8 @@ class Player:
     page: Page
     keyboard: bool = False
     melds_laid: int = 0
+    lays: int = 0
+    takes: int = 0
     turns: int = 0
 
     # -- the two ways of acting ------------------------------------------------------------
@@ -123,24 +125,69 @@ class Player:
             chosen.append(i)
         return chosen
 
+    def take_pair(self) -> list[int] | None:
+        """Two hand cards that make a set with the top discard, if the page offers a take."""
+        if "Ablage auf" not in self.page.locator("#status").inner_text():
+            return None
+        top = self.page.locator("#discard-top [data-card]").get_attribute("data-card")
+        if top is None or top == "X":
+            return None
+        cards = hand(self.page)
+        same = [i for i, c in enumerate(cards) if c[0] == top[0]]
+        for a in same:
+            for b in same:
+                if a < b and len(cards) > 2 and not cards[a][1] == cards[b][1] == top[1]:
+                    return [a, b]
+        return None
+
+    def lay(self, card: str, meld: str, end: str | None) -> None:
+        """Anlegen: with the mouse by clicking the own meld after selecting the card, with the
+        keyboard by the action key and the meld's digit."""
+        self.select(self.indices_for([card]))
+        if self.keyboard:
+            self.page.keyboard.press(self.key("lay"))
+            expect(self.page.locator("#confirm")).to_be_visible()
+            self.page.keyboard.press(meld)
+            expect(self.page.locator(f"#confirm input[name=meld][value='{meld}']")).to_be_checked()
+            expect(self.page.locator("#confirm-ok")).to_be_focused()
+        else:
+            self.page.locator(f"#own-melds button[data-meld='{meld}']").click()
+            expect(self.page.locator("#confirm")).to_be_visible()
+        if end is not None:
+            self.page.locator(f"#confirm input[name=end][value={end}]").check()
+        if self.keyboard:
+            self.page.keyboard.press("Enter")
+        else:
+            self.page.locator("#confirm-ok").click()
+        wait_idle(self.page)
+        assert not error_message(self.page), error_message(self.page)
+
     def play_turn(self) -> None:
         wait_idle(self.page)
         if finished(self.page):
             return
         self.turns += 1
-        self.act("draw")
+        pair = self.take_pair()
+        if pair is not None:
+            self.select(pair)
+            self.act("take")
+            self.takes += 1
+        else:
+            self.act("draw")
         if finished(self.page):
             return
         for move in self.hint():
             kind, *rest = move.split(" ")
-            if kind != "meld":
-                continue
             cards = [c for c in rest if CARD.match(c)]
             if len(hand(self.page)) <= len(cards):
                 break
-            self.select(self.indices_for(cards))
-            self.act("meld")
-            self.melds_laid += 1
+            if kind == "meld":
+                self.select(self.indices_for(cards))
+                self.act("meld")
+                self.melds_laid += 1
+            elif kind == "lay" and (rest[0] != "X" or not self.keyboard):
+                self.lay(rest[0], rest[1], rest[2] if len(rest) > 2 else None)
+                self.lays += 1
         cards = hand(self.page)
         self.select([discard_choice(cards)])
         self.act("discard")

@@ -47,5 +47,5 @@ def test_keyboard_round_to_verified_rank(page: Page, stack: Stack, artifacts: Pa
     score, rank = wait_verified(page)
     assert rank == 1  # the only verified player of the day
     expect(page.locator("#end")).to_contain_text(f"{score:+d}".replace("-", "−"))
-    assert player.turns > 0
+    assert player.turns > 0 and player.melds_laid >= 1, player
     page.screenshot(path=str(artifacts / "end-screen-keyboard.png"), full_page=True)

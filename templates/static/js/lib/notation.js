@@ -74,3 +74,17 @@ export function spareJokers(codes) {
   const ring = ringOrder(naturals);
   return ring === null ? 0 : Math.max(0, jokers - ring.inner);
 }
+
+// The natural cards the jokers of a run stand for (R6: only that card can replace it).
+export function jokerCards(meld) {
+  if (meld.kind !== "run") return [];
+  const first = meld.cards.findIndex((c) => c !== "X");
+  if (first < 0) return [];
+  const anchor = parse(meld.cards[first]);
+  const base = RANKS.indexOf(anchor.rank);
+  const result = [];
+  meld.cards.forEach((c, i) => {
+    if (c === "X") result.push(RANKS[(((base + i - first) % 13) + 13) % 13] + anchor.suit);
+  });
+  return result;
+}

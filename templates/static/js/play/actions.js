@@ -175,7 +175,7 @@ export function prepare(action, view, selected, preset = {}) {
       if (input) {
         input.checked = true;
         input.dispatchEvent(new Event("change"));
-        input.focus();
+        document.getElementById("confirm-ok").focus();
       }
     },
   };

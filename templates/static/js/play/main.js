@@ -4,6 +4,7 @@
 import { ApiError, get, post } from "../lib/api.js";
 import { $, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
+import { jokerCards } from "../lib/notation.js";
 import { load, save } from "../lib/store.js";
 import { closePanel, openPanel, precheck, prepare } from "./actions.js";
 import { showEnd } from "./end.js";
@@ -56,9 +57,7 @@ function pickMeld(n) {
     return;
   }
   const meld = game.attempt.view.melds[0][n - 1];
-  const swap = chosen[0] !== "X" && meld.cards.includes("X") && meld.kind === "run"
-    && !meld.cards.includes(chosen[0]);
-  action(swap ? "swap" : "lay", { meld: n });
+  action(jokerCards(meld).includes(chosen[0]) ? "swap" : "lay", { meld: n });
 }
 
 export function action(name, preset = {}) {

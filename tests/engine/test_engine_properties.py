@@ -153,6 +153,8 @@ def check_moves(s: State, rng: random.Random) -> None:
             thirteen = done.kind in ("meld", "take") and len(done.cards) == 13
             if not thirteen:
                 assert str(done) in legal_set, f"{text!r} accepted but not a legal move"
+            # replay compares bot moves through State.canonical: it must agree with push
+            assert str(s.canonical(Move.parse(text))) == str(done)
 
 
 def check_complete(s: State) -> None:
@@ -170,6 +172,7 @@ def check_complete(s: State) -> None:
             assert canonical not in legal_set, f"{text!r} is yielded as legal but rejected"
             continue
         assert str(done) in legal_set, f"{text!r} is accepted but legal_moves misses it"
+        assert str(s.canonical(Move.parse(text))) == str(done)
 
 
 def play(

@@ -1,0 +1,68 @@
+"""The page sources themselves: every UI string exists in German and English, and no template
+carries inline script, inline style or inline event handlers (the CSP forbids them)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+STATIC = TEMPLATES / "static"
+
+
+def strings(lang: str) -> dict[str, str]:
+    data: dict[str, str] = json.loads((STATIC / "i18n" / f"{lang}.json").read_text("utf-8"))
+    return data
+
+
+def used_keys() -> set[str]:
+    pattern = re.compile(r"""\bt\(\s*["']([a-zA-Z0-9_.]+)["']""")
+    keys: set[str] = set()
+    for path in [*TEMPLATES.glob("*.html"), *STATIC.glob("js/**/*.js")]:
+        code = "\n".join(
+            line
+            for line in path.read_text("utf-8").splitlines()
+            if not line.lstrip().startswith("//")
+        )
+        # keys completed at run time ("nav." ~ name) are checked by their families below
+        keys |= {k for k in pattern.findall(code) if not k.endswith(".")}
+    return keys
+
+
+def test_both_languages_have_the_same_keys() -> None:
+    assert set(strings("de")) == set(strings("en"))
+
+
+def test_every_used_string_exists() -> None:
+    missing = {k for k in used_keys() if k not in strings("de")}
+    assert not missing, missing
+    for prefix in ("rank.", "rankname."):
+        assert all(f"{prefix}{r}" in strings("de") for r in "A23456789TJQK")
+    assert all(f"suit.{s}" in strings("en") for s in "SHDC")
+    actions = ("draw", "take", "meld", "lay", "swap", "discard")
+    assert all(f"action.{a}" in strings("de") and f"key.{a}" in strings("de") for a in actions)
+    for lang in ("de", "en"):
+        keys = [strings(lang)[f"key.{a}"] for a in (*actions, "hint", "sort", "pile", "hand")]
+        assert len(set(keys)) == len(keys), f"{lang}: two actions share a key"
+
+
+def test_every_error_code_is_explained() -> None:
+    f7 = (
+        "syntax not_your_turn wrong_phase card_not_in_hand invalid_meld take_not_allowed "
+        "must_keep_card no_such_meld stock_empty round_over bot_mismatch score_mismatch bad_format"
+    ).split()
+    for lang in ("de", "en"):
+        table = strings(lang)
+        assert all(table.get(f"err.{code}") for code in f7), lang
+    assert "Erst ziehen" in strings("de")["err.wrong_phase"]
+
+
+def test_no_inline_script_style_or_handlers() -> None:
+    for path in TEMPLATES.glob("*.html"):
+        html = path.read_text("utf-8")
+        for tag in re.findall(r"<script\b[^>]*>", html):
+            assert 'src="' in tag or 'type="application/json"' in tag, (path.name, tag)
+        assert "<style" not in html, path.name
+        assert not re.search(r"\sstyle=", html), path.name
+        assert not re.search(r"\son[a-z]+=", html), path.name

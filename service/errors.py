@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import redis
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
@@ -65,6 +66,11 @@ def register(app: Flask) -> None:
         if status == 405 and e.get_response().headers.get("Allow"):
             response.headers["Allow"] = e.get_response().headers["Allow"]
         return response
+
+    @app.errorhandler(redis.RedisError)
+    def _redis(e: redis.RedisError) -> Response:
+        app.logger.error("redis unavailable: %s", type(e).__name__)
+        return error_response(503, "unavailable", "storage unavailable, try again shortly")
 
     @app.errorhandler(Exception)
     def _internal(e: Exception) -> Response:

@@ -19,3 +19,12 @@ def test_healthz_reports_unreachable_redis() -> None:
     response = app.test_client().get("/healthz")
     assert response.status_code == 503
     assert response.get_json()["redis"] == "unreachable"
+
+
+def test_api_answers_503_json_when_redis_is_down() -> None:
+    from tests.support.servers import free_port
+
+    app = create_app({"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "PIKDAME_SECRET": "x"})
+    response = app.test_client().get("/api/daily")
+    assert response.status_code == 503
+    assert response.get_json()["error"]["code"] == "unavailable"

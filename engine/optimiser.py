@@ -31,6 +31,15 @@ from engine.melds import MAX_RUN, MAX_SET, Meld
 from engine.moves import Move
 
 JOKER_POINTS: Final = POINTS[JOKER_CODE]
+#: Cards are decided rank by rank (value by value, as in van Rijn, Takes & Vis), suits within a rank.
+ORDER: Final = tuple(s * 13 + r for r in range(13) for s in range(4))
+#: Subproblems one search may open before it gives way to the greedy fallback (deterministic:
+#: a count, never a clock). Hands of up to ~20 cards stay far below it.
+NODE_BUDGET: Final = 4_000
+
+
+class _OverBudget(Exception):
+    """The exact search grew beyond :data:`NODE_BUDGET`."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,7 @@ class Arrangement:
     points: int
     gain: int
     kept: tuple[Card, ...]
+    exact: bool = True
 
 
 # A fate, as recorded for reconstruction:
@@ -62,9 +72,13 @@ def _swap_pays(card: int) -> bool:
 class _Search:
     """One optimisation: the owner's melds are fixed; memo maps a subproblem to its best gain."""
 
-    __slots__ = ("memo", "run_suits", "set_info", "slots")
+    __slots__ = ("budget", "memo", "run_suits", "set_info", "slots", "track_room")
 
-    def __init__(self, own_melds: Sequence[Meld]) -> None:
+    def __init__(self, own_melds: Sequence[Meld], track_room: bool, budget: list[int]) -> None:
+        # Room on the table for leftover jokers almost never runs out; the search first assumes
+        # it cannot (a relaxation), and tracks it only if that assumption fails.
+        self.track_room = track_room
+        self.budget = budget  # shared by every search of one call, so the call is bounded
         self.memo: dict[tuple[object, ...], tuple[int, _Fate | None]] = {}
         # rank -> (size, naturals per suit, jokers) of the owner's set of that rank (R5.4)
         self.set_info: dict[int, tuple[int, tuple[int, ...], int]] = {}
@@ -94,43 +108,48 @@ class _Search:
         swapped: int,
     ) -> int:
         """The best round-score gain from ``cnt`` (53 slots) given what is decided."""
-        k = 0
-        while k < 52 and cnt[k] == 0:
-            k += 1
-        if k == 52:
+        k = _lowest(cnt)
+        if k < 0:
+            if not self.track_room:
+                return 2 * JOKER_POINTS * cnt[JOKER_CODE]
             return 2 * JOKER_POINTS * min(cnt[JOKER_CODE], room)
-        key = (tuple(cnt), setdone, runs, room, swapped)
+        key = (tuple(cnt), setdone, runs, room if self.track_room else 0, swapped)
         hit = self.memo.get(key)
         if hit is not None:
             return hit[0]
+        self.budget[0] -= 1
+        if self.budget[0] < 0:
+            raise _OverBudget
         suit, rank = divmod(k, 13)
         jokers = cnt[JOKER_CODE]
+
+        if not setdone >> rank & 1:
+            # The first card of a rank settles the set of that rank (R5.1, R5.4): which of the
+            # rank's cards go into it, if any. The other fates come after, set settled.
+            done = setdone | 1 << rank
+            best = self.solve(cnt, done, runs, room, swapped)
+            best_fate: _Fate = ("noset",)
+            for value, fate, room_delta in self._sets(cnt, rank, jokers):
+                cards = _set_cards(fate)
+                _take_out(cnt, cards)
+                total = value + self.solve(cnt, done, runs, room + room_delta, swapped)
+                _put_back(cnt, cards)
+                if total > best:
+                    best, best_fate = total, fate
+            self.memo[key] = (best, best_fate)
+            return best
 
         # 1. the card stays in hand
         cnt[k] -= 1
         best = self.solve(cnt, setdone, runs, room, swapped)
-        best_fate: _Fate = ("keep",)
+        best_fate = ("keep",)
         cnt[k] += 1
-
-        # 2. the set of its rank (R5.1, joining the owner's set, R5.4)
-        if not setdone >> rank & 1:
-            for value, fate, room_delta in self._sets(cnt, suit, rank, jokers):
-                cards = _set_cards(fate)
-                _take_out(cnt, cards)
-                total = value + self.solve(
-                    cnt, setdone | 1 << rank, runs, room + room_delta, swapped
-                )
-                _put_back(cnt, cards)
-                if total > best:
-                    best, best_fate = total, fate
 
         # 3. a new run whose lowest natural (in card order) is this card (R5.2)
         for start in [rank, *range(rank + 1, 13)]:
             for cards in self._runs(cnt, suit, rank, start, jokers):
                 value = 2 * _take_out(cnt, cards)
-                total = value + self.solve(
-                    cnt, setdone, runs, room + MAX_RUN - len(cards), swapped
-                )
+                total = value + self.solve(cnt, setdone, runs, room + MAX_RUN - len(cards), swapped)
                 _put_back(cnt, cards)
                 if total > best:
                     best, best_fate = total, ("run", suit, start, cards)
@@ -166,11 +185,9 @@ class _Search:
         self.memo[key] = (best, best_fate)
         return best
 
-    def _sets(
-        self, cnt: list[int], suit: int, rank: int, jokers: int
-    ) -> list[tuple[int, _Fate, int]]:
-        """Every way to settle the set of ``rank`` using card ``suit*13+rank``: cards laid per
-        suit, jokers needed for a new set, and (owner's set only) swaps that pay."""
+    def _sets(self, cnt: list[int], rank: int, jokers: int) -> list[tuple[int, _Fate, int]]:
+        """Every non-empty way to settle the set of ``rank``: cards laid per suit, jokers needed
+        for a new set, and (owner's set only) swaps that pay."""
         existing = self.set_info.get(rank)
         size0, per_suit0, set_jokers = existing if existing is not None else (0, (0,) * 4, 0)
         options: list[list[tuple[int, int]]] = []
@@ -179,7 +196,11 @@ class _Search:
             room_t = min(cnt[card], 2 - per_suit0[t])
             swaps_ok = set_jokers > 0 and _swap_pays(card)
             options.append(
-                [(x, y) for x in range(room_t + 1) for y in range(room_t - x + 1 if swaps_ok else 1)]
+                [
+                    (x, y)
+                    for x in range(room_t + 1)
+                    for y in range(room_t - x + 1 if swaps_ok else 1)
+                ]
             )
         out: list[tuple[int, _Fate, int]] = []
         for a in options[0]:
@@ -187,12 +208,10 @@ class _Search:
                 for c in options[2]:
                     for d in options[3]:
                         picks = (a, b, c, d)
-                        if sum(picks[suit]) == 0:
-                            continue
                         lays = tuple(p[0] for p in picks)
                         swaps = tuple(p[1] for p in picks)
                         n = sum(lays)
-                        if sum(swaps) > set_jokers:
+                        if n + sum(swaps) == 0 or sum(swaps) > set_jokers:
                             continue
                         need = 0 if existing is not None else max(0, 3 - n)
                         if need > jokers or size0 + n + need > MAX_SET:
@@ -234,6 +253,14 @@ class _Search:
                 cards.append(JOKER)
                 used += 1
         return out
+
+
+def _lowest(cnt: list[int]) -> int:
+    """The first natural card left in :data:`ORDER`, or -1."""
+    for k in ORDER:
+        if cnt[k]:
+            return k
+    return -1
 
 
 def _set_cards(fate: _Fate) -> list[Card]:
@@ -298,22 +325,24 @@ class _Plan:
         self.melds: list[Meld] = list(own_melds)
         self.moves: list[Move] = []
         self.kept: list[Card] = []
+        self.fits = True
 
     def walk(self, cnt: list[int], runs: tuple[tuple[int, int], ...], room: int) -> None:
         setdone = 0
         swapped = 0
         search = self.search
         while True:
-            k = 0
-            while k < 52 and cnt[k] == 0:
-                k += 1
-            if k == 52:
+            k = _lowest(cnt)
+            if k < 0:
                 self._extras(cnt[JOKER_CODE], room)
                 return
-            _, fate = search.memo[(tuple(cnt), setdone, runs, room, swapped)]
+            key = (tuple(cnt), setdone, runs, room if search.track_room else 0, swapped)
+            _, fate = search.memo[key]
             assert fate is not None
             kind = fate[0]
-            if kind == "keep":
+            if kind == "noset":
+                setdone |= 1 << k % 13
+            elif kind == "keep":
                 cnt[k] -= 1
                 self.kept.append(CARDS[k])
             elif kind == "set":
@@ -390,6 +419,7 @@ class _Plan:
 
     def _extras(self, jokers: int, room: int) -> None:
         """Leftover jokers go wherever there is room, first melds first."""
+        self.fits = jokers <= room
         laid = min(jokers, room)
         for index in range(len(self.melds)):
             while laid > 0:
@@ -406,25 +436,42 @@ class _Plan:
         return melds + sum(POINTS[c] for c in hand) - sum(POINTS[c] for c in self.kept)
 
 
-def _plan(hand_cnt: list[int], own_melds: Sequence[Meld]) -> _Plan:
-    search = _Search(own_melds)
+def _plan(hand_cnt: list[int], own_melds: Sequence[Meld], budget: list[int]) -> _Plan:
+    """The best plan; exact: the relaxed search's plan stands if its jokers found room."""
     runs = tuple((m.start, len(m.cards)) for m in own_melds if m.kind == "run")
     room = _room(own_melds)
-    search.solve(hand_cnt[:], 0, runs, room, 0)
-    plan = _Plan(search, own_melds)
-    plan.walk(hand_cnt[:], runs, room)
+    plan = _Plan(_Search(own_melds, False, budget), own_melds)
+    for track_room in (False, True):
+        search = _Search(own_melds, track_room, budget)
+        search.solve(hand_cnt[:], 0, runs, room, 0)
+        plan = _Plan(search, own_melds)
+        plan.walk(hand_cnt[:], runs, room)
+        if plan.fits:
+            break
     return plan
 
 
 def best_arrangement(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Arrangement:
     """The arrangement that gains the most round score from ``hand`` on the owner's melds,
-    keeping at least one card (R4.2); ties go to the first found in the search's fixed order."""
+    keeping at least one card (R4.2); ties go to the first found in the search's fixed order.
+    Beyond the node budget (very large hands) the greedy arrangement stands in: ``exact`` says
+    which one answered."""
+    try:
+        return _exact(hand, own_melds)
+    except _OverBudget:
+        from engine.bots.greedy import greedy_arrangement
+
+        return greedy_arrangement(hand, own_melds)
+
+
+def _exact(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Arrangement:
     cnt = [0] * 53
     for c in hand:
         cnt[c] += 1
     if len(hand) <= 1:
         return Arrangement((), 0, 0, tuple(sorted(hand)))
-    plan = _plan(cnt, own_melds)
+    budget = [NODE_BUDGET]
+    plan = _plan(cnt, own_melds, budget)
     if not plan.kept:
         # R4.2: everything would go; set one card kind aside, in card order, best wins.
         best: tuple[int, _Plan] | None = None
@@ -432,7 +479,7 @@ def best_arrangement(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Arrange
             if cnt[code] == 0:
                 continue
             cnt[code] -= 1
-            p = _plan(cnt, own_melds)
+            p = _plan(cnt, own_melds, budget)
             cnt[code] += 1
             p.kept.append(CARDS[code])
             gain = p.gain(hand)

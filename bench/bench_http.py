@@ -106,9 +106,11 @@ def bench_worker(
     copies = []
     for i in range(max(1, 300 // len(ids))):
         for aid in ids:
-            fields = client.hgetall(f"pd:attempt:{aid}")
+            fields: dict[str | bytes, str] = {}
+            fields.update(client.hgetall(f"pd:attempt:{aid}"))
             copy = f"{aid}c{i}"
-            client.hset(f"pd:attempt:{copy}", mapping={**fields, "id": copy, "player": copy})
+            fields.update({"id": copy, "player": copy})
+            client.hset(f"pd:attempt:{copy}", mapping=fields)
             copies.append(copy)
     ids = copies
     for aid in ids:
@@ -130,7 +132,9 @@ def bench_board(client: redis.Redis[str], entries: int) -> dict[str, list[float]
     pipe = client.pipeline(transaction=False)
     for i in range(entries):
         score = rng.randint(-600, 600)
-        pipe.zadd(key, {f"m{i}": ranking.rank_key(score, rng.randint(5, 60), rng.randint(0, 8e7))})
+        pipe.zadd(
+            key, {f"m{i}": ranking.rank_key(score, rng.randint(5, 60), rng.randint(0, 80_000_000))}
+        )
         if i % 10000 == 9999:
             pipe.execute()
     pipe.execute()

@@ -28,7 +28,7 @@ def test_key_order_is_r11(a: tuple[int, int, int], b: tuple[int, int, int]) -> N
 
 def test_redis_orders_adjacent_keys_exactly(rdb: redis.Redis[str]) -> None:
     """Keys one millisecond apart at the top of the range survive the trip through Redis."""
-    entries = {
+    entries: dict[str | bytes, float] = {
         "late": rank_key(2400, 0, 1001),
         "early": rank_key(2400, 0, 1000),
         "more-turns": rank_key(2400, 1, 0),

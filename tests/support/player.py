@@ -29,7 +29,7 @@ def next_move(view: dict[str, Any], hint: dict[str, Any] | None) -> str:
         return "draw" if view["can_draw"] else "resign"
     if hint and hint["moves"]:
         return str(hint["moves"][0])
-    hand = view["hand"]
+    hand: list[str] = view["hand"]
     return "discard " + max(hand, key=card_points)
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, Final
 
 from flask import request
 
 from service.errors import ApiError
+
+INTEGER: Final = re.compile(r"-?[0-9]{1,12}")
 
 
 def json_object() -> dict[str, Any]:
@@ -24,7 +27,7 @@ def int_arg(name: str, default: int, low: int, high: int) -> int:
     text = request.args.get(name)
     if text is None:
         return default
-    if not text.isascii() or not text.lstrip("-").isdigit() or len(text) > 12:
+    if INTEGER.fullmatch(text) is None:
         raise ApiError(422, "bad_value", f"{name} must be an integer")
     value = int(text)
     if not low <= value <= high:

@@ -60,3 +60,11 @@ def test_attempt_count_and_archive_of_days(client: FlaskClient, clock: Clock) ->
     assert [d["date"] for d in limited] == [first]
     bad = client.get("/api/days?limit=0")
     assert bad.status_code == 422 and bad.get_json()["error"]["code"] == "bad_value"
+
+
+def test_bad_query_values_are_422(client: FlaskClient, clock: Clock) -> None:
+    for query in ("limit=--5", "limit=abc", "limit=101", "limit=1e3", "offset=-1", "limit=٣"):
+        response = client.get(f"/api/leaderboard/{clock.today}?{query}")
+        assert response.status_code == 422, query
+        assert response.get_json()["error"]["code"] == "bad_value"
+    assert client.get(f"/api/leaderboard/{clock.today}?limit=100").status_code == 200

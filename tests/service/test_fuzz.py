@@ -34,7 +34,13 @@ MOVES = st.sampled_from(
 
 
 def scalar(known: list[str]) -> st.SearchStrategy[str]:
-    return st.sampled_from(known) | st.text(max_size=30) | st.integers().map(str)
+    return (
+        st.sampled_from(known)
+        | st.text(max_size=30)
+        | st.integers().map(str)
+        | st.from_regex(r"[-+ ]{0,3}[0-9]{0,16}(\.[0-9])?", fullmatch=True)
+        | st.dates().map(str)
+    )
 
 
 def test_every_route_is_documented(app: Flask) -> None:

@@ -39,5 +39,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         pages.bp,
     ):
         app.register_blueprint(blueprint)
+    # API.md's limits are for the API; pages and their static assets (many per page load) are
+    # left to the front proxy.
     limits.limiter.exempt(ops.bp)
+    limits.limiter.exempt(pages.bp)
     return app

@@ -14,7 +14,7 @@ import random
 from itertools import combinations, permutations
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from engine import Move, PikDameError, Rules, State
@@ -29,7 +29,7 @@ from tests.engine.helpers import (
 )
 
 SETTINGS = settings(
-    max_examples=25,
+    max_examples=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -40,6 +40,11 @@ deals = st.tuples(
     st.integers(0, 3),
     st.none() | st.integers(1, 109),
 )
+
+
+#: The move chooser's own seed: a plain ``random.Random`` (hypothesis' shrinking random would
+#: drift towards always choosing the first move or resigning at once).
+choices = st.integers(0, 2**32 - 1)
 
 
 def new_state(deal: tuple[bytes, int, int, int | None]) -> State:
@@ -184,7 +189,7 @@ def play(
     while s.outcome is None:
         if check_all:
             check_moves(s, rng)
-            if rng.random() < 0.15 and s.hand_sizes[s.turn] <= 14:
+            if rng.random() < 0.07 and s.hand_sizes[s.turn] <= 14:
                 check_complete(s)
         s.push(choose(s, rng, resign_chance=0.0005))
         positions.append(check_invariants(s))
@@ -194,10 +199,13 @@ def play(
 
 
 @SETTINGS
-@given(deal=deals, rng=st.randoms(use_true_random=False))
-def test_random_play_keeps_invariants_and_replays(deal: Any, rng: random.Random) -> None:
+@given(deal=deals, rng_seed=choices)
+def test_random_play_keeps_invariants_and_replays(deal: Any, rng_seed: int) -> None:
+    rng = random.Random(rng_seed)
     s, _ = play(deal, rng, check_all=False)
     final = s.to_position()
+    event(f"round ends: {final['outcome']['end']}")
+    event(f"moves: {len(s.history) // 50 * 50}+")
     assert final["outcome"]["round_scores"] == expected_scores(final), "R7 scores"
     assert s.totals == final["outcome"]["round_scores"], "R7.4: added to zero totals"
     if final["outcome"]["end"] == "out":
@@ -210,16 +218,17 @@ def test_random_play_keeps_invariants_and_replays(deal: Any, rng: random.Random)
     assert again.history == s.history
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deal=deals, rng=st.randoms(use_true_random=False))
-def test_legal_moves_are_exactly_the_accepted_moves(deal: Any, rng: random.Random) -> None:
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deal=deals, rng_seed=choices)
+def test_legal_moves_are_exactly_the_accepted_moves(deal: Any, rng_seed: int) -> None:
+    rng = random.Random(rng_seed)
     play(deal, rng, check_all=True)
 
 
 @SETTINGS
 @given(
     deal=deals,
-    rng=st.randoms(use_true_random=False),
+    rng_seed=choices,
     garbage=st.lists(
         st.text(alphabet=list("drawtkemlysicpnoXSHDC0123456789AJQKT ♠♥\n-"), max_size=20),
         min_size=5,
@@ -227,8 +236,9 @@ def test_legal_moves_are_exactly_the_accepted_moves(deal: Any, rng: random.Rando
     ),
 )
 def test_garbage_moves_raise_engine_errors_and_change_nothing(
-    deal: Any, rng: random.Random, garbage: list[str]
+    deal: Any, rng_seed: int, garbage: list[str]
 ) -> None:
+    rng = random.Random(rng_seed)
     s = new_state(deal)
     for _ in range(rng.randrange(60)):
         if s.outcome is not None:
@@ -247,8 +257,9 @@ def test_garbage_moves_raise_engine_errors_and_change_nothing(
 
 
 @settings(max_examples=15, deadline=None)
-@given(deal=deals, rng=st.randoms(use_true_random=False))
-def test_take_availability_matches_take_moves(deal: Any, rng: random.Random) -> None:
+@given(deal=deals, rng_seed=choices)
+def test_take_availability_matches_take_moves(deal: Any, rng_seed: int) -> None:
+    rng = random.Random(rng_seed)
     """``can_take`` (3-card check) agrees with the full list of take moves (R4.1, R4.4)."""
     s = new_state(deal)
     while s.outcome is None:

@@ -21,7 +21,7 @@ from types import FrameType
 from service import config
 
 ROOT = Path(__file__).resolve().parent.parent
-VAR = (ROOT / "var").resolve()
+VAR = Path(os.environ.get("PIKDAME_VAR", ROOT / "var")).resolve()
 RECONCILE_EVERY_S = 60
 
 

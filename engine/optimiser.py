@@ -31,7 +31,7 @@ from engine.melds import MAX_RUN, MAX_SET, Meld
 from engine.moves import Move
 
 JOKER_POINTS: Final = POINTS[JOKER_CODE]
-#: Cards are decided rank by rank (value by value, as in van Rijn, Takes & Vis), suits within a rank.
+#: Cards are decided rank by rank (value by value, as in van Rijn, Takes & Vis), then by suit.
 ORDER: Final = tuple(s * 13 + r for r in range(13) for s in range(4))
 #: Subproblems one search may open before it gives way to the greedy fallback (deterministic:
 #: a count, never a clock). Hands of up to ~20 cards stay far below it.
@@ -130,10 +130,10 @@ class _Search:
             best = self.solve(cnt, done, runs, room, swapped)
             best_fate: _Fate = ("noset",)
             for value, fate, room_delta in self._sets(cnt, rank, jokers):
-                cards = _set_cards(fate)
-                _take_out(cnt, cards)
+                used = _set_cards(fate)
+                _take_out(cnt, used)
                 total = value + self.solve(cnt, done, runs, room + room_delta, swapped)
-                _put_back(cnt, cards)
+                _put_back(cnt, used)
                 if total > best:
                     best, best_fate = total, fate
             self.memo[key] = (best, best_fate)
@@ -359,10 +359,10 @@ class _Plan:
             elif kind == "swap":
                 slot = fate[1]
                 assert isinstance(slot, int)
-                card, i = search.slots[slot]
+                card, run_index = search.slots[slot]
                 cnt[card] -= 1
                 swapped |= 1 << slot
-                self._swap(card, self._run_number(i))
+                self._swap(card, self._run_number(run_index))
             else:
                 _, i, end, chain = fate
                 assert isinstance(i, int) and isinstance(end, str) and isinstance(chain, tuple)

@@ -5,22 +5,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from engine.bots import simple
-
 if TYPE_CHECKING:
     from engine.moves import Move
     from engine.view import View
 
-BOTS_VERSION: Final = "0"
+#: Bump whenever any bot's behaviour changes: game records name it (F6) and replay recomputes
+#: every bot move (F7 ``bot_mismatch``).
+BOTS_VERSION: Final = "1"
 LEVELS: Final = ("beginner", "advanced", "zen")
 
-_CHOOSERS: Final[dict[str, Callable[[View], Move]]] = {
-    "beginner": simple.choose,
-    "advanced": simple.choose,
-    "zen": simple.choose,
-}
+
+def _choosers() -> dict[str, Callable[[View], Move]]:
+    from engine.bots import advanced, beginner, zen
+
+    return {"beginner": beginner.choose, "advanced": advanced.choose, "zen": zen.choose}
+
+
+_CHOOSERS: dict[str, Callable[[View], Move]] = {}
 
 
 def choose_move(level: str, view: View) -> Move:
     """The move the bot of ``level`` makes in ``view`` (its own seat must be to move)."""
+    if not _CHOOSERS:
+        _CHOOSERS.update(_choosers())
     return _CHOOSERS[level](view)

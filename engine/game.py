@@ -214,7 +214,7 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
         if seed is None:
             seed = parse_seed(deal.get("seed"))
         committed = deal.get("commitment")
-        if committed is not None and committed != commitment(seed):
+        if committed != commitment(seed):  # a missing commitment cannot be checked either (F4)
             raise FormatError("the seed does not match the record's commitment (F4)", committed)
     except FormatError as e:
         raise ReplayError("bad_format", e.message, None, record) from None

@@ -306,3 +306,22 @@ def test_game_play_by_unknown_seat_is_not_your_turn() -> None:
             game2.play("resign", seat)
         assert info.value.code == "not_your_turn"
     assert game2.state.to_position() == before and not game2.finished
+
+
+@pytest.mark.parametrize("value", [None, "", 5, "DEL"])
+def test_forged_missing_commitment_is_bad_format(value: Any) -> None:
+    """F4/F6: anyone checks SHA-256(seed) = commitment; a record without its commitment (null,
+    empty, not a string, removed) cannot be checked, so it is bad_format like a wrong one."""
+    _, record = forged()
+    if value == "DEL":
+        del record["deal"]["commitment"]
+    else:
+        record["deal"]["commitment"] = value
+    expect(record, "bad_format", None)
+
+
+def test_forged_upper_case_commitment_is_bad_format() -> None:
+    """F4: the commitment is lower-case hex."""
+    _, record = forged()
+    record["deal"]["commitment"] = record["deal"]["commitment"].upper()
+    expect(record, "bad_format", None)

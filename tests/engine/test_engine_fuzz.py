@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from engine import (
@@ -194,7 +194,9 @@ def test_fuzz_position_reader_mutated_positions(
         s = State.from_position(bad)
     except FormatError as e:
         assert e.code == "bad_format"
+        event("mutated position rejected")
         return
+    event("mutated position accepted")
     out = s.to_position()
     assert State.from_position(copy.deepcopy(out)).to_position() == out
 
@@ -249,7 +251,9 @@ def test_fuzz_replay_mutated_records(pick: int, value: Any, how: int) -> None:
     bad = mutate(RECORD, all_paths[pick % len(all_paths)], value, how)
     try:
         replay(bad)
+        event("mutated record replays")
     except ReplayError as e:
+        event(f"mutated record: {e.code}")
         assert e.code in {
             "syntax",
             "not_your_turn",

@@ -62,3 +62,21 @@ def test_second_start_same_day_continues(page: Page, stack: Stack) -> None:
     page.locator("#name").fill("Zweimal")
     page.locator("#start-button").click()
     page.wait_for_url(f"**/play/{attempt}")
+
+
+def test_two_tabs_the_stale_one_is_refreshed(page: Page, stack: Stack) -> None:
+    stack.clock.set_day("2030-02-06")
+    attempt = start_game(page, "Zwei Tabs")
+    other = page.context.new_page()
+    other.goto(f"/play/{attempt}")
+    other.wait_for_selector("body[data-ready='1']")
+    Player(page).act("draw")  # the first tab moves on
+    stale = Player(other)
+    other.locator("#actions button[data-action=draw]").click()
+    other.locator("#confirm-ok").click()
+    wait_idle(other)
+    expect(other.locator("#message")).to_contain_text("inzwischen geändert")
+    assert hand(other) == hand(page)  # refreshed to the current table
+    stale.select([0])
+    stale.act("discard")
+    other.close()

@@ -153,8 +153,7 @@ export function prepare(action, view, selected, preset = {}) {
     clear(preview);
     const text = move();
     const cards = text.split(" ").slice(1).filter((x) => x === "X" || /^[2-9TJQKA][SHDC]$/.test(x));
-    preview.append(h("span", { class: "preview-move", text: t(`action.${action}`) }),
-      cards.length ? cardRow(cards) : null,
+    preview.append(cards.length ? cardRow(cards) : null,
       h("code", { class: "notation", text }));
   }
 

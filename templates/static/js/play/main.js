@@ -4,6 +4,7 @@
 import { ApiError, get, post } from "../lib/api.js";
 import { $, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
+import { describe } from "../lib/moves.js";
 import { jokerCards } from "../lib/notation.js";
 import { load, save } from "../lib/store.js";
 import { closePanel, openPanel, precheck, prepare } from "./actions.js";
@@ -100,7 +101,8 @@ async function send(move) {
     if (e.code === "stale") {
       game.attempt = (await get(`/api/attempts/${encodeURIComponent(attemptId)}`)).attempt;
     }
-    say(`${e.explain()}${e.status === 422 ? ` (${move})` : ""}`, "error");
+    say(`${e.explain()}${e.status === 422 ? ` (${t("message.tried")} ${describe(move)})` : ""}`,
+      "error");
   } finally {
     game.busy = false;
   }

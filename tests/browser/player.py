@@ -38,7 +38,8 @@ def finished(page: Page) -> bool:
 
 
 def hand(page: Page) -> list[str]:
-    return page.locator("#hand li").evaluate_all("(items) => items.map((i) => i.dataset.card)")
+    cards = page.locator("#hand li").evaluate_all("(items) => items.map((i) => i.dataset.card)")
+    return [str(c) for c in cards]
 
 
 def phase_is_draw(page: Page) -> bool:
@@ -113,7 +114,8 @@ class Player:
             self.page.locator("#hint-btn").click()
         box = self.page.locator("#hint")
         expect(box.locator("h3, .error")).to_be_visible()
-        return box.locator("li[data-move]").evaluate_all("(li) => li.map((x) => x.dataset.move)")
+        moves = box.locator("li[data-move]").evaluate_all("(li) => li.map((x) => x.dataset.move)")
+        return [str(m) for m in moves]
 
     # -- one turn --------------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ def serve(bind: str | None) -> None:
 def worker(burst: bool) -> None:
     """Run one stock RQ worker on the verification queue."""
     rq = str(Path(sys.executable).with_name("rq"))
-    args = [rq, "worker", "-c", "worker.settings", "--serializer", "json"]
+    args = [rq, "worker", "-c", "worker.settings", "--serializer", "json", "--with-scheduler"]
     if burst:
         args.append("--burst")
     os.execv(rq, args)

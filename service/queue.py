@@ -5,6 +5,7 @@ Flask-free (the reconciler uses it too). RQ needs a bytes connection, separate f
 
 from __future__ import annotations
 
+import os
 from typing import Final
 
 import redis
@@ -15,12 +16,19 @@ from rq.serializers import JSONSerializer
 
 JOB_PATH: Final = "worker.jobs.verify_attempt"
 JOB_TIMEOUT: Final = 120  # seconds; a verification takes well under one
-RETRY: Final = Retry(max=3, interval=[5, 30, 120])
+RETRY_INTERVALS: Final = "5,30,120"  # seconds; retries with a delay need `--with-scheduler`
 WAITING: Final = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
 
 def job_id(attempt_id: str) -> str:
     return f"verify-{attempt_id}"  # RQ ids allow letters, digits, _ and - only
+
+
+def retry_policy() -> Retry:
+    """Back-off between attempts of a failing job (PIKDAME_RETRY_INTERVALS, comma-separated)."""
+    text = os.environ.get("PIKDAME_RETRY_INTERVALS", RETRY_INTERVALS)
+    intervals = [int(part) for part in text.split(",") if part.strip()]
+    return Retry(max=len(intervals), interval=intervals)
 
 
 def queue(url: str, name: str) -> Queue:
@@ -36,7 +44,7 @@ def enqueue_verify(q: Queue, attempt_id: str) -> bool:
             args=(attempt_id,),
             job_id=job_id(attempt_id),
             timeout=JOB_TIMEOUT,
-            retry=RETRY,
+            retry=retry_policy(),
             result_ttl=86400,
             failure_ttl=7 * 86400,
             unique=True,

@@ -104,7 +104,15 @@ def main() -> None:
     )
     children.append(
         subprocess.Popen(
-            [str(bin_dir / "rq"), "worker", "-c", "worker.settings", "--serializer", "json"],
+            [
+                str(bin_dir / "rq"),
+                "worker",
+                "-c",
+                "worker.settings",
+                "--serializer",
+                "json",
+                "--with-scheduler",
+            ],
             env=env,
             cwd=ROOT,
         )

@@ -115,3 +115,27 @@ def test_redis_crash_with_aof_keeps_every_verified_attempt(clock: Clock, tmp_pat
         client.close()
     finally:
         server.close()
+
+
+def test_a_failing_job_retries_with_back_off_then_lands_in_failed_registry(
+    rdb: redis.Redis[str], redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rq.registry import FailedJobRegistry
+
+    from service.queue import enqueue_verify
+
+    monkeypatch.setenv("PIKDAME_RETRY_INTERVALS", "1,1")
+    q = queue(redis_url, "verify")
+    assert enqueue_verify(q, "ghost")  # no such attempt: the job raises NotReady
+    assert not enqueue_verify(q, "ghost")  # the deterministic id cannot be queued twice
+    worker = start_worker(service_env(redis_url, SECRET.decode()), tmp_path / "worker.log")
+    try:
+        registry = FailedJobRegistry("verify", connection=q.connection, serializer=JSONSerializer)
+        wait_for(lambda: job_id("ghost") in registry.get_job_ids(), timeout=60, interval=0.2)
+    finally:
+        worker.stop()
+    job = Job.fetch(job_id("ghost"), connection=q.connection, serializer=JSONSerializer)
+    assert job.retries_left == 0
+    assert "NotReady" in (job.latest_result().exc_string or "")  # type: ignore[union-attr]
+    log = (tmp_path / "worker.log").read_text()
+    assert log.count("exception raised while executing") == 3  # the first run and two retries

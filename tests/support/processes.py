@@ -89,7 +89,15 @@ def spawn(args: list[str], env: dict[str, str], log: Path) -> Process:
 
 def start_worker(env: dict[str, str], log: Path, burst: bool = False) -> Process:
     """The stock ``rq worker`` command, exactly as deploy/ runs it."""
-    args = [str(BIN / "rq"), "worker", "-c", "worker.settings", "--serializer", "json"]
+    args = [
+        str(BIN / "rq"),
+        "worker",
+        "-c",
+        "worker.settings",
+        "--serializer",
+        "json",
+        "--with-scheduler",
+    ]
     if burst:
         args.append("--burst")
     return spawn(args, env, log)

@@ -1,0 +1,63 @@
+"""Bots are deterministic everywhere (R10): the same view gives the same move in another process
+with another ``PYTHONHASHSEED`` (string hashing, set order) as in this one."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.bots import LEVELS, choose_move
+from engine.state import State
+from engine.view import view
+from tests.bots.positions import sample_states
+
+ROOT = Path(__file__).resolve().parents[2]
+CHILD = """
+import json, sys
+from engine.bots import LEVELS, choose_move
+from engine.state import State
+from engine.view import view
+out = []
+for doc in json.load(sys.stdin):
+    state = State.from_position(doc)
+    out.append([str(choose_move(level, view(state, state.turn))) for level in LEVELS])
+print(json.dumps(out))
+"""
+
+
+def _positions() -> list[State]:
+    mixed = ("zen", "beginner", "advanced", "zen")
+    return [s for r in range(2) for s in sample_states(f"determinism/{r}", mixed, every=4)]
+
+
+def _moves_in_child(docs: list[object], hash_seed: str) -> list[list[str]]:
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        input=json.dumps(docs),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+        check=True,
+    )
+    result: list[list[str]] = json.loads(done.stdout)
+    return result
+
+
+def test_same_moves_in_other_processes_with_other_hash_seeds() -> None:
+    """R10: two child processes (PYTHONHASHSEED 1 and 4242) agree with this process, move for
+    move, for every level in every sampled position (read back from F5 documents)."""
+    states = _positions()
+    assert len(states) >= 30
+    docs = [s.to_position() for s in states]
+    here = [
+        [str(choose_move(level, view(State.from_position(d), s.turn))) for level in LEVELS]
+        for d, s in zip(docs, states, strict=True)
+    ]
+    for hash_seed in ("1", "4242"):
+        assert _moves_in_child(docs, hash_seed) == here

@@ -1,9 +1,9 @@
 """The pages blueprint: the Jinja pages and their static assets (JS, CSS, card faces).
 
 Every page is a client of the JSON API (API.md): the templates carry no game data, only the
-page's strings. The one extra endpoint, ``POST /replay/positions``, steps a finished game's
-record (F6) with its published seed through the engine for the replay viewer; without the seed
-(today's games) it refuses, so nothing of a running day can be read through it.
+page's strings. The one extra endpoint, ``GET /replay/<id>/positions``, steps a finished game of a
+closed day through the engine for the replay viewer; while the day's seed is secret it refuses, so
+nothing of a running day can be read through it.
 """
 
 from __future__ import annotations
@@ -14,16 +14,16 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from engine import PikDameError, State, commitment, replay
-from engine.game import parse_seed
+from engine import State, replay
+from service import present, store
+from service.redisconn import get_redis
 
 TEMPLATES: Final = Path(__file__).resolve().parent.parent / "templates"
 STATIC: Final = TEMPLATES / "static"
 LANGS: Final = ("de", "en")
 LANG_COOKIE: Final = "lang"
-MAX_RECORD_BYTES: Final = 200_000
 
 bp = Blueprint(
     "pages",
@@ -116,28 +116,25 @@ def rules() -> Response:
     return page(f"rules_{current_lang()}.html", "rules")
 
 
-@bp.post("/replay/positions")
-def replay_positions() -> tuple[Response, int] | Response:
-    """Every position (F5) of a finished, published game: the record's seed must be given and
-    match its commitment (F4), and the record must replay cleanly."""
-    if (request.content_length or 0) > MAX_RECORD_BYTES:
-        abort(413)
-    record = request.get_json(silent=True)
-    if not isinstance(record, dict) or not isinstance(record.get("deal"), dict):
-        return _error(400, "bad_format", "a game record (F6) is expected")
-    try:
-        seed = parse_seed(record["deal"].get("seed"))
-        if record["deal"].get("commitment") != commitment(seed):
-            return _error(422, "bad_format", "the seed does not match the commitment")
-        game = replay(record, seed)
-        state = State.new_round(seed, game.rules, game.dealer, game.cut)
-        positions = [state.to_position()]
-        for entry in record["moves"]:
-            state.push(entry["move"], entry["seat"])
-            positions.append(state.to_position())
-    except PikDameError as e:
-        return _error(422, e.code, e.message)
-    return jsonify({"positions": positions})
+@bp.get("/replay/<attempt_id>/positions")
+def replay_positions(attempt_id: str) -> tuple[Response, int] | Response:
+    """Every position (F5) of a finished game of a closed day, for the replay viewer: the same
+    facts its published record and seed give anyone (F6, F4), stepped through by the engine."""
+    attempt = store.load(get_redis(), attempt_id) if len(attempt_id) <= 64 else None
+    if attempt is None:
+        return _error(404, "unknown_attempt", "no such attempt")
+    seed_hex = present.seed_if_published(attempt.date, current_app.config)
+    if attempt.status != "finished" or seed_hex is None:
+        return _error(409, "day_open", "a game can be replayed once its day has closed")
+    seed = bytes.fromhex(seed_hex)
+    record = attempt.game.to_record(seed)
+    game = replay(record, seed)
+    state = State.new_round(seed, game.rules, game.dealer, game.cut)
+    positions = [state.to_position()]
+    for entry in record["moves"]:
+        state.push(entry["move"], entry["seat"])
+        positions.append(state.to_position())
+    return jsonify({"date": attempt.date, "record": record, "positions": positions})
 
 
 def _error(status: int, code: str, message: str) -> tuple[Response, int]:

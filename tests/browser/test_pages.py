@@ -67,6 +67,8 @@ def test_archive_rankings_and_replay_of_a_closed_day(
     # Before the day closes, the replay viewer refuses to spoil it.
     page.goto(f"/replay/{attempt}")
     expect(page.locator("#replay-error")).to_contain_text("erst nach Tagesende")
+    refused = page.request.get(f"/replay/{attempt}/positions")
+    assert refused.status == 409 and "positions" not in refused.json()
 
     # Rankings today: the name is shown escaped, as text.
     page.goto("/rankings")

@@ -1,7 +1,7 @@
-// The replay viewer: steps through a finished game's record (F6) move by move. Only for closed
-// days: the record's seed must be published, so nothing of a running day can be seen here.
+// The replay viewer: steps through a finished game's record (F6) move by move, every hand open.
+// Only for closed days (the server refuses while the day's seed is secret): nothing is spoiled.
 
-import { ApiError, get, post } from "./lib/api.js";
+import { ApiError, get } from "./lib/api.js";
 import { face } from "./lib/cards.js";
 import { $, clear, h } from "./lib/dom.js";
 import { formatDate, signed, t } from "./lib/i18n.js";
@@ -52,31 +52,19 @@ function go(step) {
 }
 
 async function main() {
-  let record;
+  let data;
   try {
-    record = await get(`/api/attempts/${encodeURIComponent(attemptId)}/log`);
+    data = await get(`/replay/${encodeURIComponent(attemptId)}/positions`);
   } catch (e) {
-    $("#replay-error").textContent = e instanceof ApiError ? e.explain() : String(e);
+    const closedOnly = e instanceof ApiError && e.code === "day_open";
+    $("#replay-error").textContent = closedOnly ? t("replay.notYet")
+      : e instanceof ApiError ? e.explain() : String(e);
     return;
   }
-  if (!record.deal || !record.deal.seed) {
-    $("#replay-error").textContent = t("replay.notYet");
-    return;
-  }
-  try {
-    state.positions = (await post("/replay/positions", record)).positions;
-  } catch (e) {
-    $("#replay-error").textContent = e instanceof ApiError ? e.explain() : String(e);
-    return;
-  }
+  const { record } = data;
   state.record = record;
-  let date = "";
-  try {
-    date = (await get(`/api/attempts/${encodeURIComponent(attemptId)}`)).attempt.date;
-  } catch (e) {
-    date = "";
-  }
-  $("#replay-date").textContent = date ? formatDate(date) : "";
+  state.positions = data.positions;
+  $("#replay-date").textContent = formatDate(data.date);
   const list = clear($("#replay-moves"));
   record.moves.forEach((m, i) => list.append(h("li", {},
     h("button", { type: "button", class: "link", onclick: () => go(i + 1) },

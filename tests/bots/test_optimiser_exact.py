@@ -14,7 +14,12 @@ from engine.cards import CARDS, COPIES, JOKER_CODE, Card
 from engine.meldgen import iter_melds
 from engine.melds import Meld
 from engine.optimiser import best_arrangement
-from tests.bots.brute import brute_best, meld_points, play_state, score
+from engine.state import State
+from tests.bots.brute import brute_best, play_state, score
+
+
+def meld_points(state: State) -> int:
+    return sum(m.points for m in state.melds[0])
 
 
 def _cards(text: str) -> list[Card]:

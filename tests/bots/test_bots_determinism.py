@@ -33,7 +33,7 @@ def _positions() -> list[State]:
     return [s for r in range(2) for s in sample_states(f"determinism/{r}", mixed, every=4)]
 
 
-def _moves_in_child(docs: list[object], hash_seed: str) -> list[list[str]]:
+def _moves_in_child(docs: list[dict[str, object]], hash_seed: str) -> list[list[str]]:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-c", CHILD],

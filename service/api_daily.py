@@ -71,6 +71,7 @@ def _new_game(date: str, name: str, ranked: bool, player: str) -> tuple[Response
         now_ms=int(now.timestamp() * 1000),
         day_ordinal=dt.date.fromisoformat(date).toordinal(),
     )
+    identity.remember(player)
     return _created(attempt, token)
 
 

@@ -35,20 +35,23 @@ def session_player() -> str | None:
 
 
 def player_for_new_attempt() -> str:
-    """The player starting an attempt: a token's owner (API clients), else the session's player
-    (created on first use), so one player cannot start two ranked attempts a day either way."""
+    """The player starting an attempt: a token's owner (API clients), else the session's player,
+    so one player cannot start two ranked attempts a day either way. A new browser gets a fresh
+    id, written into its session only once the attempt exists (:func:`remember`)."""
     token = bearer_token()
     if token is not None:
         attempt = store.attempt_for_token(get_redis(), token)
         if attempt is None:
             raise ApiError(401, "unauthorized", "unknown bearer token")
         return attempt.player
-    player = session_player()
-    if player is None:
-        player = secrets.token_hex(8)
+    return session_player() or secrets.token_hex(8)
+
+
+def remember(player: str) -> None:
+    """Keep the player id in the signed session cookie (after a successful start)."""
+    if session_player() != player and bearer_token() is None:
         session[SESSION_KEY] = player
         session.permanent = True
-    return player
 
 
 def is_owner(attempt: store.Attempt) -> bool:

@@ -126,3 +126,10 @@ def test_practice_only_for_closed_days(client: FlaskClient, clock: Clock) -> Non
     assert client.post("/api/daily/2026-11-28/practice", json={"name": "A"}).status_code == 201
     start(client, today)
     assert client.get("/api/daily/2026-11-28").get_json()["attempts"] == 0
+
+
+def test_a_failed_start_sets_no_cookie(client: FlaskClient, clock: Clock) -> None:
+    bad = client.post(f"/api/daily/{clock.today}/attempts", json={"name": ""})
+    assert bad.status_code == 422 and "Set-Cookie" not in bad.headers
+    good = client.post(f"/api/daily/{clock.today}/attempts", json={"name": "Ada"})
+    assert good.status_code == 201 and "Set-Cookie" in good.headers

@@ -83,3 +83,39 @@ def test_start_play_verify_rank_over_http(
         assert rdb.zcard("pd:finished") == 0
     finally:
         worker.stop()
+
+
+def test_double_submit_over_http_applies_once(web: WebServer, rdb: redis.Redis[str]) -> None:
+    """Two real connections to gunicorn (2 processes × 4 threads) send the same move at once."""
+    import threading
+
+    _, daily = web.call("GET", "/api/daily", None)
+    _, created = web.call("POST", f"/api/daily/{daily['date']}/attempts", {"name": "Tab"})
+    aid, token = created["attempt"]["id"], created["token"]
+    attempt = created["attempt"]
+    for _ in range(10):
+        if attempt["status"] != "playing":
+            break
+        view = attempt["view"]
+        move = "draw" if view["phase"] == "draw" else f"discard {view['hand'][0]}"
+        body = {"move": move, "seq": attempt["seq"]}
+        barrier = threading.Barrier(2)
+        results: list[tuple[int, Any]] = []
+
+        def send(
+            body: dict[str, Any] = body,
+            barrier: threading.Barrier = barrier,
+            results: list[tuple[int, Any]] = results,
+        ) -> None:
+            barrier.wait()
+            results.append(web.call("POST", f"/api/attempts/{aid}/moves", body, token))
+
+        threads = [threading.Thread(target=send) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(s for s, _ in results) == [200, 409], results
+        winner = next(b for s, b in results if s == 200)
+        assert int(rdb.hget(f"pd:attempt:{aid}", "seq") or 0) == winner["attempt"]["seq"]
+        attempt = winner["attempt"]

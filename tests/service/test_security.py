@@ -84,3 +84,22 @@ def test_logs_are_json_lines_without_tokens_views_or_seeds(
     assert daily_seed(SECRET, clock.today).hex() not in text
     assert final["view"]["hand"][0] not in json.dumps([x["path"] for x in lines])
     assert '"hand"' not in text and "Bearer" not in text
+
+
+def test_moves_are_rate_limited_per_attempt(
+    redis_url: str, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    app = make_app(
+        redis_url, clock, PIKDAME_LIMITS_ENABLED=True, PIKDAME_LIMIT_MOVES="2 per minute"
+    )
+    client = app.test_client()
+    attempt, _ = start(client, clock.today)
+    other, _ = start(app.test_client(), clock.today, "Bob")
+    path = f"/api/attempts/{attempt['id']}/moves"
+    assert client.post(path, json={"move": "draw", "seq": 0}).status_code == 200
+    assert client.post(path, json={"move": "draw", "seq": 0}).status_code == 409
+    limited = client.post(path, json={"move": "draw", "seq": 1})
+    assert limited.status_code == 429
+    assert rdb.hget(f"pd:attempt:{attempt['id']}", "seq") == "1"
+    # another attempt from the same address has its own budget
+    assert app.test_client().get(f"/api/attempts/{other['id']}").status_code == 401

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import redis
 
-from engine import ReplayError, daily_seed, replay
+from engine import ENGINE_VERSION, ReplayError, daily_seed, replay
 from service import keys, ranking, store
 from service.clock import opens_at
 
@@ -19,10 +19,18 @@ class NotReady(RuntimeError):
     """The attempt does not exist or is not finished: the job fails (RQ's failed registry)."""
 
 
+class EngineMismatch(RuntimeError):
+    """The record was played with other bots than this worker's engine: no verdict is possible
+    here, so the job fails loudly instead of rejecting an honest player (deploy a matching
+    worker, then requeue)."""
+
+
 def judge(attempt: store.Attempt, secret: bytes) -> tuple[str, int | None, int | None, str | None]:
     """(status, score, turns, reason): replay every move from the day's seed, every bot move
     recomputed (engine.replay), then compare the replay's score with the live one."""
     record = json.loads(attempt.game_json)["record"]
+    if record.get("engine") != ENGINE_VERSION:
+        raise EngineMismatch(f"record engine {record.get('engine')!r}, worker {ENGINE_VERSION!r}")
     try:
         game = replay(record, daily_seed(secret, attempt.date))
     except ReplayError as e:

@@ -14,7 +14,7 @@ from engine import daily_game, daily_seed
 from tests.service.conftest import SECRET, Clock
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
-from worker.verify import NotReady, verify
+from worker.verify import EngineMismatch, NotReady, verify
 
 
 def finished_attempt(client: FlaskClient, clock: Clock) -> str:
@@ -133,3 +133,17 @@ def test_verifying_twice_ranks_once_and_unfinished_fails_loudly(
         verify(rdb, playing["id"], SECRET)
     with pytest.raises(NotReady):
         verify(rdb, "no-such-attempt", SECRET)
+
+
+def test_a_record_from_another_engine_fails_the_job_without_a_verdict(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    aid = finished_attempt(client, clock)
+
+    def older(record: dict[str, Any]) -> None:
+        record["engine"] = "pikdame-engine/rules-1/bots-0"
+
+    tamper(rdb, aid, older)
+    with pytest.raises(EngineMismatch):
+        verify(rdb, aid, SECRET)
+    assert rdb.hget(f"pd:attempt:{aid}", "verification") == "queued"

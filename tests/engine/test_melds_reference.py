@@ -7,55 +7,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from engine import Card, Meld, NotationError, PikDameError
-
-RANKS = "A23456789TJQK"
-SUITS = "SHDC"
-
-
-def ref_meld(names: list[str], prefix: str | None) -> tuple[str, list[str]] | str:
-    """(kind, stored cards) for a valid meld, else the F7 code (`syntax` or `invalid_meld`)."""
-    naturals = [c for c in names if c != "X"]
-    kind = prefix
-    if kind is None:
-        if len(naturals) == 1:
-            return "syntax"
-        ranks = {c[0] for c in naturals}
-        kind = "set" if naturals and len(ranks) == 1 else "run"
-    if not naturals:
-        return "invalid_meld"
-    n = len(names)
-    if kind == "set":
-        if not 3 <= n <= 8 or len({c[0] for c in naturals}) != 1:
-            return "invalid_meld"
-        if any(naturals.count(c) > 2 for c in naturals):  # a suit more than twice
-            return "invalid_meld"
-        per_suit = {s: sum(1 for c in naturals if c[1] == s) for s in SUITS}
-        if max(per_suit.values()) > 2:
-            return "invalid_meld"
-        order = sorted(
-            names, key=lambda c: (4, 0) if c == "X" else (SUITS.index(c[1]), RANKS.index(c[0]))
-        )
-        return ("set", order)
-    # run
-    if not 3 <= n <= 13 or len({c[1] for c in naturals}) != 1:
-        return "invalid_meld"
-    suit = naturals[0][1]
-    # written in ascending ring order from some start?
-    for start in range(13):
-        if all(c == "X" or RANKS.index(c[0]) == (start + i) % 13 for i, c in enumerate(names)):
-            return ("run", names)
-    if "X" in names:
-        return "invalid_meld"  # jokers must be written in ascending ring order (F2)
-    positions = {RANKS.index(c[0]) for c in names}
-    if len(positions) != n:
-        return "invalid_meld"
-    if n == 13:
-        return ("run", [r + suit for r in RANKS])
-    for start in range(13):
-        if {(start + i) % 13 for i in range(n)} == positions:
-            return ("run", [RANKS[(start + i) % 13] + suit for i in range(n)])
-    return "invalid_meld"
-
+from tests.engine.reference import RANKS, SUITS, ref_lay, ref_meld, ref_swap
 
 ALL = [r + s for s in SUITS for r in RANKS]
 
@@ -106,43 +58,6 @@ def test_r5_meld_build_agrees_with_reference(names: list[str], prefix: str | Non
         return
     assert expected == (m.kind, [str(c) for c in m.cards]), (names, prefix)
     assert m.points == sum(Card.parse(c).points for c in names)
-
-
-def ref_lay(kind: str, names: list[str], card: str, end: str | None) -> list[str] | None:
-    """R4.2 lay: the card at a run's end (a natural where it fits, high first (F2); a joker at
-    the chosen end, high when omitted) or anywhere in a set; the result must be valid (R5)."""
-    if kind == "set":
-        done = ref_meld([*names, card], "set")
-        return done[1] if isinstance(done, tuple) else None
-    options = [[*names, card], [card, *names]]
-    if card == "X":
-        options = [[card, *names]] if end == "low" else [[*names, card]]
-    for option in options:
-        done = ref_meld(option, "run")
-        if isinstance(done, tuple) and len(option) <= 13:
-            if len(option) == 13 and done[1] != option:
-                continue  # a 13-card run keeps the order it grew in
-            return done[1]
-    return None
-
-
-def ref_swap(kind: str, names: list[str], card: str) -> list[str] | None:
-    """R6: a run's joker is replaced only by the exact card it stands for; a set's by any card
-    of the rank that keeps the set valid."""
-    if "X" not in names or card == "X":
-        return None
-    if kind == "set":
-        rest = list(names)
-        rest.remove("X")
-        done = ref_meld([*rest, card], "set")
-        return done[1] if isinstance(done, tuple) else None
-    first = next(i for i, c in enumerate(names) if c != "X")
-    start = (RANKS.index(names[first][0]) - first) % 13
-    suit = names[first][1]
-    for i, c in enumerate(names):
-        if c == "X" and RANKS[(start + i) % 13] + suit == card:
-            return [*names[:i], card, *names[i + 1 :]]
-    return None
 
 
 @st.composite

@@ -26,17 +26,7 @@ export class Hand {
   resort(sort) {
     const chosen = this.selectedCards();
     this.cards = sortCards(this.cards, sort);
-    this.selected.clear();
-    // re-select the same cards (by code, as many as were chosen)
-    const wanted = [...chosen];
-    this.cards.forEach((code, i) => {
-      const k = wanted.indexOf(code);
-      if (k >= 0) {
-        this.selected.add(i);
-        wanted.splice(k, 1);
-      }
-    });
-    this.render();
+    this.selectCodes(chosen);
   }
 
   render() {
@@ -70,6 +60,21 @@ export class Hand {
     else this.selected.add(i);
     this.render();
     this.focusItem();
+    this.onChange();
+  }
+
+  // Select exactly these cards (by code, as many of each as listed), e.g. from the hint.
+  selectCodes(codes) {
+    const wanted = [...codes];
+    this.selected.clear();
+    this.cards.forEach((code, i) => {
+      const k = wanted.indexOf(code);
+      if (k >= 0) {
+        this.selected.add(i);
+        wanted.splice(k, 1);
+      }
+    });
+    this.render();
     this.onChange();
   }
 

@@ -24,7 +24,9 @@ export async function showHint(attemptId, hand) {
     const used = move.split(" ").slice(1).filter((x) => CARD.test(x));
     cards.push(...used);
     return h("li", { dataset: { move } }, h("span", { text: describe(move) }),
-      h("span", { class: "preview-cards" }, used.map((c) => face(c, { size: "small" }))));
+      h("span", { class: "preview-cards" }, used.map((c) => face(c, { size: "small" }))),
+      h("button", { type: "button", class: "button small", onclick: () => hand.selectCodes(used),
+        text: t("hint.select") }));
   });
   clear(box).append(
     h("h3", { text: t("hint.title") }),

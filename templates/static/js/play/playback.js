@@ -9,17 +9,18 @@ import { describe, seatName } from "../lib/moves.js";
 import { load } from "../lib/store.js";
 import { melds } from "./table.js";
 
-export const SPEEDS = { slow: 1200, normal: 650, fast: 250, test: 15 };
+export const SPEEDS = { slow: 1000, normal: 450, fast: 180, test: 15 };
 
 export function delay() {
   return SPEEDS[load("speed", "normal")] ?? SPEEDS.normal;
 }
 
-export function logLine(seat, move, ctx) {
+// goingOut: the move discards the last card, which goes out face down (R4.3): not shown.
+export function logLine(seat, move, ctx, goingOut = false) {
   const list = $("#log");
   const item = h("li", { class: seat === 0 ? "mine" : "" },
     h("b", { text: `${seatName(seat, ctx.seats, seat === 0 ? t("seat.you") : null)}: ` }),
-    describe(move));
+    goingOut ? t("move.goOut") : describe(move));
   list.append(item);
   while (list.children.length > 60) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;
@@ -98,7 +99,7 @@ export async function play(events, before, ctx) {
   };
   for (const event of events) {
     if (event.seat === 0) {
-      logLine(0, event.move, ctx);
+      logLine(0, event.move, ctx, event.move.startsWith("discard") && shown.sizes[0] === 1);
       if (event.move.startsWith("discard")) {
         shown.sizes[0] -= 1;
         if (shown.sizes[0] > 0) shown.pile.push(event.move.split(" ")[1]);
@@ -108,12 +109,13 @@ export async function play(events, before, ctx) {
     }
     const wait = delay();
     const section = light(event.seat);
+    const goingOut = event.move.startsWith("discard") && shown.sizes[event.seat] === 1;
     $("#status").textContent = t("status.botMove", {
-      name: seatName(event.seat, ctx.seats), move: describe(event.move),
+      name: seatName(event.seat, ctx.seats), move: goingOut ? t("move.goOut") : describe(event.move),
     });
     if (wait > 0) await sleep(wait);
     apply(shown, event.seat, event.move);
-    logLine(event.seat, event.move, ctx);
+    logLine(event.seat, event.move, ctx, goingOut);
     if (wait > 0) await sleep(wait / 2);
     if (section) section.classList.remove("acting");
   }

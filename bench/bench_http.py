@@ -176,10 +176,12 @@ def main(argv: list[str] | None = None) -> int:
     per_verify = statistics.mean(verify_times)
     per_hour = 3600 / per_verify
     per_hour_worker = 3600 / per_job
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     lines = [
         "## Service (bench/bench_http.py)",
         "",
-        f"Command: `{command.strip()}` · engine `{ENGINE_VERSION}` · {dt.date.today()}",
+        f"Command: `{command.strip()}` · engine `{ENGINE_VERSION}` · {dt.date.today()} · "
+        f"load average at the end {load} on {os.cpu_count()} cores (shared: timings are noisy)",
         "",
         "| what | figure |",
         "| --- | --- |",

@@ -19,11 +19,13 @@ def test_reload_mid_game_and_continue(page: Page, stack: Stack, artifacts: Path)
     player.act("draw")
     before = hand(page)
     log_size = page.locator("#opponents .meld [data-card]").count()
+    moves_seen = page.locator("#log li").all_inner_texts()
 
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     assert hand(page) == before
     assert page.locator("#opponents .meld [data-card]").count() == log_size
+    assert page.locator("#log li").all_inner_texts() == moves_seen
     expect(page.locator("#status")).to_contain_text("wirf zum Schluss")
 
     # The front page offers to continue, and starting again leads to the same game.

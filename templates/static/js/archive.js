@@ -43,7 +43,7 @@ function dayItem(day) {
   return h("li", { class: "day", dataset: { date: day.date } },
     h("h2", { text: formatDate(day.date) }),
     h("dl", { class: "facts" },
-      h("div", {}, h("dt", { text: t("today.players") }), h("dd", { text: formatNumber(players) })),
+      h("div", {}, h("dt", { text: t("archive.players") }), h("dd", { text: formatNumber(players) })),
       h("div", { class: "wide" }, h("dt", { text: t("today.commitment") }),
         h("dd", {}, h("code", { class: "hash", text: day.commitment }))),
       h("div", { class: "wide" }, h("dt", { text: t("archive.seed") }),

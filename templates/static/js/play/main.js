@@ -12,11 +12,11 @@ import { showEnd } from "./end.js";
 import { Hand } from "./hand.js";
 import { showHint } from "./hint.js";
 import { bindKeys } from "./keys.js";
-import { play } from "./playback.js";
+import { play, restoreLog } from "./playback.js";
 import { renderOpponents, renderOwnMelds, renderPiles, renderStatus } from "./table.js";
 
 const attemptId = document.body.dataset.attempt;
-const ctx = { seats: null, name: null };
+const ctx = { seats: null, name: null, attemptId };
 const game = { attempt: null, busy: false, panel: null, sort: load("sort", "suit") };
 
 const hand = new Hand($("#hand"), () => selectionChanged());
@@ -171,9 +171,10 @@ async function start() {
   $("#table-date").textContent = game.attempt.date;
   $("#player-name").textContent = game.attempt.name;
   render();
+  restoreLog(ctx);
+  document.body.dataset.ready = "1";
   if (game.attempt.status === "finished") await showEnd(game.attempt, ctx);
   else hand.focusItem();
-  document.body.dataset.ready = "1";
 }
 
 start();

@@ -6,7 +6,7 @@ import { face } from "../lib/cards.js";
 import { $, clear, h, sleep } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { describe, seatName } from "../lib/moves.js";
-import { load } from "../lib/store.js";
+import { load, save } from "../lib/store.js";
 import { melds } from "./table.js";
 
 export const SPEEDS = { slow: 1000, normal: 450, fast: 180, test: 15 };
@@ -16,8 +16,13 @@ export function delay() {
 }
 
 // goingOut: the move discards the last card, which goes out face down (R4.3): not shown.
-export function logLine(seat, move, ctx, goingOut = false) {
+export function logLine(seat, move, ctx, goingOut = false, remember = true) {
   const list = $("#log");
+  if (remember && ctx.attemptId) {
+    const kept = load(`log.${ctx.attemptId}`, []);
+    kept.push([seat, move, goingOut]);
+    save(`log.${ctx.attemptId}`, kept.slice(-60));
+  }
   const item = h("li", { class: seat === 0 ? "mine" : "" },
     h("b", { text: `${seatName(seat, ctx.seats, seat === 0 ? t("seat.you") : null)}: ` }),
     goingOut ? t("move.goOut") : describe(move));
@@ -43,6 +48,13 @@ function redrawMelds(seat, list) {
   if (!section) return;
   const old = section.querySelector(".meld-list, .empty");
   if (old) old.replaceWith(melds(list));
+}
+
+// The move list as this browser saw it, after a reload (public moves only).
+export function restoreLog(ctx) {
+  for (const [seat, move, goingOut] of load(`log.${ctx.attemptId}`, [])) {
+    logLine(seat, move, ctx, goingOut, false);
+  }
 }
 
 // Apply one public move to the shown table (a sketch of the next view, for the eye only).

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import time
+import uuid
 
 from flask import Flask, Response, g, request
 
 LOGGER = "pikdame.access"
+REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
 def register(app: Flask) -> None:
@@ -24,6 +27,8 @@ def register(app: Flask) -> None:
     @app.before_request
     def _start() -> None:
         g.started = time.perf_counter()
+        given = request.headers.get("X-Request-ID", "")
+        g.request_id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
 
     @app.after_request
     def _log(response: Response) -> Response:
@@ -36,7 +41,10 @@ def register(app: Flask) -> None:
             "status": response.status_code,
             "ms": round((time.perf_counter() - started) * 1000, 2),
             "remote": request.remote_addr,
+            "request_id": g.get("request_id"),
             "bytes": response.calculate_content_length(),
         }
         logger.info(json.dumps(entry, separators=(",", ":")))
+        if g.get("request_id"):
+            response.headers["X-Request-ID"] = g.request_id
         return response

@@ -108,3 +108,18 @@ def test_moves_are_rate_limited_per_attempt(
         headers={"Authorization": f"Bearer {other_token}"},
     )
     assert moved.status_code == 200
+
+
+def test_request_ids_are_echoed_and_logged(client: FlaskClient) -> None:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    logging.getLogger(LOGGER).addHandler(handler)
+    try:
+        given = client.get("/api/daily", headers={"X-Request-ID": "abc-123"})
+        made = client.get("/api/daily", headers={"X-Request-ID": "bad id\n{}"})
+    finally:
+        logging.getLogger(LOGGER).removeHandler(handler)
+    assert given.headers["X-Request-ID"] == "abc-123"
+    assert len(made.headers["X-Request-ID"]) == 32 and "bad" not in made.headers["X-Request-ID"]
+    assert '"request_id":"abc-123"' in stream.getvalue()
+    assert "bad id" not in stream.getvalue()

@@ -32,6 +32,9 @@ def test_mouse_round_to_verified_rank(page: Page, stack: Stack, artifacts: Path)
     assert "2030-04-04" in share and f"Rang {rank}" in share
     assert not re.search(r"(10|[2-9ABDKJQ])[♠♥♦♣]", share), share
     page.screenshot(path=str(artifacts / "end-screen.png"), full_page=True)
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.locator("#end").screenshot(path=str(artifacts / "end-screen-phone.png"))
+    page.set_viewport_size({"width": 1440, "height": 1000})
 
     page.locator("#end-rank a").click()
     row = page.locator("#board-body tr.mine")

@@ -106,7 +106,7 @@ def test_redis_crash_with_aof_keeps_every_verified_attempt(clock: Clock, tmp_pat
         client.close()
         server.stop(kill=True)  # a crash: no shutdown save
         server.start()
-        again = make_app(server.url, clock).test_client()
+        again = app.test_client()  # the same app: its connection pool reconnects by itself
         assert again.get(f"/api/leaderboard/{clock.today}").get_json() == board
         assert again.get("/api/leaderboard/all-time").get_json() == alltime
         client = redis.Redis.from_url(server.url, decode_responses=True)

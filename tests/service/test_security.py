@@ -123,3 +123,22 @@ def test_request_ids_are_echoed_and_logged(client: FlaskClient) -> None:
     assert len(made.headers["X-Request-ID"]) == 32 and "bad" not in made.headers["X-Request-ID"]
     assert '"request_id":"abc-123"' in stream.getvalue()
     assert "bad id" not in stream.getvalue()
+
+
+def test_limits_see_the_client_behind_the_proxy(
+    redis_url: str, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    app = make_app(
+        redis_url,
+        clock,
+        PIKDAME_LIMITS_ENABLED=True,
+        PIKDAME_LIMIT_ATTEMPTS="1 per hour",
+        PIKDAME_PROXIES=1,
+    )
+    path = f"/api/daily/{clock.today}/attempts"
+
+    def post(address: str) -> int:
+        headers = {"X-Forwarded-For": address}
+        return app.test_client().post(path, json={"name": "A"}, headers=headers).status_code
+
+    assert [post("203.0.113.1"), post("203.0.113.1"), post("203.0.113.2")] == [201, 429, 201]

@@ -44,17 +44,21 @@ export function cardsText(codes) {
   return codes.map(short).join(" ");
 }
 
-// The face of one card. size: "" | "small" | "large".
-export function face(code, { size = "", tag = "span" } = {}) {
+// The face of one card. size: "" | "small" | "large"; standsFor: the card a joker in a run
+// stands for (shown on the joker).
+export function face(code, { size = "", tag = "span", standsFor = null } = {}) {
   const c = parse(code);
   const classes = ["card"];
   if (size) classes.push(`card-${size}`);
   if (c.joker) {
     classes.push("joker");
-    return h(tag, { class: classes.join(" "), "data-card": code, title: cardName(code) },
+    const name = standsFor ? t("card.jokerAs", { card: cardName(standsFor) }) : cardName(code);
+    return h(tag, { class: classes.join(" "), "data-card": code, title: name },
       h("span", { class: "corner", "aria-hidden": "true" }, h("b", { text: "★" })),
-      h("span", { class: "pip", "aria-hidden": "true", text: t("card.jokerShort") }),
-      h("span", { class: "sr", text: cardName(code) }));
+      standsFor
+        ? h("span", { class: "stands-for", "aria-hidden": "true", text: short(standsFor) })
+        : h("span", { class: "pip", "aria-hidden": "true", text: t("card.jokerShort") }),
+      h("span", { class: "sr", text: name }));
   }
   classes.push(`suit-${c.suit}`);
   if (code === "QS") classes.push("queen-spades");

@@ -5,9 +5,14 @@ import { back, face, meldPoints } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { seatName } from "../lib/moves.js";
+import { jokerCards } from "../lib/notation.js";
 
 function meldBox(meld, number, { own = false, onPick = null } = {}) {
-  const cards = h("span", { class: "meld-cards" }, meld.cards.map((c) => face(c, { size: "small" })));
+  const jokers = jokerCards(meld);
+  let j = 0;
+  const cards = h("span", { class: "meld-cards" }, meld.cards.map((c) => face(c, {
+    size: "small", standsFor: c === "X" && jokers.length ? jokers[j++] : null,
+  })));
   const label = t("meld.label", {
     n: number, kind: t(`meld.${meld.kind}`), points: meldPoints(meld.cards),
   });

@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.app import create_app
+from tests.support.servers import start_redis
 
 SECRET = b"test-secret-not-for-production"
 
@@ -31,6 +32,16 @@ class Clock:
 
     def advance(self, **delta: float) -> None:
         self.moment += dt.timedelta(**delta)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A redis-server of the service tests' own (overriding the session-wide one): they empty it
+    between tests, and other suites' long-lived workers (the browser stack's) must not take
+    these tests' jobs from a shared queue."""
+    server = start_redis()
+    yield server.url
+    server.close()
 
 
 @pytest.fixture

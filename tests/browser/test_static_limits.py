@@ -1,0 +1,16 @@
+"""Static assets never count against a client's rate limit (a page load fetches a dozen files;
+behind the proxy many players may share one address)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from tests.browser.stack import Stack
+
+
+def test_static_files_are_not_rate_limited(page: Page, stack: Stack) -> None:
+    statuses = [page.request.get("/static/js/lib/dom.js").status for _ in range(150)]
+    assert statuses == [200] * 150
+    # the API keeps its limit (API.md: 60 a second by default)
+    api = [page.request.get("/api/daily").status for _ in range(150)]
+    assert 429 in api

@@ -1,7 +1,12 @@
-"""The WSGI entry point for gunicorn: ``gunicorn -c deploy/gunicorn.conf.py service.wsgi:app``."""
+"""The WSGI entry point for gunicorn: ``gunicorn -c deploy/gunicorn.conf.py service.wsgi:app``.
+
+gunicorn preloads this module (``preload_app``), so the bots that answer moves are imported once
+in the master rather than on each worker's first move.
+"""
 
 from __future__ import annotations
 
+import engine.bots.zen  # noqa: F401  (preloaded: the bots load lazily)
 from service.app import create_app
 
 app = create_app()

@@ -1,0 +1,544 @@
+"""An exact, fast meld optimiser: branch and bound with a bounded memo (R4.2, R5, R6, R7.1).
+
+The same question as :func:`engine.optimiser.best_arrangement` (which arrangement of new melds,
+lays and swaps on the player's own melds gains the most round score while keeping one card), and
+the same exact-cover formulation: cards are decided in value-by-value order (rank, then suit, as in
+van Rijn, Takes & Vis, "The Complexity of Rummikub Problems", 2015); the lowest card left is kept
+or is the lowest new card of exactly one set or run (a run may absorb one of the player's runs:
+that is a lay-off). What makes hands of 40 and more cards fast is the bound: the cards still
+undecided can gain at most twice their points (laid instead of held, R7.1), so a branch that
+cannot beat the best arrangement found so far is cut, and the memo keeps values as exact or as
+upper bounds ("fail-soft" search), so cut branches are not searched again either.
+
+Structural jokers fill a run's gaps or bring a meld to three cards; the other jokers are spare
+and go onto any meld with room (20 points wherever they lie, R1). Swaps (R6) gain 2p − 20: only
+an ace or the Q♠ ever gains, and those few are tried up front. Everything is deterministic: fixed
+enumeration orders, ties kept by the first found, no hashing of strings or sets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from engine.cards import CARDS, JOKER, JOKER_CODE, POINTS, Card
+from engine.melds import MAX_RUN, MAX_SET, InvalidMeld, Meld
+from engine.moves import Move
+
+JOKER_GAIN: Final = 2 * POINTS[JOKER_CODE]
+#: Cards in the order they are decided: rank by rank, suits within a rank.
+ORDER: Final = tuple(s * 13 + r for r in range(13) for s in range(4))
+_NEG: Final = -(10**9)
+_MIN_GAIN: Final = 2 * min(POINTS[:52])  # the least a kept card costs: at least one is kept
+
+
+@dataclass(frozen=True)
+class Solution:
+    """Moves to push in order (meld numbers count the melds laid before), what the player's
+    melds gain in points, the round-score gain (R7.1: melds up, hand down) and the cards kept."""
+
+    moves: tuple[Move, ...]
+    points: int
+    gain: int
+    kept: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One of the player's runs: meld number, suit, ranks at its ends, length."""
+
+    number: int
+    suit: int
+    low: int
+    high: int
+    length: int
+
+
+@dataclass(frozen=True)
+class _Set:
+    """One of the player's sets: meld number, naturals per suit, size."""
+
+    number: int
+    per_suit: tuple[int, int, int, int]
+    size: int
+
+
+# A run option: cards low→high (52 joker, -1-i the player's run i), jokers used, run absorbed or
+# -1, gain of the new cards, length of the resulting meld, points of the new naturals.
+_RunOpt = tuple[tuple[int, ...], int, int, int, int, int]
+
+
+class _Search:
+    __slots__ = (
+        "by_high",
+        "by_low",
+        "counts",
+        "memo",
+        "owned_flags",
+        "run_cache",
+        "runs",
+        "set_cache",
+        "set_room",
+        "sets",
+    )
+
+    def __init__(self, counts: list[int], melds: Sequence[Meld]) -> None:
+        self.counts = counts
+        self.runs: list[_Run] = []
+        self.sets: dict[int, _Set] = {}
+        for number, m in enumerate(melds, start=1):
+            if m.kind == "run":
+                n = len(m.cards)
+                self.runs.append(_Run(number, m.suit, m.start, (m.start + n - 1) % 13, n))
+            else:
+                per = [0, 0, 0, 0]
+                for c in m.cards:
+                    if c != JOKER_CODE:
+                        per[c // 13] += 1
+                self.sets[m.rank] = _Set(number, (per[0], per[1], per[2], per[3]), len(m.cards))
+        self.by_high: dict[int, list[int]] = {}
+        self.by_low: dict[int, list[int]] = {}
+        for i, b in enumerate(self.runs):
+            if b.length < MAX_RUN:
+                self.by_high.setdefault(b.suit * 13 + b.high, []).append(i)
+                self.by_low.setdefault(b.suit * 13 + b.low, []).append(i)
+        self.set_room = {rank: MAX_SET - s.size for rank, s in self.sets.items()}
+        self.owned_flags = sum(1 << rank for rank in self.sets)
+        self.run_cache: dict[tuple[int, bytes, int, int], list[_RunOpt]] = {}
+        self.set_cache: dict[
+            tuple[int, bytes, int], list[tuple[tuple[int, ...], int, int, int]]
+        ] = {}
+        self.memo: dict[tuple[bytes, int, int, int, int, bool], tuple[int, bool, object]] = {}
+
+    # -- options -------------------------------------------------------------------------------
+
+    def _side(
+        self, suit: int, rank: int, step: int, jokers: int, mask: int
+    ) -> list[tuple[tuple[int, ...], int, int, int]]:
+        """Sequences from ``rank`` (exclusive) in direction ``step``, never ending on a joker:
+        (items, jokers used, run absorbed or -1, length)."""
+        counts = self.counts
+        ends = self.by_high if step < 0 else self.by_low
+        runs = self.runs
+        out: list[tuple[tuple[int, ...], int, int, int]] = [((), 0, -1, 0)]
+        stack: list[tuple[tuple[int, ...], int, int, int, int]] = [((), 0, rank, 0, -1)]
+        room = MAX_RUN - 1
+        base = suit * 13
+        while stack:
+            items, used, pos, length, blk = stack.pop()
+            if length >= room:
+                continue
+            p = (pos + step) % 13
+            code = base + p
+            if used < jokers and length + 2 <= room:
+                stack.append(((*items, JOKER_CODE), used + 1, p, length + 1, blk))
+            if blk < 0:
+                for i in ends.get(code, ()):
+                    if mask >> i & 1:
+                        continue
+                    b = runs[i]
+                    if length + b.length > room:
+                        continue
+                    nxt = (*items, -1 - i)
+                    out.append((nxt, used, i, length + b.length))
+                    stack.append((nxt, used, b.low if step < 0 else b.high, length + b.length, i))
+            if counts[code]:
+                nxt = (*items, code)
+                out.append((nxt, used, blk, length + 1))
+                stack.append((nxt, used, p, length + 1, blk))
+        return out
+
+    def run_options(self, c: int, jokers: int, mask: int) -> list[_RunOpt]:
+        """Runs containing natural ``c``, richest first (cached on the suit's cards)."""
+        suit = c // 13
+        key = (c, bytes(self.counts[suit * 13 : suit * 13 + 13]), jokers, mask)
+        hit = self.run_cache.get(key)
+        if hit is None:
+            hit = self.run_cache[key] = self._run_options(c, jokers, mask)
+        return hit
+
+    def _run_options(self, c: int, jokers: int, mask: int) -> list[_RunOpt]:
+        suit, rank = divmod(c, 13)
+        downs = self._side(suit, rank, -1, jokers, mask)
+        ups = self._side(suit, rank, 1, jokers, mask)
+        out: list[_RunOpt] = []
+        pc = POINTS[c]
+        for d_items, d_used, d_blk, d_len in downs:
+            d_pts = 0
+            for x in d_items:
+                if 0 <= x < 52:
+                    d_pts += POINTS[x]
+            for u_items, u_used, u_blk, u_len in ups:
+                if d_blk >= 0 and u_blk >= 0:
+                    continue  # a lay never joins two melds
+                length = d_len + 1 + u_len
+                used = d_used + u_used
+                if length > MAX_RUN or used > jokers:
+                    continue
+                pts = d_pts + pc
+                for x in u_items:
+                    if 0 <= x < 52:
+                        pts += POINTS[x]
+                blk = d_blk if d_blk >= 0 else u_blk
+                seq = (*d_items[::-1], c, *u_items)
+                if blk < 0 and length < 3:
+                    filler = 3 - length
+                    if used + filler > jokers:
+                        continue
+                    seq = (*seq, *(JOKER_CODE,) * filler)
+                    used += filler
+                    length = 3
+                out.append((seq, used, blk, 2 * pts + used * JOKER_GAIN, length, pts))
+        out.sort(key=lambda o: (o[1], -o[3]))
+        return out
+
+    def set_options(self, c: int, jokers: int) -> list[tuple[tuple[int, ...], int, int, int]]:
+        """Sets with natural ``c`` (cached on the rank's cards and the jokers that matter)."""
+        counts = self.counts
+        rank = c % 13
+        key = (c, bytes(counts[rank::13]), min(jokers, 2))
+        hit = self.set_cache.get(key)
+        if hit is None:
+            hit = self.set_cache[key] = self._set_options(c, min(jokers, 2))
+        return hit
+
+    def _set_options(self, c: int, jokers: int) -> list[tuple[tuple[int, ...], int, int, int]]:
+        """Sets with natural ``c``, the lowest card of its rank left: (naturals, filler jokers,
+        gain, size of the resulting set), richest first; with the player's set of the rank,
+        the cards laid on it (R5.4)."""
+        suit0, rank = divmod(c, 13)
+        owned = self.sets.get(rank)
+        counts = self.counts
+        limits = [0, 0, 0, 0]
+        for s in range(suit0, 4):
+            cap = 2 - (owned.per_suit[s] if owned else 0)
+            limits[s] = min(counts[s * 13 + rank], cap)
+        if limits[suit0] == 0:
+            return []
+        base_size = owned.size if owned else 0
+        out: list[tuple[tuple[int, ...], int, int, int]] = []
+        for a in range(limits[0], -1, -1):
+            for b in range(limits[1], -1, -1):
+                for d in range(limits[2], -1, -1):
+                    for e in range(limits[3], -1, -1):
+                        ks = (a, b, d, e)
+                        if ks[suit0] == 0:
+                            continue
+                        n = a + b + d + e
+                        filler = 0 if owned else max(0, 3 - n)
+                        size = base_size + n + filler
+                        if size > MAX_SET or filler > jokers:
+                            continue
+                        cards: list[int] = []
+                        pts = 0
+                        for s, k in enumerate(ks):
+                            cards.extend([s * 13 + rank] * k)
+                            pts += k * POINTS[s * 13 + rank]
+                        out.append((tuple(cards), filler, 2 * pts + filler * JOKER_GAIN, size))
+        out.sort(key=lambda o: (o[1], -o[2]))
+        return out
+
+    # -- search --------------------------------------------------------------------------------
+
+    def _terminal(self, jokers: int, flags: int, mask: int, room: int, kept: bool) -> int:
+        total = room
+        for i, b in enumerate(self.runs):
+            if not mask >> i & 1:
+                total += MAX_RUN - b.length
+        for rank, r in self.set_room.items():
+            if not flags >> rank & 1:
+                total += r
+        lay = min(jokers, total)
+        if not kept and lay == jokers:
+            lay -= 1  # R4.2: a joker stays to be discarded
+        return _NEG if lay < 0 else lay * JOKER_GAIN
+
+    def search(
+        self,
+        at: int,
+        jokers: int,
+        flags: int,
+        mask: int,
+        room: int,
+        kept: bool,
+        rem: int,
+        alpha: int,
+    ) -> int:
+        """The best gain of the undecided cards if it exceeds ``alpha`` (then exact), else an
+        upper bound no larger than ``alpha``. ``rem`` is the points of the naturals left."""
+        counts = self.counts
+        while at < 52 and counts[ORDER[at]] == 0:
+            at += 1
+        if at == 52:
+            return self._terminal(jokers, flags, mask, room, kept)
+        bound = 2 * rem + jokers * JOKER_GAIN - (0 if kept else _MIN_GAIN)
+        if bound <= alpha:
+            return bound
+        c = ORDER[at]
+        rank = c % 13
+        # Normalise what cannot matter any more, so equal subproblems share one memo entry:
+        # room beyond the jokers left, and the set flags of ranks already passed.
+        room = min(room, jokers)
+        flags &= self.owned_flags | -(1 << rank)
+        key = (bytes(counts), jokers, flags, mask, room, kept)
+        hit = self.memo.get(key)
+        if hit is not None and (hit[1] or hit[0] <= alpha):
+            return hit[0]
+        best = _NEG
+        choice: object = None
+        if not flags >> rank & 1:
+            for cards, filler, gain, size in self.set_options(c, jokers):
+                pts = 0
+                for x in cards:
+                    counts[x] -= 1
+                    pts += POINTS[x]
+                v = self.search(
+                    at,
+                    jokers - filler,
+                    flags | 1 << rank,
+                    mask,
+                    min(6, room + MAX_SET - size),
+                    kept,
+                    rem - pts,
+                    max(alpha, best) - gain,
+                )
+                for x in cards:
+                    counts[x] += 1
+                if v > _NEG and v + gain > best:
+                    best, choice = v + gain, ("set", cards, filler)
+        for seq, used, blk, gain, length, pts in self.run_options(c, jokers, mask):
+            for x in seq:
+                if 0 <= x < 52:
+                    counts[x] -= 1
+            v = self.search(
+                at,
+                jokers - used,
+                flags,
+                mask | (1 << blk if blk >= 0 else 0),
+                min(6, room + MAX_RUN - length),
+                kept,
+                rem - pts,
+                max(alpha, best) - gain,
+            )
+            for x in seq:
+                if 0 <= x < 52:
+                    counts[x] += 1
+            if v > _NEG and v + gain > best:
+                best, choice = v + gain, ("run", seq, blk, length)
+        counts[c] -= 1
+        v = self.search(at, jokers, flags, mask, room, True, rem - POINTS[c], max(alpha, best))
+        counts[c] += 1
+        if v > best:
+            best, choice = v, ("keep",)
+        exact = best > alpha
+        if hit is None or not hit[1]:
+            self.memo[key] = (best, exact, choice)
+        return best
+
+    def walk(
+        self, jokers: int, room: int, kept: bool
+    ) -> tuple[list[tuple[str, tuple[int, ...], int]], int]:
+        """Follow the memo's exact choices from the root: the melds chosen and spare jokers."""
+        counts = self.counts
+        flags = mask = 0
+        chosen: list[tuple[str, tuple[int, ...], int]] = []
+        at = 0
+        while True:
+            while at < 52 and counts[ORDER[at]] == 0:
+                at += 1
+            if at == 52:
+                lay = self._terminal(jokers, flags, mask, room, kept) // JOKER_GAIN
+                return chosen, lay
+            c = ORDER[at]
+            room = min(room, jokers)
+            flags &= self.owned_flags | -(1 << (c % 13))
+            key = (bytes(counts), jokers, flags, mask, room, kept)
+            _, exact, choice = self.memo[key]
+            assert exact and isinstance(choice, tuple)
+            if choice[0] == "keep":
+                counts[c] -= 1
+                kept = True
+            elif choice[0] == "set":
+                cards, filler = choice[1], choice[2]
+                rank = c % 13
+                owned = self.sets.get(rank)
+                for x in cards:
+                    counts[x] -= 1
+                size = (owned.size if owned else 0) + len(cards) + filler
+                chosen.append(("set", (*cards, *(JOKER_CODE,) * filler), -1))
+                jokers -= filler
+                flags |= 1 << rank
+                room = min(6, room + MAX_SET - size)
+            else:
+                seq, blk, length = choice[1], choice[2], choice[3]
+                for x in seq:
+                    if 0 <= x < 52:
+                        counts[x] -= 1
+                chosen.append(("run", seq, blk))
+                jokers -= sum(1 for x in seq if x == JOKER_CODE)
+                if blk >= 0:
+                    mask |= 1 << blk
+                room = min(6, room + MAX_RUN - length)
+
+
+def _aspire(search: _Search, jokers: int, kept: bool, rem: int) -> int:
+    """Search with an aspiration window: first ask whether the bound itself (all undecided cards
+    laid but the one kept) is reachable, then lower the target in growing steps. A tight target
+    cuts nearly every branch at once, and the memo's bounds carry over from one try to the next;
+    the first try that succeeds returns the exact best (gains are multiples of 10)."""
+    bound = 2 * rem + jokers * JOKER_GAIN - (0 if kept else _MIN_GAIN)
+    step = 10
+    target = bound
+    while target > 0:
+        value = search.search(0, jokers, 0, 0, 0, kept, rem, target - 1)
+        if value >= target:
+            return value
+        target = min(target - step, value)
+        step *= 2
+    return search.search(0, jokers, 0, 0, 0, kept, rem, -1)
+
+
+def _live(counts: list[int], melds: Sequence[Meld]) -> list[int]:
+    """The hand without naturals no meld or lay could use (surely kept): a pure speed-up,
+    repeated until stable since dropping a card can strand another."""
+    counts = counts[:]
+    while True:
+        probe = _Search(counts, melds)
+        jokers = counts[JOKER_CODE]
+        dead = []
+        for c in range(52):
+            if not counts[c]:
+                continue
+            rank = c % 13
+            owned = probe.sets.get(rank)
+            if owned is not None:
+                if owned.size < MAX_SET and owned.per_suit[c // 13] < 2:
+                    continue
+            elif sum(min(2, counts[s * 13 + rank]) for s in range(4)) + jokers >= 3:
+                continue
+            if probe.run_options(c, jokers, 0):
+                continue
+            dead.append(c)
+        if not dead:
+            return counts
+        for c in dead:
+            counts[c] = 0
+
+
+def _swap_targets(melds: Sequence[Meld], counts: list[int]) -> list[tuple[int, Card]]:
+    """(meld index, card) pairs where a swap gains (2p − 20 > 0: aces and the Q♠, R6)."""
+    out = []
+    for i, m in enumerate(melds):
+        if not m.has_joker:
+            continue
+        for code in range(52):
+            if counts[code] and 2 * POINTS[code] > POINTS[JOKER_CODE]:
+                try:
+                    m.with_swap(CARDS[code])
+                except InvalidMeld:
+                    continue
+                out.append((i, CARDS[code]))
+    return out
+
+
+def solve(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Solution:
+    """The arrangement with the largest round-score gain that keeps a card (R4.2); exact."""
+    counts = [0] * 53
+    for c in hand:
+        counts[c] += 1
+    melds = list(own_melds)
+    plans: list[list[tuple[int, Card]]] = [[]]
+    for target in _swap_targets(melds, counts):
+        plans.extend([[*p, target] for p in plans])
+    best: Solution | None = None
+    for plan in plans:
+        found = _solve_plan(counts, melds, plan, len(hand))
+        if found is not None and (best is None or found.gain > best.gain):
+            best = found
+    assert best is not None  # the empty plan always works: lay nothing
+    return best
+
+
+def _solve_plan(
+    counts: list[int], melds: list[Meld], plan: list[tuple[int, Card]], size: int
+) -> Solution | None:
+    counts = counts[:]
+    melds = melds[:]
+    moves: list[Move] = []
+    gain = points = 0
+    for i, card in plan:
+        if counts[card] == 0 or size - len(moves) < 2:
+            return None
+        try:
+            melds[i] = melds[i].with_swap(card)
+        except InvalidMeld:
+            return None  # two swaps wanted the same joker
+        counts[card] -= 1
+        moves.append(Move.swap(i + 1, card))
+        points += POINTS[card] - POINTS[JOKER_CODE]
+        gain += 2 * POINTS[card] - POINTS[JOKER_CODE]
+    live = _live(counts, melds)
+    kept = live != counts
+    search = _Search(live, melds)
+    jokers = live[JOKER_CODE]
+    rem = sum(POINTS[c] * live[c] for c in range(52))
+    value = _aspire(search, jokers, kept, rem)
+    if value < 0:
+        return None
+    chosen, spare = search.walk(jokers, 0, kept)
+    laid = _moves(chosen, spare, search, melds, moves)
+    for c in laid:
+        counts[c] -= 1
+        points += POINTS[c]
+    gain += value
+    kept_cards = tuple(CARDS[c] for c in range(53) for _ in range(counts[c]))
+    return Solution(tuple(moves), points, gain, kept_cards)
+
+
+def _moves(
+    chosen: list[tuple[str, tuple[int, ...], int]],
+    spare: int,
+    search: _Search,
+    melds: list[Meld],
+    moves: list[Move],
+) -> list[int]:
+    """Append the F2 moves for the chosen melds (pushable in order), then the spare jokers;
+    returns the cards laid."""
+    laid: list[int] = []
+    table = melds[:]
+    for kind, seq, blk in chosen:
+        if kind == "set":
+            rank = next(x % 13 for x in seq if x != JOKER_CODE)
+            owned = search.sets.get(rank)
+            if owned is not None:
+                for x in seq:
+                    moves.append(Move.lay(CARDS[x], owned.number))
+                    table[owned.number - 1] = table[owned.number - 1].with_card(CARDS[x])
+                    laid.append(x)
+                continue
+        if kind == "set" or blk < 0:
+            meld = Meld.build([CARDS[x] for x in seq], kind)
+            naturals = sum(1 for x in seq if x != JOKER_CODE)
+            moves.append(Move("meld", meld.cards, 0, None, kind if naturals == 1 else None))
+            table.append(meld)
+            laid.extend(seq)
+            continue
+        number = search.runs[blk].number
+        at = seq.index(-1 - blk)
+        for x in seq[at + 1 :]:
+            moves.append(Move.lay(CARDS[x], number))
+            table[number - 1] = table[number - 1].with_card(CARDS[x])
+            laid.append(x)
+        for x in reversed(seq[:at]):
+            moves.append(Move.lay(CARDS[x], number, "low"))
+            table[number - 1] = table[number - 1].with_card(CARDS[x], "low")
+            laid.append(x)
+    for _ in range(spare):
+        for number, meld in enumerate(table, start=1):
+            if len(meld.cards) < (MAX_RUN if meld.kind == "run" else MAX_SET):
+                moves.append(Move.lay(JOKER, number))
+                table[number - 1] = meld.with_card(JOKER)
+                laid.append(JOKER_CODE)
+                break
+    return laid

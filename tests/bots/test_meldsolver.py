@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 
 from engine.cards import Card
 from engine.deal import deal
-from engine.meldsolver import solve
 from engine.melds import Meld
+from engine.meldsolver import solve
 from engine.optimiser import best_arrangement
 from engine.state import State
 from tests.bots.brute import brute_best, play_state, score

@@ -18,7 +18,7 @@ def reconcile(client: redis.Redis[str], q: Queue, now_ms: int, older_than_s: int
     requeued = []
     for attempt_id in waiting:
         verdict = client.hget(keys.attempt(attempt_id), "verification")
-        if verdict in ("verified", "rejected"):
+        if verdict in ("verified", "rejected", None):  # judged, or the attempt is gone
             client.zrem(keys.FINISHED, attempt_id)
             continue
         if requeue_verify(q, str(attempt_id)):

@@ -45,6 +45,7 @@ def test_reconcile_requeues_a_lost_job(redis_url: str, rdb: redis.Redis[str]) ->
     env = service_env(redis_url, "cli-secret")
     rdb.zadd("pd:finished", {"lost1": 0})  # finished long ago, never judged, no job
     rdb.hset("pd:attempt:lost1", "verification", "queued")
+    rdb.zadd("pd:finished", {"gone1": 0})  # an attempt that no longer exists
     rdb.zadd("pd:finished", {"done1": 0})
     rdb.hset("pd:attempt:done1", "verification", "verified")
     result = pikdame(env, "reconcile", "--older-than", "60")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
 from tests.browser.flows import start_game, wait_verified
-from tests.browser.player import Player, wait_idle
+from tests.browser.player import Player, hand, wait_idle
 from tests.browser.stack import Stack
 
 
@@ -15,6 +16,13 @@ def test_keyboard_controls_prepare_and_cancel(page: Page, stack: Stack) -> None:
     stack.clock.set_day("2030-02-02")
     start_game(page, "Tasten")
     player = Player(page, keyboard=True)
+    # Screen readers: every card and control has a name.
+    card_name = re.compile(r"^((Pik|Herz|Karo|Kreuz) (Ass|[2-9]|10|Bube|Dame|König)|Joker)$")
+    for item in page.locator("#hand li").all():
+        expect(item).to_have_accessible_name(card_name)
+    for button in page.locator("button:visible").all():
+        assert (button.get_attribute("aria-label") or button.inner_text()).strip()
+    expect(page.locator("#hand")).to_have_accessible_name(re.compile("Deine Hand"))
     page.keyboard.press(player.key("hand"))
     first = page.locator("#hand li").first
     expect(first).to_be_focused()
@@ -37,6 +45,16 @@ def test_keyboard_controls_prepare_and_cancel(page: Page, stack: Stack) -> None:
     wait_idle(page)
     expect(page.locator("#message")).to_contain_text("Erst ziehen")
     expect(page.locator("#hand li")).to_have_count(15)
+
+    # Sorting by rank and back by suit keeps the same cards.
+    by_suit = hand(page)
+    page.keyboard.press(player.key("sort"))
+    by_rank = hand(page)
+    assert sorted(by_rank) == sorted(by_suit)
+    order = "A23456789TJQKX"
+    assert [order.index(c[0]) for c in by_rank] == sorted(order.index(c[0]) for c in by_rank)
+    page.keyboard.press(player.key("sort"))
+    assert hand(page) == by_suit
 
 
 def test_keyboard_round_to_verified_rank(page: Page, stack: Stack, artifacts: Path) -> None:

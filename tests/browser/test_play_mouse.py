@@ -23,6 +23,16 @@ def test_mouse_round_to_verified_rank(page: Page, stack: Stack, artifacts: Path)
     player.play_turn()
     wait_idle(page)
     page.screenshot(path=str(artifacts / "table.png"), full_page=True)
+    # The whole discard pile on demand, top card first.
+    toggle = page.locator("#pile-toggle")
+    count = int(re.sub(r"\D", "", toggle.inner_text()))
+    if count >= 2:
+        toggle.click()
+        expect(page.locator("#pile .card")).to_have_count(count)
+        top = page.locator("#discard-top .card").get_attribute("data-card")
+        expect(page.locator("#pile .card").first).to_have_attribute("data-card", top or "")
+        toggle.click()
+        expect(page.locator("#pile")).to_be_hidden()
     player.play_round()
 
     score, rank = wait_verified(page)

@@ -30,6 +30,8 @@ JOKER_GAIN: Final = 2 * POINTS[JOKER_CODE]
 #: Cards in the order they are decided: rank by rank, suits within a rank.
 ORDER: Final = tuple(s * 13 + r for r in range(13) for s in range(4))
 _NEG: Final = -(10**9)
+#: The stranded test runs only without jokers: with them nearly every card could still be laid.
+STRAND_JOKERS: Final = 1
 _MIN_GAIN: Final = 2 * min(POINTS[:52])  # the least a kept card costs: at least one is kept
 
 
@@ -254,6 +256,46 @@ class _Search:
             lay -= 1  # R4.2: a joker stays to be discarded
         return _NEG if lay < 0 else lay * JOKER_GAIN
 
+    def stranded(self, at: int, jokers: int, flags: int, mask: int) -> list[int]:
+        """Cards left (from position ``at`` of :data:`ORDER` on) that no set and no run can take
+        any more: a sound test (a card it calls stranded truly is), not a complete one."""
+        counts = self.counts
+        out: list[int] = []
+        free = 0
+        for i, run in enumerate(self.runs):
+            if run.length < MAX_RUN and not mask >> i & 1:
+                free |= 1 << run.suit
+        for i in range(at, 52):
+            x = ORDER[i]
+            n = counts[x]
+            if not n:
+                continue
+            suit, rank = divmod(x, 13)
+            if not flags >> rank & 1:
+                owned = self.sets.get(rank)
+                if owned is not None:
+                    if owned.size < MAX_SET and owned.per_suit[suit] < 2:
+                        continue
+                else:
+                    same = jokers
+                    for t in range(rank, 52, 13):
+                        same += 2 if counts[t] > 1 else counts[t]
+                    if same >= 3:
+                        continue
+            if free >> suit & 1:
+                continue
+            base = suit * 13
+            b = counts[base + (rank - 1) % 13] > 0
+            d = counts[base + (rank + 1) % 13] > 0
+            if b and d:
+                continue
+            a = counts[base + (rank - 2) % 13] > 0
+            e = counts[base + (rank + 2) % 13] > 0
+            if min(2 - a - b, 2 - d - e) <= jokers:
+                continue
+            out.extend([x] * n)
+        return out
+
     def search(
         self,
         at: int,
@@ -275,6 +317,17 @@ class _Search:
         bound = 2 * rem + jokers * JOKER_GAIN - (0 if kept else _MIN_GAIN)
         if bound <= alpha:
             return bound
+        if jokers < STRAND_JOKERS:
+            stranded = self.stranded(at, jokers, flags, mask)
+            if stranded:
+                # Cards no meld can take any more are kept: out of the bound and the memo key.
+                for x in stranded:
+                    counts[x] -= 1
+                lost = sum(POINTS[x] for x in stranded)
+                v = self.search(at, jokers, flags, mask, room, True, rem - lost, alpha)
+                for x in stranded:
+                    counts[x] += 1
+                return v
         c = ORDER[at]
         rank = c % 13
         # Normalise what cannot matter any more, so equal subproblems share one memo entry:
@@ -350,6 +403,13 @@ class _Search:
             if at == 52:
                 lay = self._terminal(jokers, flags, mask, room, kept) // JOKER_GAIN
                 return chosen, lay
+            if jokers < STRAND_JOKERS:
+                stranded = self.stranded(at, jokers, flags, mask)
+                if stranded:
+                    for x in stranded:
+                        counts[x] -= 1
+                    kept = True
+                    continue
             c = ORDER[at]
             room = min(room, jokers)
             flags &= self.owned_flags | -(1 << (c % 13))

@@ -27,6 +27,11 @@ class Weights:
     feed_pile: int = 2  # per point lying in the pile the next player would get
     draw: int = 0  # the expected worth of an unknown card from the stock
     late_points: int = 10  # extra per point once the round nears its end
+    take_bonus: int = 0  # tenths added to every take's worth (a take's pile is momentum)
+    keep_jokers: int = 0  # 1: weigh holding jokers back against laying them as extras
+    out: int = 0  # tenths for an arrangement that goes out (R4.3)
+    hold: int = 0  # R7.3: with no melds yet, hold melds back while at most this many cards
+    #               stay unmatched, hoping to go out in one turn (0: never hold)
 
 
 PLAIN = Weights()

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from engine.bots.evaluate import Weights, choose_discard, hand_worth
 from engine.bots.knowledge import after_take, next_seat, own_melds, take_move, take_options, unseen
-from engine.cards import POINTS, Card
+from engine.cards import JOKER, POINTS, Card
 from engine.melds import Meld
 from engine.moves import DRAW, Move
 from engine.optimiser import Arrangement, best_arrangement
@@ -50,7 +50,7 @@ def draw_or_take(view: View, w: Weights) -> Move:
     best_value = worth(view.hand, mine, seen, late, w) + w.draw if view.can_draw else None
     for meld in options:
         hand, melds = after_take(view, meld)
-        value = worth(hand, melds, seen, late, w)
+        value = worth(hand, melds, seen, late, w) + w.take_bonus
         if best_value is None or value > best_value:
             best, best_value = take_move(meld), value
     return DRAW if best is None else best
@@ -58,16 +58,48 @@ def draw_or_take(view: View, w: Weights) -> Move:
 
 def play(view: View, w: Weights) -> Move:
     """R4.2 then R4.3: the next move of the best arrangement, else the discard."""
-    arr = arrangement(view.hand, own_melds(view))
-    if arr.moves:
+    arr = choose_arrangement(view, w)
+    if arr.moves and not holding(view, arr, w):
         return arr.moves[0]
-    return Move.discard(discard(view, w))
+    return Move.discard(discard(view, arr.kept if arr.moves else view.hand, w))
 
 
-def discard(view: View, w: Weights) -> Card:
+def choose_arrangement(view: View, w: Weights) -> Arrangement:
+    """The optimiser's arrangement, or (``keep_jokers``) one that holds jokers back for later
+    melds when a joker in hand is worth more than 20 points on the table (R5.3)."""
+    mine = own_melds(view)
+    full = arrangement(view.hand, mine)
+    jokers = view.hand.count(JOKER)
+    if not w.keep_jokers or not jokers or len(full.kept) <= 1:
+        return full
+    seen = unseen(view)
+    late = is_late(view)
+    best, best_value = full, 10 * full.points + hand_worth(full.kept, seen, late, w)
+    hand = list(view.hand)
+    for k in range(1, jokers + 1):
+        hand.remove(JOKER)
+        arr = arrangement(tuple(hand), mine)
+        kept = (*arr.kept, *[JOKER] * k)
+        value = 10 * arr.points + hand_worth(kept, seen, late, w)
+        if value > best_value:
+            best, best_value = Arrangement(arr.moves, arr.points, arr.gain, kept, arr.exact), value
+    return best
+
+
+def holding(view: View, arr: Arrangement, w: Weights) -> bool:
+    """R7.3 (hand_out_double): a player without melds who goes out in one turn doubles every
+    score. Hold the melds back while few cards are unmatched and nobody is about to go out."""
+    if not w.hold or not view.rules.hand_out_double or own_melds(view):
+        return False
+    if len(arr.kept) <= 1 or len(arr.kept) > w.hold:
+        return False
+    return not is_late(view)
+
+
+def discard(view: View, hand: Sequence[Card], w: Weights) -> Card:
     nxt = next_seat(view)
     pile = sum(POINTS[c] for c in view.discard)
-    return choose_discard(view.hand, unseen(view), view.hand_sizes[nxt], pile, is_late(view), w)
+    return choose_discard(hand, unseen(view), view.hand_sizes[nxt], pile, is_late(view), w)
 
 
 def choose(view: View, w: Weights) -> Move:

@@ -1,4 +1,10 @@
-"""Zen-Meister (R10): the advanced bot's judgement, tuned by tournament."""
+"""Zen-Meister (R10): the advanced bot's machinery with judgement tuned by tournament.
+
+Measured against three advanced bots (bench/results/bots.md): meld points decide most rounds
+(R7.1: a loser's melds still count), so zen values partial melds twice as much, barely fears a
+card's points until the round nears its end, and holds jokers back for later melds (R5.3) when
+they are worth more in hand than the 20 points they would add to the table as extras.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,15 @@ from engine.bots.evaluate import Weights
 from engine.moves import Move
 from engine.view import View
 
-ZEN = Weights()
+ZEN = Weights(
+    pair=120,
+    neighbour=100,
+    gap=50,
+    joker=600,
+    points=0,
+    late_points=6,
+    keep_jokers=1,
+)
 
 
 def choose(view: View) -> Move:

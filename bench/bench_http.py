@@ -30,7 +30,7 @@ from worker.verify import verify
 ROOT = Path(__file__).resolve().parent.parent
 RESULT = ROOT / "bench" / "results" / "service.md"
 SECRET = b"bench-secret"
-DAY = "2026-11-30"
+DAY = dt.datetime.now(dt.UTC).date().isoformat()  # today: the gunicorn run uses the real clock
 
 
 def ms(values: list[float]) -> str:
@@ -39,7 +39,7 @@ def ms(values: list[float]) -> str:
 
 def play_games(url: str, games: int) -> tuple[list[str], list[float]]:
     """Finish ``games`` attempts through the API (in-process WSGI); returns ids and move times."""
-    clock = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
+    clock = dt.datetime.combine(dt.date.fromisoformat(DAY), dt.time(12), dt.UTC)
     app = create_app(
         {
             "REDIS_URL": url,
@@ -152,6 +152,40 @@ def bench_board(client: redis.Redis[str], entries: int) -> dict[str, list[float]
     return times
 
 
+def bench_wrk(url: str, seconds: int) -> dict[str, tuple[str, str]]:
+    """Requests/s and median latency of real HTTP reads against gunicorn (2 processes ×
+    4 threads), measured with wrk (2 threads, 16 connections); empty when wrk is missing."""
+    import re
+    import shutil
+    import tempfile
+
+    from tests.support.processes import service_env, start_web
+
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        return {}
+    results: dict[str, tuple[str, str]] = {}
+    log = Path(tempfile.mkdtemp()) / "web.log"
+    web = start_web(service_env(url, SECRET.decode()), log)
+    try:
+        for name, path in (
+            ("GET /api/daily", "/api/daily"),
+            ("GET /api/leaderboard/{today}?limit=50", f"/api/leaderboard/{DAY}?limit=50"),
+        ):
+            out = subprocess.run(
+                [wrk, "-t2", "-c16", f"-d{seconds}s", "--latency", web.base + path],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            rate = re.search(r"Requests/sec:\s+([0-9.]+)", out)
+            p50 = re.search(r"50%\s+([0-9.]+\w+)", out)
+            results[name] = (rate.group(1) if rate else "?", p50.group(1) if p50 else "?")
+    finally:
+        web.process.stop()
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=30)
@@ -171,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         startup, per_job, jobs = bench_worker(server.url, client, ids)
         simple = bench_worker(server.url, client, ids, "-w", "rq.worker.SimpleWorker")
         board = bench_board(client, args.entries)
+        http = bench_wrk(server.url, 5)
     finally:
         server.close()
     per_verify = statistics.mean(verify_times)
@@ -197,6 +232,10 @@ def main(argv: list[str] | None = None) -> int:
         f"| leaderboard of {args.entries:,} entries: top 50, median | {ms(board['top 50'])} |",
         f"| … page of 50 in the middle, median | {ms(board['middle page'])} |",
         f"| … around one attempt (radius 5), median | {ms(board['around (r=5)'])} |",
+        *(
+            f"| {name} over HTTP (gunicorn 2×4, wrk -t2 -c16 -d5s): req/s, median | {rate}, {p50} |"
+            for name, (rate, p50) in http.items()
+        ),
         "",
         f"A million players a day at the worker rate above need about "
         f"{1_000_000 / per_hour_worker:,.1f} worker-hours, i.e. "

@@ -218,7 +218,7 @@ def test_random_play_keeps_invariants_and_replays(deal: Any, rng_seed: int) -> N
     assert again.history == s.history
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=deals, rng_seed=choices)
 def test_legal_moves_are_exactly_the_accepted_moves(deal: Any, rng_seed: int) -> None:
     rng = random.Random(rng_seed)

@@ -56,7 +56,7 @@ def play_against_reference(s: State, rng: random.Random, extra: float) -> Counte
     return seen
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.binary(min_size=32, max_size=32),
     players=st.integers(2, 4),

@@ -325,3 +325,21 @@ def test_forged_upper_case_commitment_is_bad_format() -> None:
     _, record = forged()
     record["deal"]["commitment"] = record["deal"]["commitment"].upper()
     expect(record, "bad_format", None)
+
+
+def test_r9_turn_timer_autoplay_finishes_the_humans_turn_and_replays() -> None:
+    """R9 turn_timer: when time runs out the bot logic plays the turn for the player; those are
+    ordinary moves of that seat in the record, and the record replays."""
+    seats = (Seat("human", name="Ada"), Seat("bot", level="advanced"), Seat("human", name="Bo"))
+    game = Game.start(seed_of(12), Rules(players=3), seats, 2)
+    assert game.state.turn == 0
+    with pytest.raises(PikDameError) as info:
+        game.autoplay_turn(2)
+    assert info.value.code == "not_your_turn"
+    events = game.autoplay_turn(0)
+    assert events[0] == (0, "draw") or events[0][1].startswith("take")
+    own = [m for seat, m in events if seat == 0]
+    assert own[-1].startswith("discard")
+    assert game.finished or game.state.turn == 2  # seat 1 (a bot) answered, now Bo
+    record = record_of(game, 12)
+    assert replay(record).state.to_position() == game.state.to_position()

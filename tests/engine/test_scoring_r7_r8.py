@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import PikDameError, Rules, State
-from tests.engine.helpers import points, reject, state
+from tests.engine.helpers import doc, points, reject, state
 
 SEED = bytes(32)
 
@@ -313,3 +315,32 @@ def test_r8_resigned_game_winner_only_with_a_lone_lead() -> None:
     even.push("resign")
     assert even.totals == [95, 95] and even.game_over()
     assert even.game_winner() is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    totals=st.lists(st.integers(900, 1100) | st.integers(-500, 2000), min_size=2, max_size=4),
+    strict=st.booleans(),
+    end=st.sampled_from(["out", "stock", "resign"]),
+)
+def test_r8_game_end_rule(totals: list[int], strict: bool, end: str) -> None:
+    """R8 on finished rounds with any totals: the game ends when some total reaches 1000 (> 1000
+    with strict_1000) and one seat leads alone; a resign ends it at once."""
+    n = len(totals)
+    position = doc(["2C", "3C", "4C", "5C"][:n], strict_1000=strict, totals=totals)
+    position["outcome"] = {
+        "end": end,
+        "winner": 0 if end == "out" else None,
+        "round_scores": [0] * n,
+        "doubled": False,
+    }
+    s = State.from_position(position)
+    best = max(totals)
+    lone = totals.count(best) == 1
+    reached = best > 1000 if strict else best >= 1000
+    over = end == "resign" or (reached and lone)
+    assert s.game_over() == over
+    assert s.game_winner() == (totals.index(best) if over and lone else None)
+    if not over:
+        nxt = s.next_round(bytes(32), 50)
+        assert nxt.totals == totals and nxt.dealer == (s.dealer + 1) % n

@@ -259,3 +259,13 @@ def test_f5_reading_does_not_modify_the_document() -> None:
     d = copy.deepcopy(SPEC_EXAMPLE)
     State.from_position(d)
     assert d == SPEC_EXAMPLE
+
+
+def test_f5_reading_opened_flag_is_taken_from_the_document() -> None:
+    """Reading (F5): FORMATS.md's own example has seat 0 to draw with a meld on the table and
+    `opened_at_turn_start: false`; the reader keeps the document's flag (it never re-derives it),
+    so the example stays readable and round-trips; R7.3 then follows the document."""
+    s = State.from_position(copy.deepcopy(SPEC_EXAMPLE))
+    assert s.melds[0] and s.phase == "draw"
+    assert s.opened_at_turn_start is False
+    assert s.to_position()["opened_at_turn_start"] is False

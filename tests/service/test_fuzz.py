@@ -60,6 +60,16 @@ def test_fuzz_no_5xx(app: Flask, client: FlaskClient, clock: Clock, rdb: redis.R
     ids = [attempt["id"], "0" * 16]
     tokens = [token, "bogus", ""]
 
+    def snapshot() -> dict[str, Any]:
+        """Every service key and its contents (the rate limiter's counters aside)."""
+        state: dict[str, Any] = {}
+        for key in sorted(rdb.scan_iter("pd:*")):
+            if key.startswith("pd:limits"):
+                continue
+            kind = rdb.type(key)
+            state[key] = rdb.hgetall(key) if kind == "hash" else rdb.dump(key)
+        return state
+
     @settings(
         max_examples=400,
         deadline=None,
@@ -106,10 +116,12 @@ def test_fuzz_no_5xx(app: Flask, client: FlaskClient, clock: Clock, rdb: redis.R
             else:
                 kwargs["data"] = data.draw(st.binary(max_size=60))
                 kwargs["content_type"] = "application/json"
+        before = snapshot()
         response = client.open(url, method=method.upper(), **kwargs)
         assert response.status_code < 500, (method, url, kwargs, response.get_data())
         if response.status_code >= 400:
             error = response.get_json()["error"]
             assert isinstance(error["code"], str) and isinstance(error["message"], str)
+            assert snapshot() == before, (method, url, kwargs)  # a failed request changes nothing
 
     run()

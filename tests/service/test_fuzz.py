@@ -66,7 +66,7 @@ def test_fuzz_no_5xx(app: Flask, client: FlaskClient, clock: Clock, rdb: redis.R
         for key in sorted(rdb.scan_iter("pd:*")):
             if key.startswith("pd:limits"):
                 continue
-            kind = rdb.type(key)
+            kind = rdb.type(key)  # type: ignore[no-untyped-call]
             state[key] = rdb.hgetall(key) if kind == "hash" else rdb.dump(key)
         return state
 

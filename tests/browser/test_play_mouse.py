@@ -41,6 +41,8 @@ def test_mouse_round_to_verified_rank(page: Page, stack: Stack, artifacts: Path)
     share = page.locator("#share-text").input_value()
     assert "2030-04-04" in share and f"Rang {rank}" in share
     assert not re.search(r"(10|[2-9ABDKJQ])[♠♥♦♣]", share), share
+    squares = "".join(line for line in share.splitlines() if re.fullmatch("[🟩⬜]+", line))
+    assert len(squares) == player.turns and "🟩" in squares, share
     page.screenshot(path=str(artifacts / "end-screen.png"), full_page=True)
     page.set_viewport_size({"width": 360, "height": 780})
     page.locator("#end").screenshot(path=str(artifacts / "end-screen-phone.png"))

@@ -31,8 +31,21 @@ function scoreTable(outcome, ctx) {
     h("tbody", {}, rows));
 }
 
-// The share text tells the result, never a card.
-export function shareText(attempt, turns) {
+// One square per own turn: 🟩 when the turn laid cards, ⬜ when it only drew and discarded.
+export function turnPattern(moves) {
+  const squares = [];
+  for (const { seat, move } of moves) {
+    if (seat !== 0) continue;
+    if (/^(draw|take)\b/.test(move)) squares.push(move.startsWith("take") ? "🟩" : "⬜");
+    else if (/^(meld|lay|swap)\b/.test(move) && squares.length) squares[squares.length - 1] = "🟩";
+  }
+  const rows = [];
+  for (let i = 0; i < squares.length; i += 10) rows.push(squares.slice(i, i + 10).join(""));
+  return rows.join("\n");
+}
+
+// The share text tells the result and the rhythm of the turns, never a card.
+export function shareText(attempt, turns, pattern = "") {
   const outcome = attempt.view.outcome;
   const score = outcome.round_scores[0];
   const v = attempt.verification;
@@ -40,6 +53,7 @@ export function shareText(attempt, turns) {
   const mark = score > 0 ? "🟩" : score < 0 ? "🟥" : "⬜";
   lines.push(`${mark} ${t("share.score", { score: signed(score) })} · ${t("share.turns", { n: turns })}`);
   if (outcome.end === "out" && outcome.winner === 0) lines.push(t("share.out"));
+  if (pattern) lines.push(pattern);
   if (v && v.status === "verified" && v.rank) lines.push(t("share.rank", { rank: v.rank }));
   lines.push(window.location.origin + "/");
   return lines.join("\n");
@@ -63,9 +77,11 @@ export async function showEnd(attempt, ctx) {
   const outcome = attempt.view.outcome;
   const practice = attempt.ranked === false;
   let turns = null;
+  let pattern = "";
   try {
     const log = await get(`/api/attempts/${encodeURIComponent(attempt.id)}/log`);
     turns = ownTurns(log.moves || []);
+    pattern = turnPattern(log.moves || []);
   } catch (e) {
     turns = null;
   }
@@ -93,7 +109,7 @@ export async function showEnd(attempt, ctx) {
           href: `/rankings?date=${a.date}&around=${encodeURIComponent(a.id)}`, text: t("end.toRankings"),
         }));
     }
-    share.value = practice ? "" : shareText(a, turns ?? 0);
+    share.value = practice ? "" : shareText(a, turns ?? 0, pattern);
   };
   render(attempt);
   $("#share-copy").onclick = async () => {

@@ -5,7 +5,8 @@ import { ApiError, get, post } from "../lib/api.js";
 import { $, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { describe } from "../lib/moves.js";
-import { jokerCards } from "../lib/notation.js";
+import { meldPoints } from "../lib/cards.js";
+import { jokerCards, reading } from "../lib/notation.js";
 import { load, save } from "../lib/store.js";
 import { closePanel, openPanel, precheck, prepare } from "./actions.js";
 import { showEnd } from "./end.js";
@@ -29,8 +30,13 @@ function say(text, kind = "info") {
 
 function selectionChanged() {
   const chosen = hand.selectedCards();
-  $("#selection").textContent = chosen.length
-    ? t("selection.count", { n: chosen.length }) : t("selection.none");
+  let text = chosen.length ? t("selection.count", { n: chosen.length }) : t("selection.none");
+  if (chosen.length >= 2 && chosen.some((c) => c !== "X")) {
+    const kind = reading(chosen);
+    const points = meldPoints(chosen);
+    text += " " + t(kind === "mixed" ? "selection.mixed" : `selection.${kind}`, { points });
+  }
+  $("#selection").textContent = text;
 }
 
 function render() {

@@ -213,6 +213,8 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
         rules, seats, deal, moves = _record_fields(record)
         if seed is None:
             seed = parse_seed(deal.get("seed"))
+        if not isinstance(seed, bytes) or len(seed) != 32:
+            raise FormatError("a seed is 32 bytes (F3)", seed)
         committed = deal.get("commitment")
         if committed != commitment(seed):  # a missing commitment cannot be checked either (F4)
             raise FormatError("the seed does not match the record's commitment (F4)", committed)

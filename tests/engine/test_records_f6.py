@@ -343,3 +343,16 @@ def test_r9_turn_timer_autoplay_finishes_the_humans_turn_and_replays() -> None:
     assert game.finished or game.state.turn == 2  # seat 1 (a bot) answered, now Bo
     record = record_of(game, 12)
     assert replay(record).state.to_position() == game.state.to_position()
+
+
+@pytest.mark.parametrize("seed", [b"abc", bytes(31), bytes(33), "ab" * 32, 7])
+def test_replay_with_a_malformed_seed_argument_is_bad_format(seed: Any) -> None:
+    """F3 seeds are 32 bytes; a wrong seed given beside the record is bad_format, even when the
+    record's commitment was forged to match it (was ValueError/TypeError)."""
+    _, record = forged()
+    record["deal"]["seed"] = None
+    if isinstance(seed, bytes):
+        record["deal"]["commitment"] = hashlib.sha256(seed).hexdigest()
+    with pytest.raises(ReplayError) as info:
+        replay(record, seed)
+    assert (info.value.code, info.value.move_index) == ("bad_format", None)

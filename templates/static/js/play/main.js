@@ -37,6 +37,21 @@ function selectionChanged() {
     text += " " + t(kind === "mixed" ? "selection.mixed" : `selection.${kind}`, { points });
   }
   $("#selection").textContent = text;
+  suggest(chosen);
+}
+
+// Light the action that fits the phase and the selection (a newcomer's next step).
+function suggest(chosen) {
+  const view = game.attempt && game.attempt.view;
+  let next = null;
+  if (view && !view.outcome && view.turn === 0) {
+    if (view.phase === "draw") next = chosen.length >= 2 && view.can_take ? "take" : "draw";
+    else if (chosen.length >= 3) next = "meld";
+    else if (chosen.length === 1) next = "discard";
+  }
+  for (const button of document.querySelectorAll("#actions button[data-action]")) {
+    button.classList.toggle("suggested", button.dataset.action === next);
+  }
 }
 
 function render() {

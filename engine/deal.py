@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.cards import JOKER_CODE, QUEEN_OF_SPADES_CODE, TOTAL_CARDS, Card
+from engine.errors import FormatError
 
 HAND_SIZE: Final = 15
 
@@ -22,7 +23,7 @@ class Stream:
 
     def __init__(self, seed: bytes) -> None:
         if len(seed) != 32:
-            raise ValueError("a seed is 32 bytes")
+            raise FormatError("a seed is 32 bytes (F3)", seed)
         self._seed = seed
         self._block = 0
         self._buffer = b""
@@ -85,15 +86,15 @@ def cutter(players: int, dealer: int) -> int:
 def deal(seed: bytes, players: int, dealer: int, cut: int | None = None) -> Deal:
     """Shuffle, cut (automatic when ``cut`` is None), lucky grab and deal 15 cards to each seat."""
     if players not in (2, 3, 4):
-        raise ValueError("2 to 4 players")
+        raise FormatError("2 to 4 players (R2)", players)
     if not 0 <= dealer < players:
-        raise ValueError("the dealer is a seat")
+        raise FormatError("the dealer is a seat (R2)", dealer)
     stream = Stream(seed)
     deck = shuffle(stream)
     if cut is None:
         cut = 1 + stream.uniform(TOTAL_CARDS - 1)
     if not 1 <= cut <= TOTAL_CARDS - 1:
-        raise ValueError("the cut is 1 … 109")
+        raise FormatError("the cut is 1 … 109 (F3)", cut)
     order = deck[cut:] + deck[:cut]
     hands: list[list[int]] = [[] for _ in range(players)]
     p = 0

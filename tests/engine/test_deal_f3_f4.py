@@ -296,3 +296,26 @@ if __name__ == "__main__":
         lines = ",\n".join(json.dumps(v) for v in generate())
         GOLDEN.write_text(f"[\n{lines}\n]\n")
         print(f"wrote {GOLDEN}")
+
+
+@pytest.mark.parametrize(
+    ("seed", "players", "dealer", "cut"),
+    [
+        (bytes(31), 4, 3, None),
+        (bytes(32), 5, 0, None),
+        (bytes(32), 1, 0, None),
+        (bytes(32), 4, 4, None),
+        (bytes(32), 3, -1, None),
+        (bytes(32), 2, 0, 0),
+        (bytes(32), 2, 0, 110),
+    ],
+)
+def test_f3_bad_deal_arguments_are_bad_format(
+    seed: bytes, players: int, dealer: int, cut: int | None
+) -> None:
+    """Bad input to the deal gets the stable code bad_format (F7), not a bare ValueError."""
+    with pytest.raises(FormatError) as info:
+        deal(seed, players, dealer, cut)
+    assert info.value.code == "bad_format"
+    with pytest.raises(FormatError):
+        State.new_round(seed, Rules(players=players), dealer, cut)

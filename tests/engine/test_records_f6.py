@@ -227,18 +227,21 @@ def test_replay_of_non_object_is_bad_format() -> None:
 # -- bot seats (R10): every bot move is recomputed ---------------------------------------------
 
 
-def bot_game(n: int) -> Game:
+def bot_game(n: int, dealer: int = 2) -> Game:
     rng = random.Random(n)
     seats = (Seat("human", name="Ada"), Seat("bot", level="zen"), Seat("bot", level="beginner"))
-    game = Game.start(seed_of(n), Rules(players=3), seats, 2)
+    game = Game.start(seed_of(n), Rules(players=3), seats, dealer)
     while not game.finished:
         game.play(choose(game.state, rng), 0)
     return game
 
 
-def test_f6_bot_game_replays() -> None:
-    game = bot_game(7)
+@pytest.mark.parametrize("dealer", [0, 1, 2])
+def test_f6_bot_game_replays(dealer: int) -> None:
+    """Bots move first when the round starts with them (R2: the seat after the dealer)."""
+    game = bot_game(7, dealer)
     record = record_of(game, 7)
+    assert record["moves"][0]["seat"] == (dealer + 1) % 3
     assert any(m["seat"] != 0 for m in record["moves"])
     assert replay(record).state.to_position() == game.state.to_position()
 

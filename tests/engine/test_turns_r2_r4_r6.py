@@ -413,3 +413,17 @@ def test_resign_legal_during_forced_take() -> None:
     s = state(["7H 8H QS", "2D 3D"], phase="draw", stock="", discard="9H")
     s.push(Move.resign())
     assert s.outcome is not None and s.outcome.end == "resign"
+
+
+def test_r5_2_ring_runs_in_play() -> None:
+    """R5.2: K-A-2 and Q-K-A are runs; J-Q-K-A-2 grows from both ends across the ring."""
+    s = state(["2H KH AH QC KC AC JH QH 3C", "2D 3D"], stock="5C")
+    s.push("meld 2H KH AH")
+    s.push("meld QC KC AC")
+    s.push("lay QH 1")
+    s.push("lay JH 1")
+    assert meld_cards(s, 0) == [
+        ("run", ["JH", "QH", "KH", "AH", "2H"]),
+        ("run", ["QC", "KC", "AC"]),
+    ]
+    reject(s, "lay 3C 2", "invalid_meld")  # 2C is missing between AC and 3C

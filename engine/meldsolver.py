@@ -30,6 +30,9 @@ JOKER_GAIN: Final = 2 * POINTS[JOKER_CODE]
 #: Cards in the order they are decided: rank by rank, suits within a rank.
 ORDER: Final = tuple(s * 13 + r for r in range(13) for s in range(4))
 _NEG: Final = -(10**9)
+#: Search calls one plan may make (a count, never a clock, so the result stays deterministic):
+#: about 0.1 s of work. Almost every hand needs far fewer; past it the greedy dive answers.
+NODE_BUDGET: Final = 30_000
 #: The stranded test runs only without jokers: with them nearly every card could still be laid.
 STRAND_JOKERS: Final = 1
 _MIN_GAIN: Final = 2 * min(POINTS[:52])  # the least a kept card costs: at least one is kept
@@ -44,6 +47,11 @@ class Solution:
     points: int
     gain: int
     kept: tuple[Card, ...]
+    exact: bool = True
+
+
+class _OutOfBudget(Exception):
+    """The search opened more subproblems than its budget allows."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,7 @@ _RunOpt = tuple[tuple[int, ...], int, int, int, int, int]
 
 class _Search:
     __slots__ = (
+        "budget",
         "by_high",
         "by_low",
         "counts",
@@ -107,6 +116,7 @@ class _Search:
                 self.by_low.setdefault(b.suit * 13 + b.low, []).append(i)
         self.set_room = {rank: MAX_SET - s.size for rank, s in self.sets.items()}
         self.owned_flags = sum(1 << rank for rank in self.sets)
+        self.budget = NODE_BUDGET
         self.run_cache: dict[tuple[int, bytes, int, int], list[_RunOpt]] = {}
         self.set_cache: dict[
             tuple[int, bytes, int], list[tuple[tuple[int, ...], int, int, int]]
@@ -309,6 +319,9 @@ class _Search:
     ) -> int:
         """The best gain of the undecided cards if it exceeds ``alpha`` (then exact), else an
         upper bound no larger than ``alpha``. ``rem`` is the points of the naturals left."""
+        self.budget -= 1
+        if self.budget < 0:
+            raise _OutOfBudget
         counts = self.counts
         while at < 52 and counts[ORDER[at]] == 0:
             at += 1
@@ -388,6 +401,51 @@ class _Search:
         if hit is None or not hit[1]:
             self.memo[key] = (best, exact, choice)
         return best
+
+    def dive(self, kept: bool) -> tuple[list[tuple[str, tuple[int, ...], int]], int]:
+        """A greedy arrangement, no backtracking: each lowest card takes its first option (fewest
+        jokers, richest), or stays. If nothing is kept yet, the cheapest card is set aside first
+        (R4.2). The fallback when the search runs out of budget."""
+        counts = self.counts[:]
+        saved = self.counts
+        self.counts = counts
+        try:
+            if not kept:
+                naturals = [c for c in range(52) if counts[c]]
+                cheapest = min(naturals, key=lambda c: (POINTS[c], c)) if naturals else JOKER_CODE
+                counts[cheapest] -= 1
+            jokers = counts[JOKER_CODE]
+            flags = mask = room = 0
+            chosen: list[tuple[str, tuple[int, ...], int]] = []
+            for c in ORDER:
+                while counts[c]:
+                    rank = c % 13
+                    sets = [] if flags >> rank & 1 else self._set_options(c, min(jokers, 2))
+                    runs = self._run_options(c, jokers, mask)
+                    if sets and (not runs or sets[0][2] >= runs[0][3]):
+                        cards, filler, _, size = sets[0]
+                        for x in cards:
+                            counts[x] -= 1
+                        chosen.append(("set", (*cards, *(JOKER_CODE,) * filler), -1))
+                        jokers -= filler
+                        flags |= 1 << rank
+                        room += MAX_SET - size
+                    elif runs:
+                        seq, used, blk, _, length, _ = runs[0]
+                        for x in seq:
+                            if 0 <= x < 52:
+                                counts[x] -= 1
+                        chosen.append(("run", seq, blk))
+                        jokers -= used
+                        if blk >= 0:
+                            mask |= 1 << blk
+                        room += MAX_RUN - length
+                    else:
+                        counts[c] = 0
+            lay = self._terminal(jokers, flags, mask, room, True) // JOKER_GAIN
+            return chosen, lay
+        finally:
+            self.counts = saved
 
     def walk(
         self, jokers: int, room: int, kept: bool
@@ -503,7 +561,9 @@ def _swap_targets(melds: Sequence[Meld], counts: list[int]) -> list[tuple[int, C
 
 
 def solve(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Solution:
-    """The arrangement with the largest round-score gain that keeps a card (R4.2); exact."""
+    """The arrangement with the largest round-score gain that keeps a card (R4.2). Exact unless
+    the search outgrows :data:`NODE_BUDGET` (then ``exact`` is False: the greedy dive's answer,
+    still legal and deterministic)."""
     counts = [0] * 53
     for c in hand:
         counts[c] += 1
@@ -512,11 +572,16 @@ def solve(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Solution:
     for target in _swap_targets(melds, counts):
         plans.extend([[*p, target] for p in plans])
     best: Solution | None = None
+    exact = True
     for plan in plans:
         found = _solve_plan(counts, melds, plan, len(hand))
-        if found is not None and (best is None or found.gain > best.gain):
-            best = found
+        if found is not None:
+            exact = exact and found.exact
+            if best is None or found.gain > best.gain:
+                best = found
     assert best is not None  # the empty plan always works: lay nothing
+    if best.exact != exact:  # exact means exact over every plan
+        best = Solution(best.moves, best.points, best.gain, best.kept, exact)
     return best
 
 
@@ -543,17 +608,23 @@ def _solve_plan(
     search = _Search(live, melds)
     jokers = live[JOKER_CODE]
     rem = sum(POINTS[c] * live[c] for c in range(52))
-    value = _aspire(search, jokers, kept, rem)
-    if value < 0:
-        return None
-    chosen, spare = search.walk(jokers, 0, kept)
+    exact = True
+    try:
+        value = _aspire(search, jokers, kept, rem)
+        if value < 0:
+            return None
+        chosen, spare = search.walk(jokers, 0, kept)
+    except _OutOfBudget:
+        exact = False
+        chosen, spare = search.dive(kept)
+    before = sum(POINTS[c] * n for c, n in enumerate(counts))
     laid = _moves(chosen, spare, search, melds, moves)
     for c in laid:
         counts[c] -= 1
         points += POINTS[c]
-    gain += value
+    gain += 2 * (before - sum(POINTS[c] * n for c, n in enumerate(counts)))
     kept_cards = tuple(CARDS[c] for c in range(53) for _ in range(counts[c]))
-    return Solution(tuple(moves), points, gain, kept_cards)
+    return Solution(tuple(moves), points, gain, kept_cards, exact)
 
 
 def _moves(

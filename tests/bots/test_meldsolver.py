@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
+from engine import meldsolver
 from engine.cards import Card
 from engine.deal import deal
 from engine.melds import Meld
@@ -51,3 +53,20 @@ def test_big_hands_never_worse_than_the_optimiser() -> None:
         hand = [Card.from_id(i) for i in ids[: 20 + 4 * t]]
         gain, _, _ = _push_all(hand, [])
         assert gain >= best_arrangement(hand, []).gain
+
+
+def test_out_of_budget_gives_a_legal_best_effort(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a tiny node budget the solver answers with its greedy dive: still legal, keeps a
+    card (R4.2), says it is not exact, and never gains more than the exact answer."""
+    hands = []
+    for t in range(5):
+        d = deal(hashlib.sha256(f"tests/bots/meldsolver/budget/{t}".encode()).digest(), 2, 0)
+        hands.append([Card.from_id(i) for i in [*d.hands[0], *d.stock][:30]])
+    exact = [solve(hand, []) for hand in hands]
+    assert all(s.exact for s in exact)
+    monkeypatch.setattr(meldsolver, "NODE_BUDGET", 3)
+    for hand, best in zip(hands, exact, strict=True):
+        gain, _, _ = _push_all(hand, [])
+        rough = solve(hand, [])
+        assert not rough.exact
+        assert rough.gain == gain <= best.gain

@@ -45,6 +45,7 @@ def test_keyboard_controls_prepare_and_cancel(page: Page, stack: Stack) -> None:
     wait_idle(page)
     expect(page.locator("#message")).to_contain_text("Erst ziehen")
     expect(page.locator("#hand li")).to_have_count(15)
+    expect(page.locator("#hand li[aria-selected=true]")).to_have_count(1)  # kept to correct
 
     # Sorting by rank and back by suit keeps the same cards.
     by_suit = hand(page)

@@ -106,6 +106,8 @@ async function send(move) {
   if (game.busy) return;
   game.busy = true;
   document.body.dataset.busy = "1";
+  const chosen = hand.selectedCards();
+  let failed = false;
   closePanel();
   game.panel = null;
   render();
@@ -119,6 +121,7 @@ async function send(move) {
     game.attempt = result.attempt;
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
+    failed = true;
     if (e.code === "stale") {
       game.attempt = (await get(`/api/attempts/${encodeURIComponent(attemptId)}`)).attempt;
     }
@@ -128,6 +131,7 @@ async function send(move) {
     game.busy = false;
   }
   render();
+  if (failed) hand.selectCodes(chosen); // keep the choice, so it can be corrected
   delete document.body.dataset.busy;
   if (game.attempt.status === "finished") await showEnd(game.attempt, ctx);
   else if (game.attempt.view.turn === 0) hand.focusItem();

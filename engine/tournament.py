@@ -30,6 +30,7 @@ class Tally:
 
     scores: list[int] = field(default_factory=list)
     wins: int = 0
+    tops: int = 0
     seats: int = 0
     decisions: int = 0
     seconds: float = 0.0
@@ -108,6 +109,7 @@ def run(
             tally.scores.append(result.scores[seat])
             tally.seats += 1
             tally.wins += result.winner == seat
+            tally.tops += result.scores[seat] == max(result.scores)
     for tally in tallies.values():
         tally.turns = len(tally.turn_times)
     return tallies, results
@@ -135,7 +137,7 @@ def report(
     tallies: dict[str, Tally], results: Sequence[RoundResult], seats: Sequence[str]
 ) -> list[str]:
     lines = [
-        f"{'level':<10} {'seats':>6} {'mean score':>11} {'95% CI':>9} {'win rate':>9} "
+        f"{'level':<10} {'seats':>6} {'mean score':>11} {'95% CI':>9} {'win rate':>9} {'top':>6} "
         f"{'ms/decision':>12} {'turn p50 ms':>12} {'turn p99 ms':>12}"
     ]
     for level in dict.fromkeys(seats):
@@ -146,8 +148,13 @@ def report(
         p99 = 1000 * percentile(t.turn_times, 0.99)
         lines.append(
             f"{level:<10} {t.seats:>6} {mean:>11.1f} {'±':>2}{ci:>7.1f} "
-            f"{100 * t.wins / max(1, t.seats):>8.1f}% {ms:>12.3f} {p50:>12.3f} {p99:>12.3f}"
+            f"{100 * t.wins / max(1, t.seats):>8.1f}% {100 * t.tops / max(1, t.seats):>5.1f}% "
+            f"{ms:>12.3f} {p50:>12.3f} {p99:>12.3f}"
         )
+    lines.append(
+        "win rate: rounds its seat went out (R7.1 winner); top: rounds its seat had the highest "
+        "round score (ties count for each); turn = every decision of one turn"
+    )
     present = list(dict.fromkeys(seats))
     for i, a in enumerate(present):
         for b in present[i + 1 :]:

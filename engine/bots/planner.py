@@ -40,7 +40,7 @@ def worth(
 
 def draw_or_take(view: View, w: Weights) -> Move:
     """R4.1: the take whose resulting position is worth most, if it beats drawing."""
-    options = take_options(view)
+    options = take_options(view, w.take_len)
     if not options:
         return DRAW
     seen = unseen(view)

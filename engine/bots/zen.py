@@ -3,7 +3,9 @@
 Measured against three advanced bots (bench/results/bots.md): meld points decide most rounds
 (R7.1: a loser's melds still count), so zen values partial melds twice as much, barely fears a
 card's points until the round nears its end, and holds jokers back for later melds (R5.3) when
-they are worth more in hand than the 20 points they would add to the table as extras.
+they are worth more in hand than the 20 points they would add to the table as extras. It weighs
+only three-card takes (a bigger take meld is a take plus lay-offs, R4.1/R4.2), which is as strong
+and cuts its slowest turns.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ ZEN = Weights(
     points=0,
     late_points=6,
     keep_jokers=1,
+    take_len=3,
 )
 
 

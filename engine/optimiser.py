@@ -2,9 +2,10 @@
 
 The page's hint and the bots ask :func:`best_arrangement`; the search itself lives in
 :mod:`engine.meldsolver` (branch and bound over cards in value-by-value order, exact, checked
-against a brute force over ``State.legal_moves`` in ``tests/bots``). An earlier memoised search
-of this module was exact too but slower on big hands (bench/results/bots.md has both figures),
-so it gave way.
+against a brute force over ``State.legal_moves`` in ``tests/bots``; beyond a deterministic node
+budget it answers with its best legal arrangement and ``exact`` False). An earlier memoised
+search of this module was exact too but slower on big hands (bench/results/bots.md has both
+figures), so it gave way.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def best_arrangement(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Arrange
     """The arrangement of meld/lay/swap moves on the owner's melds that gains the most round
     score from ``hand`` while keeping a card (R4.2); deterministic ties."""
     found = solve(hand, own_melds)
-    return Arrangement(found.moves, found.points, found.gain, tuple(sorted(found.kept)))
+    kept = tuple(sorted(found.kept))
+    return Arrangement(found.moves, found.points, found.gain, kept, found.exact)
 
 
 __all__ = ["Arrangement", "best_arrangement"]

@@ -7,11 +7,14 @@ cannot leak by construction: nothing downstream ever holds the state itself.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import NAMES, Card
 from engine.melds import Meld
 from engine.state import Outcome, Rules, State
+
+#: How a seat that did not go out sees the going-out move: a discard, face down (R4.3).
+FACE_DOWN_DISCARD: Final = "discard"
 
 
 @dataclass(frozen=True)
@@ -62,12 +65,15 @@ def view(state: State, seat: int) -> View:
     """Seat ``seat``'s view of ``state``.
 
     The face-down going-out card (R4.3) is hidden from everyone but the seat that played it: it
-    went out of play unseen, so only its owner's view lists it among ``removed``.
+    went out of play unseen, so only its owner's view lists it among ``removed``, and the others
+    see that last move in the history as a bare :data:`FACE_DOWN_DISCARD`.
     """
     removed = tuple(state.removed)
+    history = tuple(state.history)
     outcome = state.outcome
     if outcome is not None and outcome.end == "out" and outcome.winner != seat:
         removed = removed[:-1]
+        history = (*history[:-1], (outcome.winner, FACE_DOWN_DISCARD))
     mine = outcome is None and state.turn == seat
     return View(
         seat=seat,
@@ -87,5 +93,5 @@ def view(state: State, seat: int) -> View:
         dealer=state.dealer,
         totals=tuple(state.totals),
         opened_at_turn_start=state.opened_at_turn_start,
-        history=tuple(state.history),
+        history=history,
     )

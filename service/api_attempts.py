@@ -67,9 +67,11 @@ def post_move(attempt_id: str) -> Response:
         except redis.RedisError:
             # The attempt is in the finished set: the reconciler will queue it.
             current_app.logger.warning("could not enqueue verification for %s", attempt_id)
+    # The moves as seat 0 saw them (R10): a bot's face-down going-out card stays hidden (R4.3).
+    seen = view(updated.game.state, 0).history
     body: dict[str, Any] = {
         "attempt": present.attempt_json(client, updated),
-        "events": [{"seat": s, "move": m} for s, m in events],
+        "events": [{"seat": s, "move": m} for s, m in seen[len(seen) - len(events) :]],
     }
     return jsonify(body)
 
@@ -82,7 +84,13 @@ def get_log(attempt_id: str) -> Response:
     if attempt.status != "finished":
         raise ApiError(409, "not_finished", "the record is available once the round has ended")
     seed = present.seed_if_published(attempt.date, current_app.config)
-    return jsonify(attempt.game.to_record(None if seed is None else bytes.fromhex(seed)))
+    if seed is not None:
+        return jsonify(attempt.game.to_record(bytes.fromhex(seed)))
+    # Before the day closes the record can't be replayed anyway (no seed): it shows the moves as
+    # the player saw them, without a bot's face-down going-out card (R4.3).
+    record = attempt.game.to_record(None)
+    record["moves"] = [{"seat": s, "move": m} for s, m in view(attempt.game.state, 0).history]
+    return jsonify(record)
 
 
 @bp.get("/<attempt_id>/hint")

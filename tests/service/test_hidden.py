@@ -116,3 +116,39 @@ def test_the_check_catches_a_leaked_position(client: FlaskClient, clock: Clock) 
     position = json.dumps({"attempt": None, "leak": game.state.to_position()["stock"]})
     with pytest.raises(AssertionError, match="hidden cards"):
         check(position, game, "0" * 64)
+
+
+def test_a_bots_face_down_going_out_card_stays_hidden(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    """R4.3: the last card goes out face down. Until the day closes, seat 0 sees a bot's
+    going-out move as a bare ``discard`` in the events and in the log, and not among removed."""
+    for day in range(8):
+        today = clock.today
+        created = client.post(f"/api/daily/{today}/attempts", json={"name": f"Q{day}"})
+        aid = created.get_json()["attempt"]["id"]
+        attempt: dict[str, Any] = created.get_json()["attempt"]
+        events: list[dict[str, Any]] = []
+        while attempt["status"] == "playing":
+            move = next_move(attempt["view"], None)
+            r = client.post(
+                f"/api/attempts/{aid}/moves", json={"move": move, "seq": attempt["seq"]}
+            )
+            assert r.status_code == 200, r.get_json()
+            attempt, events = r.get_json()["attempt"], r.get_json()["events"]
+        outcome = attempt["view"]["outcome"]
+        if outcome["end"] == "out" and outcome["winner"] != 0:
+            break
+        clock.advance(days=1)
+    else:
+        raise AssertionError("no bot went out in eight days")
+    stored = Game.from_json(json.loads(rdb.hget(f"pd:attempt:{aid}", "game") or ""))
+    winner, real_move = stored.state.history[-1]
+    assert winner == outcome["winner"] and real_move.startswith("discard ")
+    assert events[-1] == {"seat": winner, "move": "discard"}
+    log = client.get(f"/api/attempts/{aid}/log").get_json()
+    assert log["moves"][-1] == {"seat": winner, "move": "discard"}
+    assert len(log["moves"]) == len(stored.state.history)
+    removed = attempt["view"]["removed"]
+    assert len(removed) == len(stored.state.removed) - 1
+    assert real_move not in json.dumps(log["moves"][-1:])

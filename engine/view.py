@@ -73,7 +73,7 @@ def view(state: State, seat: int) -> View:
     outcome = state.outcome
     if outcome is not None and outcome.end == "out" and outcome.winner != seat:
         removed = removed[:-1]
-        history = (*history[:-1], (outcome.winner, FACE_DOWN_DISCARD))
+        history = (*history[:-1], (history[-1][0], FACE_DOWN_DISCARD))
     mine = outcome is None and state.turn == seat
     return View(
         seat=seat,

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from engine import PikDameError, Rules, State
 from tests.engine.helpers import choose, state
+from tests.engine.nearmiss import candidates, mutations
 from tests.engine.reference import RefError, ref_apply, ref_can_take
-from tests.engine.test_engine_properties import candidates, mutations
 
 
 def compare(s: State, text: str) -> str:

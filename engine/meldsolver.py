@@ -33,8 +33,6 @@ _NEG: Final = -(10**9)
 #: Search calls one plan may make (a count, never a clock, so the result stays deterministic):
 #: about 0.1 s of work. Almost every hand needs far fewer; past it the greedy dive answers.
 NODE_BUDGET: Final = 30_000
-#: The stranded test runs only without jokers: with them nearly every card could still be laid.
-STRAND_JOKERS: Final = 1
 _MIN_GAIN: Final = 2 * min(POINTS[:52])  # the least a kept card costs: at least one is kept
 
 
@@ -266,46 +264,6 @@ class _Search:
             lay -= 1  # R4.2: a joker stays to be discarded
         return _NEG if lay < 0 else lay * JOKER_GAIN
 
-    def stranded(self, at: int, jokers: int, flags: int, mask: int) -> list[int]:
-        """Cards left (from position ``at`` of :data:`ORDER` on) that no set and no run can take
-        any more: a sound test (a card it calls stranded truly is), not a complete one."""
-        counts = self.counts
-        out: list[int] = []
-        free = 0
-        for i, run in enumerate(self.runs):
-            if run.length < MAX_RUN and not mask >> i & 1:
-                free |= 1 << run.suit
-        for i in range(at, 52):
-            x = ORDER[i]
-            n = counts[x]
-            if not n:
-                continue
-            suit, rank = divmod(x, 13)
-            if not flags >> rank & 1:
-                owned = self.sets.get(rank)
-                if owned is not None:
-                    if owned.size < MAX_SET and owned.per_suit[suit] < 2:
-                        continue
-                else:
-                    same = jokers
-                    for t in range(rank, 52, 13):
-                        same += 2 if counts[t] > 1 else counts[t]
-                    if same >= 3:
-                        continue
-            if free >> suit & 1:
-                continue
-            base = suit * 13
-            b = counts[base + (rank - 1) % 13] > 0
-            d = counts[base + (rank + 1) % 13] > 0
-            if b and d:
-                continue
-            a = counts[base + (rank - 2) % 13] > 0
-            e = counts[base + (rank + 2) % 13] > 0
-            if min(2 - a - b, 2 - d - e) <= jokers:
-                continue
-            out.extend([x] * n)
-        return out
-
     def search(
         self,
         at: int,
@@ -330,17 +288,6 @@ class _Search:
         bound = 2 * rem + jokers * JOKER_GAIN - (0 if kept else _MIN_GAIN)
         if bound <= alpha:
             return bound
-        if jokers < STRAND_JOKERS:
-            stranded = self.stranded(at, jokers, flags, mask)
-            if stranded:
-                # Cards no meld can take any more are kept: out of the bound and the memo key.
-                for x in stranded:
-                    counts[x] -= 1
-                lost = sum(POINTS[x] for x in stranded)
-                v = self.search(at, jokers, flags, mask, room, True, rem - lost, alpha)
-                for x in stranded:
-                    counts[x] += 1
-                return v
         c = ORDER[at]
         rank = c % 13
         # Normalise what cannot matter any more, so equal subproblems share one memo entry:
@@ -461,13 +408,6 @@ class _Search:
             if at == 52:
                 lay = self._terminal(jokers, flags, mask, room, kept) // JOKER_GAIN
                 return chosen, lay
-            if jokers < STRAND_JOKERS:
-                stranded = self.stranded(at, jokers, flags, mask)
-                if stranded:
-                    for x in stranded:
-                        counts[x] -= 1
-                    kept = True
-                    continue
             c = ORDER[at]
             room = min(room, jokers)
             flags &= self.owned_flags | -(1 << (c % 13))
@@ -500,21 +440,29 @@ class _Search:
                 room = min(6, room + MAX_RUN - length)
 
 
-def _aspire(search: _Search, jokers: int, kept: bool, rem: int) -> int:
+def _aspire(search: _Search, jokers: int, kept: bool, rem: int, floor: int) -> int | None:
     """Search with an aspiration window: first ask whether the bound itself (all undecided cards
     laid but the one kept) is reachable, then lower the target in growing steps. A tight target
     cuts nearly every branch at once, and the memo's bounds carry over from one try to the next;
-    the first try that succeeds returns the exact best (gains are multiples of 10)."""
+    the first try that succeeds returns the exact best (gains are multiples of 10). ``floor`` is
+    a gain already reached (the greedy dive's): None means nothing beats it."""
     bound = 2 * rem + jokers * JOKER_GAIN - (0 if kept else _MIN_GAIN)
     step = 10
     target = bound
-    while target > 0:
+    while target > floor:
         value = search.search(0, jokers, 0, 0, 0, kept, rem, target - 1)
         if value >= target:
             return value
         target = min(target - step, value)
         step *= 2
-    return search.search(0, jokers, 0, 0, 0, kept, rem, -1)
+    value = search.search(0, jokers, 0, 0, 0, kept, rem, floor)
+    return value if value > floor else None
+
+
+def _value(chosen: list[tuple[str, tuple[int, ...], int]], spare: int) -> int:
+    """The round-score gain of chosen melds and spare jokers (R7.1: 2 × points laid)."""
+    laid = sum(POINTS[x] for _, seq, _ in chosen for x in seq if x >= 0)
+    return 2 * laid + spare * JOKER_GAIN
 
 
 def _live(counts: list[int], melds: Sequence[Meld]) -> list[int]:
@@ -609,14 +557,13 @@ def _solve_plan(
     jokers = live[JOKER_CODE]
     rem = sum(POINTS[c] * live[c] for c in range(52))
     exact = True
+    chosen, spare = search.dive(kept)
     try:
-        value = _aspire(search, jokers, kept, rem)
-        if value < 0:
-            return None
-        chosen, spare = search.walk(jokers, 0, kept)
+        value = _aspire(search, jokers, kept, rem, _value(chosen, spare))
+        if value is not None:
+            chosen, spare = search.walk(jokers, 0, kept)
     except _OutOfBudget:
         exact = False
-        chosen, spare = search.dive(kept)
     before = sum(POINTS[c] * n for c, n in enumerate(counts))
     laid = _moves(chosen, spare, search, melds, moves)
     for c in laid:

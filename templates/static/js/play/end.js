@@ -3,7 +3,7 @@
 
 import { get } from "../lib/api.js";
 import { $, clear, h, sleep } from "../lib/dom.js";
-import { formatDate, signed, t } from "../lib/i18n.js";
+import { formatDate, has, signed, t } from "../lib/i18n.js";
 import { seatName } from "../lib/moves.js";
 
 const POLL_MS = 1000;
@@ -64,7 +64,9 @@ function verificationText(v, practice) {
   if (!v) return t("verify.pending");
   if (v.status === "queued") return t("verify.queued");
   if (v.status === "verified") return t("verify.verified");
-  return t("verify.rejected", { reason: v.reason || "?" });
+  const reason = v.reason || "?";
+  const code = reason.split(" ")[0];
+  return t("verify.rejected", { reason: has(`err.${code}`) ? `${t(`err.${code}`)} (${reason})` : reason });
 }
 
 function ownTurns(events) {

@@ -1,0 +1,39 @@
+"""The end screen follows the verification from queued to rejected, with the reason, when the
+stored live score was tampered with (what a cheat would look like to the verifier)."""
+
+from __future__ import annotations
+
+import signal
+
+import redis
+from playwright.sync_api import Page, expect
+
+from service import keys
+from tests.browser.flows import start_game
+from tests.browser.player import Player, wait_idle
+from tests.browser.stack import Stack
+
+
+def test_tampered_score_is_rejected_on_the_end_screen(page: Page, stack: Stack) -> None:
+    stack.clock.set_day("2030-02-18")
+    attempt = start_game(page, "Schummler")
+    Player(page).play_turn()
+    client = redis.Redis.from_url(stack.redis_url, decode_responses=True)
+    stack.worker.send_signal(signal.SIGSTOP)  # hold verification while the record is changed
+    try:
+        page.locator("#resign").click()
+        page.locator("#confirm-ok").click()
+        wait_idle(page)
+        status = page.locator("#verify-status")
+        expect(status).to_have_attribute("data-state", "queued")
+        expect(status).to_contain_text("Warteschlange")
+        score = int(client.hget(keys.attempt(attempt), "score") or 0)
+        client.hset(keys.attempt(attempt), "score", str(score + 500))
+    finally:
+        stack.worker.send_signal(signal.SIGCONT)
+        client.close()
+    expect(status).to_have_attribute("data-state", "rejected", timeout=60_000)
+    expect(status).to_contain_text("abgelehnt: Die Nachprüfung hat eine andere Wertung ergeben.")
+    expect(status).to_contain_text("(score_mismatch)")
+    expect(page.locator("#rank-value")).to_have_count(0)
+    assert "Rang" not in page.locator("#share-text").input_value()

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 #: Bump whenever any bot's behaviour changes: game records name it (F6) and replay recomputes
 #: every bot move (F7 ``bot_mismatch``).
-BOTS_VERSION: Final = "4"
+BOTS_VERSION: Final = "5"
 LEVELS: Final = ("beginner", "advanced", "zen")
 
 

@@ -27,13 +27,9 @@ class Weights:
     feed_pile: int = 2  # per point lying in the pile the next player would get
     draw: int = 0  # the expected worth of an unknown card from the stock
     late_points: int = 10  # extra per point once the round nears its end
-    take_bonus: int = 0  # tenths added to every take's worth (a take's pile is momentum)
     keep_jokers: int = 0  # 1: weigh holding jokers back against laying them as extras
     out: int = 0  # tenths for an arrangement that goes out (R4.3)
     take_len: int = 4  # the largest take meld weighed (a bigger one is a take plus lay-offs)
-    joker_late: int = -1  # a joker's worth in hand near the round's end (-1: as ``joker``)
-    hold: int = 0  # R7.3: with no melds yet, hold melds back while at most this many cards
-    #               stay unmatched, hoping to go out in one turn (0: never hold)
 
 
 PLAIN = Weights()
@@ -43,13 +39,11 @@ def _ring(rank: int, delta: int) -> int:
     return (rank + delta) % 13
 
 
-def usefulness(
-    card: Card, counts: Sequence[int], unseen: Sequence[int], w: Weights, late: bool = False
-) -> int:
+def usefulness(card: Card, counts: Sequence[int], unseen: Sequence[int], w: Weights) -> int:
     """What ``card`` adds to the partial melds of the hand ``counts`` (card included), in
     tenths; a partner only counts if a third card to complete it is still unseen."""
     if card == JOKER_CODE:
-        return w.joker_late if late and w.joker_late >= 0 else w.joker
+        return w.joker
     suit, rank = divmod(int(card), 13)
     value = 0
     same = sum(counts[t * 13 + rank] for t in range(4)) - 1
@@ -99,7 +93,7 @@ def keep_score(
     w: Weights,
 ) -> int:
     """Higher means keep; the bot discards the card with the lowest score (R4.3)."""
-    score = usefulness(card, counts, unseen, w, late)
+    score = usefulness(card, counts, unseen, w)
     points = POINTS[card]
     score -= points * (w.points + (w.late_points if late else 0))
     risk = partners(card, unseen, next_hand)
@@ -137,6 +131,6 @@ def hand_worth(kept: Sequence[Card], unseen: Sequence[int], late: bool, w: Weigh
         counts[c] += 1
     worth = 0
     for c in kept:
-        worth += usefulness(c, counts, unseen, w, late)
+        worth += usefulness(c, counts, unseen, w)
         worth -= POINTS[c] * (w.points + (w.late_points if late else 0))
     return worth

@@ -50,7 +50,7 @@ def draw_or_take(view: View, w: Weights) -> Move:
     best_value = worth(view.hand, mine, seen, late, w) + w.draw if view.can_draw else None
     for meld in options:
         hand, melds = after_take(view, meld)
-        value = worth(hand, melds, seen, late, w) + w.take_bonus
+        value = worth(hand, melds, seen, late, w)
         if best_value is None or value > best_value:
             best, best_value = take_move(meld), value
     return DRAW if best is None else best
@@ -59,9 +59,9 @@ def draw_or_take(view: View, w: Weights) -> Move:
 def play(view: View, w: Weights) -> Move:
     """R4.2 then R4.3: the next move of the best arrangement, else the discard."""
     arr = choose_arrangement(view, w)
-    if arr.moves and not holding(view, arr, w):
+    if arr.moves:
         return arr.moves[0]
-    return Move.discard(discard(view, arr.kept if arr.moves else view.hand, w))
+    return Move.discard(discard(view, w))
 
 
 def choose_arrangement(view: View, w: Weights) -> Arrangement:
@@ -86,20 +86,10 @@ def choose_arrangement(view: View, w: Weights) -> Arrangement:
     return best
 
 
-def holding(view: View, arr: Arrangement, w: Weights) -> bool:
-    """R7.3 (hand_out_double): a player without melds who goes out in one turn doubles every
-    score. Hold the melds back while few cards are unmatched and nobody is about to go out."""
-    if not w.hold or not view.rules.hand_out_double or own_melds(view):
-        return False
-    if len(arr.kept) <= 1 or len(arr.kept) > w.hold:
-        return False
-    return not is_late(view)
-
-
-def discard(view: View, hand: Sequence[Card], w: Weights) -> Card:
+def discard(view: View, w: Weights) -> Card:
     nxt = next_seat(view)
     pile = sum(POINTS[c] for c in view.discard)
-    return choose_discard(hand, unseen(view), view.hand_sizes[nxt], pile, is_late(view), w)
+    return choose_discard(view.hand, unseen(view), view.hand_sizes[nxt], pile, is_late(view), w)
 
 
 def choose(view: View, w: Weights) -> Move:

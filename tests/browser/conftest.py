@@ -38,14 +38,15 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def stack(redis_url: str, artifacts: Path) -> Iterator[Stack]:
+    """Started for the browser tests and stopped after them (its worker must not outlive them)."""
     running = start_stack(redis_url, artifacts)
     yield running
     running.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)

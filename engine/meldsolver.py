@@ -27,6 +27,8 @@ from engine.melds import MAX_RUN, MAX_SET, InvalidMeld, Meld
 from engine.moves import Move
 
 JOKER_GAIN: Final = 2 * POINTS[JOKER_CODE]
+#: A joker laid and then swapped out for a natural (R6) leaves hand and game: 20 off the hand.
+DISPOSE_GAIN: Final = POINTS[JOKER_CODE]
 #: Cards in the order they are decided: rank by rank, suits within a rank.
 ORDER: Final = tuple(s * 13 + r for r in range(13) for s in range(4))
 _NEG: Final = -(10**9)
@@ -73,8 +75,8 @@ class _Set:
 
 
 # A run option: cards low→high (52 joker, -1-i the player's run i), jokers used, run absorbed or
-# -1, gain of the new cards, length of the resulting meld, points of the new naturals.
-_RunOpt = tuple[tuple[int, ...], int, int, int, int, int]
+# -1, gain of the new cards, length of the resulting meld, points and number of new naturals.
+_RunOpt = tuple[tuple[int, ...], int, int, int, int, int, int]
 
 
 class _Search:
@@ -119,7 +121,7 @@ class _Search:
         self.set_cache: dict[
             tuple[int, bytes, int], list[tuple[tuple[int, ...], int, int, int]]
         ] = {}
-        self.memo: dict[tuple[bytes, int, int, int, int, bool], tuple[int, bool, object]] = {}
+        self.memo: dict[tuple[bytes, int, int, int, int, bool, int], tuple[int, bool, object]] = {}
 
     # -- options -------------------------------------------------------------------------------
 
@@ -199,7 +201,8 @@ class _Search:
                     seq = (*seq, *(JOKER_CODE,) * filler)
                     used += filler
                     length = 3
-                out.append((seq, used, blk, 2 * pts + used * JOKER_GAIN, length, pts))
+                nats = sum(1 for x in seq if 0 <= x < 52)
+                out.append((seq, used, blk, 2 * pts + used * JOKER_GAIN, length, pts, nats))
         out.sort(key=lambda o: (o[1], -o[3]))
         return out
 
@@ -251,7 +254,13 @@ class _Search:
 
     # -- search --------------------------------------------------------------------------------
 
-    def _terminal(self, jokers: int, flags: int, mask: int, room: int, kept: bool) -> int:
+    def _terminal(
+        self, jokers: int, flags: int, mask: int, room: int, kept: bool, disp: int
+    ) -> tuple[int, int, int]:
+        """The jokers left at the end: spares onto melds with room (40 each), then jokers
+        disposed of (20 each: laid, then swapped out for a natural laid this turn, which leaves
+        the joker out of the game, R6), always keeping a card (R4.2). Returns (value, spares,
+        disposals); the value is -10**9 if no card could stay."""
         total = room
         for i, b in enumerate(self.runs):
             if not mask >> i & 1:
@@ -260,9 +269,15 @@ class _Search:
             if not flags >> rank & 1:
                 total += r
         lay = min(jokers, total)
-        if not kept and lay == jokers:
-            lay -= 1  # R4.2: a joker stays to be discarded
-        return _NEG if lay < 0 else lay * JOKER_GAIN
+        dispose = min(jokers - lay, disp)
+        if not kept and lay + dispose == jokers:
+            if dispose:
+                dispose -= 1  # R4.2: a joker stays to be discarded
+            else:
+                lay -= 1
+        if lay < 0:
+            return _NEG, 0, 0
+        return lay * JOKER_GAIN + dispose * DISPOSE_GAIN, lay, dispose
 
     def search(
         self,
@@ -272,6 +287,7 @@ class _Search:
         mask: int,
         room: int,
         kept: bool,
+        disp: int,
         rem: int,
         alpha: int,
     ) -> int:
@@ -284,7 +300,7 @@ class _Search:
         while at < 52 and counts[ORDER[at]] == 0:
             at += 1
         if at == 52:
-            return self._terminal(jokers, flags, mask, room, kept)
+            return self._terminal(jokers, flags, mask, room, kept, disp)[0]
         bound = 2 * rem + jokers * JOKER_GAIN - (0 if kept else _MIN_GAIN)
         if bound <= alpha:
             return bound
@@ -293,14 +309,16 @@ class _Search:
         # Normalise what cannot matter any more, so equal subproblems share one memo entry:
         # room beyond the jokers left, and the set flags of ranks already passed.
         room = min(room, jokers)
+        disp = min(disp, jokers)
         flags &= self.owned_flags | -(1 << rank)
-        key = (bytes(counts), jokers, flags, mask, room, kept)
+        key = (bytes(counts), jokers, flags, mask, room, kept, disp)
         hit = self.memo.get(key)
         if hit is not None and (hit[1] or hit[0] <= alpha):
             return hit[0]
         best = _NEG
         choice: object = None
         if not flags >> rank & 1:
+            owned = rank in self.sets
             for cards, filler, gain, size in self.set_options(c, jokers):
                 pts = 0
                 for x in cards:
@@ -313,6 +331,7 @@ class _Search:
                     mask,
                     min(6, room + MAX_SET - size),
                     kept,
+                    disp + (len(cards) if owned else len(cards) - 1),
                     rem - pts,
                     max(alpha, best) - gain,
                 )
@@ -320,7 +339,7 @@ class _Search:
                     counts[x] += 1
                 if v > _NEG and v + gain > best:
                     best, choice = v + gain, ("set", cards, filler)
-        for seq, used, blk, gain, length, pts in self.run_options(c, jokers, mask):
+        for seq, used, blk, gain, length, pts, nats in self.run_options(c, jokers, mask):
             for x in seq:
                 if 0 <= x < 52:
                     counts[x] -= 1
@@ -331,6 +350,7 @@ class _Search:
                 mask | (1 << blk if blk >= 0 else 0),
                 min(6, room + MAX_RUN - length),
                 kept,
+                disp + (nats if blk >= 0 else nats - 1),
                 rem - pts,
                 max(alpha, best) - gain,
             )
@@ -340,7 +360,9 @@ class _Search:
             if v > _NEG and v + gain > best:
                 best, choice = v + gain, ("run", seq, blk, length)
         counts[c] -= 1
-        v = self.search(at, jokers, flags, mask, room, True, rem - POINTS[c], max(alpha, best))
+        v = self.search(
+            at, jokers, flags, mask, room, True, disp, rem - POINTS[c], max(alpha, best)
+        )
         counts[c] += 1
         if v > best:
             best, choice = v, ("keep",)
@@ -378,7 +400,7 @@ class _Search:
                         flags |= 1 << rank
                         room += MAX_SET - size
                     elif runs:
-                        seq, used, blk, _, length, _ = runs[0]
+                        seq, used, blk, _, length, _, _ = runs[0]
                         for x in seq:
                             if 0 <= x < 52:
                                 counts[x] -= 1
@@ -389,29 +411,30 @@ class _Search:
                         room += MAX_RUN - length
                     else:
                         counts[c] = 0
-            lay = self._terminal(jokers, flags, mask, room, True) // JOKER_GAIN
-            return chosen, lay
+            return chosen, self._terminal(jokers, flags, mask, room, True, 0)[1]
         finally:
             self.counts = saved
 
     def walk(
         self, jokers: int, room: int, kept: bool
-    ) -> tuple[list[tuple[str, tuple[int, ...], int]], int]:
-        """Follow the memo's exact choices from the root: the melds chosen and spare jokers."""
+    ) -> tuple[list[tuple[str, tuple[int, ...], int]], int, int]:
+        """Follow the memo's exact choices from the root: the melds chosen, spare jokers and
+        jokers disposed of."""
         counts = self.counts
-        flags = mask = 0
+        flags = mask = disp = 0
         chosen: list[tuple[str, tuple[int, ...], int]] = []
         at = 0
         while True:
             while at < 52 and counts[ORDER[at]] == 0:
                 at += 1
             if at == 52:
-                lay = self._terminal(jokers, flags, mask, room, kept) // JOKER_GAIN
-                return chosen, lay
+                _, lay, dispose = self._terminal(jokers, flags, mask, room, kept, disp)
+                return chosen, lay, dispose
             c = ORDER[at]
             room = min(room, jokers)
+            disp = min(disp, jokers)
             flags &= self.owned_flags | -(1 << (c % 13))
-            key = (bytes(counts), jokers, flags, mask, room, kept)
+            key = (bytes(counts), jokers, flags, mask, room, kept, disp)
             _, exact, choice = self.memo[key]
             assert exact and isinstance(choice, tuple)
             if choice[0] == "keep":
@@ -428,6 +451,7 @@ class _Search:
                 jokers -= filler
                 flags |= 1 << rank
                 room = min(6, room + MAX_SET - size)
+                disp += len(cards) if owned else len(cards) - 1
             else:
                 seq, blk, length = choice[1], choice[2], choice[3]
                 for x in seq:
@@ -438,6 +462,8 @@ class _Search:
                 if blk >= 0:
                     mask |= 1 << blk
                 room = min(6, room + MAX_RUN - length)
+                nats = sum(1 for x in seq if 0 <= x < 52)
+                disp += nats if blk >= 0 else nats - 1
 
 
 def _aspire(search: _Search, jokers: int, kept: bool, rem: int, floor: int) -> int | None:
@@ -450,12 +476,12 @@ def _aspire(search: _Search, jokers: int, kept: bool, rem: int, floor: int) -> i
     step = 10
     target = bound
     while target > floor:
-        value = search.search(0, jokers, 0, 0, 0, kept, rem, target - 1)
+        value = search.search(0, jokers, 0, 0, 0, kept, 0, rem, target - 1)
         if value >= target:
             return value
         target = min(target - step, value)
         step *= 2
-    value = search.search(0, jokers, 0, 0, 0, kept, rem, floor)
+    value = search.search(0, jokers, 0, 0, 0, kept, 0, rem, floor)
     return value if value > floor else None
 
 
@@ -558,18 +584,21 @@ def _solve_plan(
     rem = sum(POINTS[c] * live[c] for c in range(52))
     exact = True
     chosen, spare = search.dive(kept)
+    dispose = 0
     try:
         value = _aspire(search, jokers, kept, rem, _value(chosen, spare))
         if value is not None:
-            chosen, spare = search.walk(jokers, 0, kept)
+            chosen, spare, dispose = search.walk(jokers, 0, kept)
     except _OutOfBudget:
         exact = False
     before = sum(POINTS[c] * n for c, n in enumerate(counts))
-    laid = _moves(chosen, spare, search, melds, moves)
+    laid, disposed = _moves(chosen, spare, dispose, search, melds, moves)
     for c in laid:
         counts[c] -= 1
         points += POINTS[c]
     gain += 2 * (before - sum(POINTS[c] * n for c, n in enumerate(counts)))
+    counts[JOKER_CODE] -= disposed
+    gain += disposed * DISPOSE_GAIN
     kept_cards = tuple(CARDS[c] for c in range(53) for _ in range(counts[c]))
     return Solution(tuple(moves), points, gain, kept_cards, exact)
 
@@ -577,41 +606,63 @@ def _solve_plan(
 def _moves(
     chosen: list[tuple[str, tuple[int, ...], int]],
     spare: int,
+    dispose: int,
     search: _Search,
     melds: list[Meld],
     moves: list[Move],
-) -> list[int]:
-    """Append the F2 moves for the chosen melds (pushable in order), then the spare jokers;
-    returns the cards laid."""
+) -> tuple[list[int], int]:
+    """Append the F2 moves for the chosen melds (pushable in order), routing ``dispose``
+    naturals through a joker first (lay the joker, swap the natural in: R6), then the spare
+    jokers. Returns the cards laid and the number of jokers disposed of."""
     laid: list[int] = []
     table = melds[:]
+    left = dispose
+
+    def place(number: int, card: int, end: str | None) -> None:
+        nonlocal left
+        meld = table[number - 1]
+        if left and card != JOKER_CODE:
+            left -= 1
+            moves.append(Move.lay(JOKER, number, end))
+            moves.append(Move.swap(number, CARDS[card]))
+            table[number - 1] = meld.with_card(JOKER, end).with_swap(CARDS[card])
+        else:
+            moves.append(Move.lay(CARDS[card], number, end))
+            table[number - 1] = meld.with_card(CARDS[card], end)
+        laid.append(card)
+
     for kind, seq, blk in chosen:
         if kind == "set":
             rank = next(x % 13 for x in seq if x != JOKER_CODE)
             owned = search.sets.get(rank)
             if owned is not None:
                 for x in seq:
-                    moves.append(Move.lay(CARDS[x], owned.number))
-                    table[owned.number - 1] = table[owned.number - 1].with_card(CARDS[x])
-                    laid.append(x)
+                    place(owned.number, x, None)
                 continue
         if kind == "set" or blk < 0:
-            meld = Meld.build([CARDS[x] for x in seq], kind)
-            naturals = sum(1 for x in seq if x != JOKER_CODE)
+            cards = list(seq)
+            routed = []
+            for i in range(len(cards) - 1, -1, -1):
+                naturals = sum(1 for x in cards if x != JOKER_CODE)
+                if left and cards[i] != JOKER_CODE and naturals > 1:
+                    routed.append(cards[i])
+                    cards[i] = JOKER_CODE
+                    left -= 1
+            meld = Meld.build([CARDS[x] for x in cards], kind)
+            naturals = sum(1 for x in cards if x != JOKER_CODE)
             moves.append(Move("meld", meld.cards, 0, None, kind if naturals == 1 else None))
             table.append(meld)
-            laid.extend(seq)
+            for x in routed:
+                moves.append(Move.swap(len(table), CARDS[x]))
+                table[-1] = table[-1].with_swap(CARDS[x])
+            laid.extend(x for x in seq)
             continue
         number = search.runs[blk].number
         at = seq.index(-1 - blk)
         for x in seq[at + 1 :]:
-            moves.append(Move.lay(CARDS[x], number))
-            table[number - 1] = table[number - 1].with_card(CARDS[x])
-            laid.append(x)
+            place(number, x, None)
         for x in reversed(seq[:at]):
-            moves.append(Move.lay(CARDS[x], number, "low"))
-            table[number - 1] = table[number - 1].with_card(CARDS[x], "low")
-            laid.append(x)
+            place(number, x, "low")
     for _ in range(spare):
         for number, meld in enumerate(table, start=1):
             if len(meld.cards) < (MAX_RUN if meld.kind == "run" else MAX_SET):
@@ -619,4 +670,4 @@ def _moves(
                 table[number - 1] = meld.with_card(JOKER)
                 laid.append(JOKER_CODE)
                 break
-    return laid
+    return laid, dispose - left

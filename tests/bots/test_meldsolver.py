@@ -7,10 +7,11 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from engine import meldsolver
-from engine.cards import Card
+from engine.cards import CARDS, COPIES, JOKER_CODE, Card
 from engine.deal import deal
 from engine.melds import Meld
 from engine.meldsolver import solve
@@ -70,3 +71,71 @@ def test_out_of_budget_gives_a_legal_best_effort(monkeypatch: pytest.MonkeyPatch
         rough = solve(hand, [])
         assert not rough.exact
         assert rough.gain == gain <= best.gain
+
+
+EDGES = [
+    # R5.2: a 12-card run takes its 13th card (either end), never a 14th; jokers fill the rest.
+    ("AH 5C X", "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"),
+    ("X X 7C", "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"),
+    # R5.1/R5.4: a set holds 8 cards, no suit three times; new cards of its rank join it.
+    ("9S 9S 9H 4C", "9D 9D 9C 9C X"),
+    ("9H 9H 9C 4C", "9S 9D X"),
+    # R5.2 ring: the player's run Q-K-A grows through 2 and 3, and down through J with a joker.
+    ("2D 3D 9D X 4S", "QD KD AD"),
+    # R6: the Q♠ swapped into a run or a set; an ace swapped into a set of aces.
+    ("QS AC 4D", "JS X KS"),
+    ("AC 4D 8H", "AS AH X"),
+]
+
+
+def test_edges_match_brute_force() -> None:
+    """Hand-picked edges of R5/R6 with big owned melds, each against the brute force."""
+    for hand_text, meld_text in EDGES:
+        hand = [Card.parse(t) for t in hand_text.split(" ")]
+        melds = [Meld.build([Card.parse(t) for t in meld_text.split(" ")])]
+        gain, _, _ = _push_all(hand, melds)
+        assert gain == brute_best(hand, melds), (hand_text, meld_text)
+
+
+@st.composite
+def full_tables(draw: st.DrawFn) -> tuple[list[Card], list[Meld]]:
+    """Owned melds close to full (runs of 11–12, sets of 6–8, R5.1/R5.2) and a few hand cards
+    that fit them, so room runs out and jokers must be disposed of by a swap (R6)."""
+    suit = draw(st.integers(0, 3))
+    length = draw(st.integers(11, 12))
+    # Ends next to an ace or the Q♠ make disposal pay: 2p + 20 beats a spare joker's 40 (R1).
+    after = draw(st.sampled_from([0, 0, 11, 5]))
+    start = (after - length) % 13
+    run = [CARDS[suit * 13 + (start + i) % 13] for i in range(length)]
+    for i in draw(st.lists(st.integers(1, length - 2), max_size=2, unique=True)):
+        run[i] = CARDS[JOKER_CODE]
+    rank = draw(st.sampled_from([0, 11, 7]))
+    if rank == (start + length) % 13 or rank == (start - 1) % 13:
+        rank = (rank + 6) % 13
+    pool = [CARDS[s * 13 + rank] for s in range(4) for _ in range(2)]
+    size = draw(st.integers(6, 8))
+    jokers_in_set = draw(st.integers(0, 2))
+    naturals = pool[: size - jokers_in_set]
+    set_cards = [*naturals, *[CARDS[JOKER_CODE]] * jokers_in_set]
+    melds = [Meld.build(run, "run"), Meld.build(set_cards, "set")]
+    used = [0] * 53
+    for m in melds:
+        for card in m.cards:
+            used[card] += 1
+    ends = [suit * 13 + (start + length) % 13, suit * 13 + (start - 1) % 13]
+    near = [*ends, *(s * 13 + rank for s in range(4)), JOKER_CODE, JOKER_CODE, 3 * 13 + 4]
+    hand: list[Card] = []
+    for c in draw(st.lists(st.sampled_from(near), min_size=2, max_size=5)):
+        if used[c] < COPIES[c]:
+            used[c] += 1
+            hand.append(CARDS[c])
+    assume(len(hand) >= 2)
+    return hand, melds
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(full_tables())
+def test_full_tables_match_brute_force(case: tuple[list[Card], list[Meld]]) -> None:
+    hand, melds = case
+    gain, _, _ = _push_all(hand, melds)
+    assert gain == brute_best(hand, melds)

@@ -427,3 +427,16 @@ def test_r5_2_ring_runs_in_play() -> None:
         ("run", ["QC", "KC", "AC"]),
     ]
     reject(s, "lay 3C 2", "invalid_meld")  # 2C is missing between AC and 3C
+
+
+def test_r4_2_r6_joker_laid_then_swapped_out_in_the_same_turn() -> None:
+    """R4.2 (any number of plays, any order) with R6: a joker laid on a 12-card run stands for the
+    missing card; swapping that card in sends the joker out of the game, even in the same turn."""
+    run = "run 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"
+    s = state(["AH X 5C", "2D 3D"], melds=[[run], []], stock="9C")
+    s.push("lay X 1")
+    assert str(s.melds[0][0].stands_for(12)) == "AH"
+    s.push("swap 1 AH")
+    assert meld_cards(s, 0)[0][1] == [*run.split()[1:], "AH"]
+    assert s.to_position()["removed"] == ["X"]
+    assert hand(s) == ["5C"]

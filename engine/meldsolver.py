@@ -1,19 +1,25 @@
 """An exact, fast meld optimiser: branch and bound with a bounded memo (R4.2, R5, R6, R7.1).
 
-The same question as :func:`engine.optimiser.best_arrangement` (which arrangement of new melds,
-lays and swaps on the player's own melds gains the most round score while keeping one card), and
-the same exact-cover formulation: cards are decided in value-by-value order (rank, then suit, as in
-van Rijn, Takes & Vis, "The Complexity of Rummikub Problems", 2015); the lowest card left is kept
-or is the lowest new card of exactly one set or run (a run may absorb one of the player's runs:
-that is a lay-off). What makes hands of 40 and more cards fast is the bound: the cards still
-undecided can gain at most twice their points (laid instead of held, R7.1), so a branch that
-cannot beat the best arrangement found so far is cut, and the memo keeps values as exact or as
-upper bounds ("fail-soft" search), so cut branches are not searched again either.
+The question of :func:`engine.optimiser.best_arrangement`: which new melds, lays and swaps on the
+player's own melds gain the most round score (R7.1: own melds up, hand down) while keeping a card.
 
-Structural jokers fill a run's gaps or bring a meld to three cards; the other jokers are spare
-and go onto any meld with room (20 points wherever they lie, R1). Swaps (R6) gain 2p − 20: only
-an ace or the Q♠ ever gains, and those few are tried up front. Everything is deterministic: fixed
-enumeration orders, ties kept by the first found, no hashing of strings or sets.
+Formulation: exact cover over the hand, as in the value-by-value programme of van Rijn, Takes &
+Vis ("The Complexity of Rummikub Problems", 2015). Cards are decided in value-by-value order (rank,
+then suit): the lowest card left is kept, or lies in exactly one new set or run; a run may absorb
+one of the player's runs (that is a lay-off) and a set of a rank the player owns is laid onto it
+(R5.4). Big hands branch on their most constrained card instead (fail first, as in Algorithm X).
+
+Search: the undecided cards can gain at most twice their points, so branches that cannot beat a
+target are cut; the memo keeps values as exact or as upper bounds (fail-soft), and an aspiration
+window asks first for the bound itself, then for less, so the search mostly only has to confirm.
+A greedy dive gives the floor. A deterministic budget of search calls (never a clock) bounds the
+work: past it the dive's arrangement is returned with ``exact=False``.
+
+Jokers: structural ones fill a run's gaps or bring a meld to three cards; the others are spare and
+go onto any meld with room (worth 20 wherever they lie, R1); with no room left a joker can still be
+laid and swapped out for a natural laid this turn, leaving the game (R6). Swaps into the player's
+melds gain 2p − 20: only an ace or the Q♠ gains, and those are tried up front. Deterministic:
+fixed enumeration orders, ties kept by the first found, no hashing of strings or sets.
 """
 
 from __future__ import annotations
@@ -32,9 +38,12 @@ DISPOSE_GAIN: Final = POINTS[JOKER_CODE]
 #: Cards in the order they are decided: rank by rank, suits within a rank.
 ORDER: Final = tuple(s * 13 + r for r in range(13) for s in range(4))
 _NEG: Final = -(10**9)
+#: From this many natural cards on, the search branches on the most constrained card instead of
+#: the lowest: slower per step, far fewer steps on big hands (measured in bench/results/bots.md).
+DYNAMIC_FROM: Final = 28
 #: Search calls one plan may make (a count, never a clock, so the result stays deterministic):
-#: about 0.1 s of work. Almost every hand needs far fewer; past it the greedy dive answers.
-NODE_BUDGET: Final = 30_000
+#: at most ~0.15 s here. Almost every hand needs far fewer; past it the greedy dive answers.
+NODE_BUDGET: Final = 20_000
 _MIN_GAIN: Final = 2 * min(POINTS[:52])  # the least a kept card costs: at least one is kept
 
 
@@ -85,6 +94,7 @@ class _Search:
         "by_high",
         "by_low",
         "counts",
+        "dynamic",
         "memo",
         "owned_flags",
         "run_cache",
@@ -117,6 +127,7 @@ class _Search:
         self.set_room = {rank: MAX_SET - s.size for rank, s in self.sets.items()}
         self.owned_flags = sum(1 << rank for rank in self.sets)
         self.budget = NODE_BUDGET
+        self.dynamic = sum(counts[:52]) >= DYNAMIC_FROM
         self.run_cache: dict[tuple[int, bytes, int, int], list[_RunOpt]] = {}
         self.set_cache: dict[
             tuple[int, bytes, int], list[tuple[tuple[int, ...], int, int, int]]
@@ -217,14 +228,14 @@ class _Search:
         return hit
 
     def _set_options(self, c: int, jokers: int) -> list[tuple[tuple[int, ...], int, int, int]]:
-        """Sets with natural ``c``, the lowest card of its rank left: (naturals, filler jokers,
-        gain, size of the resulting set), richest first; with the player's set of the rank,
-        the cards laid on it (R5.4)."""
+        """Sets with natural ``c`` and any other cards of its rank left: (naturals, filler
+        jokers, gain, size of the resulting set), fewest jokers and richest first; with the
+        player's set of the rank, the cards laid on it (R5.4)."""
         suit0, rank = divmod(c, 13)
         owned = self.sets.get(rank)
         counts = self.counts
         limits = [0, 0, 0, 0]
-        for s in range(suit0, 4):
+        for s in range(4):
             cap = 2 - (owned.per_suit[s] if owned else 0)
             limits[s] = min(counts[s * 13 + rank], cap)
         if limits[suit0] == 0:
@@ -253,6 +264,30 @@ class _Search:
         return out
 
     # -- search --------------------------------------------------------------------------------
+
+    def pick(self, at: int, flags: int) -> int:
+        """The card to branch on in big hands: the one with the fewest natural partners for a
+        set or a run (fail first, as in Knuth's Algorithm X); the first in :data:`ORDER` on ties.
+        Any card works: it is kept or lies in exactly one meld, so each arrangement is reached
+        once."""
+        counts = self.counts
+        best = -1
+        fewest = 1 << 30
+        for i in range(at, 52):
+            x = ORDER[i]
+            if not counts[x]:
+                continue
+            suit, rank = divmod(x, 13)
+            n = 0
+            if not flags >> rank & 1:
+                for t in range(rank, 52, 13):
+                    n += counts[t]
+            base = suit * 13
+            n += 2 * (counts[base + (rank - 1) % 13] > 0) + 2 * (counts[base + (rank + 1) % 13] > 0)
+            n += (counts[base + (rank - 2) % 13] > 0) + (counts[base + (rank + 2) % 13] > 0)
+            if n < fewest:
+                best, fewest = x, n
+        return best
 
     def _terminal(
         self, jokers: int, flags: int, mask: int, room: int, kept: bool, disp: int
@@ -304,13 +339,17 @@ class _Search:
         bound = 2 * rem + jokers * JOKER_GAIN - (0 if kept else _MIN_GAIN)
         if bound <= alpha:
             return bound
-        c = ORDER[at]
-        rank = c % 13
-        # Normalise what cannot matter any more, so equal subproblems share one memo entry:
-        # room beyond the jokers left, and the set flags of ranks already passed.
+        if self.dynamic:
+            c = self.pick(at, flags)
+            rank = c % 13
+        else:
+            c = ORDER[at]
+            rank = c % 13
+            # The set flags of ranks already passed cannot matter any more.
+            flags &= self.owned_flags | -(1 << rank)
+        # Room beyond the jokers left cannot matter either: equal subproblems share an entry.
         room = min(room, jokers)
         disp = min(disp, jokers)
-        flags &= self.owned_flags | -(1 << rank)
         key = (bytes(counts), jokers, flags, mask, room, kept, disp)
         hit = self.memo.get(key)
         if hit is not None and (hit[1] or hit[0] <= alpha):
@@ -430,10 +469,13 @@ class _Search:
             if at == 52:
                 _, lay, dispose = self._terminal(jokers, flags, mask, room, kept, disp)
                 return chosen, lay, dispose
-            c = ORDER[at]
+            if self.dynamic:
+                c = self.pick(at, flags)
+            else:
+                c = ORDER[at]
+                flags &= self.owned_flags | -(1 << (c % 13))
             room = min(room, jokers)
             disp = min(disp, jokers)
-            flags &= self.owned_flags | -(1 << (c % 13))
             key = (bytes(counts), jokers, flags, mask, room, kept, disp)
             _, exact, choice = self.memo[key]
             assert exact and isinstance(choice, tuple)

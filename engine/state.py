@@ -286,6 +286,14 @@ class State:
         move changes nothing."""
         if not isinstance(move, Move):
             move = Move.parse(move)
+        else:
+            # A constructed move obeys F2 too (e.g. no `swap N X`, no meld 0), so that every
+            # move push accepts is recorded in notation that replays.
+            try:
+                text = str(move)
+            except (IndexError, KeyError, TypeError):
+                raise NotationError(f"not a well-formed {move.kind!r} move", move) from None
+            move = Move.parse(text)
         if self.outcome is not None:
             raise self._illegal("round_over", "the round is over", move)
         kind = move.kind

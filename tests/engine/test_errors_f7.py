@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalMoveError, NotationError, State
+from engine import JOKER, Card, IllegalMoveError, Move, NotationError, State
 from engine.errors import CODES
 from tests.engine.helpers import reject, state
 
@@ -229,3 +229,21 @@ def test_f2_contradicting_prefix_is_invalid_meld_in_a_state() -> None:
     s.push("meld run 9h 7H 8H")
     assert [str(c) for c in s.melds[0][0].cards] == ["7H", "8H", "9H"]
     assert s.history[-1] == (0, "meld 7H 8H 9H")  # canonical: no prefix needed
+
+
+def test_f2_move_objects_are_held_to_the_notation() -> None:
+    """Moves built with the constructors (bots, tests) obey F2 like parsed text: what push
+    accepts is always written to the history in notation that replays. A `swap` of a joker
+    (R6 swaps in a natural) and meld number 0 were accepted and recorded as 'swap 1 X' and
+    'lay 7H 0'; malformed objects raised IndexError."""
+    s = state(["X 7H 2C 5D", "2D 3D"], melds=[["set AS AH X", "run 4H 5H 6H"], []], stock="5C")
+    reject(s, Move.swap(1, JOKER), "syntax")
+    reject(s, Move.lay(Card.parse("7H"), 0), "syntax")
+    reject(s, Move("lay", (Card.parse("7H"),), 2, "low"), "syntax")
+    reject(s, Move("fly"), "syntax")
+    reject(s, Move("discard", ()), "syntax")
+    reject(s, Move("lay", (), 1), "syntax")
+    reject(s, Move("meld", (Card.parse("7H"), JOKER, JOKER)), "syntax")
+    done = s.push(Move.lay(Card.parse("7H"), 2))
+    assert str(done) == "lay 7H 2"
+    assert s.history[-1] == (0, "lay 7H 2")

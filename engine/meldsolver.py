@@ -359,6 +359,8 @@ class _Search:
         if not flags >> rank & 1:
             owned = rank in self.sets
             for cards, filler, gain, size in self.set_options(c, jokers):
+                if best >= bound:
+                    break  # nothing beats the bound
                 pts = 0
                 for x in cards:
                     counts[x] -= 1
@@ -379,6 +381,8 @@ class _Search:
                 if v > _NEG and v + gain > best:
                     best, choice = v + gain, ("set", cards, filler)
         for seq, used, blk, gain, length, pts, nats in self.run_options(c, jokers, mask):
+            if best >= bound:
+                break
             for x in seq:
                 if 0 <= x < 52:
                     counts[x] -= 1
@@ -398,11 +402,14 @@ class _Search:
                     counts[x] += 1
             if v > _NEG and v + gain > best:
                 best, choice = v + gain, ("run", seq, blk, length)
-        counts[c] -= 1
-        v = self.search(
-            at, jokers, flags, mask, room, True, disp, rem - POINTS[c], max(alpha, best)
-        )
-        counts[c] += 1
+        floor = max(alpha, best)
+        keep_bound = 2 * (rem - POINTS[c]) + jokers * JOKER_GAIN
+        if keep_bound <= floor:
+            v = keep_bound  # cut without a call: an upper bound, as the call would return
+        else:
+            counts[c] -= 1
+            v = self.search(at, jokers, flags, mask, room, True, disp, rem - POINTS[c], floor)
+            counts[c] += 1
         if v > best:
             best, choice = v, ("keep",)
         exact = best > alpha

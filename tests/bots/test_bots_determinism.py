@@ -33,10 +33,12 @@ def _positions() -> list[State]:
     return [s for r in range(2) for s in sample_states(f"determinism/{r}", mixed, every=4)]
 
 
-def _moves_in_child(docs: list[dict[str, object]], hash_seed: str) -> list[list[str]]:
+def _moves_in_child(
+    docs: list[dict[str, object]], hash_seed: str, python: str = sys.executable
+) -> list[list[str]]:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-c", CHILD],
+        [python, "-c", CHILD],
         input=json.dumps(docs),
         capture_output=True,
         text=True,
@@ -61,3 +63,26 @@ def test_same_moves_in_other_processes_with_other_hash_seeds() -> None:
     ]
     for hash_seed in ("1", "4242"):
         assert _moves_in_child(docs, hash_seed) == here
+
+
+def _other_pythons() -> list[str]:
+    """Interpreters on this machine other than the test's own (the engine is stdlib only)."""
+    here = os.path.realpath(sys.executable)
+    found = []
+    for path in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if os.path.exists(path) and os.path.realpath(path) != here:
+            found.append(path)
+    return found
+
+
+def test_same_moves_under_another_python_build() -> None:
+    """R10 "on every machine": a different CPython build (the system's, when there is one; else
+    a second run of this one) plays the same moves."""
+    states = _positions()[:12]
+    docs = [s.to_position() for s in states]
+    here = [
+        [str(choose_move(level, view(State.from_position(d), s.turn))) for level in LEVELS]
+        for d, s in zip(docs, states, strict=True)
+    ]
+    for python in _other_pythons() or [sys.executable]:
+        assert _moves_in_child(docs, "7", python) == here

@@ -7,12 +7,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from tests.browser.stack import Stack, start_stack
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
+# Two shared cores: give every expectation room before calling it a failure.
+expect.set_options(timeout=15_000)
+
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

@@ -1,7 +1,7 @@
 """A greedy arrangement: repeatedly lay the most valuable single meld, then every lay-off.
 
-Fast and simple, not exact. The beginner plays it (R10: plausible but simple), and the exact
-optimiser falls back on it when a hand is too large for its node budget.
+Fast and simple, not exact: the beginner plays it (R10: plausible but simple), and its misses
+(a meld that blocks a richer one, jokers spent early) are part of what makes it the weakest level.
 """
 
 from __future__ import annotations

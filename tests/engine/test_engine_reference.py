@@ -113,3 +113,33 @@ def test_engine_agrees_with_reference_on_small_positions() -> None:
             seen[compare(s, text)] += 1
     for code in ("ok", "must_keep_card", "invalid_meld", "stock_empty", "round_over"):
         assert seen[code], f"never reached: {code} ({seen})"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.binary(min_size=32, max_size=32),
+    players=st.integers(2, 4),
+    rng_seed=st.integers(0, 2**32 - 1),
+    moves=st.integers(0, 80),
+    stock=st.integers(0, 3),
+)
+def test_engine_agrees_with_reference_with_a_short_stock(
+    seed: bytes, players: int, rng_seed: int, moves: int, stock: int
+) -> None:
+    """A random mid-round position with its stock cut to 0–3 cards (F5 allows partial
+    positions): R4.4's forced takes and stock endings, engine against reference."""
+    rng = random.Random(rng_seed)
+    s = State.new_round(seed, Rules(players=players), 0, None)
+    for _ in range(moves):
+        if s.outcome is not None:
+            return
+        s.push(choose(s, rng))
+    position = s.to_position()
+    position["stock"] = position["stock"][:stock]
+    s = State.from_position(position)
+    if s.outcome is not None:
+        event("over on reading (R4.4)")
+        assert not ref_can_take(position) and position["phase"] == "draw"
+        return
+    for code in play_against_reference(s, rng, extra=0.3):
+        event(code)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bots import LEVELS
-from engine.state import Rules
-from tests.bots.positions import MAX_MOVES, play, seed_of
+from engine.bots import LEVELS, choose_move
+from engine.state import Rules, State
+from engine.view import view
+from tests.bots.positions import DAILY, MAX_MOVES, play, seed_of
 
 TABLES = (
     ("zen", "zen", "zen", "zen"),
@@ -50,3 +51,40 @@ def test_fewer_seats(players: int) -> None:
         levels = [LEVELS[(r + s) % 3] for s in range(players)]
         states = list(play(seed_of(f"seats/{players}/{r}"), levels, dealer=0, rules=rules))
         assert states[-1].outcome is not None
+
+
+def test_rounds_whose_stock_runs_out() -> None:
+    """R4.4: with the stock nearly gone, bots take when they must (only a take is legal on an
+    empty stock) and the round ends, by going out or by the stock running out (R7.2)."""
+    levels = ("zen", "advanced", "beginner", "zen")
+    ends: set[str] = set()
+    forced = 0
+    for r in range(10):
+        state = State.new_round(seed_of(f"stock/{r}"), DAILY, dealer=r % 4)
+        for _ in range(12 + r):  # a few real moves first
+            if state.outcome is not None:
+                break
+            seat = state.turn
+            state.push(choose_move(levels[seat], view(state, seat)), seat)
+        if state.outcome is not None:
+            continue  # out in one turn (R7.3): nothing left to test here
+        # Move all but 1–3 stock cards under the discard pile: same 110 cards (R1), and a
+        # position the engine accepts (F5); only the stock's size and the pile change.
+        keep = 1 + r % 3
+        state.discard = [*state.stock[: len(state.stock) - keep], *state.discard]
+        state.stock = state.stock[len(state.stock) - keep :]
+        state = State.from_position(state.to_position())
+        for _ in range(MAX_MOVES):
+            if state.outcome is not None:
+                break
+            seat = state.turn
+            move = choose_move(levels[seat], view(state, seat))
+            if state.phase == "draw" and not state.stock:
+                forced += 1
+                assert move.kind == "take"  # R4.4: the only legal move
+            state.push(move, seat)
+        assert state.outcome is not None
+        assert state.card_count() == 110
+        ends.add(state.outcome.end)
+    assert forced > 0  # the forced take really happened
+    assert "stock" in ends  # R7.2 endings happened too

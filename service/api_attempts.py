@@ -45,22 +45,28 @@ def _move_body() -> tuple[str, int]:
 @limiter.limit(moves_limit, key_func=per_attempt_key)
 def post_move(attempt_id: str) -> Response:
     """Apply the player's move, then the bots' until the player moves again or the round ends.
-    Checks in API.md's order: 400 body, 401/403 owner, 404, 409 stale / day closed, 422 move."""
+    Checks in API.md's order: 400 body, 404, 401/403 owner, 409 stale / day closed, 422 move.
+    The attempt is read once (under WATCH, in store.play) and its game parsed once."""
     move, seq = _move_body()
-    attempt = _load(attempt_id)
-    identity.require_owner(attempt)
     config = current_app.config
-    if attempt.seq != seq:
-        raise ApiError(409, "stale", f"seq {seq} is not current ({attempt.seq})", seq=attempt.seq)
-    if attempt.ranked and clock.is_closed(attempt.date, config):
-        raise ApiError(409, "day_closed", "this day and its grace period are over")
+
+    def check(attempt: store.Attempt) -> None:
+        identity.require_owner(attempt)
+        if attempt.seq != seq:
+            raise ApiError(
+                409, "stale", f"seq {seq} is not current ({attempt.seq})", seq=attempt.seq
+            )
+        if attempt.ranked and clock.is_closed(attempt.date, config):
+            raise ApiError(409, "day_closed", "this day and its grace period are over")
+
     now_ms = int(clock.now(config).timestamp() * 1000)
     client = get_redis()
-    try:
-        updated, events, finished = store.play(client, attempt_id, seq, move, now_ms)
-    except store.Stale:
-        current = _load(attempt_id)
-        raise ApiError(409, "stale", "another request moved first", seq=current.seq) from None
+    played = (
+        store.play(client, attempt_id, seq, move, now_ms, check) if len(attempt_id) <= 64 else None
+    )
+    if played is None:
+        raise ApiError(404, "unknown_attempt", "no such attempt")
+    updated, game, events, finished = played
     if finished and updated.ranked:
         try:
             queue.enqueue_verify(get_queue(), attempt_id)
@@ -68,9 +74,10 @@ def post_move(attempt_id: str) -> Response:
             # The attempt is in the finished set: the reconciler will queue it.
             current_app.logger.warning("could not enqueue verification for %s", attempt_id)
     # The moves as seat 0 saw them (R10): a bot's face-down going-out card stays hidden (R4.3).
-    seen = view(updated.game.state, 0).history
+    seat_view = view(game.state, 0)
+    seen = seat_view.history
     body: dict[str, Any] = {
-        "attempt": present.attempt_json(client, updated),
+        "attempt": present.attempt_json(client, updated, seat_view),
         "events": [{"seat": s, "move": m} for s, m in seen[len(seen) - len(events) :]],
     }
     return jsonify(body)

@@ -40,3 +40,9 @@ def day_rank(date: str) -> str:
 def player(player_id: str) -> str:
     """A player's all-time facts: name, days, best."""
     return f"{PREFIX}:player:{player_id}"
+
+
+def day_names(date: str) -> str:
+    """Hash attempt id -> player name of a day's ranked attempts, written with the rank, so a
+    leaderboard page is read from the ranking keys alone (one HMGET, no attempt hashes)."""
+    return f"{PREFIX}:day:{date}:names"

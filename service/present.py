@@ -10,14 +10,26 @@ from typing import Any
 
 import redis
 
-from engine import DAILY_RULES, ENGINE_VERSION, commitment, daily_seats, daily_seed, view
+from engine import (
+    DAILY_RULES,
+    ENGINE_VERSION,
+    View,
+    commitment,
+    daily_seats,
+    daily_seed,
+    view,
+)
 from service import clock, keys, ranking
 from service.store import Attempt
 
 
-def attempt_json(client: redis.Redis[str], attempt: Attempt) -> dict[str, Any]:
-    """API.md's ``A``: the attempt with seat 0's view and its verification."""
-    game = attempt.game
+def attempt_json(
+    client: redis.Redis[str], attempt: Attempt, seat_view: View | None = None
+) -> dict[str, Any]:
+    """API.md's ``A``: the attempt with seat 0's view (``seat_view`` when the caller has it,
+    else computed from the stored game) and its verification."""
+    if seat_view is None:
+        seat_view = view(attempt.game.state, 0)
     verification: dict[str, Any] | None = None
     if attempt.ranked and attempt.verification is not None:
         verified = attempt.verification == "verified"
@@ -35,7 +47,7 @@ def attempt_json(client: redis.Redis[str], attempt: Attempt) -> dict[str, Any]:
         "ranked": attempt.ranked,
         "status": attempt.status,
         "seq": attempt.seq,
-        "view": view(game.state, 0).to_json(),
+        "view": seat_view.to_json(),
         "verification": verification,
     }
 

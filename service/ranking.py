@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 import redis
+from redis.commands.core import Script
 
 from service import keys
 
@@ -41,35 +42,92 @@ def decode_key(key: float) -> tuple[int, int, int]:
     return s, t, f
 
 
+# One round trip per leaderboard read: the count, the page (or the page around one member) and
+# the names, all from the ranking keys. The earlier reads made three round trips and one HGET per
+# entry on the attempt hashes; under load each round trip waits for Redis, so this was the slowest
+# read (bench/results/service.md has the before and after).
+PAGE_LUA: Final = """
+local total = redis.call('ZCARD', KEYS[1])
+local first, last, position = tonumber(ARGV[1]), tonumber(ARGV[2]), -1
+if ARGV[3] ~= '' then
+  local found = redis.call('ZREVRANK', KEYS[1], ARGV[3])
+  if not found then return false end
+  position = found
+  first = math.max(0, found - tonumber(ARGV[4]))
+  last = found + tonumber(ARGV[4])
+end
+local page = redis.call('ZREVRANGE', KEYS[1], first, last, 'WITHSCORES')
+local names = {}
+if #page > 0 then
+  local ids = {}
+  for i = 1, #page, 2 do ids[#ids + 1] = page[i] end
+  names = redis.call('HMGET', KEYS[2], unpack(ids))
+end
+return {total, first, position, page, names}
+"""
+_script: list[Script] = []  # registered once per process, run on whichever client is given
+
+
+def _page(
+    client: redis.Redis[str], date: str, first: int, last: int, member: str = "", radius: int = 0
+) -> tuple[int, int, int, list[dict[str, Any]]] | None:
+    """(total, first index, member's index or -1, entries); None when ``member`` is not ranked."""
+    if not _script:
+        _script.append(client.register_script(PAGE_LUA))
+    reply = _script[0](
+        keys=[keys.day_rank(date), keys.day_names(date)],
+        args=[first, last, member, radius],
+        client=client,
+    )
+    if not reply:
+        return None
+    total, start, position, flat, names = reply
+    ids = [_text(m) for m in flat[0::2]]
+    found = [None if n is None else _text(n) for n in names]
+    missing = [i for i, n in enumerate(found) if n is None]
+    if missing:  # ranked before names were kept beside the rank: read the attempts' own
+        pipe = client.pipeline(transaction=False)
+        for i in missing:
+            pipe.hget(keys.attempt(ids[i]), "name")
+        for i, name in zip(missing, pipe.execute(), strict=True):
+            found[i] = None if name is None else _text(name)
+    entries = []
+    for i, (attempt_id, key, name) in enumerate(zip(ids, flat[1::2], found, strict=True)):
+        score, turns, _ = decode_key(float(key))
+        entries.append(
+            {
+                "rank": int(start) + i + 1,
+                "name": name or "",
+                "score": score,
+                "turns": turns,
+                "attempt_id": attempt_id,
+            }
+        )
+    return int(total), int(start), int(position), entries
+
+
 def day_page(client: redis.Redis[str], date: str, offset: int, limit: int) -> dict[str, Any]:
     """One page of a day's leaderboard (verified attempts only)."""
-    key = keys.day_rank(date)
-    pipe = client.pipeline(transaction=False)
-    pipe.zcard(key)
-    pipe.zrevrange(key, offset, offset + limit - 1, withscores=True)
-    total, members = pipe.execute()
-    return {"date": date, "total": int(total), "entries": _entries(client, members, offset)}
+    page = _page(client, date, offset, offset + limit - 1)
+    assert page is not None
+    total, _, _, entries = page
+    return {"date": date, "total": total, "entries": entries}
 
 
 def around(
     client: redis.Redis[str], date: str, attempt_id: str, radius: int
 ) -> dict[str, Any] | None:
     """The entries around one ranked attempt, or None when it is not on the board."""
-    key = keys.day_rank(date)
-    position = client.zrevrank(key, attempt_id)
-    if position is None:
+    page = _page(client, date, 0, 0, attempt_id, radius)
+    if page is None:
         return None
-    start = max(0, int(position) - radius)
-    pipe = client.pipeline(transaction=False)
-    pipe.zcard(key)
-    pipe.zrevrange(key, start, int(position) + radius, withscores=True)
-    total, members = pipe.execute()
+    total, _, position, entries = page
     return {
         "date": date,
-        "total": int(total),
+        "total": total,
         "attempt_id": attempt_id,
-        "rank": int(position) + 1,
-        "entries": _entries(client, members, start),
+        "rank": position + 1,
+        "entries": entries,
     }
 
 
@@ -77,26 +135,6 @@ def rank_of(client: redis.Redis[str], date: str, attempt_id: str) -> int | None:
     """The attempt's current 1-based rank, or None when it is not ranked."""
     position = client.zrevrank(keys.day_rank(date), attempt_id)
     return None if position is None else int(position) + 1
-
-
-def _entries(client: redis.Redis[str], members: list[Any], offset: int) -> list[dict[str, Any]]:
-    pipe = client.pipeline(transaction=False)
-    for member, _ in members:
-        pipe.hget(keys.attempt(_text(member)), "name")
-    names = pipe.execute()
-    entries = []
-    for i, ((member, key), name) in enumerate(zip(members, names, strict=True)):
-        score, turns, _ = decode_key(key)
-        entries.append(
-            {
-                "rank": offset + i + 1,
-                "name": _text(name) if name is not None else "",
-                "score": score,
-                "turns": turns,
-                "attempt_id": _text(member),
-            }
-        )
-    return entries
 
 
 def alltime_page(client: redis.Redis[str], offset: int, limit: int) -> dict[str, Any]:

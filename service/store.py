@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
@@ -167,12 +168,20 @@ def attempt_for_player(client: redis.Redis[str], date: str, player: str) -> str 
 
 
 def play(
-    client: redis.Redis[str], attempt_id: str, seq: int, move: str, now_ms: int
-) -> tuple[Attempt, list[tuple[int, str]], bool]:
-    """Apply the player's move and the bots' answers; returns (attempt, events, just_finished).
+    client: redis.Redis[str],
+    attempt_id: str,
+    seq: int,
+    move: str,
+    now_ms: int,
+    check: Callable[[Attempt], None] | None = None,
+) -> tuple[Attempt, Game, list[tuple[int, str]], bool] | None:
+    """Apply the player's move and the bots' answers; returns (attempt, game, events,
+    just_finished), or None when there is no such attempt.
 
-    Raises :class:`Stale` when ``seq`` is not current (checked again at commit time through
-    WATCH), an engine error for an illegal move; in both cases nothing is written.
+    The attempt is read once, under WATCH: ``check`` (the caller's owner and phase checks) sees
+    it before the move and may raise; the returned attempt and game are built from what was read
+    and written, not read again. Raises :class:`Stale` when ``seq`` is not current (checked again
+    at commit time through WATCH), an engine error for an illegal move; nothing is written then.
     """
     key = keys.attempt(attempt_id)
     with client.pipeline() as pipe:
@@ -181,14 +190,16 @@ def play(
                 pipe.watch(key)
                 h = cast(dict[str, str], pipe.hgetall(key))
                 if not h:
-                    raise KeyError(attempt_id)
+                    return None
                 current = Attempt.from_hash(h)
+                if check is not None:
+                    check(current)
                 if current.seq != seq:
                     raise Stale(attempt_id)
                 game = current.game
                 events = game.play(move, 0)
                 history = game.state.history
-                update: dict[str | bytes, str | int | float | bytes] = {
+                update: dict[str, str] = {
                     "seq": str(len(history)),
                     "game": json.dumps(game.to_json(), separators=(",", ":")),
                 }
@@ -205,13 +216,10 @@ def play(
                     if current.ranked:
                         update["verification"] = "queued"
                 pipe.multi()
-                pipe.hset(key, mapping=update)
+                pipe.hset(key, mapping=cast(dict[str | bytes, str], update))
                 if finished and current.ranked:
                     pipe.zadd(keys.FINISHED, {attempt_id: now_ms})
                 pipe.execute()
-                break
+                return Attempt.from_hash(h | update), game, events, finished
             except redis.WatchError:
                 continue
-    stored = load(client, attempt_id)
-    assert stored is not None
-    return stored, events, finished

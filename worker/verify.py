@@ -76,6 +76,7 @@ def verify(client: redis.Redis[str], attempt_id: str, secret: bytes) -> dict[str
                         keys.day_rank(attempt.date),
                         {attempt_id: ranking.rank_key(score, turns, finished_ms)},
                     )
+                    pipe.hset(keys.day_names(attempt.date), attempt_id, attempt.name)
                     pipe.zincrby(keys.ALLTIME, score, attempt.player)
                     pipe.hset(player_key, "name", attempt.name)
                     pipe.hincrby(player_key, "days", 1)

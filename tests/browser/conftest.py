@@ -61,7 +61,7 @@ def browser() -> Iterator[Browser]:
 def context(browser: Browser, stack: Stack) -> Iterator[BrowserContext]:
     """A fresh browser profile (a new player) with fast bot playback."""
     ctx = browser.new_context(base_url=stack.base_url, viewport={"width": 1440, "height": 1000})
-    ctx.add_init_script("localStorage.setItem('pikdame.speed', JSON.stringify('test'))")
+    ctx.add_init_script("localStorage.setItem('pikdame.speed', JSON.stringify('veryfast'))")
     yield ctx
     ctx.close()
 

@@ -7,8 +7,6 @@ import { t } from "../lib/i18n.js";
 import { meldText, reading, spareJokers } from "../lib/notation.js";
 import { melds } from "./table.js";
 
-export const ACTIONS = ["draw", "take", "meld", "lay", "swap", "discard"];
-
 function radios(name, legend, options, chosen, onChange) {
   return h("fieldset", { class: "choice" },
     h("legend", { text: legend }),

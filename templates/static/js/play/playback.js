@@ -9,7 +9,7 @@ import { describe, seatName } from "../lib/moves.js";
 import { load, save } from "../lib/store.js";
 import { melds } from "./table.js";
 
-export const SPEEDS = { slow: 1000, normal: 450, fast: 180, test: 15 };
+export const SPEEDS = { slow: 1000, normal: 450, fast: 180, veryfast: 15 };
 
 export function delay() {
   return SPEEDS[load("speed", "normal")] ?? SPEEDS.normal;

@@ -250,7 +250,8 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
         if expected is not None and str(expected) != str(done):
             raise ReplayError(
                 "bot_mismatch",
-                f"move {i}: seat {seat}'s bot plays {expected}, the record says {text!r}",
+                f"move {i}: seat {seat}'s bot plays {expected}, the record says {text!r}"
+                + _version_note(record),
                 i,
                 record,
             )
@@ -265,3 +266,12 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
             record,
         )
     return game
+
+
+def _version_note(record: dict[str, Any]) -> str:
+    """Bots change between engine versions (F6 names the one that played): say so when they
+    differ, since a bot mismatch is then expected rather than a forgery."""
+    played_by = record.get("engine")
+    if played_by == ENGINE_VERSION:
+        return ""
+    return f" (the record was played by engine {played_by!r}; this is {ENGINE_VERSION!r})"

@@ -14,6 +14,7 @@ from engine.cards import CARDS, JOKER, JOKER_CODE, NAMES, POINTS, Card
 from engine.errors import NotationError, PikDameError
 
 MAX_SET: Final = 8
+_set = object.__setattr__
 MAX_RUN: Final = 13
 
 
@@ -36,12 +37,18 @@ class Meld:
     points: int
 
     def __init__(self, kind: str, cards: tuple[Card, ...], rank: int, suit: int, start: int):
-        self.kind = kind
-        self.cards = cards
-        self.rank = rank
-        self.suit = suit
-        self.start = start
-        self.points = sum(POINTS[c] for c in cards)
+        _set(self, "kind", kind)
+        _set(self, "cards", cards)
+        _set(self, "rank", rank)
+        _set(self, "suit", suit)
+        _set(self, "start", start)
+        _set(self, "points", sum(POINTS[c] for c in cards))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Meld is immutable (tried to set {name})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Meld is immutable (tried to delete {name})")
 
     # -- construction --------------------------------------------------------------------------
 

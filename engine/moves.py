@@ -7,7 +7,7 @@ business (:meth:`engine.state.State.push`). ``str(move)`` writes the canonical f
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from engine.cards import JOKER_CODE, NAMES, Card
 from engine.errors import NotationError
@@ -16,30 +16,16 @@ KINDS: Final = ("draw", "take", "meld", "lay", "swap", "discard", "resign")
 DRAW_PHASE_KINDS: Final = frozenset(("draw", "take"))
 
 
-class Move:
-    """One move: ``kind`` and, as it needs, ``cards``, ``meld`` (1-based), ``end``, ``prefix``."""
+class Move(NamedTuple):
+    """One move: ``kind`` and, as it needs, ``cards``, ``meld`` (1-based), ``end``, ``prefix``.
 
-    __slots__ = ("cards", "end", "kind", "meld", "prefix")
+    A named tuple: immutable, so the parse cache can hand out one object to every caller."""
 
     kind: str
-    cards: tuple[Card, ...]
-    meld: int
-    end: str | None
-    prefix: str | None
-
-    def __init__(
-        self,
-        kind: str,
-        cards: tuple[Card, ...] = (),
-        meld: int = 0,
-        end: str | None = None,
-        prefix: str | None = None,
-    ) -> None:
-        self.kind = kind
-        self.cards = cards
-        self.meld = meld
-        self.end = end
-        self.prefix = prefix
+    cards: tuple[Card, ...] = ()
+    meld: int = 0
+    end: str | None = None
+    prefix: str | None = None
 
     @staticmethod
     def parse(text: str) -> Move:
@@ -89,15 +75,6 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.kind, self.cards, self.meld, self.end, self.prefix)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Move) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
 
 DRAW: Final = Move("draw")

@@ -157,3 +157,23 @@ def test_replay_rejects_a_seed_that_breaks_the_commitment() -> None:
     code, doc, _ = run("replay", stdin=json.dumps(record))
     assert code == 2
     assert "commitment" in doc["error"]["message"]
+
+
+def test_a_bot_mismatch_names_a_differing_engine_version() -> None:
+    """F6 names the engine that played; replay says so when a bot move differs under another."""
+    from engine import ENGINE_VERSION, daily_game
+
+    game = daily_game(SEED, "Ada")
+    game.play("draw", 0)
+    game.play(Move.discard(game.state.hand(0)[-1]), 0)
+    record = game.to_record(SEED)
+    bot = next(i for i, m in enumerate(record["moves"]) if m["seat"] == 1)
+    record["moves"][bot]["move"] = "resign"
+    code, doc, _ = run("replay", stdin=json.dumps(record))
+    assert code == 3 and doc["error"]["code"] == "bot_mismatch"
+    assert "played by engine" not in doc["error"]["message"]
+    record["engine"] = "pikdame-engine/rules-1/bots-0"
+    code, doc, _ = run("replay", stdin=json.dumps(record))
+    assert code == 3 and doc["error"]["code"] == "bot_mismatch"
+    assert "played by engine 'pikdame-engine/rules-1/bots-0'" in doc["error"]["message"]
+    assert ENGINE_VERSION in doc["error"]["message"]

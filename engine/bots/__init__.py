@@ -1,4 +1,15 @@
-"""Bots (RULES.md R10): each level is a pure function of a seat's view to its next move."""
+"""Bots (RULES.md R10): each level is a pure function of a seat's view to its next move.
+
+- ``beginner`` (beginner.py): takes a small pile with a plain meld, lays greedily (greedy.py),
+  discards its costliest lone card.
+- ``advanced`` (advanced.py): planner.py with plain judgement (evaluate.py): weighs every take
+  against drawing by the position it leaves, lays the exact optimiser's arrangement
+  (engine.optimiser), discards what is least useful, least likely to feed the next player's take.
+- ``zen`` (zen.py): the same planner with judgement tuned by tournament (engine.tournament).
+
+Bots read only the view (knowledge.py works out unseen cards and take options from it), use no
+randomness, no floats in decisions and no set or dict order, so replay can recompute every move.
+"""
 
 from __future__ import annotations
 

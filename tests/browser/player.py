@@ -142,6 +142,11 @@ class Player:
                     return [a, b]
         return None
 
+    def resign(self) -> None:
+        self.page.locator("#resign").click()
+        self.page.locator("#confirm-ok").click()
+        wait_idle(self.page)
+
     def lay(self, card: str, meld: str, end: str | None) -> None:
         """Anlegen: with the mouse by clicking the own meld after selecting the card, with the
         keyboard by the action key and the meld's digit."""
@@ -170,6 +175,9 @@ class Player:
             return
         self.turns += 1
         pair = self.take_pair()
+        if pair is None and "Stapel ist leer" in self.page.locator("#status").inner_text():
+            self.resign()  # a forced take this simple player cannot see: give up the round
+            return
         if pair is not None:
             self.select(pair)
             self.act("take")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, ViewportSize
 
 from tests.browser.flows import start_game
 from tests.browser.stack import Stack
 
-PHONE = {"width": 360, "height": 780}
+PHONE: ViewportSize = {"width": 360, "height": 780}
 
 
 def overflow(page: Page) -> int:

@@ -28,7 +28,6 @@ class Weights:
     draw: int = 0  # the expected worth of an unknown card from the stock
     late_points: int = 10  # extra per point once the round nears its end
     keep_jokers: int = 0  # 1: weigh holding jokers back against laying them as extras
-    out: int = 0  # tenths for an arrangement that goes out (R4.3)
     take_len: int = 4  # the largest take meld weighed (a bigger one is a take plus lay-offs)
 
 

@@ -41,6 +41,10 @@ _NEG: Final = -(10**9)
 #: From this many natural cards on, the search branches on the most constrained card instead of
 #: the lowest: slower per step, far fewer steps on big hands (measured in bench/results/bots.md).
 DYNAMIC_FROM: Final = 28
+#: Calls of the anytime search that improves on the greedy dive once the budget is spent, and
+#: the most deviations from its option order it tries.
+FALLBACK_BUDGET: Final = 5_000
+DISCREPANCIES: Final = 8
 #: Search calls one plan may make (a count, never a clock, so the result stays deterministic):
 #: at most ~0.15 s here. Almost every hand needs far fewer; past it the greedy dive answers.
 NODE_BUDGET: Final = 20_000
@@ -417,6 +421,116 @@ class _Search:
             self.memo[key] = (best, exact, choice)
         return best
 
+    def improve(
+        self, jokers: int, kept: bool, rem: int, floor: int, budget: int
+    ) -> tuple[list[tuple[str, tuple[int, ...], int]], int, int, int] | None:
+        """Limited discrepancy search in card order (Harvey & Ginsberg, 1995), keeping the best
+        complete arrangement it meets: the fallback when the exact search ran out of budget.
+        Pass k follows the option order (fewest jokers, richest first; keeping the card last)
+        but may deviate k times, so the search spreads over the whole tree instead of sinking
+        into one corner. Returns the best arrangement above ``floor`` (melds, spare jokers,
+        disposals, gain) or None; stops after ``budget`` calls (deterministic)."""
+        counts = self.counts
+        path: list[tuple[str, tuple[int, ...], int]] = []
+        best: list[object] = [floor, None]
+        left = [budget]
+
+        def go(
+            at: int,
+            jokers: int,
+            flags: int,
+            mask: int,
+            room: int,
+            kept: bool,
+            disp: int,
+            rem: int,
+            acc: int,
+            slack: int,
+        ) -> None:
+            left[0] -= 1
+            if left[0] < 0:
+                return
+            while at < 52 and counts[ORDER[at]] == 0:
+                at += 1
+            top = best[0]
+            assert isinstance(top, int)
+            if at == 52:
+                value, lay, dispose = self._terminal(jokers, flags, mask, room, kept, disp)
+                if value > _NEG and acc + value > top:
+                    best[0] = acc + value
+                    best[1] = (list(path), lay, dispose)
+                return
+            if acc + 2 * rem + jokers * JOKER_GAIN - (0 if kept else _MIN_GAIN) <= top:
+                return
+            c = ORDER[at]
+            rank = c % 13
+            tried = 0
+            if not flags >> rank & 1:
+                owned = rank in self.sets
+                for cards, filler, gain, size in self.set_options(c, jokers):
+                    if tried > slack:
+                        return
+                    pts = 0
+                    for x in cards:
+                        counts[x] -= 1
+                        pts += POINTS[x]
+                    path.append(("set", (*cards, *(JOKER_CODE,) * filler), -1))
+                    go(
+                        at,
+                        jokers - filler,
+                        flags | 1 << rank,
+                        mask,
+                        min(6, room + MAX_SET - size),
+                        kept,
+                        disp + (len(cards) if owned else len(cards) - 1),
+                        rem - pts,
+                        acc + gain,
+                        slack - tried,
+                    )
+                    path.pop()
+                    for x in cards:
+                        counts[x] += 1
+                    tried += 1
+            for seq, used, blk, gain, length, pts, nats in self.run_options(c, jokers, mask):
+                if tried > slack:
+                    return
+                for x in seq:
+                    if 0 <= x < 52:
+                        counts[x] -= 1
+                path.append(("run", seq, blk))
+                go(
+                    at,
+                    jokers - used,
+                    flags,
+                    mask | (1 << blk if blk >= 0 else 0),
+                    min(6, room + MAX_RUN - length),
+                    kept,
+                    disp + (nats if blk >= 0 else nats - 1),
+                    rem - pts,
+                    acc + gain,
+                    slack - tried,
+                )
+                path.pop()
+                for x in seq:
+                    if 0 <= x < 52:
+                        counts[x] += 1
+                tried += 1
+            if tried > slack:
+                return
+            counts[c] -= 1
+            go(at, jokers, flags, mask, room, True, disp, rem - POINTS[c], acc, slack - tried)
+            counts[c] += 1
+
+        for k in range(DISCREPANCIES + 1):
+            if left[0] <= 0:
+                break
+            go(0, jokers, 0, 0, 0, kept, 0, rem, 0, k)
+        found = best[1]
+        if found is None:
+            return None
+        assert isinstance(found, tuple) and isinstance(best[0], int)
+        return found[0], found[1], found[2], best[0]
+
     def dive(self, kept: bool) -> tuple[list[tuple[str, tuple[int, ...], int]], int]:
         """A greedy arrangement, no backtracking: each lowest card takes its first option (fewest
         jokers, richest), or stays. If nothing is kept yet, the cheapest card is set aside first
@@ -634,12 +748,16 @@ def _solve_plan(
     exact = True
     chosen, spare = search.dive(kept)
     dispose = 0
+    floor = _value(chosen, spare)
     try:
-        value = _aspire(search, jokers, kept, rem, _value(chosen, spare))
+        value = _aspire(search, jokers, kept, rem, floor)
         if value is not None:
             chosen, spare, dispose = search.walk(jokers, 0, kept)
     except _OutOfBudget:
         exact = False
+        better = _Search(live, melds).improve(jokers, kept, rem, floor, FALLBACK_BUDGET)
+        if better is not None:
+            chosen, spare, dispose, _ = better
     before = sum(POINTS[c] * n for c, n in enumerate(counts))
     laid, disposed = _moves(chosen, spare, dispose, search, melds, moves)
     for c in laid:

@@ -127,7 +127,7 @@ def replay_positions(attempt_id: str) -> tuple[Response, int] | Response:
     if attempt.status != "finished" or seed_hex is None:
         return _error(409, "day_open", "a game can be replayed once its day has closed")
     seed = bytes.fromhex(seed_hex)
-    game = attempt.game  # verified by the worker already: stepping needs no bot recomputation
+    game = attempt.game  # push() checks each move; showing it needs no bot recomputation
     record = game.to_record(seed)
     state = State.new_round(seed, game.rules, game.dealer, game.cut)
     positions = [state.to_position()]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.player import Player, wait_idle
+from tests.browser.player import Player, hand, points, wait_idle
 from tests.browser.stack import Stack
 
 
@@ -20,7 +20,8 @@ def test_table_in_english_and_back(page: Page, stack: Stack) -> None:
     expect(page.locator("#status")).to_contain_text("Your turn")
     expect(page.locator("#actions")).to_contain_text("Take the pile")
     expect(page.locator("#hand")).to_have_attribute("aria-labelledby", "hand-title")
-    expect(page.locator("#hand-title")).to_have_text("Your hand (15 cards)")
+    total = sum(points(c) for c in hand(page))
+    expect(page.locator("#hand-title")).to_have_text(f"Your hand (15 cards, {total} points)")
     first = page.locator("#hand li").first
     assert " of " in (first.locator(".sr").inner_text() or "")
 

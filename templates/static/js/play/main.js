@@ -60,7 +60,12 @@ function render() {
   renderPiles(view, ctx);
   renderOwnMelds(view, (n) => pickMeld(n));
   renderStatus(view, ctx);
-  $("#hand-title").textContent = t("hand.title", { n: view.hand.length });
+  $("#hand-title").textContent = t("hand.title", {
+    n: view.hand.length, points: meldPoints(view.hand),
+  });
+  $("#own-title").textContent = t("table.ownMeldsPoints", {
+    points: view.melds[0].reduce((sum, m) => sum + meldPoints(m.cards), 0),
+  });
   hand.show(view.hand, game.sort);
   selectionChanged();
   const mine = !view.outcome && view.turn === 0;

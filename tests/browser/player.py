@@ -143,6 +143,10 @@ class Player:
         return None
 
     def resign(self) -> None:
+        """Give up the round (unless it has already ended)."""
+        wait_idle(self.page)
+        if finished(self.page):
+            return
         self.page.locator("#resign").click()
         self.page.locator("#confirm-ok").click()
         wait_idle(self.page)

@@ -42,10 +42,7 @@ def test_page_receives_only_the_players_view(page: Page, stack: Stack) -> None:
         # Opponents' areas show face-up cards only inside their melds.
         shown = page.locator("#opponents [data-card]").count()
         assert shown == page.locator("#opponents .meld [data-card]").count()
-    if not finished(page):
-        page.locator("#resign").click()
-        page.locator("#confirm-ok").click()
-        wait_idle(page)
+    player.resign()
     assert finished(page)
 
     seed = daily_seed(SECRET.encode(), date)

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from engine import commitment, daily_seed
 from tests.browser.flows import start_game, wait_verified
-from tests.browser.player import Player, wait_idle
+from tests.browser.player import Player
 from tests.browser.stack import SECRET, Stack
 
 
@@ -58,10 +58,7 @@ def test_archive_rankings_and_replay_of_a_closed_day(
     player = Player(page)
     player.play_turn()
     player.play_turn()
-    wait_idle(page)
-    page.locator("#resign").click()
-    page.locator("#confirm-ok").click()
-    wait_idle(page)
+    player.resign()
     wait_verified(page)
 
     # Before the day closes, the replay viewer refuses to spoil it.

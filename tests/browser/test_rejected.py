@@ -10,20 +10,21 @@ from playwright.sync_api import Page, expect
 
 from service import keys
 from tests.browser.flows import start_game
-from tests.browser.player import Player, wait_idle
+from tests.browser.player import Player
 from tests.browser.stack import Stack
 
 
 def test_tampered_score_is_rejected_on_the_end_screen(page: Page, stack: Stack) -> None:
     stack.clock.set_day("2030-02-18")
     attempt = start_game(page, "Schummler")
-    Player(page).play_turn()
+    player = Player(page)
+    player.act("draw")
+    player.select([0])
+    player.act("discard")
     client = redis.Redis.from_url(stack.redis_url, decode_responses=True)
     stack.worker.send_signal(signal.SIGSTOP)  # hold verification while the record is changed
     try:
-        page.locator("#resign").click()
-        page.locator("#confirm-ok").click()
-        wait_idle(page)
+        player.resign()
         status = page.locator("#verify-status")
         expect(status).to_have_attribute("data-state", "queued")
         expect(status).to_contain_text("Warteschlange")

@@ -1,0 +1,243 @@
+"""Verification through real RQ and a real Redis: full daily records verified per second.
+
+    .venv/bin/python -m bench.bench_verify [--games 40] [--jobs 400]
+
+Plays ``--games`` daily rounds through the API (in-process app, real Redis, a random-discard
+player), so each record is a real one with the three zen bots' moves in it; copies of them (new
+attempt ids and players) make ``--jobs`` jobs. Each configuration then verifies the same jobs
+from scratch: the stock ``rq worker`` command as deployed (forking a work horse per job), two of
+them, ``rq worker-pool -n 2``, and the non-forking ``SimpleWorker`` (one and two processes).
+Throughput counts from the first job's start to the last job's end (RQ's own timestamps), so
+process start-up is apart; it is reported too. Writes bench/results/verify.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import redis
+
+from bench.loadkit import ROOT, load_average, start_redis
+from engine import ENGINE_VERSION
+from service import keys
+from service.app import create_app
+from service.queue import enqueue_verify, queue
+from worker.verify import verify
+
+RESULT = ROOT / "bench" / "results" / "verify.md"
+SECRET = b"bench-secret"
+DAY = dt.datetime.now(dt.UTC).date().isoformat()
+RQ = str(Path(sys.executable).with_name("rq"))
+STOCK = ["-c", "worker.settings", "--serializer", "json"]
+
+
+def play_games(url: str, games: int) -> list[str]:
+    """Finish ``games`` ranked attempts through the API; returns their ids."""
+    clock = dt.datetime.combine(dt.date.fromisoformat(DAY), dt.time(12), dt.UTC)
+    app = create_app(
+        {
+            "REDIS_URL": url,
+            "PIKDAME_SECRET": SECRET,
+            "PIKDAME_NOW": lambda: clock,
+            "PIKDAME_LIMITS_ENABLED": False,
+        }
+    )
+    import logging
+
+    logging.getLogger("pikdame.access").disabled = True
+    rng = random.Random(5)
+    ids = []
+    for i in range(games):
+        client = app.test_client()
+        body = client.post(f"/api/daily/{DAY}/attempts", json={"name": f"V{i}"}).get_json()
+        attempt = body["attempt"]
+        headers = {"Authorization": f"Bearer {body['token']}"}
+        while attempt["status"] == "playing":
+            view = attempt["view"]
+            if view["phase"] == "draw":
+                move = "draw" if view["can_draw"] else "resign"
+            else:
+                move = "discard " + rng.choice(view["hand"])
+            response = client.post(
+                f"/api/attempts/{attempt['id']}/moves",
+                json={"move": move, "seq": attempt["seq"]},
+                headers=headers,
+            )
+            assert response.status_code == 200, response.get_json()
+            attempt = response.get_json()["attempt"]
+        ids.append(attempt["id"])
+    return ids
+
+
+def copies(client: redis.Redis[str], ids: list[str], jobs: int) -> list[str]:
+    """``jobs`` attempts: the played ones, then copies with new ids and players."""
+    out = list(ids)
+    i = 0
+    while len(out) < jobs:
+        source = ids[i % len(ids)]
+        fields: dict[str | bytes, str] = dict(client.hgetall(keys.attempt(source)))
+        copy = f"{source}c{i}"
+        fields.update({"id": copy, "player": f"p{copy}"})
+        client.hset(keys.attempt(copy), mapping=fields)
+        out.append(copy)
+        i += 1
+    return out
+
+
+def reset(client: redis.Redis[str], ids: list[str]) -> None:
+    """Forget every verdict, ranking and RQ key, so the next configuration starts afresh."""
+    for pattern in ("rq:*", "pd:day:*:rank", "pd:day:*:names", "pd:player:*"):
+        for key in client.scan_iter(pattern, count=1000):
+            client.delete(key)
+    client.delete(keys.ALLTIME, keys.FINISHED)
+    pipe = client.pipeline(transaction=False)
+    for aid in ids:
+        pipe.hset(keys.attempt(aid), "verification", "queued")
+        pipe.hdel(keys.attempt(aid), "reason")
+    pipe.execute()
+
+
+@dataclass
+class Run:
+    name: str
+    processes: int
+    wall: float  # command start to exit (start-up included)
+    span: float  # first job started to last job ended
+    job_ms: list[float]
+
+    @property
+    def rate(self) -> float:
+        return len(self.job_ms) / self.span
+
+
+def run_config(
+    url: str,
+    client: redis.Redis[str],
+    ids: list[str],
+    name: str,
+    workers: int,
+    commands: list[list[str]],
+) -> Run:
+    reset(client, ids)
+    q = queue(url, "verify")
+    for aid in ids:
+        assert enqueue_verify(q, aid)
+    env = {
+        **os.environ,
+        "REDIS_URL": url,
+        "PIKDAME_SECRET": SECRET.decode(),
+        "PYTHONPATH": str(ROOT),
+    }
+    started = time.perf_counter()
+    procs = [
+        subprocess.Popen(
+            command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        for command in commands
+    ]
+    for p in procs:
+        _, err = p.communicate(timeout=900)
+        if p.returncode:
+            raise RuntimeError(f"{name}: exit {p.returncode}: {err.decode()[-2000:]}")
+    wall = time.perf_counter() - started
+    raw = redis.Redis.from_url(url)
+    starts, ends, job_ms = [], [], []
+    for aid in ids:
+        started_at, ended_at = raw.hmget(f"rq:job:verify-{aid}", "started_at", "ended_at")
+        assert started_at and ended_at, f"{name}: job for {aid} did not run"
+        s = dt.datetime.fromisoformat(started_at.decode().replace("Z", "+00:00"))
+        e = dt.datetime.fromisoformat(ended_at.decode().replace("Z", "+00:00"))
+        starts.append(s)
+        ends.append(e)
+        job_ms.append((e - s).total_seconds() * 1000)
+    verified = sum(client.hget(keys.attempt(a), "verification") == "verified" for a in ids)
+    assert verified == len(ids), f"{name}: {verified} of {len(ids)} verified"
+    span = (max(ends) - min(starts)).total_seconds()
+    run = Run(name, workers, wall, span, job_ms)
+    print(f"  {name}: {run.rate:.1f} jobs/s, wall {wall:.1f} s (load {load_average()})", flush=True)
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--jobs", type=int, default=400)
+    parser.add_argument("--out", type=Path, default=RESULT)
+    args = parser.parse_args(argv)
+    command = "python -m bench.bench_verify " + " ".join(argv if argv is not None else sys.argv[1:])
+    load_start = load_average()
+    server = start_redis()
+    try:
+        client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
+        played = play_games(server.url, args.games)
+        moves = [int(client.hget(keys.attempt(a), "seq") or 0) for a in played]
+        ids = copies(client, played, args.jobs)
+        # The job's code alone, in this process: CPU time of replay + verdict + ranking.
+        reset(client, ids)
+        cpu = []
+        for aid in played:
+            t = time.process_time()
+            assert verify(client, aid, SECRET)["status"] == "verified"
+            cpu.append((time.process_time() - t) * 1000)
+        worker = [RQ, "worker", *STOCK, "--burst", "-q"]
+        simple = [*worker, "-w", "rq.worker.SimpleWorker"]
+        configs = [
+            ("`rq worker` (stock: forks a work horse per job)", 1, [worker]),
+            ("`rq worker` ×2", 2, [worker, worker]),
+            ("`rq worker-pool -n 2`", 2, [[RQ, "worker-pool", *STOCK, "--burst", "-q", "-n", "2"]]),
+            ("`rq worker -w rq.worker.SimpleWorker` (no fork)", 1, [simple]),
+            ("`rq worker -w rq.worker.SimpleWorker` ×2", 2, [simple, simple]),
+        ]
+        runs = [run_config(server.url, client, ids, n, w, cmds) for n, w, cmds in configs]
+    finally:
+        server.stop()
+    load_end = load_average()
+    one, pool_base = runs[0], runs[3]
+    lines = [
+        "## Verification through RQ (bench/bench_verify.py)",
+        "",
+        f"Command: `{command.strip()}` · engine `{ENGINE_VERSION}` · {dt.date.today()} · "
+        f"{os.cpu_count()} cores shared with other engineers' jobs; load average at the start "
+        f"{load_start}, at the end {load_end}.",
+        "",
+        f"{len(played)} daily rounds played through the API (random-discard player against the "
+        f"three zen bots; {statistics.median(moves)} moves per record, median), copied to "
+        f"{len(ids)} jobs; each configuration verifies all of them from scratch (replay from the "
+        "day's seed with every bot move recomputed, score compared, ranked) with one redis-server "
+        "(AOF, fsync every second) on the same machine. *jobs/s* = jobs / (last job's end − first "
+        "job's start) from RQ's timestamps; *wall* includes starting the processes.",
+        "",
+        f"The job's code alone, in-process: **{statistics.median(cpu):.1f} ms CPU** per "
+        f"verification (median of {len(cpu)}; p90 {sorted(cpu)[int(0.9 * (len(cpu) - 1))]:.1f} "
+        f"ms), i.e. {1000 / statistics.median(cpu):,.0f} per core-second.",
+        "",
+        "| workers | processes | jobs/s | per process | vs 1 process of its kind | job p50 ms "
+        "| job p99 ms | wall s |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for run in runs:
+        base = pool_base if "SimpleWorker" in run.name else one
+        ms = sorted(run.job_ms)
+        lines.append(
+            f"| {run.name} | {run.processes} | {run.rate:.1f} | {run.rate / run.processes:.1f} | "
+            f"{run.rate / base.rate:.2f}× | {statistics.median(ms):.1f} | "
+            f"{ms[int(0.99 * (len(ms) - 1))]:.1f} | {run.wall:.1f} |"
+        )
+    lines.append("")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(lines))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

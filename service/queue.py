@@ -17,6 +17,10 @@ from rq.serializers import JSONSerializer
 JOB_PATH: Final = "worker.jobs.verify_attempt"
 JOB_TIMEOUT: Final = 120  # seconds; a verification takes well under one
 RETRY_INTERVALS: Final = "5,30,120"  # seconds; retries with a delay need `--with-scheduler`
+# A successful job and its result (an RQ stream, ~4.7 KB, plus the job hash, ~1.6 KB) are kept
+# ten minutes, not a day: the verdict lives in the attempt's hash, and a day of them was half of
+# Redis' memory per verified attempt (bench/results/memory.md). Failures stay a week.
+RESULT_TTL: Final = 600
 WAITING: Final = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
 
@@ -45,7 +49,7 @@ def enqueue_verify(q: Queue, attempt_id: str) -> bool:
             job_id=job_id(attempt_id),
             timeout=JOB_TIMEOUT,
             retry=retry_policy(),
-            result_ttl=86400,
+            result_ttl=RESULT_TTL,
             failure_ttl=7 * 86400,
             unique=True,
         )

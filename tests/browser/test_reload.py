@@ -14,6 +14,7 @@ from tests.browser.stack import Stack
 def test_reload_mid_game_and_continue(page: Page, stack: Stack, artifacts: Path) -> None:
     stack.clock.set_day("2030-02-04")
     attempt = start_game(page, "Neuladen")
+    expect(page.locator("#guide")).to_have_attribute("open", "")  # a first table: guide open
     player = Player(page)
     player.play_turn()
     player.act("draw")
@@ -24,6 +25,7 @@ def test_reload_mid_game_and_continue(page: Page, stack: Stack, artifacts: Path)
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     assert hand(page) == before
+    expect(page.locator("#guide")).not_to_have_attribute("open", "")  # seen once is enough
     assert page.locator("#opponents .meld [data-card]").count() == log_size
     assert page.locator("#log li").all_inner_texts() == moves_seen
     expect(page.locator("#status")).to_contain_text("wirf zum Schluss")

@@ -166,7 +166,16 @@ function toggleSort() {
   hand.resort(game.sort);
 }
 
+// The short guide is open on a player's first table, closed once they have seen it.
+function guide() {
+  const box = $("#guide");
+  box.open = !load("guideSeen", false);
+  box.addEventListener("toggle", () => save("guideSeen", true));
+  if (box.open) save("guideSeen", true);
+}
+
 async function start() {
+  guide();
   $("#sort").textContent = t(game.sort === "suit" ? "hand.sortRank" : "hand.sortSuit");
   $("#sort").addEventListener("click", toggleSort);
   $("#hint-btn").addEventListener("click", hint);

@@ -25,6 +25,7 @@ HEADERS: Final = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
+_LOWER: Final = tuple((name.lower(), name, value) for name, value in HEADERS.items())
 UNSAFE_METHODS: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -38,8 +39,11 @@ def register(app: Flask) -> None:
 
     @app.after_request
     def _headers(response: Response) -> Response:
-        for name, value in HEADERS.items():
-            response.headers.setdefault(name, value)
-        if request.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-store")
+        # One pass over the response's few headers, then one extend: seven setdefault calls
+        # scanned the header list seven times, a measurable part of a cheap read's CPU.
+        have = {name.lower() for name, _ in response.headers}  # (name, value) pairs
+        missing = [(name, value) for low, name, value in _LOWER if low not in have]
+        if request.path.startswith("/api/") and "cache-control" not in have:
+            missing.append(("Cache-Control", "no-store"))
+        response.headers.extend(missing)
         return response

@@ -681,20 +681,44 @@ def _live(counts: list[int], melds: Sequence[Meld]) -> list[int]:
             counts[c] = 0
 
 
-def _swap_targets(melds: Sequence[Meld], counts: list[int]) -> list[tuple[int, Card]]:
-    """(meld index, card) pairs where a swap gains (2p − 20 > 0: aces and the Q♠, R6)."""
-    out = []
+def _swap_plans(melds: Sequence[Meld], counts: list[int]) -> list[list[tuple[int, Card]]]:
+    """Every combination of swaps that gain (2p − 20 > 0: aces and the Q♠, R6) into the
+    player's melds: per meld and card, as many as its jokers, the suit limit of a set (R5.1)
+    and the copies in hand allow. The empty plan comes first."""
+    groups: list[tuple[int, int, int]] = []  # (meld index, card, most swaps)
     for i, m in enumerate(melds):
-        if not m.has_joker:
+        jokers = m.cards.count(JOKER)
+        if not jokers:
             continue
         for code in range(52):
-            if counts[code] and 2 * POINTS[code] > POINTS[JOKER_CODE]:
-                try:
-                    m.with_swap(CARDS[code])
-                except InvalidMeld:
-                    continue
-                out.append((i, CARDS[code]))
-    return out
+            if not counts[code] or 2 * POINTS[code] <= POINTS[JOKER_CODE]:
+                continue
+            try:
+                m.with_swap(CARDS[code])
+            except InvalidMeld:
+                continue
+            most = 1
+            if m.kind == "set":
+                suit = sum(1 for c in m.cards if c != JOKER_CODE and c // 13 == code // 13)
+                most = min(jokers, counts[code], 2 - suit)
+            groups.append((i, code, most))
+    plans: list[list[tuple[int, Card]]] = []
+
+    def extend(g: int, plan: list[tuple[int, Card]], used: list[int], per_meld: list[int]) -> None:
+        if g == len(groups):
+            plans.append(plan)
+            return
+        i, code, most = groups[g]
+        room = melds[i].cards.count(JOKER) - per_meld[i]
+        for k in range(min(most, counts[code] - used[code], room) + 1):
+            used[code] += k
+            per_meld[i] += k
+            extend(g + 1, plan + [(i, CARDS[code])] * k, used, per_meld)
+            used[code] -= k
+            per_meld[i] -= k
+
+    extend(0, [], [0] * 52, [0] * len(melds))
+    return plans
 
 
 def solve(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Solution:
@@ -705,9 +729,7 @@ def solve(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Solution:
     for c in hand:
         counts[c] += 1
     melds = list(own_melds)
-    plans: list[list[tuple[int, Card]]] = [[]]
-    for target in _swap_targets(melds, counts):
-        plans.extend([[*p, target] for p in plans])
+    plans = _swap_plans(melds, counts)
     best: Solution | None = None
     exact = True
     for plan in plans:

@@ -85,6 +85,8 @@ EDGES = [
     # R6: the Q♠ swapped into a run or a set; an ace swapped into a set of aces.
     ("QS AC 4D", "JS X KS"),
     ("AC 4D 8H", "AS AH X"),
+    # R6: two aces into the two jokers of one full set (found by the full-table test).
+    ("6S AC AC", "AS AS AH AH AD AD X X"),
 ]
 
 

@@ -41,12 +41,12 @@ _NEG: Final = -(10**9)
 #: From this many natural cards on, the search branches on the most constrained card instead of
 #: the lowest: slower per step, far fewer steps on big hands (measured in bench/results/bots.md).
 DYNAMIC_FROM: Final = 28
-#: Calls of the anytime search that improves on the greedy dive once the budget is spent, and
-#: the most deviations from its option order it tries.
+#: The fallback once the budget is spent: calls of the limited discrepancy search that improves
+#: on the greedy dive, and the most deviations from its option order it tries.
 FALLBACK_BUDGET: Final = 5_000
 DISCREPANCIES: Final = 8
 #: Search calls one plan may make (a count, never a clock, so the result stays deterministic):
-#: at most ~0.15 s here. Almost every hand needs far fewer; past it the greedy dive answers.
+#: at most ~0.3 s here. Almost every hand needs far fewer; past it the fallback answers.
 NODE_BUDGET: Final = 20_000
 _MIN_GAIN: Final = 2 * min(POINTS[:52])  # the least a kept card costs: at least one is kept
 
@@ -93,6 +93,8 @@ _RunOpt = tuple[tuple[int, ...], int, int, int, int, int, int]
 
 
 class _Search:
+    """One optimisation of one hand against the player's melds: option caches and the memo."""
+
     __slots__ = (
         "budget",
         "by_high",

@@ -31,7 +31,17 @@ from typing import Any
 
 import redis
 
-from bench.loadkit import ROOT, Web, WrkResult, load_average, start_gunicorn, start_redis, wrk
+from bench.loadkit import (
+    ROOT,
+    Web,
+    WrkResult,
+    cpu_seconds,
+    load_average,
+    parse_wrk,
+    start_gunicorn,
+    start_redis,
+    wrk,
+)
 from engine import ENGINE_VERSION
 from service import keys, ranking
 
@@ -51,7 +61,10 @@ class Target:
     url: str
     headers: dict[str, str] = field(default_factory=dict)
     script: Path | None = None
+    pid: int = 0  # the gunicorn master serving it, for CPU per request
     runs: list[WrkResult] = field(default_factory=list)
+    cpu_web: list[float] = field(default_factory=list)  # µs per request
+    cpu_redis: list[float] = field(default_factory=list)
 
     def median(self, attr: str) -> float:
         return statistics.median(getattr(r, attr) for r in self.runs)
@@ -115,20 +128,25 @@ def around_script(directory: Path, members: int, radius: int) -> Path:
     return path
 
 
-def measure(targets: list[Target], rounds: int, seconds: int, conns: int, threads: int) -> None:
+def measure(
+    targets: list[Target], rounds: int, seconds: int, conns: int, threads: int, redis_pid: int
+) -> None:
     for _ in range(rounds):
         for t in targets:
-            t.runs.append(
-                wrk(
-                    t.url,
-                    threads=threads,
-                    connections=conns,
-                    seconds=seconds,
-                    headers=t.headers,
-                    script=t.script,
-                )
+            web0, redis0 = cpu_seconds(t.pid, tree=True), cpu_seconds(redis_pid)
+            result = wrk(
+                t.url,
+                threads=threads,
+                connections=conns,
+                seconds=seconds,
+                headers=t.headers,
+                script=t.script,
             )
-            print(f"  {t.name}: {t.runs[-1].row()} (load {load_average()})", flush=True)
+            t.runs.append(result)
+            n = max(1, result.requests)
+            t.cpu_web.append((cpu_seconds(t.pid, tree=True) - web0) / n * 1e6)
+            t.cpu_redis.append((cpu_seconds(redis_pid) - redis0) / n * 1e6)
+            print(f"  {t.name}: {result.row()} (load {load_average()})", flush=True)
 
 
 def read_rows(targets: list[Target], bare: Target) -> list[str]:
@@ -138,7 +156,8 @@ def read_rows(targets: list[Target], bare: Target) -> list[str]:
         errors = sum(r.errors for r in t.runs)
         rows.append(
             f"| {t.name} | {t.median('rate'):,.0f} | {statistics.median(ratios):.0%} | "
-            f"{t.median('p50'):.2f} | {t.median('p99'):.2f} | {errors} |"
+            f"{t.median('p50'):.2f} | {t.median('p99'):.2f} | {errors} | "
+            f"{statistics.median(t.cpu_web):,.0f} | {statistics.median(t.cpu_redis):,.0f} |"
         )
     return rows
 
@@ -146,24 +165,40 @@ def read_rows(targets: list[Target], bare: Target) -> list[str]:
 @dataclass
 class MoveRun:
     name: str
+    think: int
     result: WrkResult
     games: int
     failures: int
+    app_ms: list[float]  # each move's time inside the app (its request log's "ms")
+    cpu_web: float  # µs per move
+    cpu_redis: float
+
+    def app(self, q: float) -> float:
+        ms = sorted(self.app_ms) or [0.0]
+        return ms[int(q * (len(ms) - 1))]
 
 
 def run_moves(
-    web: Web, name: str, players: int, think_ms: int, seconds: int, directory: Path
+    web: Web,
+    name: str,
+    players: int,
+    think_ms: int,
+    seconds: int,
+    directory: Path,
+    redis_pid: int,
 ) -> MoveRun:
-    """50 players (one wrk thread and connection each) playing moves.lua for ``seconds``."""
+    """``players`` players (one wrk thread and connection each) playing moves.lua."""
     per_player = max(4, int(seconds * 40 / max(think_ms, 25)) + 4)
     attempts = directory / f"attempts-{name}-{think_ms}.txt"
     new_attempts(web.base, players * per_player, attempts)
     exe = shutil.which("wrk") or "wrk"
     args = [exe, f"-t{players}", f"-c{players}", f"-d{seconds}s", "--latency", "--timeout", "10s"]
     args += ["-s", str(MOVES_LUA), web.base, "--", str(attempts), str(think_ms), str(players)]
+    offset = web.log.stat().st_size
+    web0, redis0 = cpu_seconds(web.pid, tree=True), cpu_seconds(redis_pid)
     out = subprocess.run(args, capture_output=True, text=True, check=True, timeout=seconds + 120)
+    web1, redis1 = cpu_seconds(web.pid, tree=True), cpu_seconds(redis_pid)
     attempts.unlink()
-    from bench.loadkit import parse_wrk
 
     def count(label: str) -> int:
         for line in out.stdout.splitlines():
@@ -171,11 +206,27 @@ def run_moves(
                 return int(line.split(":")[1])
         return -1
 
+    app_ms = []
+    with web.log.open() as log:
+        log.seek(offset)
+        for line in log:
+            if line.startswith("{") and '"attempts.post_move"' in line:
+                app_ms.append(float(json.loads(line)["ms"]))
     result = parse_wrk(out.stdout)
-    run = MoveRun(name, result, count("games finished"), count("move failures"))
+    n = max(1, result.requests)
+    run = MoveRun(
+        name,
+        think_ms,
+        result,
+        count("games finished"),
+        count("move failures"),
+        app_ms,
+        (web1 - web0) / n * 1e6,
+        (redis1 - redis0) / n * 1e6,
+    )
     print(
         f"  moves {name} think {think_ms}: {result.row()} games {run.games} failures "
-        f"{run.failures} (load {load_average()})",
+        f"{run.failures}, in the app p99 {run.app(0.99):.1f} ms (load {load_average()})",
         flush=True,
     )
     return run
@@ -263,30 +314,39 @@ def main(argv: list[str] | None = None) -> int:
             webs.append(services["before: "])
         fill_board(client, SMALL_BOARD)
         around_small = around_script(tmp, SMALL_BOARD, 5)
-        bare_t = Target("bare Flask endpoint (constant)", bare.base + "/bare")
+        bare_t = Target("bare Flask endpoint (constant)", bare.base + "/bare", pid=bare.pid)
         reads: list[Target] = [bare_t]
         for label, web in services.items():
             created = http_json(web.base, f"/api/daily/{DAY}/attempts", {"name": "Ada"})
             view_headers = {"Authorization": f"Bearer {created['token']}"}
             reads += [
-                Target(f"{label}GET /api/daily", web.base + "/api/daily"),
+                Target(f"{label}GET /api/daily", web.base + "/api/daily", pid=web.pid),
                 Target(
                     f"{label}GET /api/attempts/{{id}} (bearer)",
                     web.base + f"/api/attempts/{created['attempt']['id']}",
                     view_headers,
+                    pid=web.pid,
                 ),
-                Target(f"{label}GET leaderboard top 50", web.base + f"/api/leaderboard/{DAY}"),
-                Target(f"{label}GET around me (r=5)", web.base, script=around_small),
+                Target(
+                    f"{label}GET leaderboard top 50",
+                    web.base + f"/api/leaderboard/{DAY}",
+                    pid=web.pid,
+                ),
+                Target(f"{label}GET around me (r=5)", web.base, script=around_small, pid=web.pid),
             ]
         print(f"reads, board of {SMALL_BOARD}", flush=True)
         conns, threads = args.connections, args.threads
-        measure(reads, args.rounds, args.seconds, conns, threads)
+        measure(reads, args.rounds, args.seconds, conns, threads, server.process.pid)
 
         print("moves", flush=True)
         moves: list[MoveRun] = []
         for label, web in services.items():
             for think in (args.think, 0):
-                moves.append(run_moves(web, label, args.players, think, args.move_seconds, tmp))
+                moves.append(
+                    run_moves(
+                        web, label, args.players, think, args.move_seconds, tmp, server.process.pid
+                    )
+                )
 
         fill_seconds = 0.0
         big: list[Target] = []
@@ -295,21 +355,23 @@ def main(argv: list[str] | None = None) -> int:
             print(f"filling the board to {args.entries:,}", flush=True)
             fill_seconds = fill_board(client, args.entries, SMALL_BOARD)
             web = services[""]
-            big_bare = Target(bare_t.name, bare_t.url)
+            big_bare = Target(bare_t.name, bare_t.url, pid=bare.pid)
             big = [
                 big_bare,
-                Target("GET leaderboard top 50", web.base + f"/api/leaderboard/{DAY}"),
+                Target("GET leaderboard top 50", web.base + f"/api/leaderboard/{DAY}", pid=web.pid),
                 Target(
                     "GET leaderboard page in the middle",
                     web.base + f"/api/leaderboard/{DAY}?offset={args.entries // 2}",
+                    pid=web.pid,
                 ),
                 Target(
                     "GET around me (r=5), random entry",
                     web.base,
                     script=around_script(tmp, args.entries, 5),
+                    pid=web.pid,
                 ),
             ]
-            measure(big, args.rounds, args.seconds, conns, threads)
+            measure(big, args.rounds, args.seconds, conns, threads, server.process.pid)
             raw = redis_benchmark(server.port, 200_000)
         memory = client.memory_usage(keys.day_rank(DAY)) or 0
         names_memory = client.memory_usage(keys.day_names(DAY)) or 0
@@ -332,12 +394,15 @@ def main(argv: list[str] | None = None) -> int:
         "Rate limits on (a Redis round trip per request) but set too high to be reached. "
         f"Reads: `{wrk_args}` per target, {args.rounds} rounds with the targets interleaved; "
         "medians over the rounds; *vs bare* is the median of the per-round ratios to the bare "
-        "Flask endpoint (`bench/bare_app.py`, same gunicorn settings).",
+        "Flask endpoint (`bench/bare_app.py`, same gunicorn settings). *CPU µs/req*: CPU time "
+        "of all the target's gunicorn processes (and of redis-server) during its runs divided by "
+        "its requests.",
         "",
         f"### Reads (board of {SMALL_BOARD} entries)",
         "",
-        "| request | req/s | vs bare | p50 ms | p99 ms | errors |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        "| request | req/s | vs bare | p50 ms | p99 ms | errors | web CPU µs/req "
+        "| Redis CPU µs/req |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         *read_rows(reads, bare_t),
         "",
         "### Moves: POST /api/attempts/{id}/moves with the bot turns it triggers",
@@ -347,15 +412,24 @@ def main(argv: list[str] | None = None) -> int:
         "attempts: draw, then discard a random card; a finished round is queued for verification "
         "and the player starts its next attempt. *think* is the mean pause between a player's "
         "moves (uniform 0 … 2× mean); 0 is the saturation test (every player moves as soon as "
-        "the answer arrives): it gives the peak moves/s.",
+        "the answer arrives): it gives the peak moves/s. *in the app* is the move's time from "
+        "the app's own request log (before_request to after_request), so the gap to wrk's "
+        "figure is queueing in gunicorn, the kernel and the load generator. *CPU µs/move* is "
+        "the CPU time of all gunicorn processes (and of redis-server) over the run divided by "
+        "the moves. A player's first move goes out without a pause: gunicorn's gthread worker "
+        "holds a thread for up to 5 s on a new connection that has not sent its request yet, "
+        "which would stall other players' moves behind idle new connections (nginx in front, as "
+        "deployed, only connects with a whole request).",
         "",
-        "| code | think ms | moves/s | p50 ms | p90 ms | p99 ms | rounds finished | failures |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| code | think ms | moves/s | p50 ms | p90 ms | p99 ms | in the app p50 / p99 ms "
+        "| web CPU µs/move | Redis CPU µs/move | rounds finished | failures |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         *(
-            f"| {m.name.rstrip(': ') or 'current'} | {t} | {m.result.rate:,.0f} | "
-            f"{m.result.p50:.2f} | {m.result.p90:.2f} | {m.result.p99:.2f} | {m.games} | "
-            f"{m.failures + m.result.errors} |"
-            for m, t in zip(moves, [args.think, 0] * len(services), strict=True)
+            f"| {m.name.rstrip(': ') or 'current'} | {m.think} | {m.result.rate:,.0f} | "
+            f"{m.result.p50:.2f} | {m.result.p90:.2f} | {m.result.p99:.2f} | "
+            f"{m.app(0.5):.1f} / {m.app(0.99):.1f} | {m.cpu_web:,.0f} | {m.cpu_redis:,.0f} | "
+            f"{m.games} | {m.failures + m.result.errors} |"
+            for m in moves
         ),
         "",
     ]
@@ -368,9 +442,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{names_memory / 2**20:.1f} MiB. Same wrk settings; *vs board of {SMALL_BOARD}* "
             "compares the p50 latency with the small board's above.",
             "",
-            f"| request | req/s | vs bare | p50 ms | p99 ms | errors | p50 vs board of "
-            f"{SMALL_BOARD} |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+            "| request | req/s | vs bare | p50 ms | p99 ms | errors | web CPU µs/req "
+            f"| Redis CPU µs/req | p50 vs board of {SMALL_BOARD} |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         small = {t.name: t for t in reads}
         baseline = {

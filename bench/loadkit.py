@@ -5,6 +5,7 @@ Everything listens on 127.0.0.1 only; every run is bounded in time.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -36,6 +37,10 @@ class Web:
     base: str
     log: Path
 
+    @property
+    def pid(self) -> int:
+        return self.process.popen.pid
+
     def stop(self) -> None:
         self.process.stop()
 
@@ -45,7 +50,10 @@ def start_gunicorn(app: str, env: dict[str, str], ready_path: str, root: Path = 
     (another one serves the code before a change); waits for ``ready_path``."""
     port = free_port()
     env = {**env, "PIKDAME_BIND": f"127.0.0.1:{port}", "PYTHONPATH": str(root)}
-    log = Path(tempfile.mkdtemp(prefix="pikdame-bench-")) / "web.log"
+    log = (
+        Path(tempfile.mkdtemp(prefix="pikdame-bench-", dir=os.environ.get("BENCH_LOG_DIR")))
+        / "web.log"
+    )
     args = [sys.executable, "-m", "gunicorn", "-c", str(root / "deploy" / "gunicorn.conf.py"), app]
     with log.open("ab") as out:
         popen = subprocess.Popen(
@@ -199,3 +207,23 @@ def rss_kib(pid: int) -> tuple[int, int]:
         elif name == "Pss":
             pss = int(rest.split()[0])
     return rss, pss
+
+
+def cpu_seconds(pid: int, tree: bool = False) -> float:
+    """CPU time (user + system) of a process; with ``tree``, plus its live descendants and the
+    children it has reaped (gunicorn replaces workers after ``max_requests``)."""
+    from tests.support.processes import descendants
+
+    def own(p: int, reaped: bool) -> float:
+        fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = int(fields[11]) + int(fields[12])
+        if reaped:
+            ticks += int(fields[13]) + int(fields[14])
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+    total = own(pid, tree)
+    if tree:
+        for child in descendants(pid):
+            with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+                total += own(child, False)
+    return total

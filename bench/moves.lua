@@ -49,7 +49,11 @@ function request()
 end
 
 function delay()
-  if think <= 0 then
+  -- wrk delays a connection's first request too; a new connection that sends nothing holds a
+  -- gunicorn gthread thread for up to 5 s (its wait for a first request), so the players would
+  -- measure gunicorn's start-up stall rather than their moves: no pause before the first move.
+  if think <= 0 or first_request_sent == nil then
+    first_request_sent = true
     return 0
   end
   return math.random(0, 2 * think)

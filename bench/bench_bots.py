@@ -89,6 +89,24 @@ def bot_inputs(rounds: int) -> list[Input]:
     return out
 
 
+def take_inputs(rounds: int) -> list[Input]:
+    """Hand and melds right after every legal take (R4.1: the pile's rest comes to hand) in every
+    draw phase of seeded zen rounds: the biggest hands the bots weigh."""
+    out: list[Input] = []
+    for r in range(rounds):
+        state = State.new_round(seed(f"takes/{r}"), DAILY, r % 4)
+        while state.outcome is None:
+            seat = state.turn
+            if state.phase == "draw":
+                for move in state.legal_moves(max_meld=3):
+                    if move.kind == "take":
+                        after = state.copy()
+                        after.push(move)
+                        out.append((after.hand(seat), list(after.melds[seat])))
+            state.push(choose_move("zen", view(state, seat)), seat)
+    return out
+
+
 # -- 1. optimisers -------------------------------------------------------------------------------
 
 
@@ -221,8 +239,8 @@ def reading(versus_advanced: str, runs: list[OptimiserRun]) -> list[str]:
         f"({ms(pct(big.times, 0.99))} ms) misses the 10 ms goal: proving that no arrangement "
         "lays one card more is an exact-cover proof, and a few such hands hit the budget "
         f"({big.inexact} of {len(big.times)} here). The hands bots really hold stay small "
-        "(see the bot play-phase row), so bot turns and verifications stay far inside their "
-        "goals.",
+        "(see the bot play-phase and after-take rows), so bot turns and verifications stay "
+        "far inside their goals.",
     ]
 
 
@@ -238,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     sets = {
         "15-card dealt hands": dealt_hands(300, 15),
         "bot play-phase hands": bot_inputs(12),
+        "hands after a take": take_inputs(12),
         "25-card dealt hands": dealt_hands(100, 25),
         "40-card dealt hands": dealt_hands(60, 40),
     }

@@ -1,7 +1,7 @@
 """HTTP under load: gunicorn as deployed, wrk on the same machine, beside a bare Flask endpoint.
 
     .venv/bin/python -m bench.bench_http [--seconds 5] [--rounds 3] [--entries 1000000]
-        [--before PATH]   # also serve the checkout at PATH (the code before a change), same run
+        [--before-commit REV]   # also serve the hot paths as of REV, in the same run
 
 Starts its own redis-server (AOF, fsync every second, as deployed) and gunicorn processes with
 ``deploy/gunicorn.conf.py`` unchanged: the service (``service.wsgi:app``) and the reference
@@ -67,7 +67,7 @@ class Target:
     cpu_redis: list[float] = field(default_factory=list)
 
     def median(self, attr: str) -> float:
-        return statistics.median(getattr(r, attr) for r in self.runs)
+        return float(statistics.median(float(getattr(r, attr)) for r in self.runs))
 
 
 def http_json(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
@@ -78,11 +78,42 @@ def http_json(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
         return json.loads(response.read())
 
 
+# The files the performance work changed (bench/results/service.md compares them before/after).
+PERF_FILES = (
+    "service/api_attempts.py",
+    "service/keys.py",
+    "service/limits.py",
+    "service/present.py",
+    "service/queue.py",
+    "service/ranking.py",
+    "service/security.py",
+    "service/store.py",
+    "worker/verify.py",
+)
+
+
+def before_tree(rev: str, path: Path) -> Path:
+    """HEAD's tree with PERF_FILES as of ``rev``: everything else (engine, bots, pages) the same,
+    the service's hot paths before the change. Built with git archive; the working checkout is
+    not touched."""
+    path.mkdir(parents=True)
+
+    def unpack(*what: str, commit: str) -> None:
+        archive = subprocess.run(
+            ["git", "archive", commit, *what], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(path)], input=archive, check=True)
+
+    unpack(commit="HEAD")
+    unpack(*PERF_FILES, commit=rev)
+    return path
+
+
 def first_move(view: dict[str, Any], rng: random.Random) -> str:
     """moves.lua's strategy for the first move (the script plays the rest)."""
     if view["phase"] == "draw":
         return "draw" if view["can_draw"] else "resign"
-    return "discard " + rng.choice(view["hand"])
+    return "discard " + str(rng.choice(view["hand"]))
 
 
 def new_attempts(base: str, count: int, path: Path) -> None:
@@ -284,7 +315,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=int, default=500, help="players' mean think time, ms")
     parser.add_argument("--move-seconds", type=int, default=15)
     parser.add_argument("--entries", type=int, default=1_000_000)
-    parser.add_argument("--before", type=Path, default=None, help="checkout of the old code")
+    parser.add_argument(
+        "--before-commit",
+        default=None,
+        help="also measure the service with PERF_FILES as of this commit (the rest as of HEAD)",
+    )
     parser.add_argument("--out", type=Path, default=RESULT)
     args = parser.parse_args(argv)
     command = "python -m bench.bench_http " + " ".join(argv if argv is not None else sys.argv[1:])
@@ -305,12 +340,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         bare = start_gunicorn("bench.bare_app:app", env, "/bare")
         webs.append(bare)
-        services = {"": start_gunicorn("service.wsgi:app", env, "/healthz")}
+        # Beside an old version, both are served from clean trees of HEAD (the same engine and
+        # bots whatever the working checkout holds uncommitted).
+        current = ROOT if args.before_commit is None else before_tree("HEAD", tmp / "current")
+        services = {"": start_gunicorn("service.wsgi:app", env, "/healthz", root=current)}
         webs.append(services[""])
-        if args.before is not None:
-            services["before: "] = start_gunicorn(
-                "service.wsgi:app", env, "/healthz", root=args.before.resolve()
-            )
+        if args.before_commit is not None:
+            before = before_tree(args.before_commit, tmp / "before")
+            services["before: "] = start_gunicorn("service.wsgi:app", env, "/healthz", root=before)
             webs.append(services["before: "])
         fill_board(client, SMALL_BOARD)
         around_small = around_script(tmp, SMALL_BOARD, 5)

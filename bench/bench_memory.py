@@ -130,7 +130,11 @@ def main(argv: list[str] | None = None) -> int:
         after_play = used(client)
         keys_play = all_keys(client)
         sizes: dict[str, list[int]] = {"attempt hash (finished: state + record)": []}
-        extra = {"token → attempt": [], "player's slot for the day": [], "RQ job (queued)": []}
+        extra: dict[str, list[int]] = {
+            "token → attempt": [],
+            "player's slot for the day": [],
+            "RQ job (queued)": [],
+        }
         for aid in ids:
             attempt = store.load(client, aid)
             assert attempt is not None

@@ -84,7 +84,8 @@ def copies(client: redis.Redis[str], ids: list[str], jobs: int) -> list[str]:
     i = 0
     while len(out) < jobs:
         source = ids[i % len(ids)]
-        fields: dict[str | bytes, str] = dict(client.hgetall(keys.attempt(source)))
+        fields: dict[str | bytes, str] = {}
+        fields.update(client.hgetall(keys.attempt(source)))
         copy = f"{source}c{i}"
         fields.update({"id": copy, "player": f"p{copy}"})
         client.hset(keys.attempt(copy), mapping=fields)

@@ -18,7 +18,10 @@ RESULTS = ROOT / "bench" / "results"
 BENCHES = {
     "engine": ["bench.bench_engine", "--ref-python", "var/refvenv/bin/python"],
     "bots": ["bench.bench_bots"],
-    "service": ["bench.bench_http"],
+    # the service beside its code before the performance work (commit c6c7bb9), same run
+    "service": ["bench.bench_http", "--before-commit", "c6c7bb9"],
+    "verify": ["bench.bench_verify"],
+    "memory": ["bench.bench_memory"],
 }
 
 HEADER = """# Benchmarks

@@ -38,6 +38,11 @@ DISPOSE_GAIN: Final = POINTS[JOKER_CODE]
 #: Cards in the order they are decided: rank by rank, suits within a rank.
 ORDER: Final = tuple(s * 13 + r for r in range(13) for s in range(4))
 _NEG: Final = -(10**9)
+#: New runs longer than this are never needed: the cards of a longer run make runs of 3 to 5
+#: cards, each with a natural card, unless a gap of 5 or more jokers stands in it (checked
+#: exhaustively for every pattern of at most 6 jokers); the pieces lay the same cards and leave
+#: more room for spare jokers.
+MAX_PIECE: Final = 5
 #: From this many natural cards on, the search branches on the most constrained card instead of
 #: the lowest: slower per step, far fewer steps on big hands (measured in bench/results/bots.md).
 DYNAMIC_FROM: Final = 28
@@ -211,6 +216,8 @@ class _Search:
                         pts += POINTS[x]
                 blk = d_blk if d_blk >= 0 else u_blk
                 seq = (*d_items[::-1], c, *u_items)
+                if blk < 0 and length > MAX_PIECE and _joker_gap(seq) < 5:
+                    continue  # the same cards make shorter runs: see MAX_PIECE
                 if blk < 0 and length < 3:
                     filler = 3 - length
                     if used + filler > jokers:
@@ -629,6 +636,15 @@ class _Search:
                 room = min(6, room + MAX_RUN - length)
                 nats = sum(1 for x in seq if 0 <= x < 52)
                 disp += nats if blk >= 0 else nats - 1
+
+
+def _joker_gap(seq: tuple[int, ...]) -> int:
+    """The longest stretch of jokers in a run's cards."""
+    longest = streak = 0
+    for x in seq:
+        streak = streak + 1 if x == JOKER_CODE else 0
+        longest = max(longest, streak)
+    return longest
 
 
 def _aspire(search: _Search, jokers: int, kept: bool, rem: int, floor: int) -> int | None:

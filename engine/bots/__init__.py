@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 #: Bump whenever any bot's behaviour changes: game records name it (F6) and replay recomputes
 #: every bot move (F7 ``bot_mismatch``). The bots play engine.meldsolver's arrangements, so a
 #: change in its answers or tie-breaks is a change of behaviour too.
-BOTS_VERSION: Final = "8"
+BOTS_VERSION: Final = "9"
 LEVELS: Final = ("beginner", "advanced", "zen")
 
 

@@ -365,8 +365,12 @@ class _Search:
         disp = min(disp, jokers)
         key = (bytes(counts), jokers, flags, mask, room, kept, disp)
         hit = self.memo.get(key)
-        if hit is not None and (hit[1] or hit[0] <= alpha):
-            return hit[0]
+        if hit is not None:
+            if hit[1] or hit[0] <= alpha:
+                return hit[0]
+            # An earlier, failed search proved this node worth at most hit[0]: reaching that
+            # proves it exact, so the options after it need not be tried.
+            bound = min(bound, hit[0])
         best = _NEG
         choice: object = None
         if not flags >> rank & 1:

@@ -5,6 +5,7 @@ never gains less than ``engine.optimiser.best_arrangement``."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -141,3 +142,25 @@ def test_full_tables_match_brute_force(case: tuple[list[Card], list[Meld]]) -> N
     hand, melds = case
     gain, _, _ = _push_all(hand, melds)
     assert gain == brute_best(hand, melds)
+
+
+def test_long_runs_split_into_pieces() -> None:
+    """Why meldsolver enumerates new runs of at most MAX_PIECE cards: every run of 6–13 cards
+    (R5.2) with natural ends, at most 6 jokers and no gap of 5 jokers splits into runs of 3 to
+    MAX_PIECE cards that each hold a natural (R5.3). Checked for every such pattern."""
+    checked = 0
+    for length in range(meldsolver.MAX_PIECE + 1, 14):
+        for middle in itertools.product((False, True), repeat=length - 2):
+            jokers = (False, *middle, False)  # True: a joker at that position
+            if sum(jokers) > 6 or "11111" in "".join("1" if j else "0" for j in jokers):
+                continue
+            splits = [True] + [False] * length  # splits[i]: the first i cards split well
+            for i in range(length):
+                if not splits[i]:
+                    continue
+                for k in range(3, meldsolver.MAX_PIECE + 1):
+                    if i + k <= length and not all(jokers[i : i + k]):
+                        splits[i + k] = True
+            assert splits[length], jokers
+            checked += 1
+    assert checked > 1000

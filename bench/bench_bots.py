@@ -36,7 +36,7 @@ from engine.cards import Card
 from engine.daily import daily_game
 from engine.deal import deal
 from engine.melds import Meld
-from engine.meldsolver import NODE_BUDGET
+from engine.meldsearch import NODE_BUDGET
 from engine.optimiser import best_arrangement
 from engine.version import ENGINE_VERSION
 from engine.view import view

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import meldsolver
+from engine import meldsearch
 from engine.cards import CARDS, COPIES, JOKER_CODE, Card
 from engine.deal import deal
 from engine.melds import Meld
@@ -20,6 +21,9 @@ from engine.optimiser import best_arrangement
 from engine.state import State
 from tests.bots.brute import brute_best, play_state, score
 from tests.bots.test_optimiser_exact import situations
+from tests.engine.test_determinism import violations
+
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 
 def melds_points(state: State) -> int:
@@ -66,7 +70,7 @@ def test_out_of_budget_gives_a_legal_best_effort(monkeypatch: pytest.MonkeyPatch
         hands.append([Card.from_id(i) for i in [*d.hands[0], *d.stock][:30]])
     exact = [solve(hand, []) for hand in hands]
     assert all(s.exact for s in exact)
-    monkeypatch.setattr(meldsolver, "NODE_BUDGET", 3)
+    monkeypatch.setattr(meldsearch, "NODE_BUDGET", 3)
     for hand, best in zip(hands, exact, strict=True):
         gain, _, _ = _push_all(hand, [])
         rough = solve(hand, [])
@@ -145,11 +149,11 @@ def test_full_tables_match_brute_force(case: tuple[list[Card], list[Meld]]) -> N
 
 
 def test_long_runs_split_into_pieces() -> None:
-    """Why meldsolver enumerates new runs of at most MAX_PIECE cards: every run of 6–13 cards
+    """Why the search enumerates new runs of at most MAX_PIECE cards: every run of 6–13 cards
     (R5.2) with natural ends, at most 6 jokers and no gap of 5 jokers splits into runs of 3 to
     MAX_PIECE cards that each hold a natural (R5.3). Checked for every such pattern."""
     checked = 0
-    for length in range(meldsolver.MAX_PIECE + 1, 14):
+    for length in range(meldsearch.MAX_PIECE + 1, 14):
         for middle in itertools.product((False, True), repeat=length - 2):
             jokers = (False, *middle, False)  # True: a joker at that position
             if sum(jokers) > 6 or "11111" in "".join("1" if j else "0" for j in jokers):
@@ -158,9 +162,18 @@ def test_long_runs_split_into_pieces() -> None:
             for i in range(length):
                 if not splits[i]:
                     continue
-                for k in range(3, meldsolver.MAX_PIECE + 1):
+                for k in range(3, meldsearch.MAX_PIECE + 1):
                     if i + k <= length and not all(jokers[i : i + k]):
                         splits[i + k] = True
             assert splits[length], jokers
             checked += 1
     assert checked > 1000
+
+
+@pytest.mark.parametrize(
+    "name", ["meldsolver.py", "meldsearch.py", "meldfallback.py", "meldmoves.py"]
+)
+def test_optimiser_source_is_deterministic(name: str) -> None:
+    """The determinism bar for the optimiser the bots and replay run: no randomness, clock,
+    floats or hash() in its decisions (the engine core's own source check)."""
+    assert violations((ENGINE / name).read_text(), name) == []

@@ -263,6 +263,22 @@ def run_moves(
     return run
 
 
+def move_row(label: str, think: int, runs: list[MoveRun]) -> str:
+    """Medians over the rounds (rounds finished and failures: summed)."""
+
+    def med(values: list[float]) -> float:
+        return float(statistics.median(values))
+
+    return (
+        f"| {label.rstrip(': ') or 'current'} | {think} | "
+        f"{med([r.result.rate for r in runs]):,.0f} | {med([r.result.p50 for r in runs]):.2f} | "
+        f"{med([r.result.p90 for r in runs]):.2f} | {med([r.result.p99 for r in runs]):.2f} | "
+        f"{med([r.app(0.5) for r in runs]):.1f} / {med([r.app(0.99) for r in runs]):.1f} | "
+        f"{med([r.cpu_web for r in runs]):,.0f} | {med([r.cpu_redis for r in runs]):,.0f} | "
+        f"{sum(r.games for r in runs)} | {sum(r.failures + r.result.errors for r in runs)} |"
+    )
+
+
 def redis_benchmark(port: int, requests: int) -> list[str]:
     """redis-benchmark's raw figures on the filled board (random members, 50 clients)."""
     rank = keys.day_rank(DAY)
@@ -313,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2, help="wrk threads for reads")
     parser.add_argument("--players", type=int, default=50)
     parser.add_argument("--think", type=int, default=500, help="players' mean think time, ms")
-    parser.add_argument("--move-seconds", type=int, default=15)
+    parser.add_argument("--move-seconds", type=int, default=10)
     parser.add_argument("--entries", type=int, default=1_000_000)
     parser.add_argument(
         "--before-commit",
@@ -376,14 +392,14 @@ def main(argv: list[str] | None = None) -> int:
         measure(reads, args.rounds, args.seconds, conns, threads, server.process.pid)
 
         print("moves", flush=True)
-        moves: list[MoveRun] = []
-        for label, web in services.items():
+        move_runs: dict[tuple[str, int], list[MoveRun]] = {}
+        for _ in range(args.rounds):
             for think in (args.think, 0):
-                moves.append(
-                    run_moves(
+                for label, web in services.items():
+                    run = run_moves(
                         web, label, args.players, think, args.move_seconds, tmp, server.process.pid
                     )
-                )
+                    move_runs.setdefault((label, think), []).append(run)
 
         fill_seconds = 0.0
         big: list[Target] = []
@@ -410,8 +426,8 @@ def main(argv: list[str] | None = None) -> int:
             ]
             measure(big, args.rounds, args.seconds, conns, threads, server.process.pid)
             raw = redis_benchmark(server.port, 200_000)
-        memory = client.memory_usage(keys.day_rank(DAY)) or 0
-        names_memory = client.memory_usage(keys.day_names(DAY)) or 0
+        memory = client.memory_usage(keys.day_rank(DAY), samples=0) or 0
+        names_memory = client.memory_usage(keys.day_names(DAY), samples=0) or 0
     finally:
         for web in webs:
             web.stop()
@@ -445,7 +461,8 @@ def main(argv: list[str] | None = None) -> int:
         "### Moves: POST /api/attempts/{id}/moves with the bot turns it triggers",
         "",
         f"{args.players} players at once (`wrk -t{args.players} -c{args.players} "
-        f"-d{args.move_seconds}s -s bench/moves.lua`), one connection each, each playing its own "
+        f"-d{args.move_seconds}s -s bench/moves.lua`, {args.rounds} rounds, versions and think "
+        "times interleaved; medians over the rounds), one connection each, each playing its own "
         "attempts: draw, then discard a random card; a finished round is queued for verification "
         "and the player starts its next attempt. *think* is the mean pause between a player's "
         "moves (uniform 0 … 2× mean); 0 is the saturation test (every player moves as soon as "
@@ -461,13 +478,7 @@ def main(argv: list[str] | None = None) -> int:
         "| code | think ms | moves/s | p50 ms | p90 ms | p99 ms | in the app p50 / p99 ms "
         "| web CPU µs/move | Redis CPU µs/move | rounds finished | failures |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-        *(
-            f"| {m.name.rstrip(': ') or 'current'} | {m.think} | {m.result.rate:,.0f} | "
-            f"{m.result.p50:.2f} | {m.result.p90:.2f} | {m.result.p99:.2f} | "
-            f"{m.app(0.5):.1f} / {m.app(0.99):.1f} | {m.cpu_web:,.0f} | {m.cpu_redis:,.0f} | "
-            f"{m.games} | {m.failures + m.result.errors} |"
-            for m in moves
-        ),
+        *(move_row(label, think, runs) for (label, think), runs in move_runs.items()),
         "",
     ]
     if big:

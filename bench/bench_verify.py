@@ -17,6 +17,7 @@ import argparse
 import datetime as dt
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -114,6 +115,7 @@ class Run:
     wall: float  # command start to exit (start-up included)
     span: float  # first job started to last job ended
     job_ms: list[float]
+    cpu: float  # CPU seconds of the worker processes and their work horses, start-up included
 
     @property
     def rate(self) -> float:
@@ -138,6 +140,7 @@ def run_config(
         "PIKDAME_SECRET": SECRET.decode(),
         "PYTHONPATH": str(ROOT),
     }
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     procs = [
         subprocess.Popen(
@@ -150,6 +153,8 @@ def run_config(
         if p.returncode:
             raise RuntimeError(f"{name}: exit {p.returncode}: {err.decode()[-2000:]}")
     wall = time.perf_counter() - started
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
     raw = redis.Redis.from_url(url)
     starts, ends, job_ms = [], [], []
     for aid in ids:
@@ -163,7 +168,7 @@ def run_config(
     verified = sum(client.hget(keys.attempt(a), "verification") == "verified" for a in ids)
     assert verified == len(ids), f"{name}: {verified} of {len(ids)} verified"
     span = (max(ends) - min(starts)).total_seconds()
-    run = Run(name, workers, wall, span, job_ms)
+    run = Run(name, workers, wall, span, job_ms, cpu)
     print(f"  {name}: {run.rate:.1f} jobs/s, wall {wall:.1f} s (load {load_average()})", flush=True)
     return run
 
@@ -215,15 +220,17 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(ids)} jobs; each configuration verifies all of them from scratch (replay from the "
         "day's seed with every bot move recomputed, score compared, ranked) with one redis-server "
         "(AOF, fsync every second) on the same machine. *jobs/s* = jobs / (last job's end − first "
-        "job's start) from RQ's timestamps; *wall* includes starting the processes.",
+        "job's start) from RQ's timestamps; *wall* includes starting the processes; *CPU ms per "
+        "job* is the CPU time of the worker processes and their work horses (start-up "
+        "included) divided by the jobs.",
         "",
         f"The job's code alone, in-process: **{statistics.median(cpu):.1f} ms CPU** per "
         f"verification (median of {len(cpu)}; p90 {sorted(cpu)[int(0.9 * (len(cpu) - 1))]:.1f} "
         f"ms), i.e. {1000 / statistics.median(cpu):,.0f} per core-second.",
         "",
         "| workers | processes | jobs/s | per process | vs 1 process of its kind | job p50 ms "
-        "| job p99 ms | wall s |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| job p99 ms | wall s | CPU ms per job |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for run in runs:
         base = pool_base if "SimpleWorker" in run.name else one
@@ -231,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(
             f"| {run.name} | {run.processes} | {run.rate:.1f} | {run.rate / run.processes:.1f} | "
             f"{run.rate / base.rate:.2f}× | {statistics.median(ms):.1f} | "
-            f"{ms[int(0.99 * (len(ms) - 1))]:.1f} | {run.wall:.1f} |"
+            f"{ms[int(0.99 * (len(ms) - 1))]:.1f} | {run.wall:.1f} | "
+            f"{run.cpu / len(run.job_ms) * 1000:.1f} |"
         )
     lines.append("")
     args.out.parent.mkdir(parents=True, exist_ok=True)

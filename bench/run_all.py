@@ -20,6 +20,7 @@ BENCHES = {
     "bots": ["bench.bench_bots"],
     # the service beside its code before the performance work (commit c6c7bb9), same run
     "service": ["bench.bench_http", "--before-commit", "c6c7bb9"],
+    "profile": ["bench.profile_http", "--before-commit", "c6c7bb9"],
     "verify": ["bench.bench_verify"],
     "memory": ["bench.bench_memory"],
 }

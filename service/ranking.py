@@ -7,9 +7,12 @@ sorted sets order them exactly. Reads are ZREVRANGE / ZREVRANK: O(log n + page).
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from typing import Any, Final
 
 import redis
+from redis.client import Pipeline
 from redis.commands.core import Script
 
 from service import keys
@@ -65,20 +68,43 @@ if #page > 0 then
 end
 return {total, first, position, page, names}
 """
+PAGE_SHA: Final = hashlib.sha1(PAGE_LUA.encode()).hexdigest()  # Redis names scripts so
 _script: list[Script] = []  # registered once per process, run on whichever client is given
 
 
+# A read may run its script in a pipeline that already holds other commands (the web's rate-limit
+# count, service.limits); ``strip`` takes the pipeline's results and returns the script's.
+Strip = Callable[[list[Any]], list[Any]]
+
+
 def _page(
-    client: redis.Redis[str], date: str, first: int, last: int, member: str = "", radius: int = 0
+    client: redis.Redis[str],
+    date: str,
+    first: int,
+    last: int,
+    member: str = "",
+    radius: int = 0,
+    pipe: Pipeline[str] | None = None,
+    strip: Strip | None = None,
 ) -> tuple[int, int, int, list[dict[str, Any]]] | None:
     """(total, first index, member's index or -1, entries); None when ``member`` is not ranked."""
     if not _script:
         _script.append(client.register_script(PAGE_LUA))
-    reply = _script[0](
-        keys=[keys.day_rank(date), keys.day_names(date)],
-        args=[first, last, member, radius],
-        client=client,
-    )
+    script = _script[0]
+    page_keys = [keys.day_rank(date), keys.day_names(date)]
+    args = [first, last, member, radius]
+    if pipe is None:
+        reply = script(keys=page_keys, args=args, client=client)
+    else:
+        # EVALSHA straight into the pipeline: redis-py's Script in a pipeline asks SCRIPT EXISTS
+        # first, one more round trip on every read.
+        pipe.evalsha(PAGE_SHA, len(page_keys), *page_keys, *args)
+        results = pipe.execute(raise_on_error=False)
+        (reply,) = strip(results) if strip is not None else results
+        if isinstance(reply, redis.exceptions.NoScriptError):  # a restarted Redis: load it
+            reply = script(keys=page_keys, args=args, client=client)
+        elif isinstance(reply, Exception):
+            raise reply
     if not reply:
         return None
     total, start, position, flat, names = reply
@@ -106,19 +132,31 @@ def _page(
     return int(total), int(start), int(position), entries
 
 
-def day_page(client: redis.Redis[str], date: str, offset: int, limit: int) -> dict[str, Any]:
+def day_page(
+    client: redis.Redis[str],
+    date: str,
+    offset: int,
+    limit: int,
+    pipe: Pipeline[str] | None = None,
+    strip: Strip | None = None,
+) -> dict[str, Any]:
     """One page of a day's leaderboard (verified attempts only)."""
-    page = _page(client, date, offset, offset + limit - 1)
+    page = _page(client, date, offset, offset + limit - 1, pipe=pipe, strip=strip)
     assert page is not None
     total, _, _, entries = page
     return {"date": date, "total": total, "entries": entries}
 
 
 def around(
-    client: redis.Redis[str], date: str, attempt_id: str, radius: int
+    client: redis.Redis[str],
+    date: str,
+    attempt_id: str,
+    radius: int,
+    pipe: Pipeline[str] | None = None,
+    strip: Strip | None = None,
 ) -> dict[str, Any] | None:
     """The entries around one ranked attempt, or None when it is not on the board."""
-    page = _page(client, date, 0, 0, attempt_id, radius)
+    page = _page(client, date, 0, 0, attempt_id, radius, pipe=pipe, strip=strip)
     if page is None:
         return None
     total, _, position, entries = page

@@ -77,3 +77,36 @@ def test_a_move_reads_its_attempt_once(
     stats = rdb.info("commandstats")
     assert stats["cmdstat_hgetall"]["calls"] == 1
     assert answer.get_json()["attempt"]["seq"] > attempt["seq"]
+
+
+def test_reads_count_their_limit_in_their_own_round_trip(
+    redis_url: str, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    app = make_app(redis_url, clock, PIKDAME_LIMITS_ENABLED=True, PIKDAME_LIMIT_DEFAULT="3/second")
+    client = app.test_client()
+    rdb.zadd(keys.day_rank(clock.today), {"a0": ranking.rank_key(10, 20, 0)})
+    rdb.hset(keys.day_names(clock.today), "a0", "Ada")
+    board = f"/api/leaderboard/{clock.today}"
+    client.get(board)
+    rdb.config_resetstat()
+    assert client.get(board).status_code == 200
+    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in rdb.info("commandstats").items()}
+    # the count (INCRBY, EXPIRE) and the page script in one pipeline, nothing else sent by the
+    # web: the script's own ZCARD, ZREVRANGE and HMGET run inside Redis
+    sent = {k for k in calls if k not in {"zcard", "zrevrange", "hmget", "config|resetstat"}}
+    assert sent == {"incrby", "expire", "evalsha"}
+    assert calls["evalsha"] == 1 and calls["incrby"] == 1
+    assert client.get(board).status_code == 200
+    assert client.get(board).status_code == 429  # the fourth in this second (per endpoint)
+    assert client.get("/api/daily").status_code == 200
+
+
+def test_a_leaderboard_read_survives_a_redis_that_lost_its_scripts(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    rdb.zadd(keys.day_rank(clock.today), {"a0": ranking.rank_key(10, 20, 0)})
+    rdb.hset(keys.day_names(clock.today), "a0", "Ada")
+    assert client.get(f"/api/leaderboard/{clock.today}").status_code == 200
+    rdb.script_flush()
+    board = client.get(f"/api/leaderboard/{clock.today}").get_json()
+    assert [e["name"] for e in board["entries"]] == ["Ada"]

@@ -81,6 +81,8 @@ def http_json(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
 # The files the performance work changed (bench/results/service.md compares them before/after).
 PERF_FILES = (
     "service/api_attempts.py",
+    "service/api_daily.py",
+    "service/api_leaderboard.py",
     "service/keys.py",
     "service/limits.py",
     "service/present.py",

@@ -1,9 +1,10 @@
 """Rate limits (API.md): per client address, Redis-backed so every web process shares them.
 
-Each limited request costs one Redis round trip (the counter's increment). Flask-Limiter's
+Flask-Limiter counts the writes and most reads: one Redis round trip per request. Its
 ``X-RateLimit-*`` headers on every response cost two more (GET and TTL of the counter): under
-load those round trips were the largest part of a read (py-spy, bench/results/service.md), so the
-headers, with ``Retry-After``, are sent only on a 429, where a client needs them.
+load those round trips were the largest part of a read (py-spy, bench/results/profile.md), so the
+headers, with ``Retry-After``, are sent only on a 429, where a client needs them. The hottest
+reads count themselves inside their own round trip (:func:`read_pipeline`).
 """
 
 from __future__ import annotations
@@ -85,8 +86,7 @@ def init_app(app: Flask) -> None:
 # address, in fixed windows, as Flask-Limiter counts it for the other endpoints.
 @functools.cache
 def _parsed(text: str) -> RateLimitItem:
-    item = parse(text)
-    return item
+    return parse(text)
 
 
 def counted_read(view: Callable[P, R]) -> Callable[P, R]:
@@ -102,14 +102,16 @@ class ReadCount:
     key: str | None
     amount: int
     reset_at: int
+    text: str = ""
 
     def check(self, results: list[Any]) -> list[Any]:
         if self.key is None:
             return results
-        count = int(results[0])
-        if count > self.amount:
+        if isinstance(results[0], Exception):  # a pipeline run with raise_on_error=False
+            raise results[0]
+        if int(results[0]) > self.amount:
             g.read_limit = self
-            raise ApiError(429, "rate_limited", f"rate limit exceeded ({self.amount} per window)")
+            raise ApiError(429, "rate_limited", f"rate limit exceeded ({self.text})")
         return results[2:]
 
 
@@ -127,4 +129,4 @@ def read_pipeline(client: redis.Redis[str]) -> tuple[redis.client.Pipeline[str],
     key = f"pd:limits:read:{request.endpoint}:{get_remote_address()}:{start}"
     pipe.incr(key)
     pipe.expire(key, window + 1)
-    return pipe, ReadCount(key, item.amount, start + window)
+    return pipe, ReadCount(key, item.amount, start + window, str(item))

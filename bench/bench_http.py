@@ -460,7 +460,10 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "gunicorn with `deploy/gunicorn.conf.py` as deployed (4 gthread workers × 4 threads), one "
         "redis-server (AOF, fsync every second), and the load generator all on the same 2 cores. "
-        "Rate limits on (a Redis round trip per request) but set too high to be reached. "
+        "Rate limits on (every request counted in Redis) but set too high to be reached; "
+        "*before* rows: the service's hot paths as of the commit named in the command (the rest "
+        "of the code as of HEAD); *rate limits off* rows: the current code with limits disabled, "
+        "i.e. what counting costs a read. "
         f"Reads: `{wrk_args}` per target, {args.rounds} rounds with the targets interleaved; "
         "medians over the rounds; *vs bare* is the median of the per-round ratios to the bare "
         "Flask endpoint (`bench/bare_app.py`, same gunicorn settings). *CPU µs/req*: CPU time "

@@ -323,6 +323,20 @@ def redis_benchmark(port: int, requests: int) -> list[str]:
     return rows
 
 
+def service_env(redis_url: str) -> dict[str, str]:
+    """The environment of a benchmarked gunicorn: its Redis, the bench secret, rate limits on
+    (each request pays its Redis round trip) but too high to be reached, quiet logs."""
+    return {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "PIKDAME_SECRET": SECRET,
+        "PIKDAME_LIMIT_DEFAULT": HIGH,
+        "PIKDAME_LIMIT_MOVES": HIGH,
+        "PIKDAME_LIMIT_ATTEMPTS": HIGH,
+        "PIKDAME_LOGLEVEL": "warning",
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seconds", type=int, default=5, help="per wrk run")
@@ -350,15 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="pikdame-bench-http-"))
     server = start_redis()
     client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
-    env = {
-        **os.environ,
-        "REDIS_URL": server.url,
-        "PIKDAME_SECRET": SECRET,
-        "PIKDAME_LIMIT_DEFAULT": HIGH,
-        "PIKDAME_LIMIT_MOVES": HIGH,
-        "PIKDAME_LIMIT_ATTEMPTS": HIGH,
-        "PIKDAME_LOGLEVEL": "warning",
-    }
+    env = service_env(server.url)
     webs: list[Web] = []
     try:
         bare = start_gunicorn("bench.bare_app:app", env, "/bare")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import collections
 import datetime as dt
-import os
 import subprocess
 import sys
 import tempfile
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import redis
 
-from bench.bench_http import DAY, HIGH, SECRET, before_tree, fill_board, http_json
+from bench.bench_http import DAY, before_tree, fill_board, http_json, service_env
 from bench.loadkit import ROOT, load_average, start_gunicorn, start_redis, wrk
 from tests.support.processes import descendants
 
@@ -74,15 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="pikdame-profile-"))
     server = start_redis()
     client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
-    env = {
-        **os.environ,
-        "REDIS_URL": server.url,
-        "PIKDAME_SECRET": SECRET,
-        "PIKDAME_LIMIT_DEFAULT": HIGH,
-        "PIKDAME_LIMIT_MOVES": HIGH,
-        "PIKDAME_LIMIT_ATTEMPTS": HIGH,
-        "PIKDAME_LOGLEVEL": "warning",
-    }
+    env = service_env(server.url)
     trees = {"current": before_tree("HEAD", tmp / "current") if args.before_commit else ROOT}
     if args.before_commit:
         trees[f"before ({args.before_commit})"] = before_tree(args.before_commit, tmp / "before")

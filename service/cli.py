@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
-from pathlib import Path
 
 import click
 import redis
 
 from engine import commitment, daily_seed
-from service import clock, config, queue
-
-ROOT = Path(__file__).resolve().parent.parent
-GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
+from service import clock, commands, config, queue
 
 
 @click.group()
@@ -27,21 +22,16 @@ def main() -> None:
 @click.option("--bind", default=None, help="host:port (default from deploy/gunicorn.conf.py)")
 def serve(bind: str | None) -> None:
     """Run the web service under gunicorn."""
-    args = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF)]
-    if bind:
-        args += ["--bind", bind]
-    os.execv(sys.executable, [*args, "service.wsgi:app"])
+    args = commands.gunicorn_args(bind)
+    os.execv(args[0], args)
 
 
 @main.command()
 @click.option("--burst", is_flag=True, help="quit when the queue is empty")
 def worker(burst: bool) -> None:
     """Run one stock RQ worker on the verification queue."""
-    rq = str(Path(sys.executable).with_name("rq"))
-    args = [rq, "worker", "-c", "worker.settings", "--serializer", "json", "--with-scheduler"]
-    if burst:
-        args.append("--burst")
-    os.execv(rq, args)
+    args = commands.worker_args(burst)
+    os.execv(args[0], args)
 
 
 @main.command()

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from types import FrameType
 
-from service import config
+from service import commands, config
 
 ROOT = Path(__file__).resolve().parent.parent
 VAR = Path(os.environ.get("PIKDAME_VAR", ROOT / "var")).resolve()
@@ -87,36 +87,8 @@ def main() -> None:
         env["PIKDAME_SECRET"] = config.dev_secret(VAR)
         print(f"secret: development secret from {VAR / config.SECRET_FILE}", flush=True)
     env.setdefault("PIKDAME_VAR", str(VAR))
-    bin_dir = Path(sys.executable).parent
-    children.append(
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "-c",
-                str(ROOT / "deploy" / "gunicorn.conf.py"),
-                "service.wsgi:app",
-            ],
-            env=env,
-            cwd=ROOT,
-        )
-    )
-    children.append(
-        subprocess.Popen(
-            [
-                str(bin_dir / "rq"),
-                "worker",
-                "-c",
-                "worker.settings",
-                "--serializer",
-                "json",
-                "--with-scheduler",
-            ],
-            env=env,
-            cwd=ROOT,
-        )
-    )
+    children.append(subprocess.Popen(commands.gunicorn_args(), env=env, cwd=ROOT))
+    children.append(subprocess.Popen(commands.worker_args(), env=env, cwd=ROOT))
     print(f"web: http://{env.get('PIKDAME_BIND', '127.0.0.1:8000')}/  (Ctrl-C stops)", flush=True)
 
     stopping = False

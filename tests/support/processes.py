@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -15,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from service.commands import gunicorn_args, worker_args
 from tests.support.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
 
 
 def service_env(redis_url: str, secret: str, **extra: str) -> dict[str, str]:
@@ -89,17 +88,7 @@ def spawn(args: list[str], env: dict[str, str], log: Path) -> Process:
 
 def start_worker(env: dict[str, str], log: Path, burst: bool = False) -> Process:
     """The stock ``rq worker`` command, exactly as deploy/ runs it."""
-    args = [
-        str(BIN / "rq"),
-        "worker",
-        "-c",
-        "worker.settings",
-        "--serializer",
-        "json",
-        "--with-scheduler",
-    ]
-    if burst:
-        args.append("--burst")
+    args = worker_args(burst)
     return spawn(args, env, log)
 
 
@@ -128,14 +117,7 @@ def start_web(env: dict[str, str], log: Path) -> WebServer:
     """gunicorn with deploy/gunicorn.conf.py on a free port; waits for /healthz."""
     port = free_port()
     env = {**env, "PIKDAME_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "2"}
-    args = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "-c",
-        str(ROOT / "deploy" / "gunicorn.conf.py"),
-        "service.wsgi:app",
-    ]
+    args = gunicorn_args()
     server = WebServer(spawn(args, env, log), f"http://127.0.0.1:{port}")
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -21,7 +21,6 @@ import random
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
@@ -35,11 +34,13 @@ from bench.loadkit import (
     ROOT,
     Web,
     WrkResult,
+    command_line,
     cpu_seconds,
     load_average,
     parse_wrk,
     start_gunicorn,
     start_redis,
+    write_result,
     wrk,
 )
 from engine import ENGINE_VERSION
@@ -359,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", type=Path, default=RESULT)
     args = parser.parse_args(argv)
-    command = "python -m bench.bench_http " + " ".join(argv if argv is not None else sys.argv[1:])
+    command = command_line("bench.bench_http", argv)
     load_start = load_average()
     tmp = Path(tempfile.mkdtemp(prefix="pikdame-bench-http-"))
     server = start_redis()
@@ -539,9 +540,7 @@ def main(argv: list[str] | None = None) -> int:
             *raw,
             "",
         ]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines))
-    print("\n".join(lines))
+    write_result(args.out, lines)
     return 0
 
 

@@ -22,7 +22,6 @@ import random
 import re
 import statistics
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -30,7 +29,15 @@ from pathlib import Path
 import redis
 
 from bench.bench_verify import RQ, STOCK, play_games
-from bench.loadkit import ROOT, load_average, rss_kib, start_gunicorn, start_redis
+from bench.loadkit import (
+    ROOT,
+    command_line,
+    load_average,
+    rss_kib,
+    start_gunicorn,
+    start_redis,
+    write_result,
+)
 from engine import ENGINE_VERSION
 from service import keys, ranking, store
 from service.queue import RESULT_TTL
@@ -120,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--out", type=Path, default=RESULT)
     args = parser.parse_args(argv)
-    command = "python -m bench.bench_memory " + " ".join(argv if argv is not None else sys.argv[1:])
+    command = command_line("bench.bench_memory", argv)
     load_start = load_average()
     server = start_redis()
     try:
@@ -277,9 +284,7 @@ def main(argv: list[str] | None = None) -> int:
         f"verifying {n} jobs.",
         "",
     ]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines))
-    print("\n".join(lines))
+    write_result(args.out, lines)
     return 0
 
 

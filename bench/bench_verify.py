@@ -27,7 +27,7 @@ from pathlib import Path
 
 import redis
 
-from bench.loadkit import ROOT, load_average, start_redis
+from bench.loadkit import ROOT, command_line, load_average, start_redis, write_result
 from engine import ENGINE_VERSION
 from service import keys
 from service.app import create_app
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=400)
     parser.add_argument("--out", type=Path, default=RESULT)
     args = parser.parse_args(argv)
-    command = "python -m bench.bench_verify " + " ".join(argv if argv is not None else sys.argv[1:])
+    command = command_line("bench.bench_verify", argv)
     load_start = load_average()
     server = start_redis()
     try:
@@ -242,9 +242,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{run.cpu / len(run.job_ms) * 1000:.1f} |"
         )
     lines.append("")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines))
-    print("\n".join(lines))
+    write_result(args.out, lines)
     return 0
 
 

@@ -227,3 +227,15 @@ def cpu_seconds(pid: int, tree: bool = False) -> float:
             with contextlib.suppress(FileNotFoundError, ProcessLookupError):
                 total += own(child, False)
     return total
+
+
+def command_line(module: str, argv: list[str] | None) -> str:
+    """The exact command a result file names (``python -m bench.X`` and its arguments)."""
+    return f"python -m {module} " + " ".join(argv if argv is not None else sys.argv[1:])
+
+
+def write_result(path: Path, lines: list[str]) -> None:
+    """Write a benchmark's markdown to ``bench/results/`` (run_all assembles BENCHMARKS.md)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines))
+    print("\n".join(lines))

@@ -23,7 +23,15 @@ from pathlib import Path
 import redis
 
 from bench.bench_http import DAY, before_tree, fill_board, http_json, service_env
-from bench.loadkit import ROOT, load_average, start_gunicorn, start_redis, wrk
+from bench.loadkit import (
+    ROOT,
+    command_line,
+    load_average,
+    start_gunicorn,
+    start_redis,
+    write_result,
+    wrk,
+)
 from tests.support.processes import descendants
 
 RESULT = ROOT / "bench" / "results" / "profile.md"
@@ -68,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before-commit", default=None)
     parser.add_argument("--out", type=Path, default=RESULT)
     args = parser.parse_args(argv)
-    command = "python -m bench.profile_http " + " ".join(argv if argv is not None else sys.argv[1:])
+    command = command_line("bench.profile_http", argv)
     load_start = load_average()
     tmp = Path(tempfile.mkdtemp(prefix="pikdame-profile-"))
     server = start_redis()
@@ -140,9 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         cells = " | ".join(f"{parts.get(label, 0.0):.0%}" for label in labels)
         lines.append(f"| {version} | {name} | {rate:,.0f} | {total} | {cells} |")
     lines.append("")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines))
-    print("\n".join(lines))
+    write_result(args.out, lines)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""The engine's errors, each carrying a stable code of FORMATS.md F7.
+"""Pik Dame's stable error codes (FORMATS.md F7); the error classes live in ``engine.core.errors``.
 
 In the style of python-chess: an error names the offending input and why, and keeps the input (and,
 for an illegal move, the state it was tried in) so callers can report it without re-deriving it.
@@ -6,7 +6,15 @@ for an illegal move, the state it was tried in) so callers can report it without
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
+
+from engine.core.errors import (
+    EngineError,
+    FormatError,
+    IllegalMoveError,
+    NotationError,
+    ReplayError,
+)
 
 #: Every stable error code of F7, in the order in which they win when several apply (the first
 #: nine), followed by the codes that never compete with a move's own checks.
@@ -27,49 +35,15 @@ CODES: Final = (
 )
 
 
-class PikDameError(ValueError):
-    """Base class: ``code`` is one of :data:`CODES`, ``input`` what was rejected."""
+#: Pik Dame's name for the shared base class (every game's errors derive from it).
+PikDameError = EngineError
 
-    code: str = "bad_format"
-
-    def __init__(self, message: str, input: Any = None, *, code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.input = input
-        if code is not None:
-            self.code = code
-
-    def to_json(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
-
-
-class NotationError(PikDameError):
-    """Text that is not valid card or move notation (F1, F2): code ``syntax``."""
-
-    code = "syntax"
-
-
-class IllegalMoveError(PikDameError):
-    """A well-formed move that the rules forbid in this state; the state is unchanged."""
-
-    def __init__(self, code: str, message: str, move: Any, state: Any = None) -> None:
-        super().__init__(message, move, code=code)
-        self.move = move
-        self.state = state
-
-
-class FormatError(PikDameError):
-    """A malformed position, record or command input (F5, F6, F7): code ``bad_format``."""
-
-    code = "bad_format"
-
-
-class ReplayError(PikDameError):
-    """A game record that does not replay: an illegal move, a differing bot move, a wrong score."""
-
-    def __init__(self, code: str, message: str, move_index: int | None, input: Any = None) -> None:
-        super().__init__(message, input, code=code)
-        self.move_index = move_index
-
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "move_index": self.move_index}
+__all__ = [
+    "CODES",
+    "EngineError",
+    "FormatError",
+    "IllegalMoveError",
+    "NotationError",
+    "PikDameError",
+    "ReplayError",
+]

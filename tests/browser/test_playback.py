@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import start_game
-from tests.browser.player import Player, wait_idle
-from tests.browser.stack import Stack
+from tests.support.browser_stack import Stack
+from tests.support.page_flows import start_game
+from tests.support.table_player import Player, wait_idle
 
 
 def test_bot_moves_are_played_back_one_by_one(page: Page, stack: Stack) -> None:

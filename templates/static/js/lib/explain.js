@@ -53,7 +53,7 @@ function whyRun(move, meld, n) {
     return t("why.swapRun", { ...span, count: stands.length, cards: stands.map(short).join(", ") });
   }
   if (ends.low === null) return t("why.runFull", { n });
-  if (card.joker) return null;
+  if (card.joker || move.card === ends.low || move.card === ends.high) return null;
   if (card.suit !== parse(ends.first).suit) return t("why.runSuit", { ...span, suit: suitName(parse(ends.first).suit) });
   return t("why.runEnds", { ...span, low: short(ends.low), high: short(ends.high) });
 }

@@ -117,7 +117,8 @@ def test_same_suit_is_no_run_when_the_gaps_are_too_wide(page: Page) -> None:
         """async () => {
             const m = await import('/static/js/lib/notation.js');
             return [m.reading(['2S', '7S', 'JS']), m.runGap(['2S', '7S', 'JS']),
-                    m.reading(['2S', '7S', 'X', 'X', 'X', 'X']), m.reading(['QS', 'KS', 'AS', '2S']),
+                    m.reading(['2S', '7S', 'X', 'X', 'X', 'X']),
+                    m.reading(['QS', 'KS', 'AS', '2S']),
                     m.reading(['7S', '9S', 'X']), m.reading(['7S', '7S', '7S']),
                     m.reading(['9S', '9S', '9H', '9H', '9D', '9D', '9C', '9C', 'X'])];
         }"""

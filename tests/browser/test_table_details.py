@@ -81,8 +81,12 @@ def test_dialogs_lay_off_and_its_error_in_both_languages(page: Page, stack: Stac
     ]
     # a natural hand card that fits meld 1 at no end, by the engine's rule
     meld1 = Meld.build(
-        [Card.parse(str(c)) for c in melds.nth(0).locator("[data-card]").evaluate_all(
-            "(cards) => cards.map((c) => c.dataset.card)")],
+        [
+            Card.parse(str(c))
+            for c in melds.nth(0)
+            .locator("[data-card]")
+            .evaluate_all("(cards) => cards.map((c) => c.dataset.card)")
+        ],
         "set" if "Satz" in (melds.nth(0).get_attribute("aria-label") or "") else "run",
     )
     misfit = next(c for c in hand(page) if c != "X" and not meld1.accepts(Card.parse(c)))

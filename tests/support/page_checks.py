@@ -63,7 +63,10 @@ _RAW_TEXT = r"""() => {
 _CONTRAST = """(el) => {
   const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
   const lum = ([r, g, b]) => {
-    const c = [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    const c = [r, g, b].map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
     return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
   };
   // the first ancestor with an opaque background is what the text stands on

@@ -62,7 +62,7 @@ async function show() {
     if (state.tab === "alltime") {
       $("#board-title").textContent = t("rankings.tab.alltime");
       head([{ key: "rankings.rank", num: true }, { key: "rankings.name" },
-        { key: "rankings.total", num: true }, { key: "rankings.days", num: true },
+        { key: "rankings.sum", num: true }, { key: "rankings.days", num: true },
         { key: "rankings.best", num: true }]);
       data = await allTimeBoard(state.offset, LIMIT);
       body.append(...allTimeRows(data.entries));

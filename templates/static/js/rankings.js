@@ -82,8 +82,10 @@ async function show() {
       body.append(...dayRows(data.entries, data.date || date));
       pager(0, false);
     } else {
-      const date = state.tab === "today" ? state.today : state.date;
+      // "Tag wählen" without a chosen day shows today's board until a day is picked
+      const date = state.tab === "today" ? state.today : state.date || state.today;
       if (!date) return;
+      if (state.tab === "day") $("#day-input").value = date;
       $("#board-title").textContent = formatDate(date);
       head(DAY_COLUMNS);
       data = await dayBoard(date, state.offset, LIMIT);

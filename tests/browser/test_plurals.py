@@ -86,6 +86,15 @@ def test_every_string_formats_without_a_placeholder_left(page: Page) -> None:
     page.goto("/rules?lang=de")
 
 
+# per language: one turn, its wrong plural, one verified game, the all-time count, its column
+SINGULAR = {
+    "de": ("1 Zug", "1 Züge", "1 geprüftes Spiel",
+           r"^(1 Spieler|\d+ Spieler) in der ewigen Bestenliste$", "Summe"),
+    "en": ("1 turn", "1 turns", "1 verified game",
+           r"^(1 player|\d+ players) on the all-time board$", "Total"),
+}  # fmt: skip
+
+
 def test_one_turn_and_one_verified_game_on_the_pages(page: Page, stack: Stack) -> None:
     date = "2030-05-10"
     stack.clock.set_day(date)
@@ -93,29 +102,17 @@ def test_one_turn_and_one_verified_game_on_the_pages(page: Page, stack: Stack) -
     Player(page).act("draw")
     Player(page).resign()
     wait_verified(page)
-    expect(page.locator("#end-summary")).to_contain_text("1 Zug")
-    assert "1 Züge" not in page.locator("#end-summary").inner_text()
     assert "· 1 Zug\n" in page.locator("#share-text").input_value()
-
-    page.goto(f"/rankings?date={date}&tab=day")
-    page.locator("#day-form button").click()
-    expect(page.locator("#board-total")).to_have_text("1 geprüftes Spiel")
-    page.locator("#tab-alltime").click()
-    expect(page.locator("#board-total")).to_have_text(
-        re.compile(r"^(1 Spieler|\d+ Spieler) in der ewigen Bestenliste$")
-    )
-    expect(page.locator("#board-head")).to_have_text(re.compile("Summe"))
-    assert raw_text(page) == []  # issue 9: the column head read "{n} geprüfte Spiele"
-
-    page.goto(f"/play/{attempt}?lang=en")
-    page.wait_for_selector("body[data-ready='1']")
-    expect(page.locator("#end-summary")).to_contain_text("1 turn")
-    assert "1 turns" not in page.locator("#end-summary").inner_text()
-    page.goto(f"/rankings?date={date}&tab=day")
-    page.locator("#day-form button").click()
-    expect(page.locator("#board-total")).to_have_text("1 verified game")
-    page.locator("#tab-alltime").click()
-    expect(page.locator("#board-total")).to_have_text(
-        re.compile(r"^(1 player|\d+ players) on the all-time board$")
-    )
+    for lang, (turn, wrong, games, players, column) in SINGULAR.items():
+        page.goto(f"/play/{attempt}?lang={lang}")
+        page.wait_for_selector("body[data-ready='1']")
+        expect(page.locator("#end-summary")).to_contain_text(turn)
+        assert wrong not in page.locator("#end-summary").inner_text()
+        page.goto(f"/rankings?date={date}&tab=day")
+        page.locator("#day-form button").click()
+        expect(page.locator("#board-total")).to_have_text(games)
+        page.locator("#tab-alltime").click()
+        expect(page.locator("#board-total")).to_have_text(re.compile(players))
+        expect(page.locator("#board-head")).to_contain_text(column)
+        assert raw_text(page) == []  # issue 9: the column head read "{n} geprüfte Spiele"
     page.goto("/rules?lang=de")

@@ -3,32 +3,16 @@ numbers from 100 keep every digit, and the keyboard line is readable on the felt
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import Page, expect
 
 from tests.support.browser_stack import Stack
 from tests.support.page_checks import contrast, overflow, raw_text
+from tests.support.page_flows import api_call
 from tests.support.player import play_to_end
 
 DAY = "2030-04-04"  # a round that ends by going out, after more than a hundred moves
-
-
-def api_call(page: Page) -> Any:
-    """The API player's call over the page's own session (cookie), through the real server."""
-
-    def call(method: str, path: str, body: dict[str, Any] | None) -> tuple[int, Any]:
-        response = page.request.fetch(
-            path,
-            method=method,
-            data=None if body is None else json.dumps(body),
-            headers={"Content-Type": "application/json"} if body is not None else {},
-        )
-        return response.status, response.json()
-
-    return call
 
 
 def test_replay_of_a_round_that_ends_going_out(page: Page, stack: Stack, artifacts: Path) -> None:

@@ -4,7 +4,6 @@ or a screen reader reads, nothing wider than the screen (issue 9)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 
 from tests.support.browser_stack import Stack
 from tests.support.page_checks import overflow, raw_text
+from tests.support.page_flows import api_call
 from tests.support.table_player import hand, wait_idle
 
 SIZES: dict[str, ViewportSize] = {
@@ -23,19 +23,6 @@ SIZES: dict[str, ViewportSize] = {
 DAYS = {("de", "phone"): "2030-06-02", ("de", "desktop"): "2030-06-03",
         ("en", "phone"): "2030-06-04", ("en", "desktop"): "2030-06-05"}  # fmt: skip
 LONG_NAME = "Wolfgang Amadeus M."  # 19 characters: a long name in every table
-
-
-def api_call(page: Page) -> Any:
-    def call(method: str, path: str, body: dict[str, Any] | None) -> tuple[int, Any]:
-        response = page.request.fetch(
-            path,
-            method=method,
-            data=None if body is None else json.dumps(body),
-            headers={"Content-Type": "application/json"} if body is not None else {},
-        )
-        return response.status, response.json()
-
-    return call
 
 
 def advance_to_melds(call: Any, attempt_id: str) -> None:

@@ -6,7 +6,7 @@
 const node = document.getElementById("strings");
 const table = node ? JSON.parse(node.textContent) : {};
 
-export const lang = document.documentElement.lang || "de";
+const lang = document.documentElement.lang || "de";
 export const locale = lang === "en" ? "en-GB" : "de-DE";
 const plurals = new Intl.PluralRules(locale);
 

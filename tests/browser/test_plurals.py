@@ -17,7 +17,7 @@ from tests.support.page_flows import start_game, wait_verified
 from tests.support.table_player import Player
 
 STRINGS = Path(__file__).resolve().parents[2] / "templates" / "static" / "i18n"
-EXAMPLES = [
+EXAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("end.turns", {"n": 1}),
     ("end.turns", {"n": 2}),
     ("end.turns", {"n": 0}),

@@ -36,10 +36,9 @@ export async function showHint(attemptId, hand) {
   });
   clear(box).append(
     h("h3", { text: t("hint.title") }),
-    data.moves.length === 0
-      ? h("p", { text: t("hint.none") })
-      : h("ol", { class: "hint-moves" }, items),
-    h("p", { text: t("hint.points", { points: data.points }) }),
+    ...(data.moves.length === 0 ? [h("p", { text: t("hint.none") })] : [
+      h("ol", { class: "hint-moves" }, items),
+      h("p", { text: t("hint.points", { points: data.points }) })]),
     h("button", { type: "button", class: "link", onclick: () => closeHint(hand) },
       t("hint.close"), " ", h("kbd", { text: "Esc" })));
   hand.setHinted(cards);

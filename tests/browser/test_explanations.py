@@ -124,3 +124,32 @@ def test_same_suit_is_no_run_when_the_gaps_are_too_wide(page: Page) -> None:
         }"""
     )
     assert got == ["mixed", 6, "run", "run", "run", "mixed", "mixed"]
+
+
+def test_the_selection_line_says_what_the_cards_can_become(page: Page) -> None:
+    for lang, expected in {
+        "de": [
+            "3 Karten ausgewählt. Gleiche Farbe, aber keine Folge: dazwischen fehlen 6 Karten"
+            " (ein Joker kann eine ersetzen).",
+            "3 Karten ausgewählt. Gleiche Farbe – das kann eine Folge werden (15 Punkte).",
+            "2 Karten ausgewählt. Diese Karten passen nicht zusammen.",
+            "1 Karte ausgewählt.",
+        ],
+        "en": [
+            "3 cards selected. Same suit, but no run: 6 cards are missing in between (a joker can"
+            " stand in for one).",
+            "3 cards selected. Same suit – this can become a run (15 points).",
+            "2 cards selected. These cards do not go together.",
+            "1 card selected.",
+        ],
+    }.items():
+        page.goto(f"/rules?lang={lang}")
+        got = page.evaluate(
+            """async () => {
+                const m = await import('/static/js/lib/explain.js');
+                return [['2S', '7S', 'JS'], ['5S', '6S', '7S'], ['5S', '7H'], ['5S']]
+                    .map((cards) => m.describeSelection(cards));
+            }"""
+        )
+        assert got == expected, lang
+    page.goto("/rules?lang=de")

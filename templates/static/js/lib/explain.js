@@ -1,12 +1,13 @@
-// The one error explainer: an API error in plain words, a verification's rejection reason, and
-// for a rejected lay-off or joker swap the exact why (which meld, which end, which card the joker
-// stands for), worked out from the view the page already holds (its melds are public to seat 0).
+// The one explainer: an API error in plain words, a verification's rejection reason, for a
+// rejected lay-off or joker swap the exact why (which meld, which end, which card the joker stands
+// for), worked out from the view the page already holds (its melds are public to seat 0), and
+// what a selection of hand cards can become.
 
 import { ApiError } from "./api.js";
-import { parse, short } from "./cards.js";
+import { meldPoints, parse, short } from "./cards.js";
 import { has, t } from "./i18n.js";
 import { parseMove } from "./moves.js";
-import { jokerCards, runEnds } from "./notation.js";
+import { jokerCards, reading, runEnds, runGap } from "./notation.js";
 
 export function explain(error) {
   if (!(error instanceof ApiError)) return t("err.unknown", { code: (error && error.name) || "?" });
@@ -75,4 +76,18 @@ export function explainMove(error, text, view) {
     if (why) return why;
   }
   return explain(error);
+}
+
+// What a selection can become (R5), e.g. "3 Karten ausgewählt. Gleiche Farbe, aber keine Folge:
+// dazwischen fehlen 6 Karten".
+export function describeSelection(codes) {
+  let text = codes.length ? t("selection.count", { n: codes.length }) : t("selection.none");
+  if (codes.length >= 2 && codes.some((c) => c !== "X")) {
+    const kind = reading(codes);
+    const gap = runGap(codes);
+    if (kind !== "mixed") text += ` ${t(`selection.${kind}`, { points: meldPoints(codes) })}`;
+    else if (gap) text += ` ${t("selection.gap", { n: gap })}`;
+    else text += ` ${t("selection.mixed")}`;
+  }
+  return text;
 }

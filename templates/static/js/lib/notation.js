@@ -22,10 +22,11 @@ export function reading(codes) {
   return "mixed";
 }
 
-// How many more jokers the naturals of a one-suit selection would need to make a run (0: enough;
-// null: a rank repeats, so never a run).
+// How many more jokers the naturals of a selection would need to make a run (0: enough; null: two
+// suits or a repeated rank, so never a run).
 export function runGap(codes) {
   const naturals = codes.map(parse).filter((c) => !c.joker);
+  if (naturals.some((c) => c.suit !== naturals[0].suit)) return null;
   const ring = ringOrder(naturals);
   if (ring === null) return null;
   return Math.max(0, ring.inner - (codes.length - naturals.length));

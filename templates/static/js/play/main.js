@@ -4,10 +4,10 @@
 import { ApiError, attempt as fetchAttempt, day as fetchDay, sendMove } from "../lib/api.js";
 import { meldPoints } from "../lib/cards.js";
 import { $, h } from "../lib/dom.js";
-import { explain, explainMove } from "../lib/explain.js";
+import { describeSelection, explain, explainMove } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
 import { describe } from "../lib/moves.js";
-import { jokerCards, reading, runGap } from "../lib/notation.js";
+import { jokerCards } from "../lib/notation.js";
 import { load, save } from "../lib/store.js";
 import { closePanel, openPanel, precheck, prepare } from "./actions.js";
 import { showEnd } from "./end.js";
@@ -29,23 +29,9 @@ function say(text, kind = "info") {
   box.dataset.kind = kind;
 }
 
-// What the selection can become (R5), e.g. "Gleiche Farbe, aber es fehlen 4 Karten dazwischen".
-function selectionText(chosen) {
-  let text = chosen.length ? t("selection.count", { n: chosen.length }) : t("selection.none");
-  if (chosen.length >= 2 && chosen.some((c) => c !== "X")) {
-    const kind = reading(chosen);
-    const points = meldPoints(chosen);
-    const gap = runGap(chosen);
-    if (kind !== "mixed") text += ` ${t(`selection.${kind}`, { points })}`;
-    else if (gap) text += ` ${t("selection.gap", { n: gap })}`;
-    else text += ` ${t("selection.mixed")}`;
-  }
-  return text;
-}
-
 function selectionChanged() {
   const chosen = hand.selectedCards();
-  $("#selection").textContent = selectionText(chosen);
+  $("#selection").textContent = describeSelection(chosen);
   suggest(chosen);
 }
 

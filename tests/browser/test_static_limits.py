@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
-from tests.browser.stack import Stack
+from tests.support.browser_stack import Stack
 
 
 def test_static_files_are_not_rate_limited(page: Page, stack: Stack) -> None:

@@ -173,15 +173,16 @@ class Player:
         wait_idle(self.page)
         assert not error_message(self.page), error_message(self.page)
 
-    def play_turn(self) -> None:
+    def begin_turn(self) -> bool:
+        """Draw (or take) and lay what the hint offers; False when the round has ended."""
         wait_idle(self.page)
         if finished(self.page):
-            return
+            return False
         self.turns += 1
         pair = self.take_pair()
         if pair is None and "Stapel ist leer" in self.page.locator("#status").inner_text():
             self.resign()  # a forced take this simple player cannot see: give up the round
-            return
+            return False
         if pair is not None:
             self.select(pair)
             self.act("take")
@@ -189,7 +190,7 @@ class Player:
         else:
             self.act("draw")
         if finished(self.page):
-            return
+            return False
         for move in self.hint():
             kind, *rest = move.split(" ")
             cards = [c for c in rest if CARD.match(c)]
@@ -202,9 +203,17 @@ class Player:
             elif kind == "lay" and (rest[0] != "X" or not self.keyboard):
                 self.lay(rest[0], rest[1], rest[2] if len(rest) > 2 else None)
                 self.lays += 1
+        return True
+
+    def end_turn(self) -> None:
+        """Discard the costliest natural card."""
         cards = hand(self.page)
         self.select([discard_choice(cards)])
         self.act("discard")
+
+    def play_turn(self) -> None:
+        if self.begin_turn():
+            self.end_turn()
 
     def play_round(self) -> None:
         for _ in range(MAX_TURNS):

@@ -3,7 +3,9 @@ the end screen's verification."""
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 from playwright.sync_api import Page, expect
 
@@ -29,3 +31,19 @@ def wait_verified(page: Page) -> tuple[int, int]:
     rank = int(re.sub(r"\D", "", rank_text))
     score_text = page.locator("#own-score").inner_text().replace("−", "-").replace("+", "")
     return int(score_text.replace(".", "").replace(",", "")), rank
+
+
+def api_call(page: Page) -> Any:
+    """A ``call(method, path, body)`` for :func:`tests.support.player.play_to_end` that goes through
+    the real server with the page's own session cookie (so the page may then show the attempt)."""
+
+    def call(method: str, path: str, body: dict[str, Any] | None) -> tuple[int, Any]:
+        response = page.request.fetch(
+            path,
+            method=method,
+            data=None if body is None else json.dumps(body),
+            headers={"Content-Type": "application/json"} if body is not None else {},
+        )
+        return response.status, response.json()
+
+    return call

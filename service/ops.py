@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import redis
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Response, current_app, jsonify
+from flask_openapi3.blueprint import APIBlueprint
 
+from service import outputs
 from service.redisconn import get_redis
 
-bp = Blueprint("ops", __name__)
+bp = APIBlueprint("ops", __name__)
 
 
-@bp.get("/healthz")
+@bp.get("/healthz", responses={200: outputs.Health, 503: outputs.Health})
 def healthz() -> tuple[Response, int]:
     """200 with the queue's length when Redis answers, 503 when it does not."""
     try:

@@ -39,6 +39,10 @@ class Waiters:
         self._count = 0
         self._lock = threading.Lock()
 
+    @property
+    def waiting(self) -> int:
+        return self._count
+
     @contextmanager
     def slot(self) -> Iterator[bool]:
         """Yields whether this request may wait (and holds its place while it does)."""

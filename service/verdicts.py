@@ -8,7 +8,7 @@ Redis subscription can replace the loop behind :func:`wait`.
 
 A waiting request holds one of gunicorn's gthread threads (4 per process by default) for up to
 ``inputs.MAX_WAIT`` seconds, so :class:`Waiters` lets only a few wait at once per process
-(``PIKDAME_VERDICT_WAITERS``, default 2); past that the route answers at once with
+(``PIKDAME_VERDICT_WAITERS``, default 2: half the threads); past that the route answers at once with
 ``Retry-After`` and the client asks again after it.
 """
 
@@ -25,7 +25,6 @@ from flask import Flask, current_app
 
 from service import keys
 
-DEFAULT_WAITERS: Final = 2  # per process: half of gunicorn's default 4 threads
 RETRY_AFTER: Final = 2  # seconds a client waits before asking again when it could not wait
 FIRST_PAUSE: Final = 0.05
 LONGEST_PAUSE: Final = 1.0
@@ -59,7 +58,7 @@ class Waiters:
 
 
 def init_app(app: Flask) -> None:
-    limit = int(app.config.get("PIKDAME_VERDICT_WAITERS", DEFAULT_WAITERS))
+    limit = int(app.config["PIKDAME_VERDICT_WAITERS"])
     app.extensions["verdict_waiters"] = Waiters(limit)
 
 

@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service import store
 from tests.service.conftest import Clock
 from tests.support.api import start
 
@@ -127,3 +128,22 @@ def test_openapi_documents_the_name_rules_and_the_bounds(app: Flask, client: Fla
     }
     assert parameters["offset"]["minimum"] == 0 and parameters["offset"]["maximum"] == 10**9
     assert parameters["limit"]["minimum"] == 1 and parameters["limit"]["maximum"] == 100
+
+
+def test_store_conflicts_are_mapped_centrally(app: Flask) -> None:
+    """Issue 11.5: ``store.Stale`` and ``store.AttemptExists`` leave any route as API.md's 409s
+    (the latter with the existing ``attempt_id`` inside ``error``), without a try/except there."""
+
+    def stale() -> None:
+        raise store.Stale("0123456789abcdef")
+
+    def exists() -> None:
+        raise store.AttemptExists("0123456789abcdef")
+
+    app.add_url_rule("/api/test/stale", view_func=stale)
+    app.add_url_rule("/api/test/exists", view_func=exists)
+    client = app.test_client()
+    assert error(client.get("/api/test/stale")) == (409, "stale")
+    response = client.get("/api/test/exists")
+    assert error(response) == (409, "attempt_exists")
+    assert response.get_json()["error"]["attempt_id"] == "0123456789abcdef"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from flask import Flask
+from flask import Flask, Response
 from flask.testing import FlaskClient
 
 from service import store
@@ -134,10 +134,10 @@ def test_store_conflicts_are_mapped_centrally(app: Flask) -> None:
     """Issue 11.5: ``store.Stale`` and ``store.AttemptExists`` leave any route as API.md's 409s
     (the latter with the existing ``attempt_id`` inside ``error``), without a try/except there."""
 
-    def stale() -> None:
+    def stale() -> Response:
         raise store.Stale("0123456789abcdef")
 
-    def exists() -> None:
+    def exists() -> Response:
         raise store.AttemptExists("0123456789abcdef")
 
     app.add_url_rule("/api/test/stale", view_func=stale)

@@ -50,15 +50,21 @@ def _integer(value: Any) -> Any:
 
 
 def player_name(name: str) -> str:
-    """API.md's name: printable, not only spaces (the length is the Field's)."""
-    if not name.isprintable() or not name.strip():
-        raise ValueError(NAME_RULES)
+    """API.md's name: 1–24 printable characters, not only spaces. The one check of a name: the
+    schema's bounds and pattern below document it without checking (so this message is the
+    one a client reads). Issue 10.9's normalising rules (s2-service's ``names.normalise``, a
+    ``ValueError`` too) take this function's place."""
+    if not 1 <= len(name) <= MAX_NAME or not name.isprintable() or not name.strip():
+        raise ValueError(f"1 to {MAX_NAME} printable characters, not only spaces")
     return name
 
 
 NAME_RULES: Final = (
-    f"1 to {MAX_NAME} printable characters (Python's str.isprintable: no control, format, "
-    "private-use or separator characters other than the space), not only spaces"
+    "Normalised to NFKC, outer spaces removed and inner runs of spaces made one; then 1 to "
+    f"{MAX_NAME} printable characters (no control, format or zero-width characters, no space "
+    "but U+0020), at least one visible letter, digit or sign (no blank fillers such as U+3164 "
+    "or U+2800), at most two combining marks on one character. A look-alike of another "
+    "player's name of the same day is refused too. Any of these: 422 bad_value."
 )
 # The part of the rules a JSON Schema pattern can say portably (ECMA, Python and Rust regex):
 # no C0 or C1 control characters, and at least one character that is neither such nor a space.
@@ -81,7 +87,10 @@ PathDay: TypeAlias = Annotated[
 Id: TypeAlias = Annotated[str, Field(json_schema_extra={"minLength": 1, "maxLength": MAX_ID})]
 PlayerName: TypeAlias = Annotated[
     str,
-    Field(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN, description=NAME_RULES),
+    Field(
+        description=NAME_RULES,
+        json_schema_extra={"minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN},
+    ),
     AfterValidator(player_name),
 ]
 

@@ -79,4 +79,9 @@ def _message(error: ValidationError) -> str:
     """The first failure as ``field: reason`` (never the input: it may be huge or hidden)."""
     first = error.errors(include_url=False, include_input=False)[0]
     where = ".".join(str(part) for part in first["loc"])
-    return f"{where}: {first['msg']}" if where else str(first["msg"])
+    # A rule's own ValueError says why in its words; pydantic's message would prefix them.
+    raised = first.get("ctx", {}).get("error")
+    reason = str(raised) if isinstance(raised, ValueError) else str(first["msg"])
+    if not where or reason.startswith(f"{where}:"):
+        return reason
+    return f"{where}: {reason}"

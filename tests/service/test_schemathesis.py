@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 import schemathesis
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
@@ -32,6 +33,7 @@ from tests.support.servers import start_redis
 pytestmark = pytest.mark.integration
 
 EXAMPLES = 60
+REQUEST_LINE = 4000  # gunicorn's limit_request_line is 4094 bytes with method and version
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -119,6 +121,11 @@ def test_the_service_keeps_its_document(
         database=None,
     )
     def run(case: schemathesis.Case[Any]) -> None:
+        # gunicorn itself refuses a request line over 4 KB (limit_request_line) before the app
+        # sees it, as any front proxy would: a case that long tests the HTTP server, not the API.
+        sent = case.as_transport_kwargs(base_url=live.web.base)
+        url = requests.Request(sent["method"], sent["url"], params=sent.get("params")).prepare()
+        assume(len(url.path_url) < REQUEST_LINE)
         case.call_and_validate(base_url=live.web.base, checks=CHECKS, timeout=60)
 
     run()

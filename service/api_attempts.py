@@ -6,18 +6,17 @@ from typing import Any
 
 import redis
 from flask import Response, current_app, jsonify
-from flask_openapi3.blueprint import APIBlueprint
 
 from engine import view
 from service import clock, identity, keys, outputs, present, queue, store, verdicts
-from service.apidoc import SECURITY
+from service.apidoc import api_blueprint
 from service.errors import ApiError
 from service.inputs import AttemptPath, MoveBody, WaitQuery
 from service.limits import counted_read, limiter, moves_limit, per_attempt_key, read_pipeline
 from service.redisconn import get_queue, get_redis
 from service.validation import checks_first
 
-bp = APIBlueprint("attempts", __name__, url_prefix="/api/attempts", abp_responses=outputs.COMMON)
+bp = api_blueprint("attempts", __name__, "/api/attempts", authorised=True)
 
 
 def _load(attempt_id: str) -> store.Attempt:
@@ -36,7 +35,6 @@ def _readable(attempt_id: str) -> store.Attempt:
 
 @bp.get(
     "/<id:attempt_id>",
-    security=SECURITY,
     responses=outputs.answers(outputs.AttemptDoc, 401, 403, 404),
 )
 @counted_read
@@ -55,7 +53,6 @@ def get_attempt(path: AttemptPath) -> Response:
 
 @bp.get(
     "/<id:attempt_id>/verification",
-    security=SECURITY,
     responses=outputs.answers(outputs.VerificationDoc, 401, 403, 404, 422),
 )
 @checks_first(_readable)
@@ -84,7 +81,6 @@ def get_verification(path: AttemptPath, query: WaitQuery) -> Response:
 
 @bp.post(
     "/<id:attempt_id>/moves",
-    security=SECURITY,
     responses=outputs.answers(outputs.Played, 400, 401, 403, 404, 409, 413, 415, 422),
 )
 @limiter.limit(moves_limit, key_func=per_attempt_key)
@@ -130,7 +126,6 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
 
 @bp.get(
     "/<id:attempt_id>/log",
-    security=SECURITY,
     responses=outputs.answers(outputs.Record, 401, 403, 404, 409),
 )
 def get_log(path: AttemptPath) -> Response:
@@ -150,7 +145,6 @@ def get_log(path: AttemptPath) -> Response:
 
 @bp.get(
     "/<id:attempt_id>/hint",
-    security=SECURITY,
     responses=outputs.answers(outputs.Hint, 401, 403, 404, 409),
 )
 def get_hint(path: AttemptPath) -> Response:

@@ -7,17 +7,17 @@ import datetime as dt
 from typing import Any
 
 from flask import Response, current_app, jsonify
-from flask_openapi3.blueprint import APIBlueprint
 
 from engine import daily_game, daily_seed
 from service import clock, identity, keys, outputs, present, store
+from service.apidoc import api_blueprint
 from service.errors import ApiError
 from service.inputs import DayPath, DaysQuery, NameBody, calendar_day
 from service.limits import attempts_limit, counted_read, limiter, read_pipeline
 from service.redisconn import get_redis
 from service.validation import checks_first
 
-bp = APIBlueprint("daily", __name__, url_prefix="/api", abp_responses=outputs.COMMON)
+bp = api_blueprint("daily", __name__, "/api")
 CREATED = outputs.answers(outputs.Created, 400, 401, 404, 409, 413, 415, 422, status=201)
 
 

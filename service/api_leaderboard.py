@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 from flask import Response, jsonify
-from flask_openapi3.blueprint import APIBlueprint
 
 from service import outputs, ranking
 from service.api_daily import known_day
+from service.apidoc import api_blueprint
 from service.errors import ApiError
 from service.inputs import AroundPath, AroundQuery, DayPath, PageQuery
 from service.limits import counted_read, read_pipeline
 from service.redisconn import get_redis
 from service.validation import checks_first
 
-bp = APIBlueprint(
-    "leaderboard", __name__, url_prefix="/api/leaderboard", abp_responses=outputs.COMMON
-)
+bp = api_blueprint("leaderboard", __name__, "/api/leaderboard")
 
 
 def _day_of(date: str, attempt_id: str = "") -> str:

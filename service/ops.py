@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import redis
 from flask import Response, current_app, jsonify
-from flask_openapi3.blueprint import APIBlueprint
 
 from service import outputs
+from service.apidoc import api_blueprint
 from service.redisconn import get_redis
 
-bp = APIBlueprint("ops", __name__)
+bp = api_blueprint("ops", __name__)
 
 
 @bp.get("/healthz", responses={200: outputs.Health, 503: outputs.Health})

@@ -131,6 +131,18 @@ class Hint(Document):
 class VerificationDoc(Document):
     """The attempt's verification: null for practice or while playing."""
 
+    model_config = ConfigDict(
+        extra="allow",
+        openapi_extra={  # type: ignore[typeddict-unknown-key]  # read by flask-openapi3
+            "headers": {
+                "Retry-After": {
+                    "description": "the server could not wait: ask again after these seconds",
+                    "schema": {"type": "integer"},
+                }
+            }
+        },
+    )
+
     verification: Verification | None
 
 

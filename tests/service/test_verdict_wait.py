@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
+import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
@@ -14,6 +16,7 @@ from service.verdicts import Waiters
 from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
+from tests.support.processes import Process, service_env, start_web, start_worker
 from worker.verify import verify
 
 
@@ -125,3 +128,40 @@ def test_wait_is_bounded(client: FlaskClient, clock: Clock) -> None:
     stranger = client.application.test_client()
     assert stranger.get(f"/api/attempts/{attempt_id}/verification?wait=26").status_code == 401
     assert client.get("/api/attempts/0123456789abcdef/verification?wait=99").status_code == 404
+
+
+@pytest.mark.integration
+def test_under_gunicorn_the_wait_brings_a_real_workers_verdict(
+    redis_url: str, rdb: redis.Redis[str], tmp_path: Path
+) -> None:
+    """gunicorn's gthread workers and a stock ``rq worker`` started once the round is over: one
+    waiting request brings the verdict (no polling by the client)."""
+    env = service_env(redis_url, SECRET.decode())
+    web = start_web(env, tmp_path / "web.log")
+    workers: list[Process] = []
+    try:
+        status, day = web.call("GET", "/api/daily", None)
+        status, created = web.call("POST", f"/api/daily/{day['date']}/attempts", {"name": "Ada"})
+        assert status == 201, created
+        attempt_id, token = created["attempt"]["id"], created["token"]
+
+        def call(method: str, path: str, body: Any) -> tuple[int, Any]:
+            return web.call(method, path, body, token)
+
+        final = play_to_end(call, attempt_id)
+        assert final["verification"]["status"] == "queued"
+        starter = threading.Thread(
+            target=lambda: workers.append(start_worker(env, tmp_path / "worker.log"))
+        )
+        starter.start()
+        status, answer = web.call(
+            "GET", f"/api/attempts/{attempt_id}/verification?wait=25", None, token
+        )
+        starter.join()
+        assert status == 200
+        assert answer["verification"]["status"] == "verified"
+        assert answer["verification"]["score"] == final["view"]["outcome"]["round_scores"][0]
+    finally:
+        for worker in workers:
+            worker.stop()
+        web.process.stop()

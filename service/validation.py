@@ -6,15 +6,16 @@ module maps pydantic's verdict onto API.md's errors:
 
 - each model says which error its failures are (:attr:`ApiModel.invalid`): a body of the wrong
   shape for a move is 400 ``bad_request``, a bad name or query value 422 ``bad_value``;
-- API.md orders the checks 400, 401/403, 404, 409, 422, but the models run first. A 422 therefore
-  waits for the route's earlier checks, declared with :func:`checks_first`: a bad name on a
-  closed day is 409 ``day_closed``, as it was when every view checked its own body.
+- API.md orders the checks 400, 401/403, 404, 409, 422, but the models run first (the query's
+  before the body's). A 422 therefore waits for a malformed body's 400 and for the route's
+  earlier checks, declared with :func:`checks_first`: a bad name on a closed day is 409
+  ``day_closed``, as it was when every view checked its own body.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, get_type_hints
 
 from flask import current_app, request
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -66,13 +67,31 @@ def checks_first(check: Callable[..., object]) -> Callable[[F], F]:
 
 def on_invalid(error: ValidationError) -> None:
     """flask-openapi3's validation callback: raise the request's error in API.md's shape."""
-    status, code = _MODELS[error.title].invalid if error.title in _MODELS else (422, "bad_value")
+    status, code = _invalid(error)
     if status == 422:
         view = current_app.view_functions.get(request.endpoint or "")
+        _body_first(view)
         check = getattr(view, "checks_first", None)
         if check is not None:
             check(**(request.view_args or {}))
     raise ApiError(status, code, _message(error))
+
+
+def _invalid(error: ValidationError) -> tuple[int, str]:
+    model = _MODELS.get(error.title)
+    return model.invalid if model is not None else (422, "bad_value")
+
+
+def _body_first(view: Callable[..., Any] | None) -> None:
+    """A malformed body (400) wins over a bad query value, which flask-openapi3 finds first."""
+    body = get_type_hints(view).get("body") if view is not None else None
+    if body is None or not issubclass(body, ApiModel) or body.invalid[0] != 400:
+        return
+    try:
+        body.model_validate(request.get_json())  # a body that is not JSON: 400 from here
+    except ValidationError as e:
+        status, code = body.invalid
+        raise ApiError(status, code, _message(e)) from None
 
 
 def _message(error: ValidationError) -> str:

@@ -124,10 +124,7 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
     return jsonify(answer)
 
 
-@bp.get(
-    "/<id:attempt_id>/log",
-    responses=outputs.answers(outputs.Record, 401, 403, 404, 409),
-)
+@bp.get("/<id:attempt_id>/log", responses=outputs.answers(outputs.Record, 401, 403, 404, 409))
 def get_log(path: AttemptPath) -> Response:
     """The game record (F6) once finished; ``deal.seed`` is null until the day has closed."""
     attempt = _readable(path.attempt_id)
@@ -143,10 +140,7 @@ def get_log(path: AttemptPath) -> Response:
     return jsonify(record)
 
 
-@bp.get(
-    "/<id:attempt_id>/hint",
-    responses=outputs.answers(outputs.Hint, 401, 403, 404, 409),
-)
+@bp.get("/<id:attempt_id>/hint", responses=outputs.answers(outputs.Hint, 401, 403, 404, 409))
 def get_hint(path: AttemptPath) -> Response:
     """The moves laying the most points from your hand now (owner, your play phase)."""
     attempt = _load(path.attempt_id)

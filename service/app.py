@@ -1,20 +1,26 @@
-"""The application factory (microblog style): ``create_app(config)``, one blueprint per area."""
+"""The application factory (microblog style): ``create_app(config)``, one blueprint per area.
+
+The API's blueprints are flask-openapi3 ``APIBlueprint``s: their routes validate the inputs
+they declare and document themselves (service/apidoc.py); the pages are a plain blueprint.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import config as settings
-from service import errors, limits, logs, redisconn, security
+from service import errors, limits, logs, redisconn, routing, security, verdicts
+from service.apidoc import ApiApp
+from service.requests import ApiRequest
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     """Build the app from the environment, then ``config`` (tests pass REDIS_URL, a clock …)."""
-    app = Flask(__name__, static_folder=None)  # pages.bp serves templates/ and /static
+    app = ApiApp(__name__, static_folder=None)  # pages.bp serves templates/ and /static
+    app.request_class = ApiRequest
     app.config.update(settings.load(config))
     app.json.sort_keys = False  # type: ignore[attr-defined]
     hops = int(app.config["PIKDAME_PROXIES"])
@@ -27,18 +33,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     logs.register(app)
     security.register(app)
     limits.init_app(app)
+    verdicts.init_app(app)
+    routing.register(app)
 
-    from service import api_attempts, api_daily, api_leaderboard, openapi, ops, pages
+    from service import api_attempts, api_daily, api_leaderboard, apidoc, ops, pages
 
-    for blueprint in (
-        ops.bp,
-        openapi.bp,
-        api_daily.bp,
-        api_attempts.bp,
-        api_leaderboard.bp,
-        pages.bp,
-    ):
-        app.register_blueprint(blueprint)
+    for api in (ops.bp, apidoc.bp, api_daily.bp, api_attempts.bp, api_leaderboard.bp):
+        app.register_api(api)
+    app.register_blueprint(pages.bp)
     # API.md's limits are for the API; pages and their static assets (many per page load) are
     # left to the front proxy.
     limits.limiter.exempt(ops.bp)

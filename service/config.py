@@ -58,6 +58,8 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "PIKDAME_QUEUE": env.get("PIKDAME_QUEUE", "verify"),
+        # Requests per web process that may wait for a verdict (service/verdicts.py).
+        "PIKDAME_VERDICT_WAITERS": int(env.get("PIKDAME_VERDICT_WAITERS", "2")),
         "PIKDAME_NOW": None,  # tests: a callable returning an aware datetime (service.clock)
         "MAX_CONTENT_LENGTH": 16 * 1024,
     }

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import redis
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Response, current_app, jsonify
 
+from service import outputs
+from service.apidoc import api_blueprint
 from service.redisconn import get_redis
 
-bp = Blueprint("ops", __name__)
+bp = api_blueprint("ops", __name__)
 
 
-@bp.get("/healthz")
+@bp.get("/healthz", responses={200: outputs.Health, 503: outputs.Health})
 def healthz() -> tuple[Response, int]:
     """200 with the queue's length when Redis answers, 503 when it does not."""
     try:

@@ -116,11 +116,11 @@ def rules() -> Response:
     return page(f"rules_{current_lang()}.html", "rules")
 
 
-@bp.get("/replay/<attempt_id>/positions")
+@bp.get("/replay/<id:attempt_id>/positions")
 def replay_positions(attempt_id: str) -> tuple[Response, int] | Response:
     """Every position (F5) of a finished game of a closed day, for the replay viewer: the same
     facts its published record and seed give anyone (F6, F4), stepped through by the engine."""
-    attempt = store.load(get_redis(), attempt_id) if len(attempt_id) <= 64 else None
+    attempt = store.load(get_redis(), attempt_id)
     if attempt is None:
         return _error(404, "unknown_attempt", "no such attempt")
     seed_hex = present.seed_if_published(attempt.date, current_app.config)

@@ -30,16 +30,6 @@ def attempt_json(
     else computed from the stored game) and its verification."""
     if seat_view is None:
         seat_view = view(attempt.game.state, 0)
-    verification: dict[str, Any] | None = None
-    if attempt.ranked and attempt.verification is not None:
-        verified = attempt.verification == "verified"
-        verification = {
-            "status": attempt.verification,
-            "score": attempt.score if verified else None,
-            "turns": attempt.turns if verified else None,
-            "rank": ranking.rank_of(client, attempt.date, attempt.id) if verified else None,
-            "reason": attempt.reason,
-        }
     return {
         "id": attempt.id,
         "date": attempt.date,
@@ -48,7 +38,21 @@ def attempt_json(
         "status": attempt.status,
         "seq": attempt.seq,
         "view": seat_view.to_json(),
-        "verification": verification,
+        "verification": verification_json(client, attempt),
+    }
+
+
+def verification_json(client: redis.Redis[str], attempt: Attempt) -> dict[str, Any] | None:
+    """``A.verification``: null for practice and while playing, else the verdict so far."""
+    if not attempt.ranked or attempt.verification is None:
+        return None
+    verified = attempt.verification == "verified"
+    return {
+        "status": attempt.verification,
+        "score": attempt.score if verified else None,
+        "turns": attempt.turns if verified else None,
+        "rank": ranking.rank_of(client, attempt.date, attempt.id) if verified else None,
+        "reason": attempt.reason,
     }
 
 

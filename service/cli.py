@@ -38,7 +38,7 @@ def worker(burst: bool) -> None:
 @click.option("--older-than", default=300, show_default=True, help="seconds since finishing")
 def reconcile(older_than: int) -> None:
     """Re-enqueue finished attempts that are neither verified nor rejected."""
-    from worker.reconcile import reconcile as run
+    from service.reconcile import reconcile as run
 
     cfg = config.load()
     client = redis.Redis.from_url(cfg["REDIS_URL"], decode_responses=True)

@@ -12,6 +12,7 @@ PREFIX: Final = "pd"
 FINISHED: Final = f"{PREFIX}:finished"  # zset attempt id -> finish ms, until verified/rejected
 DAYS: Final = f"{PREFIX}:days"  # zset date -> ordinal, days that have attempts
 ALLTIME: Final = f"{PREFIX}:alltime"  # zset player id -> sum of verified scores
+RECONCILE_LOCK: Final = f"{PREFIX}:lock:reconcile"  # one worker reconciles per tick
 
 
 def attempt(attempt_id: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -11,15 +12,22 @@ from service import config
 from worker.verify import verify
 
 
+@dataclass(frozen=True)
+class Context:
+    client: redis.Redis[str]
+    secret: bytes
+
+
 @cache
-def _context() -> tuple[redis.Redis[str], bytes]:
+def context() -> Context:
     """One text-mode client and the secret per worker process, from the environment."""
     cfg = config.load()
-    client = redis.Redis.from_url(cfg["REDIS_URL"], decode_responses=True)
-    return client, cfg["PIKDAME_SECRET"]
+    return Context(
+        redis.Redis.from_url(cfg["REDIS_URL"], decode_responses=True), cfg["PIKDAME_SECRET"]
+    )
 
 
 def verify_attempt(attempt_id: str) -> dict[str, Any]:
     """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected."""
-    client, secret = _context()
-    return verify(client, attempt_id, secret)
+    ctx = context()
+    return verify(ctx.client, attempt_id, ctx.secret)

@@ -13,12 +13,12 @@ from rq.job import Job
 from rq.serializers import JSONSerializer
 
 from service.queue import job_id, queue
+from service.reconcile import reconcile
 from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.processes import service_env, start_worker, wait_for
 from tests.support.servers import start_redis
-from worker.reconcile import reconcile
 
 pytestmark = pytest.mark.integration
 

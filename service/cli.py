@@ -29,7 +29,7 @@ def serve(bind: str | None) -> None:
 @main.command()
 @click.option("--burst", is_flag=True, help="quit when the queue is empty")
 def worker(burst: bool) -> None:
-    """Run one stock RQ worker on the verification queue."""
+    """Run one verification worker (RQ with worker.steady.SteadyWorker)."""
     args = commands.worker_args(burst)
     os.execv(args[0], args)
 

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import redis
 
-from engine import ENGINE_VERSION, ReplayError, daily_seed, replay
+from engine import ENGINE_VERSION, ReplayError, daily_game, daily_seed, replay
 from service import keys, ranking, store
 from service.clock import opens_at
 
@@ -25,14 +25,35 @@ class EngineMismatch(RuntimeError):
     worker, then requeue)."""
 
 
+# The parts of a record (F6) that R11 fixes for everyone on a day: nothing in them is the
+# player's choice, so a record that differs in any of them is forged, whatever its moves.
+SETUP_FIELDS = ("rules", "seats", "deal")
+
+
+def setup_mismatch(record: dict[str, Any], seed: bytes, name: str) -> str | None:
+    """The first part of the record's setup that is not the day's (R11: rules with
+    ``hand_out_double``, the player in seat 0 and zen bots in seats 1–3, dealer 3, the automatic
+    cut of the day's seed), or None."""
+    day = daily_game(seed, name).to_record()
+    for field in SETUP_FIELDS:
+        if record.get(field) != day[field]:
+            return field
+    return None
+
+
 def judge(attempt: store.Attempt, secret: bytes) -> tuple[str, int | None, int | None, str | None]:
-    """(status, score, turns, reason): replay every move from the day's seed, every bot move
-    recomputed (engine.replay), then compare the replay's score with the live one."""
+    """(status, score, turns, reason): pin the record to the day's setup (R11), replay every
+    move from the day's seed, every bot move recomputed (engine.replay), then compare the
+    replay's score with the live one."""
     record = json.loads(attempt.game_json)["record"]
     if record.get("engine") != ENGINE_VERSION:
         raise EngineMismatch(f"record engine {record.get('engine')!r}, worker {ENGINE_VERSION!r}")
+    seed = daily_seed(secret, attempt.date)
+    field = setup_mismatch(record, seed, attempt.name)
+    if field is not None:
+        return "rejected", None, None, f"setup_mismatch in {field}"
     try:
-        game = replay(record, daily_seed(secret, attempt.date))
+        game = replay(record, seed)
     except ReplayError as e:
         where = "" if e.move_index is None else f" at move {e.move_index}"
         # The code only: an engine message may name a bot's hidden card before the day closes.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 
 import pytest
 import redis
@@ -47,7 +48,7 @@ def other_cut(seed: bytes) -> int:
 
 SEED = daily_seed(SECRET, "2026-11-30")
 BEGINNERS = (Seat("human", name="Ada"), *(Seat("bot", level="beginner") for _ in range(3)))
-FORGERIES = {
+FORGERIES: dict[str, tuple[Callable[[], Game], str]] = {
     "weaker bots": (lambda: Game.start(SEED, DAILY_RULES, BEGINNERS, DAILY_DEALER), "seats"),
     "a chosen cut": (
         lambda: Game.start(SEED, DAILY_RULES, daily_seats("Ada"), DAILY_DEALER, other_cut(SEED)),

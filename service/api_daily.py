@@ -69,16 +69,21 @@ def _new_game(date: str, name: str, ranked: bool, player: str) -> tuple[Response
     config = current_app.config
     game = daily_game(daily_seed(config["PIKDAME_SECRET"], date), name)
     now = clock.now(config)
-    attempt, token = store.create(
-        get_redis(),
-        date=date,
-        name=name,
-        player=player,
-        ranked=ranked,
-        game=game,
-        now_ms=int(now.timestamp() * 1000),
-        day_ordinal=dt.date.fromisoformat(date).toordinal(),
-    )
+    try:
+        attempt, token = store.create(
+            get_redis(),
+            date=date,
+            name=name,
+            player=player,
+            ranked=ranked,
+            game=game,
+            now_ms=int(now.timestamp() * 1000),
+            day_ordinal=dt.date.fromisoformat(date).toordinal(),
+        )
+    except store.NameTaken:
+        raise ApiError(
+            422, "bad_value", "name: looks like another player's name today; choose another"
+        ) from None
     identity.remember(player)
     return _created(attempt, token)
 

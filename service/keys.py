@@ -47,3 +47,9 @@ def day_names(date: str) -> str:
     """Hash attempt id -> player name of a day's ranked attempts, written with the rank, so a
     leaderboard page is read from the ranking keys alone (one HMGET, no attempt hashes)."""
     return f"{PREFIX}:day:{date}:names"
+
+
+def day_skeletons(date: str) -> str:
+    """Hash name skeleton (service.names) -> player id of a day's ranked attempts: no two
+    players of a day may have names that look alike."""
+    return f"{PREFIX}:day:{date}:skeletons"

@@ -7,6 +7,7 @@ from typing import Any, Final
 
 from flask import request
 
+from service import names
 from service.errors import ApiError
 
 INTEGER: Final = re.compile(r"-?[0-9]{1,12}")
@@ -36,13 +37,12 @@ def int_arg(name: str, default: int, low: int, high: int) -> int:
 
 
 def name_field(body: dict[str, Any]) -> str:
-    """A player's name: 1–24 printable characters, not only spaces (422 bad_value)."""
+    """A player's name, normalised (service.names: NFKC, visible, 1–24 characters; 422
+    bad_value)."""
     name = body.get("name")
-    if (
-        not isinstance(name, str)
-        or not 1 <= len(name) <= 24
-        or not name.isprintable()
-        or not name.strip()
-    ):
+    if not isinstance(name, str):
         raise ApiError(422, "bad_value", "name: 1 to 24 printable characters")
-    return name
+    try:
+        return names.normalise(name)
+    except names.BadName as e:
+        raise ApiError(422, "bad_value", str(e)) from None

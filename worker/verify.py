@@ -70,45 +70,41 @@ def judge(attempt: store.Attempt, secret: bytes) -> tuple[str, int | None, int |
 def verify(client: redis.Redis[str], attempt_id: str, secret: bytes) -> dict[str, Any]:
     """Judge and record the verdict; a second run finds the verdict and changes nothing."""
     key = keys.attempt(attempt_id)
-    with client.pipeline() as pipe:
-        while True:
-            try:
-                pipe.watch(key)
-                h = cast(dict[str, str], pipe.hgetall(key))
-                if not h:
-                    raise NotReady(f"no attempt {attempt_id}")
-                attempt = store.Attempt.from_hash(h)
-                if attempt.status != "finished" or not attempt.ranked:
-                    raise NotReady(f"attempt {attempt_id} is not a finished ranked attempt")
-                if attempt.verification in ("verified", "rejected"):
-                    pipe.unwatch()
-                    return {"attempt_id": attempt_id, "status": attempt.verification, "new": False}
-                status, score, turns, reason = judge(attempt, secret)
-                player_key = keys.player(attempt.player)
-                pipe.watch(player_key)
-                best = cast(str | None, pipe.hget(player_key, "best"))
-                pipe.multi()
-                pipe.zrem(keys.FINISHED, attempt_id)
-                if status == "verified":
-                    assert score is not None and turns is not None
-                    pipe.hset(key, mapping={"verification": "verified", "turns": str(turns)})
-                    finished_ms = (attempt.finished_ms or 0) - _ms(attempt.date)
-                    pipe.zadd(
-                        keys.day_rank(attempt.date),
-                        {attempt_id: ranking.rank_key(score, turns, finished_ms)},
-                    )
-                    pipe.hset(keys.day_names(attempt.date), attempt_id, attempt.name)
-                    pipe.zincrby(keys.ALLTIME, score, attempt.player)
-                    pipe.hset(player_key, "name", attempt.name)
-                    pipe.hincrby(player_key, "days", 1)
-                    if best is None or score > int(best):
-                        pipe.hset(player_key, "best", str(score))
-                else:
-                    pipe.hset(key, mapping={"verification": "rejected", "reason": reason or ""})
-                pipe.execute()
-                return {"attempt_id": attempt_id, "status": status, "new": True}
-            except redis.WatchError:
-                continue
+
+    def record_verdict(pipe: redis.client.Pipeline[str]) -> dict[str, Any]:
+        h = cast(dict[str, str], pipe.hgetall(key))
+        if not h:
+            raise NotReady(f"no attempt {attempt_id}")
+        attempt = store.Attempt.from_hash(h)
+        if attempt.status != "finished" or not attempt.ranked:
+            raise NotReady(f"attempt {attempt_id} is not a finished ranked attempt")
+        if attempt.verification in ("verified", "rejected"):
+            return {"attempt_id": attempt_id, "status": attempt.verification, "new": False}
+        status, score, turns, reason = judge(attempt, secret)
+        player_key = keys.player(attempt.player)
+        pipe.watch(player_key)
+        best = cast(str | None, pipe.hget(player_key, "best"))
+        pipe.multi()
+        pipe.zrem(keys.FINISHED, attempt_id)
+        if status == "verified":
+            assert score is not None and turns is not None
+            pipe.hset(key, mapping={"verification": "verified", "turns": str(turns)})
+            finished_ms = (attempt.finished_ms or 0) - _ms(attempt.date)
+            pipe.zadd(
+                keys.day_rank(attempt.date),
+                {attempt_id: ranking.rank_key(score, turns, finished_ms)},
+            )
+            pipe.hset(keys.day_names(attempt.date), attempt_id, attempt.name)
+            pipe.zincrby(keys.ALLTIME, score, attempt.player)
+            pipe.hset(player_key, "name", attempt.name)
+            pipe.hincrby(player_key, "days", 1)
+            if best is None or score > int(best):
+                pipe.hset(player_key, "best", str(score))
+        else:
+            pipe.hset(key, mapping={"verification": "rejected", "reason": reason or ""})
+        return {"attempt_id": attempt_id, "status": status, "new": True}
+
+    return store.transaction(client, record_verdict, key)
 
 
 def _ms(date: str) -> int:

@@ -139,6 +139,6 @@ def test_limits_see_the_client_behind_the_proxy(
 
     def post(address: str) -> int:
         headers = {"X-Forwarded-For": address}
-        return app.test_client().post(path, json={"name": "A"}, headers=headers).status_code
+        return app.test_client().post(path, json={"name": address}, headers=headers).status_code
 
     assert [post("203.0.113.1"), post("203.0.113.1"), post("203.0.113.2")] == [201, 429, 201]

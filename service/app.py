@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
-from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import config as settings
 from service import errors, limits, logs, redisconn, security
+from service.proxies import TrustedProxies
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -17,11 +17,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, static_folder=None)  # pages.bp serves templates/ and /static
     app.config.update(settings.load(config))
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    hops = int(app.config["PIKDAME_PROXIES"])
-    if hops:
-        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops
-        )
+    app.wsgi_app = TrustedProxies(  # type: ignore[method-assign]
+        app.wsgi_app, app.config["PIKDAME_PROXIES"]
+    )
     redisconn.init_app(app)
     errors.register(app)
     logs.register(app)

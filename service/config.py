@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
+from service.proxies import parse_networks
+
 VAR_DIR: Final = Path(os.environ.get("PIKDAME_VAR", "var"))
 SECRET_FILE: Final = "pikdame_secret"
 DEFAULT_GRACE_MINUTES: Final = 120
@@ -53,7 +55,8 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "PIKDAME_LIMIT_MOVES": env.get("PIKDAME_LIMIT_MOVES", "30 per second"),
         "PIKDAME_LIMIT_DEFAULT": env.get("PIKDAME_LIMIT_DEFAULT", "60 per second"),
         "PIKDAME_LIMITS_ENABLED": env.get("PIKDAME_LIMITS_ENABLED", "1") != "0",
-        "PIKDAME_PROXIES": int(env.get("PIKDAME_PROXIES", "0")),  # trusted proxy hops (nginx: 1)
+        # the proxies whose X-Forwarded-* headers are trusted (service.proxies)
+        "PIKDAME_PROXIES": parse_networks(env.get("PIKDAME_PROXIES", "")),
         "SESSION_COOKIE_SECURE": env.get("PIKDAME_SECURE_COOKIES", "0") == "1",
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",

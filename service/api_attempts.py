@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, jsonify
 from engine import view
 from service import clock, identity, keys, present, queue, store
 from service.errors import ApiError
-from service.limits import counted_read, limiter, moves_limit, per_attempt_key, read_pipeline
+from service.limits import counted_read, limit_moves, read_pipeline
 from service.redisconn import get_queue, get_redis
 from service.requests import json_object
 
@@ -49,7 +49,7 @@ def _move_body() -> tuple[str, int]:
 
 
 @bp.post("/<attempt_id>/moves")
-@limiter.limit(moves_limit, key_func=per_attempt_key)
+@limit_moves()
 def post_move(attempt_id: str) -> Response:
     """Apply the player's move, then the bots' until the player moves again or the round ends.
     Checks in API.md's order: 400 body, 404, 401/403 owner, 409 stale / day closed, 422 move.

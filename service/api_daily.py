@@ -9,9 +9,9 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine import daily_game, daily_seed
-from service import clock, identity, keys, present, store
+from service import archive, clock, identity, keys, present, store
 from service.errors import ApiError
-from service.limits import attempts_limit, counted_read, limiter, read_pipeline
+from service.limits import counted_read, limit_creations, read_pipeline
 from service.redisconn import get_redis
 from service.requests import int_arg, json_object, name_field
 
@@ -79,6 +79,7 @@ def _new_game(date: str, name: str, ranked: bool, player: str) -> tuple[Response
             game=game,
             now_ms=int(now.timestamp() * 1000),
             day_ordinal=dt.date.fromisoformat(date).toordinal(),
+            expiry=archive.expiry_for(date, ranked, config),
         )
     except store.NameTaken:
         raise ApiError(
@@ -89,7 +90,7 @@ def _new_game(date: str, name: str, ranked: bool, player: str) -> tuple[Response
 
 
 @bp.post("/daily/<date>/attempts")
-@limiter.limit(attempts_limit)
+@limit_creations()
 def start_attempt(date: str) -> tuple[Response, int]:
     """One ranked attempt per player, today only. Checks in API.md's order: 400, 401, 404, 409,
     422."""
@@ -114,7 +115,7 @@ def start_attempt(date: str) -> tuple[Response, int]:
 
 
 @bp.post("/daily/<date>/practice")
-@limiter.limit(attempts_limit)
+@limit_creations()
 def start_practice(date: str) -> tuple[Response, int]:
     """An unranked replay of a closed day's seeded deal ("Wiederholen"): same API, no ranking."""
     body = json_object()

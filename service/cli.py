@@ -1,4 +1,5 @@
-"""The ``pikdame`` operator command (click, as Flask uses): serve, worker, reconcile, seed-info."""
+"""The ``pikdame`` operator command (click, as Flask uses): serve, worker, reconcile, archive,
+seed-info."""
 
 from __future__ import annotations
 
@@ -45,6 +46,28 @@ def reconcile(older_than: int) -> None:
     q = queue.queue(cfg["REDIS_URL"], cfg["PIKDAME_QUEUE"])
     ids = run(client, q, int(time.time() * 1000), older_than)
     click.echo(json.dumps({"requeued": ids}))
+
+
+@main.command()
+@click.argument("date", required=False)
+def archive(date: str | None) -> None:
+    """Archive DATE's finished records (default: every closed day not archived yet) to
+    PIKDAME_ARCHIVE_DIR, then let the day's attempts expire after PIKDAME_KEEP_DAYS."""
+    from service import archive as archives
+
+    cfg = config.load()
+    client = redis.Redis.from_url(cfg["REDIS_URL"], decode_responses=True)
+    store = archives.from_config(cfg)
+    if date is None:
+        click.echo(json.dumps({"archived": archives.archive_closed_days(client, store, cfg)}))
+        return
+    if clock.parse_date(date) is None:
+        raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
+    try:
+        written = archives.archive_day(client, store, date, cfg)
+    except archives.NotReady as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(json.dumps({"archived": {date: written}}))
 
 
 @main.command("seed-info")

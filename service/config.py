@@ -53,7 +53,9 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "PIKDAME_GRACE_MINUTES": int(env.get("PIKDAME_GRACE_MINUTES", DEFAULT_GRACE_MINUTES)),
         "PIKDAME_LIMIT_ATTEMPTS": env.get("PIKDAME_LIMIT_ATTEMPTS", "10 per hour"),
         "PIKDAME_LIMIT_MOVES": env.get("PIKDAME_LIMIT_MOVES", "30 per second"),
-        "PIKDAME_LIMIT_DEFAULT": env.get("PIKDAME_LIMIT_DEFAULT", "60 per second"),
+        # API.md's 60 a second, counted over ten seconds so a crowd behind one address is served
+        "PIKDAME_LIMIT_DEFAULT": env.get("PIKDAME_LIMIT_DEFAULT", "600 per 10 seconds"),
+        "PIKDAME_LIMIT_REPLAYS": env.get("PIKDAME_LIMIT_REPLAYS", "10 per minute"),
         "PIKDAME_LIMITS_ENABLED": env.get("PIKDAME_LIMITS_ENABLED", "1") != "0",
         # the proxies whose X-Forwarded-* headers are trusted (service.proxies)
         "PIKDAME_PROXIES": parse_networks(env.get("PIKDAME_PROXIES", "")),
@@ -61,6 +63,8 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "PIKDAME_QUEUE": env.get("PIKDAME_QUEUE", "verify"),
+        "PIKDAME_ARCHIVE_DIR": env.get("PIKDAME_ARCHIVE_DIR", str(VAR_DIR / "archive")),
+        "PIKDAME_KEEP_DAYS": int(env.get("PIKDAME_KEEP_DAYS", "7")),
         "PIKDAME_NOW": None,  # tests: a callable returning an aware datetime (service.clock)
         "MAX_CONTENT_LENGTH": 16 * 1024,
     }

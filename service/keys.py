@@ -12,6 +12,8 @@ PREFIX: Final = "pd"
 FINISHED: Final = f"{PREFIX}:finished"  # zset attempt id -> finish ms, until verified/rejected
 DAYS: Final = f"{PREFIX}:days"  # zset date -> ordinal, days that have attempts
 ALLTIME: Final = f"{PREFIX}:alltime"  # zset player id -> sum of verified scores
+ARCHIVED: Final = f"{PREFIX}:archived"  # hash attempt id -> date of its archive file
+ARCHIVED_DAYS: Final = f"{PREFIX}:archived:days"  # zset date -> ordinal, days archived
 RECONCILE_LOCK: Final = f"{PREFIX}:lock:reconcile"  # one worker reconciles per tick
 
 
@@ -53,3 +55,13 @@ def day_skeletons(date: str) -> str:
     """Hash name skeleton (service.names) -> player id of a day's ranked attempts: no two
     players of a day may have names that look alike."""
     return f"{PREFIX}:day:{date}:skeletons"
+
+
+def day_ids(date: str) -> str:
+    """Set of the day's ranked attempt ids (what the archive writes and then lets expire)."""
+    return f"{PREFIX}:day:{date}:ids"
+
+
+def replay(attempt_id: str) -> str:
+    """A finished game's replay document (JSON), cached: it never changes once the day closed."""
+    return f"{PREFIX}:replay:{attempt_id}"

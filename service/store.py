@@ -28,6 +28,15 @@ class AttemptExists(Exception):
         self.attempt_id = attempt_id
 
 
+@dataclass(frozen=True)
+class Expiry:
+    """When a new attempt's keys expire (unix seconds; service.archive.expiry_for): its token
+    once its day no longer needs it; the attempt itself only when nothing will archive it."""
+
+    token_at: int
+    attempt_at: int | None
+
+
 class NameTaken(Exception):
     """Another player of the day has a name that looks the same (service.names.skeleton)."""
 
@@ -133,6 +142,7 @@ def create(
     game: Game,
     now_ms: int,
     day_ordinal: int,
+    expiry: Expiry | None = None,
 ) -> tuple[Attempt, str]:
     """Store a new attempt and return it with its bearer token (shown once, stored hashed).
 
@@ -172,8 +182,13 @@ def create(
             pipe.hset(lookalikes, shape, player)
             pipe.incr(keys.day_count(date))
             pipe.zadd(keys.DAYS, {date: day_ordinal})
+            pipe.sadd(keys.day_ids(date), attempt_id)
         pipe.hset(keys.attempt(attempt_id), mapping=fields)
         pipe.set(keys.token(str(fields["token"])), attempt_id)
+        if expiry is not None:
+            pipe.expireat(keys.token(str(fields["token"])), expiry.token_at)
+            if expiry.attempt_at is not None:
+                pipe.expireat(keys.attempt(attempt_id), expiry.attempt_at)
 
     transaction(client, claim, slot, lookalikes)
     stored = load(client, attempt_id)

@@ -47,7 +47,7 @@ def token_key(token: str) -> str:
 
 def expires_at(rdb: redis.Redis[str], key: str) -> int:
     """EXPIRETIME (the stubs of redis-py lack it)."""
-    return int(rdb.execute_command("EXPIRETIME", key))  # type: ignore[no-untyped-call]
+    return int(rdb.execute_command("EXPIRETIME", key))
 
 
 def close_day(clock: Clock) -> None:

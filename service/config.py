@@ -55,7 +55,7 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "PIKDAME_LIMIT_MOVES": env.get("PIKDAME_LIMIT_MOVES", "30 per second"),
         # API.md's 60 a second, counted over ten seconds so a crowd behind one address is served
         "PIKDAME_LIMIT_DEFAULT": env.get("PIKDAME_LIMIT_DEFAULT", "600 per 10 seconds"),
-        "PIKDAME_LIMIT_REPLAYS": env.get("PIKDAME_LIMIT_REPLAYS", "10 per minute"),
+        "PIKDAME_LIMIT_REPLAYS": env.get("PIKDAME_LIMIT_REPLAYS", "30 per minute"),
         "PIKDAME_LIMITS_ENABLED": env.get("PIKDAME_LIMITS_ENABLED", "1") != "0",
         # the proxies whose X-Forwarded-* headers are trusted (service.proxies)
         "PIKDAME_PROXIES": parse_networks(env.get("PIKDAME_PROXIES", "")),

@@ -8,7 +8,8 @@ import redis
 from flask import Blueprint, Response, current_app, jsonify
 
 from engine import view
-from service import clock, identity, keys, present, queue, store
+from service import identity, present
+from service.data import clock, keys, queue, store
 from service.errors import ApiError
 from service.limits import counted_read, limit_moves, read_pipeline
 from service.redisconn import get_queue, get_redis

@@ -9,7 +9,8 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine import daily_game, daily_seed
-from service import archive, clock, identity, keys, present, store
+from service import identity, present
+from service.data import archive, clock, keys, store
 from service.errors import ApiError
 from service.limits import counted_read, limit_creations, read_pipeline
 from service.redisconn import get_redis

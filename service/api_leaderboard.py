@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
-from service import ranking
 from service.api_daily import known_day
+from service.data import ranking
 from service.errors import ApiError
 from service.limits import counted_read, read_pipeline
 from service.redisconn import get_redis

@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import Flask
 
-from service import config as settings
 from service import errors, limits, logs, redisconn, security
+from service.data import config as settings
 from service.proxies import TrustedProxies
 
 

@@ -11,7 +11,8 @@ import click
 import redis
 
 from engine import commitment, daily_seed
-from service import clock, commands, config, queue
+from service import commands
+from service.data import clock, config, queue
 
 
 @click.group()
@@ -39,7 +40,7 @@ def worker(burst: bool) -> None:
 @click.option("--older-than", default=300, show_default=True, help="seconds since finishing")
 def reconcile(older_than: int) -> None:
     """Re-enqueue finished attempts that are neither verified nor rejected."""
-    from service.reconcile import reconcile as run
+    from service.data.reconcile import reconcile as run
 
     cfg = config.load()
     client = redis.Redis.from_url(cfg["REDIS_URL"], decode_responses=True)
@@ -53,7 +54,7 @@ def reconcile(older_than: int) -> None:
 def archive(date: str | None) -> None:
     """Archive DATE's finished records (default: every closed day not archived yet) to
     PIKDAME_ARCHIVE_DIR, then let the day's attempts expire after PIKDAME_KEEP_DAYS."""
-    from service import archive as archives
+    from service.data import archive as archives
 
     cfg = config.load()
     client = redis.Redis.from_url(cfg["REDIS_URL"], decode_responses=True)

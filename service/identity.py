@@ -11,7 +11,7 @@ import secrets
 
 from flask import current_app, request, session
 
-from service import clock, store
+from service.data import clock, store
 from service.errors import ApiError
 from service.redisconn import get_redis
 

@@ -16,8 +16,8 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from service import replays
-from service.archive import from_config as archive_of
+from service.data import replays
+from service.data.archive import from_config as archive_of
 from service.limits import limiter, replay_limit
 from service.redisconn import get_redis
 
@@ -122,7 +122,7 @@ def rules() -> Response:
 def replay_positions(attempt_id: str) -> tuple[Response, int] | Response:
     """Every position (F5) of a finished game of a closed day, for the replay viewer: the same
     facts its published record and seed give anyone (F6, F4), stepped through by the engine;
-    from the archive once the attempt itself has expired (service.replays)."""
+    from the archive once the attempt itself has expired (service.data.replays)."""
     if len(attempt_id) > 64:
         return _error(404, "unknown_attempt", "no such attempt")
     config = current_app.config

@@ -19,8 +19,8 @@ from engine import (
     daily_seed,
     view,
 )
-from service import clock, keys, ranking
-from service.store import Attempt
+from service.data import clock, keys, ranking
+from service.data.store import Attempt
 
 
 def attempt_json(

@@ -6,7 +6,7 @@ import redis
 from flask import Flask, current_app
 from rq import Queue
 
-from service import queue
+from service.data import queue
 
 EXTENSION = "pikdame_redis"
 QUEUE = "pikdame_queue"

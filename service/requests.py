@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from flask import request
 
-from service import names
+from service.data import names
 from service.errors import ApiError
 
 INTEGER: Final = re.compile(r"-?[0-9]{1,12}")
@@ -37,7 +37,7 @@ def int_arg(name: str, default: int, low: int, high: int) -> int:
 
 
 def name_field(body: dict[str, Any]) -> str:
-    """A player's name, normalised (service.names: NFKC, visible, 1–24 characters; 422
+    """A player's name, normalised (service.data.names: NFKC, visible, 1–24 characters; 422
     bad_value)."""
     name = body.get("name")
     if not isinstance(name, str):

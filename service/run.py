@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
-from service import commands, config
+from service import commands
+from service.data import config
 
 ROOT = Path(__file__).resolve().parent.parent
 VAR = Path(os.environ.get("PIKDAME_VAR", ROOT / "var")).resolve()

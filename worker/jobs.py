@@ -8,7 +8,7 @@ from typing import Any
 
 import redis
 
-from service import config
+from service.data import config
 from worker.verify import verify
 
 

@@ -19,8 +19,8 @@ import redis
 from rq import Queue, Worker
 from rq.job import Job, JobStatus
 
-from service import keys
-from service.reconcile import reconcile
+from service.data import keys
+from service.data.reconcile import reconcile
 from worker import jobs
 
 REDIS_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
@@ -31,7 +31,9 @@ class SteadyWorker(Worker):
     """``rq worker -w worker.steady.SteadyWorker``: see the module docstring."""
 
     def bootstrap(self, *args: Any, **kwargs: Any) -> None:
-        os.environ["RQ_WORKER_ID"] = self.name  # service.queue tells itself from a dead namesake
+        os.environ["RQ_WORKER_ID"] = (
+            self.name
+        )  # service.data.queue tells itself from a dead namesake
         super().bootstrap(*args, **kwargs)
 
     def wait_for_redis(self) -> None:

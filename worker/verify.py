@@ -11,8 +11,8 @@ from typing import Any, cast
 import redis
 
 from engine import ENGINE_VERSION, ReplayError, daily_game, daily_seed, replay
-from service import keys, ranking, store
-from service.clock import opens_at
+from service.data import keys, ranking, store
+from service.data.clock import opens_at
 
 
 class NotReady(RuntimeError):

@@ -8,7 +8,7 @@ import signal
 import redis
 from playwright.sync_api import Page, expect
 
-from service import keys
+from service.data import keys
 from tests.browser.flows import start_game
 from tests.browser.player import Player
 from tests.browser.stack import Stack

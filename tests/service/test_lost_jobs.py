@@ -12,8 +12,8 @@ import pytest
 import redis
 from flask import Flask
 
-from service.queue import job_id
-from service.reconcile import reconcile
+from service.data.queue import job_id
+from service.data.reconcile import reconcile
 from tests.service.conftest import SECRET, Clock
 from tests.support.api import start
 from tests.support.processes import Process, service_env, start_worker, wait_for
@@ -82,7 +82,7 @@ def test_the_reconciler_requeues_a_job_parked_in_the_intermediate_queue(
 ) -> None:
     """The ``pikdame reconcile`` path for the same state: the first sighting only marks the job
     (a live worker starts it within milliseconds); a later one requeues it."""
-    from service.queue import INTERMEDIATE_GRACE_S, queue
+    from service.data.queue import INTERMEDIATE_GRACE_S, queue
 
     aid = resigned(app, clock, "Ada")
     jid = job_id(aid)

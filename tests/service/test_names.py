@@ -8,7 +8,7 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from service.names import BadName, normalise, skeleton
+from service.data.names import BadName, normalise, skeleton
 from tests.service.conftest import Clock
 from tests.support.api import start
 

@@ -16,7 +16,7 @@ import redis
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from service.queue import queue
+from service.data.queue import queue
 from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import start
 from tests.support.launcher import healthy, launch

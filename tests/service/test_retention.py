@@ -17,7 +17,7 @@ import redis
 from flask import Flask
 
 from engine import ENGINE_VERSION, daily_seed, replay
-from service import archive
+from service.data import archive
 from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import start
 from tests.support.processes import ROOT, service_env

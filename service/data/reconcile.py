@@ -13,8 +13,8 @@ import time
 import redis
 from rq import Queue
 
-from service import keys, queue
-from service.queue import JobState
+from service.data import keys, queue
+from service.data.queue import JobState
 
 JUDGED = ("verified", "rejected")
 

@@ -25,8 +25,8 @@ from typing import Any, Protocol
 import redis
 
 from engine import daily_seed
-from service import clock, keys
-from service.store import Attempt, Expiry
+from service.data import clock, keys
+from service.data.store import Attempt, Expiry
 
 DAY_S = 86400
 

@@ -14,7 +14,7 @@ from typing import Any
 import redis
 
 from engine import Rules, State, daily_seed
-from service import archive, clock, keys, store
+from service.data import archive, clock, keys, store
 
 CACHE_S = 3600
 

@@ -12,7 +12,7 @@ from service import identity, present
 from service.data import clock, keys, queue, store
 from service.errors import ApiError
 from service.limits import counted_read, limit_moves, read_pipeline
-from service.redisconn import get_queue, get_redis
+from service.redisconn import get_queue, get_redis, settings
 from service.requests import json_object
 
 bp = Blueprint("attempts", __name__, url_prefix="/api/attempts")
@@ -56,7 +56,7 @@ def post_move(attempt_id: str) -> Response:
     Checks in API.md's order: 400 body, 404, 401/403 owner, 409 stale / day closed, 422 move.
     The attempt is read once (under WATCH, in store.play) and its game parsed once."""
     move, seq = _move_body()
-    config = current_app.config
+    config = settings()
 
     def check(attempt: store.Attempt) -> None:
         identity.require_owner(attempt)
@@ -98,7 +98,7 @@ def get_log(attempt_id: str) -> Response:
     identity.require_reader(attempt)
     if attempt.status != "finished":
         raise ApiError(409, "not_finished", "the record is available once the round has ended")
-    seed = present.seed_if_published(attempt.date, current_app.config)
+    seed = present.seed_if_published(attempt.date, settings())
     if seed is not None:
         return jsonify(attempt.game.to_record(bytes.fromhex(seed)))
     # Before the day closes the record can't be replayed anyway (no seed): it shows the moves as

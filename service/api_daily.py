@@ -6,14 +6,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 from engine import daily_game, daily_seed
 from service import identity, present
 from service.data import archive, clock, keys, store
 from service.errors import ApiError
 from service.limits import counted_read, limit_creations, read_pipeline
-from service.redisconn import get_redis
+from service.redisconn import get_redis, settings
 from service.requests import int_arg, json_object, name_field
 
 bp = Blueprint("daily", __name__, url_prefix="/api")
@@ -22,7 +22,7 @@ bp = Blueprint("daily", __name__, url_prefix="/api")
 def known_day(date: str) -> str:
     """A day up to today; a malformed or future date is unknown (404)."""
     day = clock.parse_date(date)
-    if day is None or date > clock.today(current_app.config):
+    if day is None or date > clock.today(settings()):
         raise ApiError(404, "unknown_day", f"no challenge for {date!r}")
     return date
 
@@ -32,13 +32,13 @@ def _day(date: str) -> Response:
     pipe, count = read_pipeline(get_redis())
     pipe.get(keys.day_count(date))
     (attempts,) = count.check(pipe.execute())
-    return jsonify(present.day_doc(date, current_app.config, attempts))
+    return jsonify(present.day_doc(date, settings(), attempts))
 
 
 @bp.get("/daily")
 @counted_read
 def today() -> Response:
-    return _day(clock.today(current_app.config))
+    return _day(clock.today(settings()))
 
 
 @bp.get("/daily/<date>")
@@ -50,7 +50,7 @@ def day(date: str) -> Response:
 @bp.get("/days")
 def days() -> Response:
     """Days that had players, newest first, strictly before ``before`` (default: today)."""
-    config = current_app.config
+    config = settings()
     before = request.args.get("before", clock.today(config))
     day = clock.parse_date(before)
     if day is None:
@@ -67,8 +67,8 @@ def _created(attempt: store.Attempt, token: str) -> tuple[Response, int]:
 
 
 def _new_game(date: str, name: str, ranked: bool, player: str) -> tuple[Response, int]:
-    config = current_app.config
-    game = daily_game(daily_seed(config["PIKDAME_SECRET"], date), name)
+    config = settings()
+    game = daily_game(daily_seed(config.secret, date), name)
     now = clock.now(config)
     try:
         attempt, token = store.create(
@@ -98,7 +98,7 @@ def start_attempt(date: str) -> tuple[Response, int]:
     body = json_object()
     player = identity.player_for_new_attempt()
     known_day(date)
-    config = current_app.config
+    config = settings()
     if date != clock.today(config):
         raise ApiError(409, "day_closed", f"{date} is over; only today's challenge can be started")
     existing = store.attempt_for_player(get_redis(), date, player)
@@ -122,7 +122,7 @@ def start_practice(date: str) -> tuple[Response, int]:
     body = json_object()
     player = identity.player_for_new_attempt()
     known_day(date)
-    if not clock.is_closed(date, current_app.config):
+    if not clock.is_closed(date, settings()):
         raise ApiError(409, "day_open", f"{date} is still open: practice starts once it closes")
     name = name_field(body)
     return _new_game(date, name, False, player)

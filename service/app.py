@@ -10,15 +10,19 @@ from flask import Flask
 from service import errors, limits, logs, redisconn, security
 from service.data import config as settings
 from service.proxies import TrustedProxies
+from service.redisconn import settings_of
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app from the environment, then ``config`` (tests pass REDIS_URL, a clock …)."""
     app = Flask(__name__, static_folder=None)  # pages.bp serves templates/ and /static
-    app.config.update(settings.load(config))
+    known = {v.name for v in settings.VARIABLES} | {"PIKDAME_NOW"}
+    given = dict(config or {})
+    app.config.update(settings.load(given).flask_config())
+    app.config.update({k: v for k, v in given.items() if k not in known})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.wsgi_app = TrustedProxies(  # type: ignore[method-assign]
-        app.wsgi_app, app.config["PIKDAME_PROXIES"]
+        app.wsgi_app, settings_of(app).proxies
     )
     redisconn.init_app(app)
     errors.register(app)

@@ -43,8 +43,8 @@ def reconcile(older_than: int) -> None:
     from service.data.reconcile import reconcile as run
 
     cfg = config.load()
-    client = redis.Redis.from_url(cfg["REDIS_URL"], decode_responses=True)
-    q = queue.queue(cfg["REDIS_URL"], cfg["PIKDAME_QUEUE"])
+    client = redis.Redis.from_url(cfg.redis_url, decode_responses=True)
+    q = queue.queue(cfg.redis_url, cfg.queue, cfg.retry_intervals)
     ids = run(client, q, int(time.time() * 1000), older_than)
     click.echo(json.dumps({"requeued": ids}))
 
@@ -57,8 +57,8 @@ def archive(date: str | None) -> None:
     from service.data import archive as archives
 
     cfg = config.load()
-    client = redis.Redis.from_url(cfg["REDIS_URL"], decode_responses=True)
-    store = archives.from_config(cfg)
+    client = redis.Redis.from_url(cfg.redis_url, decode_responses=True)
+    store = archives.from_settings(cfg)
     if date is None:
         click.echo(json.dumps({"archived": archives.archive_closed_days(client, store, cfg)}))
         return
@@ -78,7 +78,7 @@ def seed_info(date: str) -> None:
     if clock.parse_date(date) is None:
         raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
     cfg = config.load()
-    seed = daily_seed(cfg["PIKDAME_SECRET"], date)
+    seed = daily_seed(cfg.secret, date)
     closed = clock.is_closed(date, cfg)
     click.echo(
         json.dumps(

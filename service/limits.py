@@ -30,6 +30,7 @@ from limits import RateLimitItem, parse
 
 from service.errors import ApiError
 from service.identity import session_player
+from service.redisconn import settings, settings_of
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -50,15 +51,15 @@ limiter = Limiter(key_func=client_key)
 
 
 def attempts_limit() -> str:
-    return str(current_app.config["PIKDAME_LIMIT_ATTEMPTS"])
+    return settings().limit_attempts
 
 
 def moves_limit() -> str:
-    return str(current_app.config["PIKDAME_LIMIT_MOVES"])
+    return settings().limit_moves
 
 
 def replay_limit() -> str:
-    return str(current_app.config["PIKDAME_LIMIT_REPLAYS"])
+    return settings().limit_replays
 
 
 def per_attempt_key() -> str:
@@ -121,9 +122,10 @@ def _limit_headers(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"])
-    app.config.setdefault("RATELIMIT_DEFAULT", app.config["PIKDAME_LIMIT_DEFAULT"])
-    app.config.setdefault("RATELIMIT_ENABLED", app.config["PIKDAME_LIMITS_ENABLED"])
+    config = settings_of(app)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", config.redis_url)
+    app.config.setdefault("RATELIMIT_DEFAULT", config.limit_default)
+    app.config.setdefault("RATELIMIT_ENABLED", config.limits_enabled)
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "pd:limits")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)  # see _limit_headers
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # Redis down: /healthz says 503
@@ -174,7 +176,7 @@ def read_pipeline(client: redis.Redis[str]) -> tuple[redis.client.Pipeline[str],
     config = current_app.config
     if not config["RATELIMIT_ENABLED"]:
         return pipe, ReadCount(None, 0, 0)
-    item = _parsed(str(config["PIKDAME_LIMIT_DEFAULT"]))
+    item = _parsed(settings().limit_default)
     window = item.get_expiry()
     now = int(time.time())
     start = now - now % window

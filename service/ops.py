@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import redis
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, jsonify
 
-from service.redisconn import get_redis
+from service.redisconn import get_redis, settings
 
 bp = Blueprint("ops", __name__)
 
@@ -16,7 +16,7 @@ def healthz() -> tuple[Response, int]:
     try:
         client = get_redis()
         client.ping()
-        waiting = int(client.llen(f"rq:queue:{current_app.config['PIKDAME_QUEUE']}"))
+        waiting = int(client.llen(f"rq:queue:{settings().queue}"))
     except redis.RedisError:
         return jsonify({"redis": "unreachable", "queue": None}), 503
     return jsonify({"redis": "ok", "queue": waiting}), 200

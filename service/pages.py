@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from service.data import replays
-from service.data.archive import from_config as archive_of
+from service.data.archive import from_settings as archive_of
 from service.limits import limiter, replay_limit
-from service.redisconn import get_redis
+from service.redisconn import get_redis, settings
 
 TEMPLATES: Final = Path(__file__).resolve().parent.parent / "templates"
 STATIC: Final = TEMPLATES / "static"
@@ -125,7 +125,7 @@ def replay_positions(attempt_id: str) -> tuple[Response, int] | Response:
     from the archive once the attempt itself has expired (service.data.replays)."""
     if len(attempt_id) > 64:
         return _error(404, "unknown_attempt", "no such attempt")
-    config = current_app.config
+    config = settings()
     try:
         text = replays.document(get_redis(), archive_of(config), attempt_id, config)
     except replays.Unknown:

@@ -12,24 +12,10 @@ import ipaddress
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from service.data.config import Network
+
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
-
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-
-
-def parse_networks(text: str) -> tuple[Network, ...]:
-    """``"127.0.0.1, 10.0.0.0/8 ::1"`` -> networks; raises ValueError naming a bad entry."""
-    networks = []
-    for part in text.replace(",", " ").split():
-        try:
-            networks.append(ipaddress.ip_network(part, strict=False))
-        except ValueError:
-            raise ValueError(
-                f"PIKDAME_PROXIES: {part!r} is not an address or network (e.g. 127.0.0.1, "
-                "10.0.0.0/8); it lists the proxies whose forwarded headers are trusted"
-            ) from None
-    return tuple(networks)
 
 
 def trusted(address: str, networks: Iterable[Network]) -> bool:

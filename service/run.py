@@ -24,7 +24,6 @@ from service import commands
 from service.data import config
 
 ROOT = Path(__file__).resolve().parent.parent
-VAR = Path(os.environ.get("PIKDAME_VAR", ROOT / "var")).resolve()
 RECONCILE_EVERY_S = 60
 STOP_TIMEOUT_S = 20
 BACKOFF_MAX_S = 30
@@ -169,11 +168,11 @@ def reconcile(env: dict[str, str]) -> None:
         print("reconcile: timed out", flush=True)
 
 
-def embedded_redis(env: dict[str, str]) -> Child:
+def embedded_redis(settings: config.Settings, env: dict[str, str]) -> Child:
     """Start the embedded Redis and wait until it listens; sets REDIS_URL for the others."""
-    data = VAR / "redis"
+    data = settings.var_dir / "redis"
     data.mkdir(parents=True, exist_ok=True)
-    port = int(env.get("PIKDAME_REDIS_PORT", "6390"))
+    port = settings.redis_port
     if not port_free(port):
         sys.exit(f"port {port} is taken: set PIKDAME_REDIS_PORT or REDIS_URL")
     child = Child("redis", redis_args(port, data))
@@ -188,19 +187,22 @@ def embedded_redis(env: dict[str, str]) -> Child:
 
 
 def main() -> None:
+    settings = config.load()  # creates the development secret under var/ when none is set
     env = dict(os.environ)
-    children = [] if env.get("REDIS_URL") else [embedded_redis(env)]
-    if not env.get("PIKDAME_SECRET"):
-        env["PIKDAME_SECRET"] = config.dev_secret(VAR)
-        print(f"secret: development secret from {VAR / config.SECRET_FILE}", flush=True)
-    env.setdefault("PIKDAME_VAR", str(VAR))
+    env["PIKDAME_VAR"] = str(settings.var_dir)
+    children = [] if settings.redis_url_given else [embedded_redis(settings, env)]
+    if settings.secret_generated:
+        env["PIKDAME_SECRET"] = settings.secret.decode()
+        print(
+            f"secret: development secret from {settings.var_dir / config.SECRET_FILE}", flush=True
+        )
     for child in (
         Child("web", commands.gunicorn_args()),
         Child("worker", commands.worker_args()),
     ):
         child.start(env)
         children.append(child)
-    print(f"web: http://{env.get('PIKDAME_BIND', '127.0.0.1:8000')}/  (Ctrl-C stops)", flush=True)
+    print(f"web: http://{settings.bind}/  (Ctrl-C stops)", flush=True)
     Supervisor(env, children).run()
 
 

@@ -8,26 +8,32 @@ from typing import Any
 
 import redis
 
-from service.data import config
+from service.data import config, queue
 from worker.verify import verify
 
 
 @dataclass(frozen=True)
 class Context:
+    """What a worker process shares between its jobs: settings, a text-mode Redis client and the
+    verification queue (for the reconciler)."""
+
+    settings: config.Settings
     client: redis.Redis[str]
-    secret: bytes
+    queue: queue.VerifyQueue
 
 
 @cache
 def context() -> Context:
-    """One text-mode client and the secret per worker process, from the environment."""
-    cfg = config.load()
+    """One per worker process, from the environment (service.data.config)."""
+    settings = config.load()
     return Context(
-        redis.Redis.from_url(cfg["REDIS_URL"], decode_responses=True), cfg["PIKDAME_SECRET"]
+        settings,
+        redis.Redis.from_url(settings.redis_url, decode_responses=True),
+        queue.queue(settings.redis_url, settings.queue, settings.retry_intervals),
     )
 
 
 def verify_attempt(attempt_id: str) -> dict[str, Any]:
     """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected."""
     ctx = context()
-    return verify(ctx.client, attempt_id, ctx.secret)
+    return verify(ctx.client, attempt_id, ctx.settings.secret)

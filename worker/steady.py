@@ -80,13 +80,14 @@ class SteadyWorker(Worker):
     def reconcile(self) -> None:
         """Queue again the verifications lost with a dead worker (failed ones are left to the
         ``pikdame reconcile`` timer, so a job that keeps failing does not run every tick)."""
-        client = jobs.context().client
-        if not client.set(keys.RECONCILE_LOCK, self.name, nx=True, ex=self.maintenance_interval):
+        ctx = jobs.context()
+        tick = self.maintenance_interval
+        if not ctx.client.set(keys.RECONCILE_LOCK, self.name, nx=True, ex=tick):
             return  # another worker reconciled this tick
-        for q in self.queues:
-            lost = reconcile(client, q, int(time.time() * 1000), 0, retry_failed=False)
-            if lost:
-                self.log.warning("Worker %s: requeued lost verifications %s", self.name, lost)
+        now_ms = int(time.time() * 1000)
+        lost = reconcile(ctx.client, ctx.queue, now_ms, 0, retry_failed=False)
+        if lost:
+            self.log.warning("Worker %s: requeued lost verifications %s", self.name, lost)
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         try:

@@ -17,7 +17,7 @@ import gzip
 import json
 import os
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -26,6 +26,7 @@ import redis
 
 from engine import daily_seed
 from service.data import clock, keys
+from service.data.config import Settings
 from service.data.store import Attempt, Expiry
 
 DAY_S = 86400
@@ -73,8 +74,8 @@ class DirectoryArchive:
         return self.path(date).exists()
 
 
-def from_config(config: Mapping[str, Any]) -> Archive:
-    return DirectoryArchive(Path(config["PIKDAME_ARCHIVE_DIR"]))
+def from_settings(settings: Settings) -> Archive:
+    return DirectoryArchive(settings.archive_dir)
 
 
 def day_attempt_ids(client: redis.Redis[str], date: str) -> list[str]:
@@ -101,29 +102,27 @@ def entry(attempt: Attempt, seed: bytes) -> dict[str, Any]:
     }
 
 
-def expiry_for(date: str, ranked: bool, config: Mapping[str, Any]) -> Expiry:
+def expiry_for(date: str, ranked: bool, settings: Settings) -> Expiry:
     """A ranked attempt's token lasts until a day after its day closed (the owner may read the
     verdict; afterwards the finished attempt is public); the attempt waits for the archive.
     A practice attempt (unranked, never archived) and its token last PIKDAME_KEEP_DAYS."""
-    now = int(clock.now(config).timestamp())
+    now = int(clock.now(settings).timestamp())
     if not ranked:
-        until = now + int(config["PIKDAME_KEEP_DAYS"]) * DAY_S
+        until = now + settings.keep_days * DAY_S
         return Expiry(until, until)
-    return Expiry(int(clock.closes_at(date, config).timestamp()) + DAY_S, None)
+    return Expiry(int(clock.closes_at(date, settings).timestamp()) + DAY_S, None)
 
 
 class NotReady(Exception):
     """The day cannot be archived yet: it is open, or verdicts are still due."""
 
 
-def archive_day(
-    client: redis.Redis[str], archive: Archive, date: str, config: Mapping[str, Any]
-) -> int:
+def archive_day(client: redis.Redis[str], archive: Archive, date: str, settings: Settings) -> int:
     """Archive the day's finished ranked records, then let the day's attempts expire; returns
     how many records the day's file holds. Running it again keeps what was archived before."""
-    if not clock.is_closed(date, config):
+    if not clock.is_closed(date, settings):
         raise NotReady(f"{date} has not closed yet")
-    seed = daily_seed(config["PIKDAME_SECRET"], date)
+    seed = daily_seed(settings.secret, date)
     attempts = [a for a in map(lambda i: _load(client, i), day_attempt_ids(client, date)) if a]
     finished = [a for a in attempts if a.status == "finished"]
     if any(a.verification == "queued" for a in finished):
@@ -136,7 +135,7 @@ def archive_day(
         json.dumps(entries[i], separators=(",", ":")).encode() + b"\n" for i in sorted(entries)
     )
     archive.write(date, gzip.compress(lines, mtime=0))
-    keep_s = int(config["PIKDAME_KEEP_DAYS"]) * DAY_S
+    keep_s = settings.keep_days * DAY_S
     with client.pipeline(transaction=False) as pipe:
         for a in finished:
             pipe.hset(keys.ARCHIVED, a.id, date)
@@ -157,17 +156,17 @@ def _load(client: redis.Redis[str], attempt_id: str) -> Attempt | None:
 
 
 def archive_closed_days(
-    client: redis.Redis[str], archive: Archive, config: Mapping[str, Any]
+    client: redis.Redis[str], archive: Archive, settings: Settings
 ) -> dict[str, int | str]:
     """Archive every closed day that has attempts and is not archived yet: date -> records
     written, or why not yet."""
     done: dict[str, int | str] = {}
     archived = set(client.zrange(keys.ARCHIVED_DAYS, 0, -1))
     for date in client.zrange(keys.DAYS, 0, -1):
-        if date in archived or not clock.is_closed(date, config):
+        if date in archived or not clock.is_closed(date, settings):
             continue
         try:
-            done[date] = archive_day(client, archive, date, config)
+            done[date] = archive_day(client, archive, date, settings)
         except NotReady as e:
             done[date] = str(e)
     return done

@@ -18,7 +18,6 @@ from rq.serializers import JSONSerializer
 
 JOB_PATH: Final = "worker.jobs.verify_attempt"
 JOB_TIMEOUT: Final = 120  # seconds; a verification takes well under one
-RETRY_INTERVALS: Final = "5,30,120"  # seconds; retries with a delay need `--with-scheduler`
 # A successful job and its result (an RQ stream, ~4.7 KB, plus the job hash, ~1.6 KB) are kept
 # ten minutes, not a day: the verdict lives in the attempt's hash, and a day of them was half of
 # Redis' memory per verified attempt (bench/results/memory.md). Failures stay a week.
@@ -35,19 +34,24 @@ def job_id(attempt_id: str) -> str:
     return f"verify-{attempt_id}"  # RQ ids allow letters, digits, _ and - only
 
 
-def retry_policy() -> Retry:
-    """Back-off between attempts of a failing job (PIKDAME_RETRY_INTERVALS, comma-separated)."""
-    text = os.environ.get("PIKDAME_RETRY_INTERVALS", RETRY_INTERVALS)
-    intervals = [int(part) for part in text.split(",") if part.strip()]
-    return Retry(max=len(intervals), interval=intervals)
+class VerifyQueue(Queue):
+    """The verification queue with its retry back-off (PIKDAME_RETRY_INTERVALS, seconds;
+    retries with a delay need a worker started ``--with-scheduler``)."""
+
+    retry_intervals: tuple[int, ...] = (5, 30, 120)
+
+    def retry_policy(self) -> Retry:
+        return Retry(max=len(self.retry_intervals), interval=list(self.retry_intervals))
 
 
-def queue(url: str, name: str) -> Queue:
-    connection = redis.Redis.from_url(url)
-    return Queue(name, connection=connection, serializer=JSONSerializer)
+def queue(url: str, name: str, retry_intervals: tuple[int, ...] | None = None) -> VerifyQueue:
+    q = VerifyQueue(name, connection=redis.Redis.from_url(url), serializer=JSONSerializer)
+    if retry_intervals is not None:
+        q.retry_intervals = retry_intervals
+    return q
 
 
-def enqueue_verify(q: Queue, attempt_id: str) -> bool:
+def enqueue_verify(q: VerifyQueue, attempt_id: str) -> bool:
     """Queue the attempt's verification once; False when its job already exists."""
     try:
         q.enqueue_call(
@@ -55,7 +59,7 @@ def enqueue_verify(q: Queue, attempt_id: str) -> bool:
             args=(attempt_id,),
             job_id=job_id(attempt_id),
             timeout=JOB_TIMEOUT,
-            retry=retry_policy(),
+            retry=q.retry_policy(),
             result_ttl=RESULT_TTL,
             failure_ttl=7 * 86400,
             unique=True,
@@ -130,7 +134,7 @@ def fetch(q: Queue, attempt_id: str) -> Job | None:
         return None
 
 
-def requeue_verify(q: Queue, attempt_id: str) -> bool:
+def requeue_verify(q: VerifyQueue, attempt_id: str) -> bool:
     """Replace the attempt's job with a fresh one (the job is idempotent, so a job that was
     in fact still running changes nothing by running twice)."""
     job = fetch(q, attempt_id)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 
 import redis
-from rq import Queue
 
 from service.data import keys, queue
 from service.data.queue import JobState
@@ -21,7 +20,7 @@ JUDGED = ("verified", "rejected")
 
 def reconcile(
     client: redis.Redis[str],
-    q: Queue,
+    q: queue.VerifyQueue,
     now_ms: int,
     older_than_s: int,
     *,

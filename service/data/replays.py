@@ -8,13 +8,13 @@ engine costs ~20 ms for ~100 KB (issue 10.7).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 import redis
 
 from engine import Rules, State, daily_seed
 from service.data import archive, clock, keys, store
+from service.data.config import Settings
 
 CACHE_S = 3600
 
@@ -40,13 +40,13 @@ def positions(record: dict[str, Any], seed: bytes) -> list[dict[str, Any]]:
 
 
 def _record(
-    client: redis.Redis[str], store_of: archive.Archive, attempt_id: str, config: Mapping[str, Any]
+    client: redis.Redis[str], store_of: archive.Archive, attempt_id: str, settings: Settings
 ) -> tuple[str, dict[str, Any]]:
     attempt = store.load(client, attempt_id)
     if attempt is not None:
-        if attempt.status != "finished" or not clock.is_closed(attempt.date, config):
+        if attempt.status != "finished" or not clock.is_closed(attempt.date, settings):
             raise DayOpen(attempt_id)
-        seed = daily_seed(config["PIKDAME_SECRET"], attempt.date)
+        seed = daily_seed(settings.secret, attempt.date)
         return attempt.date, attempt.game.to_record(seed)
     item = archive.archived_entry(client, store_of, attempt_id)
     if item is None:
@@ -55,14 +55,14 @@ def _record(
 
 
 def document(
-    client: redis.Redis[str], store_of: archive.Archive, attempt_id: str, config: Mapping[str, Any]
+    client: redis.Redis[str], store_of: archive.Archive, attempt_id: str, settings: Settings
 ) -> str:
     """``{"date", "record", "positions"}`` as JSON text; raises :class:`Unknown` or
     :class:`DayOpen`."""
     cached = client.get(keys.replay(attempt_id))
     if cached is not None:
         return cached
-    date, record = _record(client, store_of, attempt_id, config)
+    date, record = _record(client, store_of, attempt_id, settings)
     seed = bytes.fromhex(record["deal"]["seed"])
     text = json.dumps(
         {"date": date, "record": record, "positions": positions(record, seed)},

@@ -118,14 +118,13 @@ def test_redis_crash_with_aof_keeps_every_verified_attempt(clock: Clock, tmp_pat
 
 
 def test_a_failing_job_retries_with_back_off_then_lands_in_failed_registry(
-    rdb: redis.Redis[str], redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    rdb: redis.Redis[str], redis_url: str, tmp_path: Path
 ) -> None:
     from rq.registry import FailedJobRegistry
 
     from service.data.queue import enqueue_verify
 
-    monkeypatch.setenv("PIKDAME_RETRY_INTERVALS", "1,1")
-    q = queue(redis_url, "verify")
+    q = queue(redis_url, "verify", retry_intervals=(1, 1))
     assert enqueue_verify(q, "ghost")  # no such attempt: the job raises NotReady
     assert not enqueue_verify(q, "ghost")  # the deterministic id cannot be queued twice
     worker = start_worker(service_env(redis_url, SECRET.decode()), tmp_path / "worker.log")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.proxies import parse_networks
+from service.data.config import parse_networks
 from tests.service.conftest import SECRET
 from tests.support.processes import WebServer, service_env, start_web
 

@@ -18,6 +18,7 @@ from flask import Flask
 
 from engine import ENGINE_VERSION, daily_seed, replay
 from service.data import archive
+from service.redisconn import settings_of
 from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import start
 from tests.support.processes import ROOT, service_env
@@ -84,16 +85,16 @@ def test_archive_then_expiry_and_the_pages_still_serve(
     abandoned, _ = start(app.test_client(), clock.today, "Cy")  # never finished
     for aid in ids:
         assert verify(rdb, aid, SECRET)["status"] == "verified"
-    store = archive.from_config(app.config)
+    store = archive.from_settings(settings_of(app))
     with pytest.raises(archive.NotReady):
-        archive.archive_day(rdb, store, DAY, app.config)  # the day is still open
+        archive.archive_day(rdb, store, DAY, settings_of(app))  # the day is still open
     close_day(clock)
     web = app.test_client()
     before = {aid: web.get(f"/replay/{aid}/positions").get_json() for aid in ids}
     board = web.get(f"/api/leaderboard/{DAY}").get_json()
     days = web.get("/api/days").get_json()
 
-    assert archive.archive_day(rdb, store, DAY, app.config) == 2
+    assert archive.archive_day(rdb, store, DAY, settings_of(app)) == 2
     lines = [json.loads(line) for line in gzip.decompress(store.read(DAY) or b"").splitlines()]
     assert sorted(line["attempt_id"] for line in lines) == sorted(ids)
     seed = daily_seed(SECRET, DAY)
@@ -118,8 +119,8 @@ def test_archive_then_expiry_and_the_pages_still_serve(
     assert again.get(f"/api/leaderboard/{DAY}").get_json() == board
     assert again.get("/api/days").get_json() == days
     first = store.read(DAY)
-    assert archive.archive_closed_days(rdb, store, app.config) == {}  # already archived
-    assert archive.archive_day(rdb, store, DAY, app.config) == 2  # by hand: nothing is lost
+    assert archive.archive_closed_days(rdb, store, settings_of(app)) == {}  # already archived
+    assert archive.archive_day(rdb, store, DAY, settings_of(app)) == 2  # by hand: nothing is lost
     assert store.read(DAY) == first
 
 
@@ -128,8 +129,8 @@ def test_a_day_with_verdicts_due_is_not_archived_yet(
 ) -> None:
     aid, _ = resign(app, clock, "Ada")
     close_day(clock)
-    store = archive.from_config(app.config)
-    assert archive.archive_closed_days(rdb, store, app.config) == {
+    store = archive.from_settings(settings_of(app))
+    assert archive.archive_closed_days(rdb, store, settings_of(app)) == {
         DAY: f"{DAY} still has attempts waiting for their verdict"
     }
     assert not store.has(DAY)

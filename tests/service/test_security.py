@@ -10,7 +10,6 @@ from flask.testing import FlaskClient
 
 from engine import daily_seed
 from service.logs import LOGGER
-from service.proxies import parse_networks
 from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
@@ -134,7 +133,7 @@ def test_limits_see_the_client_behind_the_proxy(
         clock,
         PIKDAME_LIMITS_ENABLED=True,
         PIKDAME_LIMIT_ATTEMPTS="1 per hour",
-        PIKDAME_PROXIES=parse_networks("127.0.0.1"),
+        PIKDAME_PROXIES="127.0.0.1",
     )
     path = f"/api/daily/{clock.today}/attempts"
 

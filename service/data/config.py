@@ -81,7 +81,11 @@ VARIABLES: Final = (
     Variable("PIKDAME_RETRY_INTERVALS", "retry_intervals", "5,30,120", _intervals),
     Variable("PIKDAME_ARCHIVE_DIR", "archive_dir", None, Path),
     Variable("PIKDAME_KEEP_DAYS", "keep_days", "7", int),
-    Variable("PIKDAME_BIND", "bind", "127.0.0.1:8000"),  # gunicorn's; make run prints it
+    # gunicorn (deploy/gunicorn.conf.py); make run prints the address
+    Variable("PIKDAME_BIND", "bind", "127.0.0.1:8000"),
+    Variable("WEB_CONCURRENCY", "web_processes", str(min(4, (os.cpu_count() or 1) * 2)), int),
+    Variable("PIKDAME_THREADS", "web_threads", "4", int),
+    Variable("PIKDAME_LOGLEVEL", "log_level", "info"),
 )
 
 
@@ -108,6 +112,9 @@ class Settings:
     archive_dir: Path
     keep_days: int
     bind: str
+    web_processes: int
+    web_threads: int
+    log_level: str
     now: Clock | None = None  # tests: a settable clock (service.data.clock)
 
     def flask_config(self) -> dict[str, Any]:

@@ -50,7 +50,6 @@ def test_compose_publishes_nginx_only_and_trusts_only_it() -> None:
     address = re.search(r"ipv4_address: ([0-9.]+)", compose_service("nginx"))
     assert address
     assert f'PIKDAME_PROXIES: "{address.group(1)}"' in web
-    assert f'FORWARDED_ALLOW_IPS: "{address.group(1)}"' in web
     assert 'PIKDAME_SECURE_COOKIES: "1"' in web
     assert "*" not in web
 

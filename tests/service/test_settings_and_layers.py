@@ -40,7 +40,7 @@ def imported_modules(path: Path) -> set[str]:
 
 def test_only_config_reads_the_environment() -> None:
     readers = set()
-    for path in python_files("service", "worker"):
+    for path in [*python_files("service", "worker"), ROOT / "deploy" / "gunicorn.conf.py"]:
         text = path.read_text()
         if "os.environ" in text or "getenv" in text:
             readers.add(str(path.relative_to(ROOT)))
@@ -67,7 +67,7 @@ def test_a_bad_value_names_its_variable(tmp_path: Path) -> None:
 def test_the_readme_lists_every_variable() -> None:
     readme = (ROOT / "README.md").read_text()
     table = readme[readme.index("## Configuration") : readme.index("## Operating")]
-    listed = set(re.findall(r"`((?:PIKDAME|REDIS)_[A-Z_]+)`", table))
+    listed = set(re.findall(r"`((?:PIKDAME|REDIS|WEB)_[A-Z_]+)`", table))
     assert {v.name for v in config.VARIABLES} <= listed
 
 

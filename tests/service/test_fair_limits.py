@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.service.conftest import Clock, make_app
-from tests.support.api import start
+from tests.support.api import resign_at_once
 
 
 def limited(redis_url: str, clock: Clock, **limits: Any) -> Flask:
@@ -87,18 +87,13 @@ def test_replay_positions_are_limited_and_cached(
     redis_url: str, rdb: redis.Redis[str], clock: Clock
 ) -> None:
     app = limited(redis_url, clock, PIKDAME_LIMIT_REPLAYS="3 per minute")
-    client = new_player(app)
-    attempt, _ = start(client, clock.today, "Ada")
-    moved = client.post(
-        f"/api/attempts/{attempt['id']}/moves", json={"move": "resign", "seq": attempt["seq"]}
-    )
-    assert moved.status_code == 200
+    aid, _ = resign_at_once(new_player(app), clock.today, "Ada")
     clock.moment = dt.datetime(2026, 12, 1, 3, 0, tzinfo=dt.UTC)  # the day has closed
     reader = new_player(app)
-    path = f"/replay/{attempt['id']}/positions"
+    path = f"/replay/{aid}/positions"
     first = reader.get(path)
     assert first.status_code == 200
     assert "immutable" in first.headers["Cache-Control"]
-    assert rdb.exists(f"pd:replay:{attempt['id']}")
+    assert rdb.exists(f"pd:replay:{aid}")
     assert [reader.get(path).status_code for _ in range(3)] == [200, 200, 429]
     assert reader.get("/replay/0000000000000000/positions").status_code == 429

@@ -16,17 +16,12 @@ from flask.testing import FlaskClient
 
 from engine import DAILY_DEALER, DAILY_RULES, Game, Seat, daily_seats, daily_seed, deal, replay
 from tests.service.conftest import SECRET, Clock
-from tests.support.api import start
+from tests.support.api import resign_at_once
 from worker.verify import verify
 
 
 def resigned_attempt(client: FlaskClient, clock: Clock) -> str:
-    attempt, _ = start(client, clock.today, "Ada")
-    response = client.post(
-        f"/api/attempts/{attempt['id']}/moves", json={"move": "resign", "seq": attempt["seq"]}
-    )
-    assert response.status_code == 200
-    return str(attempt["id"])
+    return resign_at_once(client, clock.today, "Ada")[0]
 
 
 def store_forgery(rdb: redis.Redis[str], aid: str, game: Game) -> None:

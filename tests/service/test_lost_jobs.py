@@ -15,7 +15,7 @@ from flask import Flask
 from service.data.queue import job_id
 from service.data.reconcile import reconcile
 from tests.service.conftest import SECRET, Clock
-from tests.support.api import start
+from tests.support.api import resign_at_once
 from tests.support.processes import Process, service_env, start_worker, wait_for
 
 pytestmark = pytest.mark.integration
@@ -26,13 +26,7 @@ INTERMEDIATE = f"{QUEUE}:intermediate"
 
 def resigned(app: Flask, clock: Clock, name: str) -> str:
     """A finished ranked attempt (the finishing move queues its verification)."""
-    client = app.test_client()
-    attempt, _ = start(client, clock.today, name)
-    response = client.post(
-        f"/api/attempts/{attempt['id']}/moves", json={"move": "resign", "seq": attempt["seq"]}
-    )
-    assert response.status_code == 200, response.get_json()
-    return str(attempt["id"])
+    return resign_at_once(app.test_client(), clock.today, name)[0]
 
 
 def idle_in_blmove(rdb: redis.Redis[str]) -> bool:

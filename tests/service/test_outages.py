@@ -18,7 +18,7 @@ from rq.serializers import JSONSerializer
 
 from service.data.queue import queue
 from tests.service.conftest import SECRET, Clock, make_app
-from tests.support.api import start
+from tests.support.api import resign_at_once
 from tests.support.launcher import healthy, launch
 from tests.support.processes import WebServer, descendants, service_env, start_worker, wait_for
 from tests.support.servers import free_port, start_redis
@@ -26,18 +26,6 @@ from tests.support.servers import free_port, start_redis
 pytestmark = pytest.mark.integration
 
 OUTAGE_S = 4
-
-
-def finish(app_client: object, clock: Clock, name: str) -> str:
-    from flask.testing import FlaskClient
-
-    assert isinstance(app_client, FlaskClient)
-    attempt, _ = start(app_client, clock.today, name)
-    response = app_client.post(
-        f"/api/attempts/{attempt['id']}/moves", json={"move": "resign", "seq": attempt["seq"]}
-    )
-    assert response.status_code == 200
-    return str(attempt["id"])
 
 
 def verdict(url: str, aid: str) -> str | None:
@@ -63,19 +51,13 @@ def test_a_worker_rides_out_redis_outages_busy_and_idle(clock: Clock, tmp_path: 
             return busy.get_status(refresh=True) == JobStatus.STARTED
 
         wait_for(started, timeout=60)
-        server.stop()
-        time.sleep(OUTAGE_S)
-        assert worker.popen.poll() is None
-        server.start()
-        aid = finish(app.test_client(), clock, "Ada")
-        wait_for(lambda: verdict(server.url, aid) == "verified", timeout=60, interval=0.2)
-        # Idle: the outage hits the worker while it waits for work.
-        server.stop()
-        time.sleep(OUTAGE_S)
-        assert worker.popen.poll() is None
-        server.start()
-        aid = finish(app.test_client(), clock, "Bob")
-        wait_for(lambda: verdict(server.url, aid) == "verified", timeout=60, interval=0.2)
+        for name in ("Ada", "Bob"):  # busy with the sleeper, then idle waiting for work
+            server.stop()
+            time.sleep(OUTAGE_S)
+            assert worker.popen.poll() is None
+            server.start()
+            aid, _ = resign_at_once(app.test_client(), clock.today, name)
+            wait_for(lambda a=aid: verdict(server.url, a) == "verified", timeout=60, interval=0.2)
         assert worker.popen.poll() is None
         # The sleeper whose end was lost is not left "started" for good: it is failed (RQ's retry,
         # or for a verification the reconciler, runs it again).

@@ -20,7 +20,7 @@ from engine import ENGINE_VERSION, daily_seed, replay
 from service.data import archive
 from service.redisconn import settings_of
 from tests.service.conftest import SECRET, Clock, make_app
-from tests.support.api import start
+from tests.support.api import resign_at_once, start
 from tests.support.processes import ROOT, service_env
 from worker.verify import verify
 
@@ -33,13 +33,7 @@ def app(redis_url: str, rdb: redis.Redis[str], clock: Clock, tmp_path: Path) -> 
 
 
 def resign(app: Flask, clock: Clock, name: str) -> tuple[str, str]:
-    client = app.test_client()
-    attempt, token = start(client, clock.today, name)
-    moved = client.post(
-        f"/api/attempts/{attempt['id']}/moves", json={"move": "resign", "seq": attempt["seq"]}
-    )
-    assert moved.status_code == 200
-    return str(attempt["id"]), token
+    return resign_at_once(app.test_client(), clock.today, name)
 
 
 def token_key(token: str) -> str:

@@ -58,7 +58,7 @@ def test_a_hundred_players_behind_one_address_reading_once_each(
 def test_players_with_a_session_are_counted_each_on_their_own(
     redis_url: str, rdb: redis.Redis[str], clock: Clock
 ) -> None:
-    app = limited(redis_url, clock, PIKDAME_LIMIT_DEFAULT="5 per minute")
+    app = limited(redis_url, clock, PIKDAME_LIMIT_DEFAULT="5 per hour")
     players = []
     for i in range(10):
         client = new_player(app)
@@ -74,7 +74,7 @@ def test_players_with_a_session_are_counted_each_on_their_own(
 def test_moves_to_made_up_attempt_ids_are_limited_per_address(
     redis_url: str, rdb: redis.Redis[str], clock: Clock
 ) -> None:
-    app = limited(redis_url, clock, PIKDAME_LIMIT_MOVES="5 per minute")
+    app = limited(redis_url, clock, PIKDAME_LIMIT_MOVES="5 per hour")
     client = new_player(app)
     statuses = [
         client.post(f"/api/attempts/{i:016x}/moves", json={"move": "draw", "seq": 0}).status_code
@@ -86,7 +86,7 @@ def test_moves_to_made_up_attempt_ids_are_limited_per_address(
 def test_replay_positions_are_limited_and_cached(
     redis_url: str, rdb: redis.Redis[str], clock: Clock
 ) -> None:
-    app = limited(redis_url, clock, PIKDAME_LIMIT_REPLAYS="3 per minute")
+    app = limited(redis_url, clock, PIKDAME_LIMIT_REPLAYS="3 per hour")
     aid, _ = resign_at_once(new_player(app), clock.today, "Ada")
     clock.moment = dt.datetime(2026, 12, 1, 3, 0, tzinfo=dt.UTC)  # the day has closed
     reader = new_player(app)

@@ -52,15 +52,17 @@ def reconcile(older_than: int) -> None:
 @main.command()
 @click.argument("date", required=False)
 def archive(date: str | None) -> None:
-    """Archive DATE's finished records (default: every closed day not archived yet) to
-    PIKDAME_ARCHIVE_DIR, then let the day's attempts expire after PIKDAME_KEEP_DAYS."""
+    """Archive DATE's finished records (default: every closed day not archived yet, then give
+    older keys without one an expiry) to PIKDAME_ARCHIVE_DIR; the day's attempts then expire
+    after PIKDAME_KEEP_DAYS."""
     from service.data import archive as archives
 
     cfg = config.load()
     client = redis.Redis.from_url(cfg.redis_url, decode_responses=True)
     store = archives.from_settings(cfg)
     if date is None:
-        click.echo(json.dumps({"archived": archives.archive_closed_days(client, store, cfg)}))
+        archived = archives.archive_closed_days(client, store, cfg)
+        click.echo(json.dumps({"archived": archived, "swept": archives.sweep(client, cfg)}))
         return
     if clock.parse_date(date) is None:
         raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import redis
 
 from engine import daily_seed
-from service.data import clock, keys
+from service.data import clock, keys, store
 from service.data.config import Settings
 from service.data.store import Attempt, Expiry
 
@@ -123,7 +123,7 @@ def archive_day(client: redis.Redis[str], archive: Archive, date: str, settings:
     if not clock.is_closed(date, settings):
         raise NotReady(f"{date} has not closed yet")
     seed = daily_seed(settings.secret, date)
-    attempts = [a for a in map(lambda i: _load(client, i), day_attempt_ids(client, date)) if a]
+    attempts = [a for a in map(lambda i: store.load(client, i), day_attempt_ids(client, date)) if a]
     finished = [a for a in attempts if a.status == "finished"]
     if any(a.verification == "queued" for a in finished):
         raise NotReady(f"{date} still has attempts waiting for their verdict")
@@ -150,11 +150,6 @@ def archive_day(client: redis.Redis[str], archive: Archive, date: str, settings:
     return len(entries)
 
 
-def _load(client: redis.Redis[str], attempt_id: str) -> Attempt | None:
-    h = client.hgetall(keys.attempt(attempt_id))
-    return Attempt.from_hash(h) if h else None
-
-
 def archive_closed_days(
     client: redis.Redis[str], archive: Archive, settings: Settings
 ) -> dict[str, int | str]:
@@ -170,6 +165,35 @@ def archive_closed_days(
         except NotReady as e:
             done[date] = str(e)
     return done
+
+
+def sweep(client: redis.Redis[str], settings: Settings) -> int:
+    """Give an expiry to what was stored before retention existed or slipped past it: an
+    attempt of an archived day, a practice attempt of a closed day (with their tokens), and
+    delete a token whose attempt is gone. Returns how many keys it touched. (A scan of the
+    attempt and token keys: run by the hourly ``pikdame archive``, not by requests.)"""
+    keep_s = settings.keep_days * DAY_S
+    archived = set(client.zrange(keys.ARCHIVED_DAYS, 0, -1))
+    touched = 0
+    for key in client.scan_iter(match=keys.attempt("*"), count=1000):
+        if client.ttl(key) != -1:
+            continue
+        date, ranked, token = client.hmget(key, ["date", "ranked", "token"])
+        if date is None:
+            continue
+        if date in archived or (ranked != "1" and clock.is_closed(date, settings)):
+            client.expire(key, keep_s)
+            if token:
+                client.expire(keys.token(token), keep_s)
+            touched += 1
+    for key in client.scan_iter(match=keys.token("*"), count=1000):
+        attempt_id = client.get(key)
+        if attempt_id is None or client.ttl(key) != -1:
+            continue
+        if not client.exists(keys.attempt(attempt_id)):
+            client.delete(key)
+            touched += 1
+    return touched
 
 
 def archived_entry(

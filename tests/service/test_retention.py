@@ -147,7 +147,37 @@ def test_the_archive_command(redis_url: str, rdb: redis.Redis[str], tmp_path: Pa
     assert bad.returncode != 0 and "YYYY-MM-DD" in bad.stderr
     done = pikdame()
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"archived": {"2026-01-05": 1}}
+    assert json.loads(done.stdout) == {"archived": {"2026-01-05": 1}, "swept": 0}
     assert (tmp_path / "a" / "2026-01-05.jsonl.gz").exists()
     again = pikdame("2026-01-05")
     assert json.loads(again.stdout) == {"archived": {"2026-01-05": 1}}
+
+
+def test_the_sweep_gives_legacy_keys_an_expiry(
+    app: Flask, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    """Keys stored before retention existed: an attempt outside the day's index, a practice
+    attempt and its token without expiry, a token whose attempt is gone."""
+    aid, token = resign(app, clock, "Ada")
+    verify(rdb, aid, SECRET)
+    rdb.srem(f"pd:day:{DAY}:ids", aid)  # as stored before the index (found via its slot)
+    rdb.persist(token_key(token))
+    legacy: dict[str | bytes, str] = {
+        "id": "0123456789abcdef",
+        "date": DAY,
+        "ranked": "0",
+        "token": "t" * 64,
+    }
+    rdb.hset("pd:attempt:0123456789abcdef", mapping=legacy)
+    rdb.set(f"pd:token:{'t' * 64}", "0123456789abcdef")
+    rdb.set(f"pd:token:{'u' * 64}", "gone")
+    close_day(clock)
+    settings = settings_of(app)
+    store = archive.from_settings(settings)
+    assert archive.archive_closed_days(rdb, store, settings) == {DAY: 1}
+    assert archive.sweep(rdb, settings) == 2  # the practice attempt, the dangling token
+    for key in ("pd:attempt:0123456789abcdef", f"pd:token:{'t' * 64}", f"pd:attempt:{aid}"):
+        assert 0 < rdb.ttl(key) <= 7 * 86400, key
+    assert 0 < rdb.ttl(token_key(token)) <= 7 * 86400
+    assert not rdb.exists(f"pd:token:{'u' * 64}")
+    assert archive.sweep(rdb, settings) == 0

@@ -74,7 +74,7 @@ VARIABLES: Final = (
     Variable("PIKDAME_LIMIT_MOVES", "limit_moves", "30 per second"),
     # API.md's 60 a second, counted over ten seconds so a crowd behind one address is served
     Variable("PIKDAME_LIMIT_DEFAULT", "limit_default", "600 per 10 seconds"),
-    Variable("PIKDAME_LIMIT_REPLAYS", "limit_replays", "30 per minute"),
+    Variable("PIKDAME_LIMIT_REPLAYS", "limit_replays", "120 per minute"),
     Variable("PIKDAME_PROXIES", "proxies", "", parse_networks),
     Variable("PIKDAME_SECURE_COOKIES", "secure_cookies", "0", _flag),
     Variable("PIKDAME_QUEUE", "queue", "verify"),

@@ -65,3 +65,9 @@ def day_ids(date: str) -> str:
 def replay(attempt_id: str) -> str:
     """A finished game's replay document (JSON), cached: it never changes once the day closed."""
     return f"{PREFIX}:replay:{attempt_id}"
+
+
+def parked(job_id: str) -> str:
+    """When the reconciler first saw a job out of the queue's list but not started (in RQ's
+    intermediate queue): a second sighting later means its worker died (service.data.queue)."""
+    return f"{PREFIX}:parked:{job_id}"

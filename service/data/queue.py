@@ -1,6 +1,7 @@
-"""Enqueueing verification jobs: by dotted path, plain ids, JSON, one deterministic job id.
+"""Verification jobs: enqueued by dotted path with plain ids as JSON under one deterministic job
+id, and classified for the reconciler (waiting, running, lost with a dead worker, ended).
 
-Flask-free (the reconciler uses it too). RQ needs a bytes connection, separate from the text one.
+RQ needs a bytes connection, separate from the text one.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
+from service.data import keys
+
 JOB_PATH: Final = "worker.jobs.verify_attempt"
 JOB_TIMEOUT: Final = 120  # seconds; a verification takes well under one
 # A successful job and its result (an RQ stream, ~4.7 KB, plus the job hash, ~1.6 KB) are kept
@@ -27,7 +30,6 @@ RESULT_TTL: Final = 600
 WORKER_SILENCE_S: Final = 75
 # A worker moves a job into the intermediate queue and starts it in the same breath.
 INTERMEDIATE_GRACE_S: Final = 5
-PARKED_PREFIX: Final = "pd:parked:"  # first sighting of a job out of the list but not started
 
 
 def job_id(attempt_id: str) -> str:
@@ -117,7 +119,7 @@ def job_state(q: Queue, job: Job | None, now_s: float) -> JobState:
     if status == JobStatus.QUEUED:
         if connection.lpos(q.key, job.id) is not None:
             return JobState.WAITING
-        mark = f"{PARKED_PREFIX}{job.id}"
+        mark = keys.parked(job.id)
         connection.set(mark, str(now_s), nx=True, ex=600)
         first_seen = float(connection.get(mark) or now_s)
         return JobState.LOST if now_s - first_seen >= INTERMEDIATE_GRACE_S else JobState.WAITING
@@ -142,6 +144,6 @@ def requeue_verify(q: VerifyQueue, attempt_id: str) -> bool:
         with q.connection.pipeline() as pipe:
             job.delete(pipeline=pipe)
             pipe.lrem(q.intermediate_queue_key, 0, job.id)
-            pipe.delete(f"{PARKED_PREFIX}{job.id}")
+            pipe.delete(keys.parked(job.id))
             pipe.execute()
     return enqueue_verify(q, attempt_id)

@@ -102,6 +102,7 @@ def verify(client: redis.Redis[str], attempt_id: str, secret: bytes) -> dict[str
                 pipe.hset(player_key, "best", str(score))
         else:
             pipe.hset(key, mapping={"verification": "rejected", "reason": reason or ""})
+        pipe.publish(keys.verdict_channel(attempt_id), status)  # for whoever waits on it
         return {"attempt_id": attempt_id, "status": status, "new": True}
 
     return store.transaction(client, record_verdict, key)

@@ -71,3 +71,9 @@ def parked(job_id: str) -> str:
     """When the reconciler first saw a job out of the queue's list but not started (in RQ's
     intermediate queue): a second sighting later means its worker died (service.data.queue)."""
     return f"{PREFIX}:parked:{job_id}"
+
+
+def verdict_channel(attempt_id: str) -> str:
+    """Pub/sub channel on which the verifier announces an attempt's verdict (``verified`` or
+    ``rejected``) when it records it, so a request can wait for it instead of polling."""
+    return f"{PREFIX}:verdict:{attempt_id}"

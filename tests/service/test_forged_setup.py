@@ -83,3 +83,18 @@ def test_the_days_own_setup_still_verifies(
 ) -> None:
     aid = resigned_attempt(client, clock)
     assert verify(rdb, aid, SECRET)["status"] == "verified"
+
+
+def test_the_verdict_is_announced_when_recorded(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    """The verifier publishes each new verdict on the attempt's channel (keys.verdict_channel),
+    so a request can wait for it instead of polling; a repeated run announces nothing."""
+    aid = resigned_attempt(client, clock)
+    listener = rdb.pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(f"pd:verdict:{aid}")
+    assert verify(rdb, aid, SECRET)["status"] == "verified"
+    verify(rdb, aid, SECRET)
+    heard = [listener.get_message(timeout=0.5) for _ in range(4)]  # the subscription, then data
+    listener.close()
+    assert [m["data"] for m in heard if m is not None] == ["verified"]

@@ -126,3 +126,19 @@ def test_fifty_verifications_with_the_worker_killed_at_random_points(
     assert rdb.zcard("pd:finished") == 0
     players = [rdb.hget(f"pd:attempt:{aid}", "player") for aid in ids]
     assert all(rdb.hget(f"pd:player:{p}", "days") == "1" for p in players)
+
+
+def test_a_web_process_killed_before_enqueueing_loses_no_verdict(
+    app: Flask, clock: Clock, rdb: redis.Redis[str], redis_url: str, tmp_path: Path
+) -> None:
+    """The finishing move is stored but its job never queued (the web process died between the
+    two): the next worker's reconciler queues it."""
+    aid = resigned(app, clock, "Ada")
+    jid = job_id(aid)
+    rdb.delete(f"rq:job:{jid}")
+    rdb.lrem(QUEUE, 0, jid)
+    worker = start_worker(service_env(redis_url, SECRET.decode()), tmp_path / "worker.log")
+    try:
+        wait_for(lambda: verdicts(rdb, [aid]) == ["verified"], timeout=60, interval=0.2)
+    finally:
+        worker.stop()

@@ -31,9 +31,8 @@ class SteadyWorker(Worker):
     """``rq worker -w worker.steady.SteadyWorker``: see the module docstring."""
 
     def bootstrap(self, *args: Any, **kwargs: Any) -> None:
-        os.environ["RQ_WORKER_ID"] = (
-            self.name
-        )  # service.data.queue tells itself from a dead namesake
+        # service.data.queue tells this worker from a dead one that had the same pid
+        os.environ["RQ_WORKER_ID"] = self.name
         super().bootstrap(*args, **kwargs)
 
     def wait_for_redis(self) -> None:
@@ -99,7 +98,7 @@ class SteadyWorker(Worker):
 
     def fail_unfinished(self, job: Job, queue: Queue) -> None:
         """After an outage: a job whose end was not recorded is failed, so RQ retries it (or the
-        reconciler does, once its retries are spent); the job is idempotent."""
+        ``pikdame reconcile`` timer does, once its retries are spent); the job is idempotent."""
         self.executions.clear()
         self._horse_pid = 0
         try:

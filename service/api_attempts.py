@@ -8,12 +8,13 @@ import redis
 from flask import Response, current_app, jsonify
 
 from engine import view
-from service import clock, identity, keys, outputs, present, queue, store, verdicts
+from service import identity, outputs, present, verdicts
 from service.apidoc import api_blueprint
+from service.data import clock, keys, queue, store
 from service.errors import ApiError
 from service.inputs import AttemptPath, MoveBody, WaitQuery
-from service.limits import counted_read, limiter, moves_limit, per_attempt_key, read_pipeline
-from service.redisconn import get_queue, get_redis
+from service.limits import counted_read, limit_moves, read_pipeline
+from service.redisconn import get_queue, get_redis, settings
 from service.validation import checks_first
 
 bp = api_blueprint("attempts", __name__, "/api/attempts", authorised=True)
@@ -83,7 +84,7 @@ def get_verification(path: AttemptPath, query: WaitQuery) -> Response:
     "/<id:attempt_id>/moves",
     responses=outputs.answers(outputs.Played, 400, 401, 403, 404, 409, 413, 415, 422),
 )
-@limiter.limit(moves_limit, key_func=per_attempt_key)
+@limit_moves()
 def post_move(path: AttemptPath, body: MoveBody) -> Response:
     """Play a move (F2); the bots answer until it is your turn again or the round ends.
 
@@ -91,7 +92,7 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
     422 move. The attempt is read once (under WATCH, in store.play) and its game parsed once.
     """
     attempt_id, move, seq = path.attempt_id, body.move, body.seq
-    config = current_app.config
+    config = settings()
 
     def check(attempt: store.Attempt) -> None:
         identity.require_owner(attempt)
@@ -130,7 +131,7 @@ def get_log(path: AttemptPath) -> Response:
     attempt = _readable(path.attempt_id)
     if attempt.status != "finished":
         raise ApiError(409, "not_finished", "the record is available once the round has ended")
-    seed = present.seed_if_published(attempt.date, current_app.config)
+    seed = present.seed_if_published(attempt.date, settings())
     if seed is not None:
         return jsonify(attempt.game.to_record(bytes.fromhex(seed)))
     # Before the day closes the record can't be replayed anyway (no seed): it shows the moves as

@@ -6,15 +6,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Response, current_app, jsonify
+from flask import Response, jsonify
 
 from engine import daily_game, daily_seed
-from service import clock, identity, keys, outputs, present, store
+from service import identity, outputs, present
 from service.apidoc import api_blueprint
+from service.data import archive, clock, keys, store
 from service.errors import ApiError
 from service.inputs import DayPath, DaysQuery, NameBody, calendar_day
-from service.limits import attempts_limit, counted_read, limiter, read_pipeline
-from service.redisconn import get_redis
+from service.limits import counted_read, limit_creations, read_pipeline
+from service.redisconn import get_redis, settings
 from service.validation import checks_first
 
 bp = api_blueprint("daily", __name__, "/api")
@@ -24,7 +25,7 @@ CREATED = outputs.answers(outputs.Created, 400, 401, 404, 409, 413, 415, 422, st
 def known_day(date: str) -> str:
     """A day up to today; a malformed or future date, or one before year 1000, is unknown
     (404)."""
-    if calendar_day(date) is None or date > clock.today(current_app.config):
+    if calendar_day(date) is None or date > clock.today(settings()):
         raise ApiError(404, "unknown_day", f"no challenge for {date!r}")
     return date
 
@@ -34,14 +35,14 @@ def _day(date: str) -> Response:
     pipe, count = read_pipeline(get_redis())
     pipe.get(keys.day_count(date))
     (attempts,) = count.check(pipe.execute())
-    return jsonify(present.day_doc(date, current_app.config, attempts))
+    return jsonify(present.day_doc(date, settings(), attempts))
 
 
 @bp.get("/daily", responses=outputs.answers(outputs.Day))
 @counted_read
 def today() -> Response:
     """Today's challenge (UTC)."""
-    return _day(clock.today(current_app.config))
+    return _day(clock.today(settings()))
 
 
 @bp.get("/daily/<date>", responses=outputs.answers(outputs.Day, 404))
@@ -55,7 +56,7 @@ def day(path: DayPath) -> Response:
 def days(query: DaysQuery) -> Response:
     """Archive: days that had players, newest first, strictly before ``before`` (default:
     today)."""
-    config = current_app.config
+    config = settings()
     day = calendar_day(query.before or clock.today(config))
     assert day is not None  # checked by DaysQuery
     client = get_redis()
@@ -71,19 +72,25 @@ def _created(attempt: store.Attempt, token: str) -> tuple[Response, int]:
 
 
 def _new_game(date: str, name: str, ranked: bool, player: str) -> tuple[Response, int]:
-    config = current_app.config
-    game = daily_game(daily_seed(config["PIKDAME_SECRET"], date), name)
+    config = settings()
+    game = daily_game(daily_seed(config.secret, date), name)
     now = clock.now(config)
-    attempt, token = store.create(
-        get_redis(),
-        date=date,
-        name=name,
-        player=player,
-        ranked=ranked,
-        game=game,
-        now_ms=int(now.timestamp() * 1000),
-        day_ordinal=dt.date.fromisoformat(date).toordinal(),
-    )
+    try:
+        attempt, token = store.create(
+            get_redis(),
+            date=date,
+            name=name,
+            player=player,
+            ranked=ranked,
+            game=game,
+            now_ms=int(now.timestamp() * 1000),
+            day_ordinal=dt.date.fromisoformat(date).toordinal(),
+            expiry=archive.expiry_for(date, ranked, config),
+        )
+    except store.NameTaken:
+        raise ApiError(
+            422, "bad_value", "name: looks like another player's name today; choose another"
+        ) from None
     identity.remember(player)
     return _created(attempt, token)
 
@@ -93,7 +100,7 @@ def _can_start(date: str) -> str:
     (an unknown token), 404, 409 (another day, an attempt already started)."""
     player = identity.player_for_new_attempt()
     known_day(date)
-    if date != clock.today(current_app.config):
+    if date != clock.today(settings()):
         raise ApiError(409, "day_closed", f"{date} is over; only today's challenge can be started")
     existing = store.attempt_for_player(get_redis(), date, player)
     if existing is not None:
@@ -105,13 +112,13 @@ def _can_practise(date: str) -> str:
     """The player practising a closed day (401, 404, 409 before the name)."""
     player = identity.player_for_new_attempt()
     known_day(date)
-    if not clock.is_closed(date, current_app.config):
+    if not clock.is_closed(date, settings()):
         raise ApiError(409, "day_open", f"{date} is still open: practice starts once it closes")
     return player
 
 
 @bp.post("/daily/<date>/attempts", responses=CREATED)
-@limiter.limit(attempts_limit)
+@limit_creations()
 @checks_first(_can_start)
 def start_attempt(path: DayPath, body: NameBody) -> tuple[Response, int]:
     """Start today's ranked attempt (one per player per day)."""
@@ -120,7 +127,7 @@ def start_attempt(path: DayPath, body: NameBody) -> tuple[Response, int]:
 
 
 @bp.post("/daily/<date>/practice", responses=CREATED)
-@limiter.limit(attempts_limit)
+@limit_creations()
 @checks_first(_can_practise)
 def start_practice(path: DayPath, body: NameBody) -> tuple[Response, int]:
     """An unranked replay of a closed day's deal ("Wiederholen"): same API, never ranked."""

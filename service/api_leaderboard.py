@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from flask import Response, jsonify
 
-from service import outputs, ranking
+from service import outputs
 from service.api_daily import known_day
 from service.apidoc import api_blueprint
+from service.data import ranking
 from service.errors import ApiError
 from service.inputs import AroundPath, AroundQuery, DayPath, PageQuery
 from service.limits import counted_read, read_pipeline

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from werkzeug.middleware.proxy_fix import ProxyFix
-
-from service import config as settings
 from service import errors, limits, logs, redisconn, routing, security, verdicts
 from service.apidoc import ApiApp
+from service.data import config as settings
+from service.proxies import TrustedProxies
+from service.redisconn import settings_of
 from service.requests import ApiRequest
 
 
@@ -21,13 +21,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     """Build the app from the environment, then ``config`` (tests pass REDIS_URL, a clock …)."""
     app = ApiApp(__name__, static_folder=None)  # pages.bp serves templates/ and /static
     app.request_class = ApiRequest
-    app.config.update(settings.load(config))
+    known = {v.name for v in settings.VARIABLES} | {"PIKDAME_NOW"}
+    given = dict(config or {})
+    app.config.update(settings.load(given).flask_config())
+    app.config.update({k: v for k, v in given.items() if k not in known})
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    hops = int(app.config["PIKDAME_PROXIES"])
-    if hops:
-        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops
-        )
+    app.wsgi_app = TrustedProxies(  # type: ignore[method-assign]
+        app.wsgi_app, settings_of(app).proxies
+    )
     redisconn.init_app(app)
     errors.register(app)
     logs.register(app)

@@ -9,7 +9,7 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from engine import PikDameError
-from service import store
+from service.data import store
 
 # Werkzeug's HTTP errors mapped onto stable codes (API.md lists the statuses).
 HTTP_CODES = {

@@ -12,13 +12,13 @@ from typing import Annotated, Any, ClassVar, Final, TypeAlias
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from service import clock
+from service.data import clock, names
 from service.validation import ApiModel
 
 MAX_ID: Final = 64  # longer than any id the service hands out (keys.py: 16 hex digits)
 MAX_OFFSET: Final = 10**9
 MAX_MOVE: Final = 400  # characters: the longest F2 move is far shorter
-MAX_NAME: Final = 24
+MAX_NAME: Final = names.MAX_LENGTH
 MAX_WAIT: Final = 25  # seconds a verdict wait may last: below gunicorn's 30 s timeout
 FIRST_YEAR: Final = 1000  # API.md's times are RFC 3339: four-digit years
 INTEGER: Final = re.compile(r"-?[0-9]{1,12}")
@@ -50,13 +50,10 @@ def _integer(value: Any) -> Any:
 
 
 def player_name(name: str) -> str:
-    """API.md's name: 1–24 printable characters, not only spaces. The one check of a name: the
-    schema's bounds and pattern below document it without checking (so this message is the
-    one a client reads). Issue 10.9's normalising rules (s2-service's ``names.normalise``, a
-    ``ValueError`` too) take this function's place."""
-    if not 1 <= len(name) <= MAX_NAME or not name.isprintable() or not name.strip():
-        raise ValueError(f"1 to {MAX_NAME} printable characters, not only spaces")
-    return name
+    """API.md's name, normalised by issue 10.9's rules (service.data.names: NFKC, visible,
+    1–24 characters). The one check of a name: the schema's bounds and pattern below document
+    it without checking, so the message of :class:`names.BadName` is the one a client reads."""
+    return names.normalise(name)
 
 
 NAME_RULES: Final = (

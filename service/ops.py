@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import redis
-from flask import Response, current_app, jsonify
+from flask import Response, jsonify
 
 from service import outputs
 from service.apidoc import api_blueprint
-from service.redisconn import get_redis
+from service.redisconn import get_redis, settings
 
 bp = api_blueprint("ops", __name__)
 
@@ -18,7 +18,7 @@ def healthz() -> tuple[Response, int]:
     try:
         client = get_redis()
         client.ping()
-        waiting = int(client.llen(f"rq:queue:{current_app.config['PIKDAME_QUEUE']}"))
+        waiting = int(client.llen(f"rq:queue:{settings().queue}"))
     except redis.RedisError:
         return jsonify({"redis": "unreachable", "queue": None}), 503
     return jsonify({"redis": "ok", "queue": waiting}), 200

@@ -1,7 +1,7 @@
 """What the API answers, as documented in ``/api/openapi.json`` (API.md's documents).
 
-The views build their JSON in :mod:`service.present` and :mod:`service.ranking`; these models are
-the contract those documents keep, checked against real answers by the schemathesis run
+The views build their JSON in :mod:`service.present` and :mod:`service.data.ranking`; these
+models are the contract those documents keep, checked against real answers by the schemathesis run
 (tests/service/test_schemathesis.py), not at run time.
 """
 

@@ -23,7 +23,8 @@ from typing import Final
 import redis
 from flask import Flask, current_app
 
-from service import keys
+from service.data import keys
+from service.redisconn import settings_of
 
 RETRY_AFTER: Final = 2  # seconds a client waits before asking again when it could not wait
 FIRST_PAUSE: Final = 0.05
@@ -58,7 +59,7 @@ class Waiters:
 
 
 def init_app(app: Flask) -> None:
-    limit = int(app.config["PIKDAME_VERDICT_WAITERS"])
+    limit = settings_of(app).verdict_waiters
     app.extensions["verdict_waiters"] = Waiters(limit)
 
 

@@ -9,7 +9,7 @@ import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
-from service import store
+from service.data import store
 from service.inputs import MoveBody, PageQuery
 from tests.service.conftest import Clock
 from tests.support.api import start

@@ -15,7 +15,7 @@ import redis
 from redis.client import Pipeline
 from redis.commands.core import Script
 
-from service import keys
+from service.data import keys
 
 SCORE_BITS: Final = 13  # scores -4096 … 4095 (a round can score at most about ±2200, R1/R7.3)
 TURN_BITS: Final = 10  # up to 1023 turns (a round has fewer than 110 draws and takes)

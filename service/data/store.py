@@ -12,12 +12,12 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
+from typing import TypeVar, cast
 
 import redis
 
 from engine import Game
-from service import keys
+from service.data import keys, names
 
 
 class AttemptExists(Exception):
@@ -26,6 +26,19 @@ class AttemptExists(Exception):
     def __init__(self, attempt_id: str) -> None:
         super().__init__(attempt_id)
         self.attempt_id = attempt_id
+
+
+@dataclass(frozen=True)
+class Expiry:
+    """When a new attempt's keys expire (unix seconds; service.data.archive.expiry_for): its token
+    once its day no longer needs it; the attempt itself only when nothing will archive it."""
+
+    token_at: int
+    attempt_at: int | None
+
+
+class NameTaken(Exception):
+    """Another player of the day has a name that looks the same (service.data.names.skeleton)."""
 
 
 class Stale(Exception):
@@ -84,6 +97,24 @@ class Attempt:
         )
 
 
+T = TypeVar("T")
+
+
+def transaction(
+    client: redis.Redis[str], body: Callable[[redis.client.Pipeline[str]], T], *watched: str
+) -> T:
+    """redis-py's optimistic transaction: WATCH ``watched``, run ``body`` (which reads, then
+    calls ``multi()`` and queues its writes), EXEC; run again from the start when a watched key
+    changed. Returns what ``body`` returned; an exception from ``body`` aborts, writing nothing."""
+    result = client.transaction(body, *watched, value_from_callable=True)  # type: ignore[no-untyped-call]
+    return cast(T, result)
+
+
+# What a move returns: the attempt and game after it, the moves made (the player's and the bots'
+# answers), and whether it finished the round.
+Played = tuple[Attempt, Game, list[tuple[int, str]], bool]
+
+
 def token_hash(token: str) -> str:
     """Only a token's SHA-256 is stored: a leaked database cannot act as a player."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -111,11 +142,13 @@ def create(
     game: Game,
     now_ms: int,
     day_ordinal: int,
+    expiry: Expiry | None = None,
 ) -> tuple[Attempt, str]:
     """Store a new attempt and return it with its bearer token (shown once, stored hashed).
 
-    A ranked attempt claims the player's slot for the day in the same transaction, so two
-    concurrent starts by one player yield one attempt and one ``AttemptExists``.
+    A ranked attempt claims the player's slot for the day and the look of its name in the same
+    transaction, so two concurrent starts by one player yield one attempt and one
+    ``AttemptExists``, and a look-alike of another player's name of the day ``NameTaken``.
     """
     attempt_id = secrets.token_hex(8)
     token = secrets.token_urlsafe(32)
@@ -132,25 +165,32 @@ def create(
         "created": str(now_ms),
     }
     slot = keys.player_day(date, player)
-    with client.pipeline() as pipe:
-        while True:
-            try:
-                if ranked:
-                    pipe.watch(slot)
-                    existing = pipe.get(slot)
-                    if existing is not None:
-                        raise AttemptExists(str(existing))
-                pipe.multi()
-                if ranked:
-                    pipe.set(slot, attempt_id)
-                    pipe.incr(keys.day_count(date))
-                    pipe.zadd(keys.DAYS, {date: day_ordinal})
-                pipe.hset(keys.attempt(attempt_id), mapping=fields)
-                pipe.set(keys.token(str(fields["token"])), attempt_id)
-                pipe.execute()
-                break
-            except redis.WatchError:
-                continue
+    lookalikes = keys.day_skeletons(date)
+    shape = names.skeleton(name)
+
+    def claim(pipe: redis.client.Pipeline[str]) -> None:
+        if ranked:
+            existing = pipe.get(slot)
+            if existing is not None:
+                raise AttemptExists(str(existing))
+            holder = pipe.hget(lookalikes, shape)
+            if holder is not None and holder != player:
+                raise NameTaken(name)
+        pipe.multi()
+        if ranked:
+            pipe.set(slot, attempt_id)
+            pipe.hset(lookalikes, shape, player)
+            pipe.incr(keys.day_count(date))
+            pipe.zadd(keys.DAYS, {date: day_ordinal})
+            pipe.sadd(keys.day_ids(date), attempt_id)
+        pipe.hset(keys.attempt(attempt_id), mapping=fields)
+        pipe.set(keys.token(str(fields["token"])), attempt_id)
+        if expiry is not None:
+            pipe.expireat(keys.token(str(fields["token"])), expiry.token_at)
+            if expiry.attempt_at is not None:
+                pipe.expireat(keys.attempt(attempt_id), expiry.attempt_at)
+
+    transaction(client, claim, slot, lookalikes)
     stored = load(client, attempt_id)
     assert stored is not None
     return stored, token
@@ -174,7 +214,7 @@ def play(
     move: str,
     now_ms: int,
     check: Callable[[Attempt], None] | None = None,
-) -> tuple[Attempt, Game, list[tuple[int, str]], bool] | None:
+) -> Played | None:
     """Apply the player's move and the bots' answers; returns (attempt, game, events,
     just_finished), or None when there is no such attempt.
 
@@ -184,42 +224,39 @@ def play(
     at commit time through WATCH), an engine error for an illegal move; nothing is written then.
     """
     key = keys.attempt(attempt_id)
-    with client.pipeline() as pipe:
-        while True:
-            try:
-                pipe.watch(key)
-                h = cast(dict[str, str], pipe.hgetall(key))
-                if not h:
-                    return None
-                current = Attempt.from_hash(h)
-                if check is not None:
-                    check(current)
-                if current.seq != seq:
-                    raise Stale(attempt_id)
-                game = current.game
-                events = game.play(move, 0)
-                history = game.state.history
-                update: dict[str, str] = {
-                    "seq": str(len(history)),
-                    "game": json.dumps(game.to_json(), separators=(",", ":")),
-                }
-                finished = game.state.outcome is not None
-                if finished:
-                    outcome = game.state.outcome
-                    assert outcome is not None
-                    update |= {
-                        "status": "finished",
-                        "finished": str(now_ms),
-                        "score": str(outcome.round_scores[0]),
-                        "turns": str(player_turns(game)),
-                    }
-                    if current.ranked:
-                        update["verification"] = "queued"
-                pipe.multi()
-                pipe.hset(key, mapping=cast(dict[str | bytes, str], update))
-                if finished and current.ranked:
-                    pipe.zadd(keys.FINISHED, {attempt_id: now_ms})
-                pipe.execute()
-                return Attempt.from_hash(h | update), game, events, finished
-            except redis.WatchError:
-                continue
+
+    def move_on(pipe: redis.client.Pipeline[str]) -> Played | None:
+        h = cast(dict[str, str], pipe.hgetall(key))
+        if not h:
+            return None
+        current = Attempt.from_hash(h)
+        if check is not None:
+            check(current)
+        if current.seq != seq:
+            raise Stale(attempt_id)
+        game = current.game
+        events = game.play(move, 0)
+        history = game.state.history
+        update: dict[str, str] = {
+            "seq": str(len(history)),
+            "game": json.dumps(game.to_json(), separators=(",", ":")),
+        }
+        finished = game.state.outcome is not None
+        if finished:
+            outcome = game.state.outcome
+            assert outcome is not None
+            update |= {
+                "status": "finished",
+                "finished": str(now_ms),
+                "score": str(outcome.round_scores[0]),
+                "turns": str(player_turns(game)),
+            }
+            if current.ranked:
+                update["verification"] = "queued"
+        pipe.multi()
+        pipe.hset(key, mapping=cast(dict[str | bytes, str], update))
+        if finished and current.ranked:
+            pipe.zadd(keys.FINISHED, {attempt_id: now_ms})
+        return Attempt.from_hash(h | update), game, events, finished
+
+    return transaction(client, move_on, key)

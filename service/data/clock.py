@@ -1,30 +1,27 @@
 """The service's one clock (ARCHITECTURE.md: time enters only at the edges).
 
 "Today" is the UTC date; a day opens at 00:00 UTC and closes at 24:00 UTC plus
-PIKDAME_GRACE_MINUTES, when its seed is published. Tests set ``PIKDAME_NOW`` to a callable.
+PIKDAME_GRACE_MINUTES, when its seed is published. Tests set ``Settings.now`` to a callable.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
-from typing import Any
 
-Clock = Callable[[], dt.datetime]
+from service.data.config import Settings
 
 
 def system_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def now(config: Mapping[str, Any]) -> dt.datetime:
-    """The current time in UTC (from the config's clock when one is set)."""
-    clock: Clock | None = config.get("PIKDAME_NOW")
-    return (clock or system_now)().astimezone(dt.UTC)
+def now(settings: Settings) -> dt.datetime:
+    """The current time in UTC (from the settings' clock when one is set)."""
+    return (settings.now or system_now)().astimezone(dt.UTC)
 
 
-def today(config: Mapping[str, Any]) -> str:
-    return now(config).date().isoformat()
+def today(settings: Settings) -> str:
+    return now(settings).date().isoformat()
 
 
 def parse_date(text: str) -> dt.date | None:
@@ -45,13 +42,13 @@ def ends_at(date: str) -> dt.datetime:
     return opens_at(date) + dt.timedelta(days=1)
 
 
-def closes_at(date: str, config: Mapping[str, Any]) -> dt.datetime:
+def closes_at(date: str, settings: Settings) -> dt.datetime:
     """24:00 UTC plus the grace: moves stop, the seed is published, attempts become public."""
-    return ends_at(date) + dt.timedelta(minutes=int(config["PIKDAME_GRACE_MINUTES"]))
+    return ends_at(date) + dt.timedelta(minutes=settings.grace_minutes)
 
 
-def is_closed(date: str, config: Mapping[str, Any]) -> bool:
-    return now(config) >= closes_at(date, config)
+def is_closed(date: str, settings: Settings) -> bool:
+    return now(settings) >= closes_at(date, settings)
 
 
 def iso(moment: dt.datetime) -> str:

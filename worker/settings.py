@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 
-import engine.bots.advanced
-import engine.bots.beginner
-import engine.bots.zen  # noqa: F401  (preloaded: the daily challenge's bots)
+import engine.pikdame.bots.advanced
+import engine.pikdame.bots.beginner
+import engine.pikdame.bots.zen  # noqa: F401  (preloaded: the daily challenge's bots)
 import worker.jobs  # noqa: F401  (preloaded: the job)
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")

@@ -1,0 +1,43 @@
+"""Hypothesis strategies for the optimiser tests: small hands beside the player's own melds."""
+
+from __future__ import annotations
+
+from hypothesis import assume
+from hypothesis import strategies as st
+
+from engine.pikdame.cards import CARDS, COPIES, JOKER_CODE, Card
+from engine.pikdame.meldgen import iter_melds
+from engine.pikdame.melds import Meld
+
+
+@st.composite
+def situations(draw: st.DrawFn) -> tuple[list[Card], list[Meld]]:
+    """A hand of 2–8 cards and up to two owned melds, from a window of 5 ranks (may wrap)."""
+    low = draw(st.integers(0, 12))
+    suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=2, unique=True))
+    window = [s * 13 + (low + i) % 13 for s in suits for i in range(5)]
+    pick = st.one_of(st.sampled_from(window), st.just(JOKER_CODE))
+    used = [0] * 53
+    melds: list[Meld] = []
+    for _ in range(draw(st.integers(0, 2))):
+        counts = [0] * 53
+        for c in draw(st.lists(pick, min_size=3, max_size=6)):
+            counts[c] += 1
+        options = list(iter_melds(counts, max_len=5))
+        if not options:
+            continue
+        meld = options[draw(st.integers(0, len(options) - 1))]
+        if meld.kind == "set" and any(m.kind == "set" and m.rank == meld.rank for m in melds):
+            continue  # R5.4: one set per rank
+        if any(used[c] + meld.cards.count(c) > COPIES[c] for c in meld.cards):
+            continue
+        for c in meld.cards:
+            used[c] += 1
+        melds.append(meld)
+    hand: list[Card] = []
+    for c in draw(st.lists(pick, min_size=2, max_size=8)):
+        if used[c] < COPIES[c]:
+            used[c] += 1
+            hand.append(CARDS[c])
+    assume(hand)  # a player about to play holds at least one card
+    return hand, melds

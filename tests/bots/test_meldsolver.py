@@ -16,6 +16,7 @@ from engine.pikdame.deal import deal
 from engine.pikdame.melds import Meld
 from engine.pikdame.optimiser import best_arrangement
 from engine.pikdame.optimiser import search as meldsearch
+from engine.pikdame.optimiser.tree import MAX_PIECE
 from engine.pikdame.state import State
 from tests.support.brute import brute_best, play_state, score
 from tests.support.determinism import ENGINE, violations
@@ -149,7 +150,7 @@ def test_long_runs_split_into_pieces() -> None:
     (R5.2) with natural ends, at most 6 jokers and no gap of 5 jokers splits into runs of 3 to
     MAX_PIECE cards that each hold a natural (R5.3). Checked for every such pattern."""
     checked = 0
-    for length in range(meldsearch.MAX_PIECE + 1, 14):
+    for length in range(MAX_PIECE + 1, 14):
         for middle in itertools.product((False, True), repeat=length - 2):
             jokers = (False, *middle, False)  # True: a joker at that position
             if sum(jokers) > 6 or "11111" in "".join("1" if j else "0" for j in jokers):
@@ -158,7 +159,7 @@ def test_long_runs_split_into_pieces() -> None:
             for i in range(length):
                 if not splits[i]:
                     continue
-                for k in range(3, meldsearch.MAX_PIECE + 1):
+                for k in range(3, MAX_PIECE + 1):
                     if i + k <= length and not all(jokers[i : i + k]):
                         splits[i + k] = True
             assert splits[length], jokers
@@ -168,7 +169,10 @@ def test_long_runs_split_into_pieces() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    [f"pikdame/optimiser/{m}.py" for m in ("solver", "search", "fallback", "moves", "arrangement")],
+    [
+        f"pikdame/optimiser/{m}.py"
+        for m in ("solver", "search", "tree", "fallback", "moves", "arrangement")
+    ],
 )
 def test_optimiser_source_is_deterministic(name: str) -> None:
     """The determinism bar for the optimiser the bots and replay run: no randomness, clock,

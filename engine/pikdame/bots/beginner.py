@@ -4,8 +4,8 @@ lays greedily, discards its costliest card that is not part of a pair."""
 from __future__ import annotations
 
 from engine.pikdame.bots.greedy import greedy_arrangement
-from engine.pikdame.bots.knowledge import hand_counts, own_melds, take_move, take_options
-from engine.pikdame.cards import JOKER_CODE, POINTS, Card
+from engine.pikdame.bots.knowledge import own_melds, take_move, take_options
+from engine.pikdame.cards import JOKER_CODE, POINTS, Card, counts_of
 from engine.pikdame.moves import DRAW, Move
 from engine.pikdame.view import View
 
@@ -27,7 +27,7 @@ def choose(view: View) -> Move:
 
 
 def _discard(hand: tuple[Card, ...]) -> Card:
-    counts = hand_counts(hand)
+    counts = counts_of(hand)
     singles = [
         c for c in hand if c != JOKER_CODE and sum(counts[t * 13 + c % 13] for t in range(4)) == 1
     ]

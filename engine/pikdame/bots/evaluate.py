@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.pikdame.cards import JOKER_CODE, POINTS, Card
+from engine.pikdame.cards import JOKER_CODE, POINTS, Card, counts_of
 
 
 @dataclass(frozen=True)
@@ -109,9 +109,7 @@ def choose_discard(
     w: Weights,
 ) -> Card:
     """The card to discard: lowest keep score, ties to the higher card (fixed order)."""
-    counts = [0] * 53
-    for c in hand:
-        counts[c] += 1
+    counts = counts_of(hand)
     best: Card | None = None
     best_key: tuple[int, int] | None = None
     for c in sorted(set(hand)):
@@ -125,9 +123,7 @@ def choose_discard(
 def hand_worth(kept: Sequence[Card], unseen: Sequence[int], late: bool, w: Weights) -> int:
     """What the cards left in hand are worth, in tenths: their usefulness minus the points they
     risk (R7.1)."""
-    counts = [0] * 53
-    for c in kept:
-        counts[c] += 1
+    counts = counts_of(kept)
     worth = 0
     for c in kept:
         worth += usefulness(c, counts, unseen, w)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.pikdame.cards import CARDS, JOKER, JOKER_CODE, POINTS, Card
+from engine.pikdame.cards import CARDS, JOKER, JOKER_CODE, POINTS, Card, cards_of, counts_of
 from engine.pikdame.meldgen import iter_melds
-from engine.pikdame.melds import MAX_RUN, MAX_SET, InvalidMeld, Meld
+from engine.pikdame.melds import InvalidMeld, Meld, joins_ok, placed
 from engine.pikdame.moves import Move
 from engine.pikdame.optimiser import Arrangement
 
@@ -19,36 +19,20 @@ class _Table:
     """The owner's melds and hand while the greedy plays (R4.2: keep one card)."""
 
     def __init__(self, hand: Sequence[Card], own_melds: Sequence[Meld]) -> None:
-        self.cnt = [0] * 53
-        for c in hand:
-            self.cnt[c] += 1
+        self.cnt = counts_of(hand)
         self.size = len(hand)
         self.melds = list(own_melds)
         self.moves: list[Move] = []
-
-    def join_index(self, meld: Meld) -> int | None:
-        if meld.kind != "set":
-            return None
-        for i, m in enumerate(self.melds):
-            if m.kind == "set" and m.rank == meld.rank:
-                return i
-        return None
 
     def meld(self, meld: Meld) -> bool:
         """Lay ``meld`` as a new meld (joining the owner's set of its rank, R5.4)."""
         if self.size - len(meld.cards) < 1:
             return False
-        target = self.join_index(meld)
-        if target is not None:
-            try:
-                joined = self.melds[target].joined(meld)
-            except InvalidMeld:
-                return False
-            self.melds[target] = joined
-        else:
-            self.melds.append(meld)
-        prefix = meld.kind if sum(1 for c in meld.cards if c != JOKER_CODE) == 1 else None
-        self.moves.append(Move("meld", meld.cards, 0, None, prefix))
+        try:
+            self.melds = placed(self.melds, meld)
+        except InvalidMeld:
+            return False
+        self.moves.append(Move.laying(meld))
         for c in meld.cards:
             self.cnt[c] -= 1
         self.size -= len(meld.cards)
@@ -76,7 +60,7 @@ class _Table:
         for i in range(len(self.melds)):
             while self.cnt[JOKER_CODE] and self.size > 1:
                 m = self.melds[i]
-                if len(m.cards) >= (MAX_SET if m.kind == "set" else MAX_RUN):
+                if not m.room:
                     break
                 self._apply(i, m.with_card(JOKER), Move.lay(JOKER, i + 1), JOKER_CODE)
 
@@ -110,12 +94,8 @@ def _best_meld(table: _Table, with_jokers: bool, max_len: int) -> Meld | None:
     best: Meld | None = None
     best_key: tuple[int, int, tuple[int, ...]] | None = None
     for meld in iter_melds(counts, max_len=min(max_len, table.size - 1)):
-        target = table.join_index(meld)
-        if target is not None:
-            try:
-                table.melds[target].joined(meld)
-            except InvalidMeld:
-                continue
+        if not joins_ok(table.melds, meld):
+            continue
         key = (meld.points, -meld.cards.count(JOKER), tuple(-c for c in meld.cards))
         if best_key is None or key > best_key:
             best, best_key = meld, key
@@ -133,7 +113,7 @@ def greedy_arrangement(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Arran
         table.lay_offs()
     table.jokers()
     table.swaps()
-    kept = tuple(CARDS[c] for c in range(53) for _ in range(table.cnt[c]))
+    kept = tuple(cards_of(table.cnt))
     points = sum(m.points for m in table.melds) - sum(m.points for m in own_melds)
     gain = points + sum(POINTS[c] for c in hand) - sum(POINTS[c] for c in kept)
     return Arrangement(tuple(table.moves), points, gain, kept, exact=False)

@@ -6,20 +6,11 @@ can leak into a decision (the blindness tests permute hidden cards and check mov
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from engine.pikdame.cards import COPIES, JOKER_CODE, Card
+from engine.pikdame.cards import COPIES, Card, counts_of
 from engine.pikdame.meldgen import iter_melds
-from engine.pikdame.melds import InvalidMeld, Meld
+from engine.pikdame.melds import Meld, joins_ok, placed
 from engine.pikdame.moves import Move
 from engine.pikdame.view import View
-
-
-def hand_counts(cards: Sequence[Card]) -> list[int]:
-    counts = [0] * 53
-    for c in cards:
-        counts[c] += 1
-    return counts
 
 
 def unseen(view: View) -> list[int]:
@@ -46,27 +37,13 @@ def own_melds(view: View) -> tuple[Meld, ...]:
     return view.melds[view.seat]
 
 
-def joins_ok(melds: Sequence[Meld], meld: Meld) -> bool:
-    """R5.4: a new set joins the owner's set of its rank and must stay valid."""
-    if meld.kind != "set":
-        return True
-    for m in melds:
-        if m.kind == "set" and m.rank == meld.rank:
-            try:
-                m.joined(meld)
-            except InvalidMeld:
-                return False
-            return True
-    return True
-
-
 def take_options(view: View, max_len: int = 4) -> list[Meld]:
     """The take melds (R4.1) of up to ``max_len`` cards: the pile's top card plus hand cards,
     leaving one hand card, joining validly (R5.4); in the generator's fixed order."""
     if not view.discard or not view.can_take:
         return []
     top = view.discard[-1]
-    pool = hand_counts(view.hand)
+    pool = counts_of(view.hand)
     pool[top] += 1
     limit = min(max_len, len(view.hand))  # top + at most len(hand) - 1 hand cards
     mine = own_melds(view)
@@ -74,8 +51,7 @@ def take_options(view: View, max_len: int = 4) -> list[Meld]:
 
 
 def take_move(meld: Meld) -> Move:
-    naturals = sum(1 for c in meld.cards if c != JOKER_CODE)
-    return Move("take", meld.cards, 0, None, meld.kind if naturals == 1 else None)
+    return Move.laying(meld, "take")
 
 
 def after_take(view: View, meld: Meld) -> tuple[list[Card], tuple[Meld, ...]]:
@@ -87,11 +63,4 @@ def after_take(view: View, meld: Meld) -> tuple[list[Card], tuple[Meld, ...]]:
     for c in rest:
         hand.remove(c)
     hand.extend(view.discard[:-1])
-    melds = list(own_melds(view))
-    for i, m in enumerate(melds):
-        if meld.kind == "set" and m.kind == "set" and m.rank == meld.rank:
-            melds[i] = m.joined(meld)
-            break
-    else:
-        melds.append(meld)
-    return sorted(hand), tuple(melds)
+    return sorted(hand), tuple(placed(own_melds(view), meld))

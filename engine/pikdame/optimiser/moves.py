@@ -6,23 +6,21 @@ that set card by card (R5.4); a joker disposed of is laid and then swapped out (
 
 from __future__ import annotations
 
+from engine.core.melds import natural_count
 from engine.pikdame.cards import CARDS, JOKER, JOKER_CODE
-from engine.pikdame.melds import MAX_RUN, MAX_SET, Meld
+from engine.pikdame.melds import Meld
 from engine.pikdame.moves import Move
-from engine.pikdame.optimiser.search import Chosen, Search
+from engine.pikdame.optimiser.search import Found
+from engine.pikdame.optimiser.tree import Tree
 
 
 def arrangement_moves(
-    chosen: list[Chosen],
-    spare: int,
-    dispose: int,
-    search: Search,
-    melds: list[Meld],
-    moves: list[Move],
+    found: Found, tree: Tree, melds: list[Meld], moves: list[Move]
 ) -> tuple[list[int], int]:
-    """Append the F2 moves for the chosen melds (pushable in order), routing ``dispose``
+    """Append the F2 moves for the melds found (pushable in order), routing ``found.disposed``
     naturals through a joker first (lay the joker, swap the natural in: R6), then the spare
     jokers. Returns the cards laid and the number of jokers disposed of."""
+    dispose = found.disposed
     laid: list[int] = []
     table = melds[:]
     left = dispose
@@ -40,10 +38,10 @@ def arrangement_moves(
             table[number - 1] = meld.with_card(CARDS[card], end)
         laid.append(card)
 
-    for kind, seq, blk in chosen:
+    for kind, seq, blk in found.melds:
         if kind == "set":
             rank = next(x % 13 for x in seq if x != JOKER_CODE)
-            owned = search.sets.get(rank)
+            owned = tree.sets.get(rank)
             if owned is not None:
                 for x in seq:
                     place(owned.number, x, None)
@@ -52,29 +50,27 @@ def arrangement_moves(
             cards = list(seq)
             routed = []
             for i in range(len(cards) - 1, -1, -1):
-                naturals = sum(1 for x in cards if x != JOKER_CODE)
-                if left and cards[i] != JOKER_CODE and naturals > 1:
+                if left and cards[i] != JOKER_CODE and natural_count(cards) > 1:
                     routed.append(cards[i])
                     cards[i] = JOKER_CODE
                     left -= 1
             meld = Meld.build([CARDS[x] for x in cards], kind)
-            naturals = sum(1 for x in cards if x != JOKER_CODE)
-            moves.append(Move("meld", meld.cards, 0, None, kind if naturals == 1 else None))
+            moves.append(Move.laying(meld))
             table.append(meld)
             for x in routed:
                 moves.append(Move.swap(len(table), CARDS[x]))
                 table[-1] = table[-1].with_swap(CARDS[x])
             laid.extend(x for x in seq)
             continue
-        number = search.runs[blk].number
+        number = tree.runs[blk].number
         at = seq.index(-1 - blk)
         for x in seq[at + 1 :]:
             place(number, x, None)
         for x in reversed(seq[:at]):
             place(number, x, "low")
-    for _ in range(spare):
+    for _ in range(found.spares):
         for number, meld in enumerate(table, start=1):
-            if len(meld.cards) < (MAX_RUN if meld.kind == "run" else MAX_SET):
+            if meld.room:
                 moves.append(Move.lay(JOKER, number))
                 table[number - 1] = meld.with_card(JOKER)
                 laid.append(JOKER_CODE)

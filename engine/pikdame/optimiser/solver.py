@@ -11,57 +11,76 @@ gives the floor, and past the budget the fallback's arrangement is returned with
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from engine.pikdame.cards import CARDS, JOKER, JOKER_CODE, POINTS, Card
+from engine.pikdame.cards import (
+    CARDS,
+    JOKER,
+    JOKER_CODE,
+    NATURALS,
+    POINTS,
+    Card,
+    Counts,
+    cards_of,
+    counts_of,
+    counts_points,
+)
 from engine.pikdame.melds import MAX_SET, InvalidMeld, Meld
 from engine.pikdame.moves import Move
 from engine.pikdame.optimiser.arrangement import Arrangement
 from engine.pikdame.optimiser.fallback import FALLBACK_BUDGET, dive, improve
 from engine.pikdame.optimiser.moves import arrangement_moves
-from engine.pikdame.optimiser.search import (
+from engine.pikdame.optimiser.search import Found, OutOfBudget, Search
+from engine.pikdame.optimiser.tree import (
     DISPOSE_GAIN,
     JOKER_GAIN,
-    MIN_GAIN,
-    Chosen,
-    OutOfBudget,
-    Search,
+    ChosenMeld,
+    Node,
+    Tree,
+    root,
 )
 
 
-def _aspire(search: Search, jokers: int, kept: bool, rem: int, floor: int) -> int | None:
+class Swap(NamedTuple):
+    """A swap planned up front: the index of the player's meld and the natural swapped in (R6)."""
+
+    meld: int
+    card: Card
+
+
+def _aspire(search: Search, start: Node, floor: int) -> int | None:
     """Search with an aspiration window: first ask whether the bound itself (all undecided cards
     laid but the one kept) is reachable, then lower the target in growing steps. A tight target
     cuts nearly every branch at once, and the memo's bounds carry over from one try to the next;
     the first try that succeeds returns the exact best (gains are multiples of 10). ``floor`` is
     a gain already reached (the greedy dive's): None means nothing beats it."""
-    bound = 2 * rem + jokers * JOKER_GAIN - (0 if kept else MIN_GAIN)
     step = 10
-    target = bound
+    target = start.bound()
     while target > floor:
-        value = search.search(0, jokers, 0, 0, 0, kept, 0, rem, target - 1)
+        value = search.search(start, target - 1)
         if value >= target:
             return value
         target = min(target - step, value)
         step *= 2
-    value = search.search(0, jokers, 0, 0, 0, kept, 0, rem, floor)
+    value = search.search(start, floor)
     return value if value > floor else None
 
 
-def _value(chosen: list[Chosen], spare: int) -> int:
+def _value(melds: list[ChosenMeld], spare: int) -> int:
     """The round-score gain of chosen melds and spare jokers (R7.1: 2 × points laid)."""
-    laid = sum(POINTS[x] for _, seq, _ in chosen for x in seq if x >= 0)
+    laid = sum(POINTS[x] for m in melds for x in m.cards if x >= 0)
     return 2 * laid + spare * JOKER_GAIN
 
 
-def _live(counts: list[int], melds: Sequence[Meld]) -> list[int]:
+def _live(counts: Counts, melds: Sequence[Meld]) -> Counts:
     """The hand without naturals no meld or lay could use (surely kept): a pure speed-up,
     repeated until stable since dropping a card can strand another."""
     counts = counts[:]
     while True:
-        probe = Search(counts, melds)
+        probe = Tree(counts, melds)
         jokers = counts[JOKER_CODE]
         dead = []
-        for c in range(52):
+        for c in range(NATURALS):
             if not counts[c]:
                 continue
             rank = c % 13
@@ -80,7 +99,7 @@ def _live(counts: list[int], melds: Sequence[Meld]) -> list[int]:
             counts[c] = 0
 
 
-def _swap_plans(melds: Sequence[Meld], counts: list[int]) -> list[list[tuple[int, Card]]]:
+def _swap_plans(melds: Sequence[Meld], counts: Counts) -> list[list[Swap]]:
     """Every combination of swaps that gain (2p − 20 > 0: aces and the Q♠, R6) into the
     player's melds: per meld and card, as many as its jokers, the suit limit of a set (R5.1)
     and the copies in hand allow. The empty plan comes first."""
@@ -89,7 +108,7 @@ def _swap_plans(melds: Sequence[Meld], counts: list[int]) -> list[list[tuple[int
         jokers = m.cards.count(JOKER)
         if not jokers:
             continue
-        for code in range(52):
+        for code in range(NATURALS):
             if not counts[code] or 2 * POINTS[code] <= POINTS[JOKER_CODE]:
                 continue
             try:
@@ -101,9 +120,9 @@ def _swap_plans(melds: Sequence[Meld], counts: list[int]) -> list[list[tuple[int
                 suit = sum(1 for c in m.cards if c != JOKER_CODE and c // 13 == code // 13)
                 most = min(jokers, counts[code], 2 - suit)
             groups.append((i, code, most))
-    plans: list[list[tuple[int, Card]]] = []
+    plans: list[list[Swap]] = []
 
-    def extend(g: int, plan: list[tuple[int, Card]], used: list[int], per_meld: list[int]) -> None:
+    def extend(g: int, plan: list[Swap], used: list[int], per_meld: list[int]) -> None:
         if g == len(groups):
             plans.append(plan)
             return
@@ -112,22 +131,19 @@ def _swap_plans(melds: Sequence[Meld], counts: list[int]) -> list[list[tuple[int
         for k in range(min(most, counts[code] - used[code], room) + 1):
             used[code] += k
             per_meld[i] += k
-            extend(g + 1, plan + [(i, CARDS[code])] * k, used, per_meld)
+            extend(g + 1, plan + [Swap(i, CARDS[code])] * k, used, per_meld)
             used[code] -= k
             per_meld[i] -= k
 
-    extend(0, [], [0] * 52, [0] * len(melds))
+    extend(0, [], [0] * NATURALS, [0] * len(melds))
     return plans
 
 
 def best_arrangement(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Arrangement:
     """The arrangement of meld/lay/swap moves on the owner's melds with the largest round-score
-    gain that keeps a card (R4.2); deterministic ties. Exact unless
-    the search outgrows :data:`NODE_BUDGET` (then ``exact`` is False: the greedy dive's answer,
-    still legal and deterministic)."""
-    counts = [0] * 53
-    for c in hand:
-        counts[c] += 1
+    gain that keeps a card (R4.2); deterministic ties. Exact unless the search outgrows its node
+    budget (then ``exact`` is False: the fallback's answer, still legal and deterministic)."""
+    counts = counts_of(hand)
     melds = list(own_melds)
     plans = _swap_plans(melds, counts)
     best: Arrangement | None = None
@@ -145,8 +161,9 @@ def best_arrangement(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Arrange
 
 
 def _solve_plan(
-    counts: list[int], melds: list[Meld], plan: list[tuple[int, Card]], size: int
+    counts: Counts, melds: list[Meld], plan: list[Swap], size: int
 ) -> Arrangement | None:
+    """The best arrangement after the swaps of ``plan`` (None if the plan cannot be played)."""
     counts = counts[:]
     melds = melds[:]
     moves: list[Move] = []
@@ -165,28 +182,29 @@ def _solve_plan(
     live = _live(counts, melds)
     kept = live != counts
     search = Search(live, melds)
-    jokers = live[JOKER_CODE]
-    rem = sum(POINTS[c] * live[c] for c in range(52))
-    exact = True
-    chosen, spare = dive(search, kept)
-    dispose = 0
-    floor = _value(chosen, spare)
-    try:
-        value = _aspire(search, jokers, kept, rem, floor)
-        if value is not None:
-            chosen, spare, dispose = search.walk(jokers, 0, kept)
-    except OutOfBudget:
-        exact = False
-        better = improve(Search(live, melds), jokers, kept, rem, floor, FALLBACK_BUDGET)
-        if better is not None:
-            chosen, spare, dispose, _ = better
-    before = sum(POINTS[c] * n for c, n in enumerate(counts))
-    laid, disposed = arrangement_moves(chosen, spare, dispose, search, melds, moves)
+    found, exact = _search(search, live, melds, root(live, kept))
+    before = counts_points(counts)
+    laid, disposed = arrangement_moves(found, search, melds, moves)
     for c in laid:
         counts[c] -= 1
         points += POINTS[c]
-    gain += 2 * (before - sum(POINTS[c] * n for c, n in enumerate(counts)))
+    gain += 2 * (before - counts_points(counts))
     counts[JOKER_CODE] -= disposed
     gain += disposed * DISPOSE_GAIN
-    kept_cards = tuple(CARDS[c] for c in range(53) for _ in range(counts[c]))
-    return Arrangement(tuple(moves), points, gain, kept_cards, exact)
+    return Arrangement(tuple(moves), points, gain, tuple(cards_of(counts)), exact)
+
+
+def _search(search: Search, live: Counts, melds: list[Meld], start: Node) -> tuple[Found, bool]:
+    """The best arrangement of the live cards, and whether it is exact: the greedy dive is the
+    floor, the exact search beats it if it can, and past the budget the discrepancy search
+    improves on the dive."""
+    greedy, spare = dive(search, start.kept)
+    found = Found(greedy, spare, 0)
+    floor = _value(greedy, spare)
+    try:
+        if _aspire(search, start, floor) is not None:
+            found = search.walk(start)
+    except OutOfBudget:
+        better = improve(Search(live, melds), start, floor, FALLBACK_BUDGET)
+        return (found if better is None else better.found), False
+    return found, True

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from engine import Game, Rules, State
+from engine.core.cards import Card
 from engine.pikdame.bots import LEVELS, choose_move
-from engine.pikdame.cards import Card
 from engine.pikdame.daily import daily_game
 from engine.pikdame.deal import deal
 from engine.pikdame.melds import Meld

@@ -10,7 +10,8 @@ Layers inside the package, each importing only those above it:
 - ``cli`` (F7), ``tournament``
 """
 
-from engine.pikdame.cards import CARDS, JOKER, QUEEN_OF_SPADES, Card
+from engine.core.cards import CARDS, JOKER, Card
+from engine.pikdame.cards import QUEEN_OF_SPADES
 from engine.pikdame.daily import DAILY_DEALER, DAILY_RULES, daily_game, daily_seats, daily_seed
 from engine.pikdame.deal import deal
 from engine.pikdame.errors import (

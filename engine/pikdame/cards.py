@@ -1,5 +1,5 @@
-"""Pik Dame's cards (RULES.md R1): the shared card ids of ``engine.core.cards`` with their points,
-the copies of each kind in the 110 cards, and the Q♠.
+"""Pik Dame's cards (RULES.md R1): what the shared card ids of ``engine.core.cards`` are worth,
+how many copies of each kind the 110 cards hold, and the Q♠.
 
 The points and copies are the classic ruleset's; Tausende (R12.1) has its own table (joker = 25,
 four jokers) and would hold it beside these, keyed by the ruleset, without touching the core.
@@ -10,24 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from engine.core.cards import (
-    CARDS,
-    FIRST_JOKER_ID,
-    JOKER,
-    JOKER_CODE,
-    NAMES,
-    NATURALS,
-    NUM_KINDS,
-    RANKS,
-    SUIT_SYMBOLS,
-    SUITS,
-    Card,
-    Counts,
-    cards_of,
-    counts_of,
-    held,
-    parse_cards,
-)
+from engine.core.cards import CARDS, FIRST_JOKER_ID, JOKER_CODE, NATURALS, NUM_KINDS, Counts
 
 QUEEN_OF_SPADES_CODE: Final = 11
 TOTAL_CARDS: Final = 110
@@ -64,27 +47,11 @@ def counts_points(counts: Counts) -> int:
 
 
 __all__ = [
-    "CARDS",
     "COPIES",
-    "FIRST_JOKER_ID",
-    "JOKER",
-    "JOKER_CODE",
-    "NAMES",
-    "NATURALS",
-    "NUM_KINDS",
     "POINTS",
     "QUEEN_OF_SPADES",
     "QUEEN_OF_SPADES_CODE",
-    "RANKS",
-    "SUITS",
-    "SUIT_SYMBOLS",
     "TOTAL_CARDS",
-    "Card",
-    "Counts",
-    "cards_of",
-    "counts_of",
     "counts_points",
-    "held",
-    "parse_cards",
     "points_of",
 ]

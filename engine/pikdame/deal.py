@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from engine.core.cards import FIRST_JOKER_ID, JOKER_CODE, Card
 from engine.core.errors import FormatError
 from engine.core.rng import Stream, shuffled
-from engine.pikdame.cards import FIRST_JOKER_ID, JOKER_CODE, QUEEN_OF_SPADES_CODE, TOTAL_CARDS, Card
+from engine.pikdame.cards import QUEEN_OF_SPADES_CODE, TOTAL_CARDS
 
 HAND_SIZE: Final = 15
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.pikdame.cards import CARDS, JOKER, JOKER_CODE, Card
+from engine.core.cards import CARDS, JOKER, JOKER_CODE, Card
 from engine.pikdame.melds import MAX_RUN, MAX_SET, Meld
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
+from engine.core.cards import CARDS, JOKER, JOKER_CODE, NAMES, Card
 from engine.core.melds import MIN_MELD, consecutive_start, natural_count, naturals, suit_counts
-from engine.pikdame.cards import CARDS, JOKER, JOKER_CODE, NAMES, POINTS, Card
+from engine.pikdame.cards import POINTS
 from engine.pikdame.errors import NotationError, PikDameError
 
 MAX_SET: Final = 8
@@ -219,12 +220,18 @@ class Meld:
         return f"Meld({self.kind} {' '.join(NAMES[c] for c in self.cards)})"
 
 
-def _build_set(cards: Sequence[Card], natural: Sequence[Card]) -> Meld:
+def _check_size(cards: Sequence[Card], natural: Sequence[Card], kind: str) -> None:
+    """R5.1/R5.2: 3 to 8 cards in a set, 3 to 13 in a run; R5.3: at least one natural."""
     n = len(cards)
-    if n < MIN_MELD or n > MAX_SET:
-        raise InvalidMeld(f"a set has 3 to {MAX_SET} cards, not {n} (R5.1)", cards)
+    most, rule = (MAX_SET, "R5.1") if kind == "set" else (MAX_RUN, "R5.2")
+    if n < MIN_MELD or n > most:
+        raise InvalidMeld(f"a {kind} has 3 to {most} cards, not {n} ({rule})", cards)
     if not natural:
         raise InvalidMeld("every meld needs at least one natural card (R5.3)", cards)
+
+
+def _build_set(cards: Sequence[Card], natural: Sequence[Card]) -> Meld:
+    _check_size(cards, natural, "set")
     rank = natural[0] % 13
     if any(c % 13 != rank for c in natural):
         raise InvalidMeld("a set's cards are all of one rank (R5.1)", cards)
@@ -234,11 +241,8 @@ def _build_set(cards: Sequence[Card], natural: Sequence[Card]) -> Meld:
 
 
 def _build_run(cards: Sequence[Card], natural: Sequence[Card]) -> Meld:
+    _check_size(cards, natural, "run")
     n = len(cards)
-    if n < MIN_MELD or n > MAX_RUN:
-        raise InvalidMeld(f"a run has 3 to {MAX_RUN} cards, not {n} (R5.2)", cards)
-    if not natural:
-        raise InvalidMeld("every meld needs at least one natural card (R5.3)", cards)
     suit = natural[0] // 13
     if any(c // 13 != suit for c in natural):
         raise InvalidMeld("a run's cards are all of one suit (R5.2)", cards)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final, NamedTuple
 
-from engine.pikdame.cards import JOKER_CODE, NAMES, Card
+from engine.core.cards import JOKER_CODE, NAMES, Card
 from engine.pikdame.errors import NotationError
 from engine.pikdame.melds import Meld, needs_prefix
 

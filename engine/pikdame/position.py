@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.pikdame.cards import COPIES, NAMES, Card, counts_of
+from engine.core.cards import NAMES, Card, counts_of
+from engine.pikdame.cards import COPIES
 from engine.pikdame.errors import FormatError, PikDameError
 from engine.pikdame.melds import Meld, join_target
 from engine.pikdame.rules import ENDS, Outcome, Rules

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.pikdame.cards import Counts, counts_points
+from engine.core.cards import Counts
+from engine.pikdame.cards import counts_points
 from engine.pikdame.errors import FormatError, PikDameError
 from engine.pikdame.melds import Meld, melds_points
 

@@ -8,20 +8,11 @@ internally so drawing is a ``pop``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from engine.core.cards import JOKER, JOKER_CODE, NAMES, NUM_KINDS, Card, cards_of, counts_of, held
 from engine.pikdame import position
-from engine.pikdame.cards import (
-    JOKER,
-    JOKER_CODE,
-    NAMES,
-    NUM_KINDS,
-    Card,
-    cards_of,
-    counts_of,
-    held,
-)
 from engine.pikdame.deal import Deal
 from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import IllegalMoveError, NotationError, PikDameError
@@ -382,39 +373,40 @@ class State:
             raise self._illegal("no_such_meld", f"no meld number {move.meld} ({have})", move)
         return melds[move.meld - 1]
 
-    def _lay(self, move: Move) -> Move:
+    def _onto_own_meld(self, move: Move, changed: Callable[[Meld], Meld], last_card: str) -> Meld:
+        """Play the move's card onto the seat's meld ``move.meld`` (R4.2 lay, R6 swap), changed
+        by ``changed``; ``last_card`` says why the seat's last card cannot go. Returns the meld
+        as it was."""
         card = move.cards[0]
         self._need(move, move.cards)
         meld = self._own_meld(move)
         try:
-            new = meld.with_card(card, move.end)
+            new = changed(meld)
         except InvalidMeld as e:
             raise self._illegal("invalid_meld", e.message, move) from None
         seat = self.turn
         if self.hand_sizes[seat] < 2:
-            raise self._illegal("must_keep_card", "keep one card to discard (R4.2)", move)
+            raise self._illegal("must_keep_card", last_card, move)
         self.hands[seat][card] -= 1
         self.hand_sizes[seat] -= 1
         self.melds[seat][move.meld - 1] = new
+        return meld
+
+    def _lay(self, move: Move) -> Move:
+        card = move.cards[0]
+        meld = self._onto_own_meld(
+            move, lambda m: m.with_card(card, move.end), "keep one card to discard (R4.2)"
+        )
         end = move.end if card == JOKER_CODE and meld.kind == "run" and move.end == "low" else None
-        return self._record(seat, Move("lay", (card,), move.meld, end))
+        return self._record(self.turn, Move("lay", (card,), move.meld, end))
 
     def _swap(self, move: Move) -> Move:
         card = move.cards[0]
-        self._need(move, move.cards)
-        meld = self._own_meld(move)
-        try:
-            new = meld.with_swap(card)
-        except InvalidMeld as e:
-            raise self._illegal("invalid_meld", e.message, move) from None
-        seat = self.turn
-        if self.hand_sizes[seat] < 2:
-            raise self._illegal("must_keep_card", "a swap may not use the last card (R4.2)", move)
-        self.hands[seat][card] -= 1
-        self.hand_sizes[seat] -= 1
-        self.melds[seat][move.meld - 1] = new
+        self._onto_own_meld(
+            move, lambda m: m.with_swap(card), "a swap may not use the last card (R4.2)"
+        )
         self.removed.append(JOKER)
-        return self._record(seat, Move("swap", (card,), move.meld))
+        return self._record(self.turn, Move("swap", (card,), move.meld))
 
     def _discard(self, move: Move) -> Move:
         card = move.cards[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.pikdame.cards import NAMES, Card
+from engine.core.cards import NAMES, Card
 from engine.pikdame.melds import Meld
 from engine.pikdame.rules import Outcome, Rules
 from engine.pikdame.state import State

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.cards import Card
 from engine.pikdame.bots import choose_move
 from engine.pikdame.bots.evaluate import PLAIN, choose_discard
 from engine.pikdame.bots.knowledge import after_take, take_options, unseen
 from engine.pikdame.bots.zen import ZEN
-from engine.pikdame.cards import COPIES, Card
+from engine.pikdame.cards import COPIES
 from engine.pikdame.moves import Move
 from engine.pikdame.state import State
 from engine.pikdame.view import View, view

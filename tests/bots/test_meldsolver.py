@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.pikdame.cards import CARDS, COPIES, JOKER_CODE, Card
+from engine.core.cards import CARDS, JOKER_CODE, Card
+from engine.pikdame.cards import COPIES
 from engine.pikdame.deal import deal
 from engine.pikdame.melds import Meld
 from engine.pikdame.optimiser import best_arrangement

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from engine.pikdame.cards import Card
+from engine.core.cards import Card
 from engine.pikdame.melds import Meld
 from engine.pikdame.optimiser import best_arrangement
 from engine.pikdame.state import State

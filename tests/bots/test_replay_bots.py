@@ -9,7 +9,7 @@ import hashlib
 import pytest
 
 from engine import Game, ReplayError, daily_game, replay
-from engine.pikdame.cards import cards_of
+from engine.core.cards import cards_of
 from engine.pikdame.moves import Move
 from engine.pikdame.state import State
 

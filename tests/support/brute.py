@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.pikdame.cards import POINTS, Card
+from engine.core.cards import Card
+from engine.pikdame.cards import POINTS
 from engine.pikdame.melds import Meld
 from engine.pikdame.rules import Rules
 from engine.pikdame.state import State

@@ -7,7 +7,7 @@ import random
 from itertools import combinations, permutations
 
 from engine import Move, State
-from engine.pikdame.cards import NAMES
+from engine.core.cards import NAMES
 
 
 def mutations(s: State, move: Move, rng: random.Random) -> list[str]:

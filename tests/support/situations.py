@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from engine.pikdame.cards import CARDS, COPIES, JOKER_CODE, Card
+from engine.core.cards import CARDS, JOKER_CODE, Card
+from engine.pikdame.cards import COPIES
 from engine.pikdame.meldgen import iter_melds
 from engine.pikdame.melds import Meld
 

@@ -3,9 +3,10 @@ lays greedily, discards its costliest card that is not part of a pair."""
 
 from __future__ import annotations
 
+from engine.core.cards import JOKER_CODE, Card, counts_of
 from engine.pikdame.bots.greedy import greedy_arrangement
 from engine.pikdame.bots.knowledge import own_melds, take_move, take_options
-from engine.pikdame.cards import JOKER_CODE, POINTS, Card, counts_of
+from engine.pikdame.cards import POINTS
 from engine.pikdame.moves import DRAW, Move
 from engine.pikdame.view import View
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.pikdame.cards import JOKER_CODE, POINTS, Card, counts_of
+from engine.core.cards import JOKER_CODE, Card, counts_of
+from engine.pikdame.cards import POINTS
 
 
 @dataclass(frozen=True)

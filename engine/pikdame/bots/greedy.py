@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.pikdame.cards import CARDS, JOKER, JOKER_CODE, POINTS, Card, cards_of, counts_of
+from engine.core.cards import CARDS, JOKER, JOKER_CODE, Card, cards_of, counts_of
+from engine.pikdame.cards import POINTS
 from engine.pikdame.meldgen import iter_melds
 from engine.pikdame.melds import InvalidMeld, Meld, joins_ok, placed
 from engine.pikdame.moves import Move

@@ -6,7 +6,8 @@ can leak into a decision (the blindness tests permute hidden cards and check mov
 
 from __future__ import annotations
 
-from engine.pikdame.cards import COPIES, Card, counts_of
+from engine.core.cards import Card, counts_of
+from engine.pikdame.cards import COPIES
 from engine.pikdame.meldgen import iter_melds
 from engine.pikdame.melds import Meld, joins_ok, placed
 from engine.pikdame.moves import Move

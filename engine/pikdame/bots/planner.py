@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from engine.core.cards import JOKER, Card
 from engine.pikdame.bots.evaluate import Weights, choose_discard, hand_worth
 from engine.pikdame.bots.knowledge import (
     after_take,
@@ -15,7 +16,7 @@ from engine.pikdame.bots.knowledge import (
     take_options,
     unseen,
 )
-from engine.pikdame.cards import JOKER, POINTS, Card
+from engine.pikdame.cards import POINTS
 from engine.pikdame.melds import Meld
 from engine.pikdame.moves import DRAW, Move
 from engine.pikdame.optimiser import Arrangement, best_arrangement

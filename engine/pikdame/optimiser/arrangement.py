@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.pikdame.cards import Card
+from engine.core.cards import Card
 from engine.pikdame.moves import Move
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from engine.pikdame.cards import JOKER_CODE, NATURALS, POINTS
+from engine.core.cards import JOKER_CODE, NATURALS
+from engine.pikdame.cards import POINTS
 from engine.pikdame.optimiser.search import Found
 from engine.pikdame.optimiser.tree import (
     NEG,

@@ -6,8 +6,8 @@ that set card by card (R5.4); a joker disposed of is laid and then swapped out (
 
 from __future__ import annotations
 
+from engine.core.cards import CARDS, JOKER, JOKER_CODE
 from engine.core.melds import natural_count
-from engine.pikdame.cards import CARDS, JOKER, JOKER_CODE
 from engine.pikdame.melds import Meld
 from engine.pikdame.moves import Move
 from engine.pikdame.optimiser.search import Found

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from engine.pikdame.cards import NATURALS, Counts
+from engine.core.cards import NATURALS, Counts
 from engine.pikdame.melds import Meld
 from engine.pikdame.optimiser.tree import NEG, ChosenMeld, Node, Option, Tree, chosen
 

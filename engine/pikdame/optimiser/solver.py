@@ -13,18 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from engine.pikdame.cards import (
-    CARDS,
-    JOKER,
-    JOKER_CODE,
-    NATURALS,
-    POINTS,
-    Card,
-    Counts,
-    cards_of,
-    counts_of,
-    counts_points,
-)
+from engine.core.cards import CARDS, JOKER, JOKER_CODE, NATURALS, Card, Counts, cards_of, counts_of
+from engine.pikdame.cards import POINTS, counts_points
 from engine.pikdame.melds import MAX_SET, InvalidMeld, Meld
 from engine.pikdame.moves import Move
 from engine.pikdame.optimiser.arrangement import Arrangement

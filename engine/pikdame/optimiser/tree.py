@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
+from engine.core.cards import JOKER_CODE, NATURALS, Counts
 from engine.core.melds import MIN_MELD, suit_counts
-from engine.pikdame.cards import COPIES, JOKER_CODE, NATURALS, POINTS, Counts
+from engine.pikdame.cards import COPIES, POINTS
 from engine.pikdame.melds import MAX_RUN, MAX_SET, Meld
 
 JOKER_GAIN: Final = 2 * POINTS[JOKER_CODE]

@@ -203,3 +203,53 @@ def test_the_checks_find_what_they_look_for() -> None:
     assert len(found) == 5
     assert layer("engine.gin.state") == (1, "engine.gin")
     assert layer("engine.pikdame.bots.zen") == (1, "engine.pikdame")
+
+
+#: Pik Dame's modules bottom-up, as docs/ARCHITECTURE.md lists them: each imports only modules
+#: before it (a package counts with everything inside it).
+PIKDAME_ORDER = [
+    "cards",
+    "errors",
+    "melds",
+    "meldgen",
+    "moves",
+    "rules",
+    "deal",
+    "position",
+    "state",
+    "view",
+    "optimiser",
+    "bots",
+    "version",
+    "record",
+    "game",
+    "replay",
+    "daily",
+    "cli",
+    "tournament",
+]
+
+
+def _pikdame_part(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[:2] != ["engine", "pikdame"] or len(parts) < 3:
+        return None
+    return parts[2]
+
+
+def test_pikdame_modules_import_only_those_below_them(graph: tuple[Graph, Graph]) -> None:
+    ours, _ = graph
+    parts = {p for m in ours if (p := _pikdame_part(m)) is not None}
+    assert parts == set(PIKDAME_ORDER)
+    wrong = []
+    for source, targets in sorted(ours.items()):
+        here = _pikdame_part(source)
+        if here is None:
+            continue
+        for target in sorted(targets):
+            there = _pikdame_part(target)
+            if there is None or there == here:
+                continue
+            if PIKDAME_ORDER.index(there) > PIKDAME_ORDER.index(here):
+                wrong.append(f"{source} imports {target}")
+    assert wrong == []

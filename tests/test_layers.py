@@ -253,3 +253,22 @@ def test_pikdame_modules_import_only_those_below_them(graph: tuple[Graph, Graph]
             if PIKDAME_ORDER.index(there) > PIKDAME_ORDER.index(here):
                 wrong.append(f"{source} imports {target}")
     assert wrong == []
+
+
+#: The test folders whose shared helpers live in tests/support (issue 11 item 7). tests/service
+#: and tests/browser follow when their own refactor lands.
+HELPER_CLEAN = ("engine", "bots", "cli", "view")
+
+
+def test_tests_import_no_test_module_and_no_conftest() -> None:
+    """A test imports shared helpers from tests/support only: never another test module, a
+    helper module beside the tests, or a conftest.py."""
+    wrong = []
+    for folder in HELPER_CLEAN:
+        for path in sorted((ROOT / "tests" / folder).rglob("*.py")):
+            name = module_name(path)
+            tree = ast.parse(path.read_text(), str(path))
+            for target in _imported(tree, name, path.name == "__init__.py"):
+                if target.startswith("tests.") and not target.startswith("tests.support"):
+                    wrong.append(f"{name} imports {target}")
+    assert wrong == []

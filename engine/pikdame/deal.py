@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from engine.core.cards import FIRST_JOKER_ID, JOKER_CODE, Card
+from engine.core.cards import FIRST_JOKER_ID, JOKER_CODE
 from engine.core.errors import FormatError
 from engine.core.rng import Stream, shuffled
 from engine.pikdame.cards import QUEEN_OF_SPADES_CODE, TOTAL_CARDS
@@ -35,12 +35,6 @@ class Deal:
     stock: tuple[int, ...]
     cut: int
     lucky: tuple[int, ...]  # the ids the cutter took at the cut point, in order
-
-    def hand_cards(self, seat: int) -> list[Card]:
-        return sorted(Card.from_id(i) for i in self.hands[seat])
-
-    def stock_cards(self) -> list[Card]:
-        return [Card.from_id(i) for i in self.stock]
 
 
 def cutter(players: int, dealer: int) -> int:

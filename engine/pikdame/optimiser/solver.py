@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from engine.core.cards import CARDS, JOKER, JOKER_CODE, NATURALS, Card, Counts, cards_of, counts_of
+from engine.core.melds import suit_counts
 from engine.pikdame.cards import POINTS, counts_points
 from engine.pikdame.melds import MAX_SET, InvalidMeld, Meld
 from engine.pikdame.moves import Move
@@ -107,8 +108,7 @@ def _swap_plans(melds: Sequence[Meld], counts: Counts) -> list[list[Swap]]:
                 continue
             most = 1
             if m.kind == "set":
-                suit = sum(1 for c in m.cards if c != JOKER_CODE and c // 13 == code // 13)
-                most = min(jokers, counts[code], 2 - suit)
+                most = min(jokers, counts[code], 2 - suit_counts(m.cards)[code // 13])
             groups.append((i, code, most))
     plans: list[list[Swap]] = []
 

@@ -540,4 +540,4 @@ class State:
         )
 
 
-__all__ = ["NotationError", "Outcome", "Rules", "State"]
+__all__ = ["State"]

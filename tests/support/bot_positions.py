@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Sequence
 
+from engine.core.cards import counts_of
 from engine.pikdame.bots import choose_move
 from engine.pikdame.rules import Rules
 from engine.pikdame.state import State
@@ -62,9 +63,7 @@ def permute_hidden(state: State, key: str) -> State:
         if s == me:
             continue
         size = state.hand_sizes[s]
-        other.hands[s] = [0] * 53
-        for c in pool[:size]:
-            other.hands[s][c] += 1
+        other.hands[s] = counts_of(pool[:size])
         pool = pool[size:]
     other.stock = pool
     return other

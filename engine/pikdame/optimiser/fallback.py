@@ -101,11 +101,10 @@ def improve(tree: Tree, start: Node, floor: int, budget: int) -> Improved | None
     return Discrepancies(tree, floor, budget).run(start)
 
 
-def dive(tree: Tree, kept: bool) -> tuple[list[ChosenMeld], int]:
+def dive(tree: Tree, kept: bool) -> Found:
     """A greedy arrangement, no backtracking: each lowest card takes its first option (fewest
     jokers, richest; a set when it gains at least as much as the first run), or stays. If
-    nothing is kept yet, the cheapest card is set aside first (R4.2). Returns the melds and the
-    spare jokers."""
+    nothing is kept yet, the cheapest card is set aside first (R4.2). Disposes of no joker."""
     counts = tree.counts[:]
     saved = tree.counts
     tree.counts = counts
@@ -131,6 +130,6 @@ def dive(tree: Tree, kept: bool) -> tuple[list[ChosenMeld], int]:
                 tree.take(option)
                 melds.append(chosen(option))
                 node = tree.child(node, c, option)
-        return melds, tree.ending(node).spares
+        return Found(melds, tree.ending(node).spares, 0)
     finally:
         tree.counts = saved

@@ -25,7 +25,6 @@ from engine.pikdame.optimiser.search import Found, OutOfBudget, Search
 from engine.pikdame.optimiser.tree import (
     DISPOSE_GAIN,
     JOKER_GAIN,
-    ChosenMeld,
     Node,
     Tree,
     root,
@@ -57,10 +56,11 @@ def _aspire(search: Search, start: Node, floor: int) -> int | None:
     return value if value > floor else None
 
 
-def _value(melds: list[ChosenMeld], spare: int) -> int:
-    """The round-score gain of chosen melds and spare jokers (R7.1: 2 × points laid)."""
-    laid = sum(POINTS[x] for m in melds for x in m.cards if x >= 0)
-    return 2 * laid + spare * JOKER_GAIN
+def _value(found: Found) -> int:
+    """The round-score gain of an arrangement's melds and spare jokers (R7.1: 2 × points laid;
+    it disposes of no joker)."""
+    laid = sum(POINTS[x] for m in found.melds for x in m.cards if x >= 0)
+    return 2 * laid + found.spares * JOKER_GAIN
 
 
 def _live(counts: Counts, melds: Sequence[Meld]) -> Counts:
@@ -188,9 +188,8 @@ def _search(search: Search, live: Counts, melds: list[Meld], start: Node) -> tup
     """The best arrangement of the live cards, and whether it is exact: the greedy dive is the
     floor, the exact search beats it if it can, and past the budget the discrepancy search
     improves on the dive."""
-    greedy, spare = dive(search, start.kept)
-    found = Found(greedy, spare, 0)
-    floor = _value(greedy, spare)
+    found = dive(search, start.kept)
+    floor = _value(found)
     try:
         if _aspire(search, start, floor) is not None:
             found = search.walk(start)

@@ -4,7 +4,8 @@ The page's hint and the bots ask :func:`best_arrangement`. Inside, in the order 
 
 - :mod:`.arrangement` — the answer (:class:`Arrangement`);
 - :mod:`.solver` — swap plans, the aspiration window around the search, the answer assembled;
-- :mod:`.search` — the exact branch and bound over the hand (options, bound, memo);
+- :mod:`.tree` — the decision tree every walk follows: nodes, each card's options, the steps;
+- :mod:`.search` — the exact branch and bound over the tree (bound, memo, walking the memo back);
 - :mod:`.fallback` — the greedy floor and the best effort past the node budget;
 - :mod:`.moves` — the chosen melds written as F2 moves that push in order.
 

@@ -279,13 +279,14 @@ class Tree:
         return RunOption(seq, used, blk, 2 * points + used * JOKER_GAIN, length, points, naturals)
 
     def set_options(self, c: int, jokers: int) -> list[SetOption]:
-        """Sets with natural ``c`` (cached on the rank's cards and the jokers that matter)."""
+        """Sets with natural ``c`` (cached on the rank's cards and the jokers that matter: a
+        set with a natural needs at most two to reach three cards)."""
         counts = self.counts
         rank = c % 13
-        key = (c, bytes(counts[rank::13]), min(jokers, 2))
+        key = (c, bytes(counts[rank::13]), min(jokers, MIN_MELD - 1))
         hit = self.set_cache.get(key)
         if hit is None:
-            hit = self.set_cache[key] = self._set_options(c, min(jokers, 2))
+            hit = self.set_cache[key] = self._set_options(c, min(jokers, MIN_MELD - 1))
         return hit
 
     def _set_options(self, c: int, jokers: int) -> list[SetOption]:

@@ -233,8 +233,9 @@ def _check_size(cards: Sequence[Card], natural: Sequence[Card], kind: str) -> No
 def _build_set(cards: Sequence[Card], natural: Sequence[Card]) -> Meld:
     _check_size(cards, natural, "set")
     rank = natural[0] % 13
-    if any(c % 13 != rank for c in natural):
-        raise InvalidMeld("a set's cards are all of one rank (R5.1)", cards)
+    for c in natural:
+        if c % 13 != rank:
+            raise InvalidMeld("a set's cards are all of one rank (R5.1)", cards)
     if max(suit_counts(natural)) > 2:
         raise InvalidMeld("no suit may appear more than twice in a set (R5.1)", cards)
     return Meld("set", tuple(sorted(cards)), rank, -1, -1)

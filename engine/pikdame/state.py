@@ -109,7 +109,9 @@ class State:
     ) -> State:
         state = State(rules, dealer, round)
         for seat, ids in enumerate(d.hands):
-            state.hands[seat] = counts_of(Card.from_id(i) for i in ids)
+            hand = state.hands[seat]
+            for card_id in ids:
+                hand[Card.from_id(card_id)] += 1
             state.hand_sizes[seat] = len(ids)
         state.stock = [Card.from_id(i) for i in reversed(d.stock)]
         if totals is not None:

@@ -18,9 +18,7 @@ from engine.pikdame.optimiser.tree import (
     ORDER,
     ChosenMeld,
     Node,
-    Option,
     Tree,
-    chosen,
     root,
 )
 
@@ -76,8 +74,8 @@ class Discrepancies:
             if tried > slack:
                 return
             tree.take(option)
-            self.path.append(chosen(option))
-            self.go(tree.child(node, c, option), acc + option.gain, slack - tried)
+            self.path.append(option.meld)
+            self.go(tree.child(node, option), acc + option.gain, slack - tried)
             self.path.pop()
             tree.put_back(option)
             tried += 1
@@ -117,19 +115,18 @@ def dive(tree: Tree, kept: bool) -> Found:
         melds: list[ChosenMeld] = []
         for c in ORDER:
             while counts[c]:
-                sets = tree.set_choices(node, c)
-                runs = tree.run_options(c, node.jokers, node.mask)
-                option: Option
-                if sets and (not runs or sets[0].gain >= runs[0].gain):
-                    option = sets[0]
-                elif runs:
-                    option = runs[0]
-                else:
+                options = tree.options(node, c)
+                if not options:
                     counts[c] = 0
                     continue
+                # The first set (sets come first: they set a flag) against the first run.
+                option = options[0]
+                run = next((o for o in options if not o.flag), None)
+                if run is not None and (not option.flag or run.gain > option.gain):
+                    option = run
                 tree.take(option)
-                melds.append(chosen(option))
-                node = tree.child(node, c, option)
+                melds.append(option.meld)
+                node = tree.child(node, option)
         return Found(melds, tree.ending(node).spares, 0)
     finally:
         tree.counts = saved

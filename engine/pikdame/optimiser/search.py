@@ -17,7 +17,7 @@ from typing import Final, NamedTuple
 
 from engine.core.cards import NATURALS, Counts
 from engine.pikdame.melds import Meld
-from engine.pikdame.optimiser.tree import NEG, ChosenMeld, Node, Option, Tree, chosen
+from engine.pikdame.optimiser.tree import NEG, ORDER, ChosenMeld, Node, Option, Tree, new_tuple
 
 #: From this many natural cards on, the search branches on the most constrained card instead of
 #: the lowest: slower per step, far fewer steps on big hands (measured in bench/results/bots.md).
@@ -71,14 +71,18 @@ class Search(Tree):
         self.budget -= 1
         if self.budget < 0:
             raise OutOfBudget
-        at = self.first_left(node.at)
+        counts = self.counts
+        at = node.at
+        while at < NATURALS and counts[ORDER[at]] == 0:  # self.first_left, inline: hot
+            at += 1
         if at == NATURALS:
             return self.ending(node).value
         bound = node.bound()
         if bound <= alpha:
             return bound
         c, node = self.decide(node, at)
-        key = (bytes(self.counts), *node[1:7])
+        _, jokers, flags, mask, room, kept, disp, _ = node
+        key = (bytes(counts), jokers, flags, mask, room, kept, disp)
         hit = self.memo.get(key)
         if hit is not None:
             if hit.exact or hit.value <= alpha:
@@ -91,19 +95,22 @@ class Search(Tree):
         if keep > best:
             best, choice = keep, None
         if hit is None or not hit.exact:
-            self.memo[key] = Entry(best, best > alpha, choice)
+            self.memo[key] = new_tuple(Entry, (best, best > alpha, choice))
         return best
 
     def _best_meld(self, node: Node, c: int, alpha: int, bound: int) -> tuple[int, Option | None]:
         """The best value of laying card ``c`` in a meld, until one reaches ``bound``."""
+        counts = self.counts
         best = NEG
         choice: Option | None = None
         for option in self.options(node, c):
             if best >= bound:
                 break  # nothing beats the bound
-            self.take(option)
-            value = self.search(self.child(node, c, option), max(alpha, best) - option.gain)
-            self.put_back(option)
+            for x in option.naturals:  # self.take, inline: hot
+                counts[x] -= 1
+            value = self.search(self.child(node, option), max(alpha, best) - option.gain)
+            for x in option.naturals:
+                counts[x] += 1
             if value > NEG and value + option.gain > best:
                 best, choice = value + option.gain, option
         return best, choice
@@ -112,8 +119,9 @@ class Search(Tree):
         """The value of keeping card ``c`` in hand, or an upper bound when it cannot beat
         ``floor`` (cut without a call, as the call would return)."""
         kept = self.keeping(node, c)
-        if kept.bound() <= floor:
-            return kept.bound()
+        bound = kept.bound()
+        if bound <= floor:
+            return bound
         self.counts[c] -= 1
         value = self.search(kept, floor)
         self.counts[c] += 1
@@ -136,8 +144,8 @@ class Search(Tree):
                 node = self.keeping(node, c)
             else:
                 self.take(entry.choice)
-                melds.append(chosen(entry.choice))
-                node = self.child(node, c, entry.choice)
+                melds.append(entry.choice.meld)
+                node = self.child(node, entry.choice)
 
 
 __all__ = ["DYNAMIC_FROM", "NODE_BUDGET", "Entry", "Found", "OutOfBudget", "Search"]

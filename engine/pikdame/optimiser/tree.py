@@ -58,35 +58,6 @@ class OwnSet(NamedTuple):
     size: int
 
 
-class SetOption(NamedTuple):
-    """A set with the card decided: its naturals from the hand, the jokers that bring it to three
-    cards, the gain of the cards laid, the size of the resulting set (the player's set of the rank
-    included, R5.4) and the points of the naturals."""
-
-    naturals: tuple[int, ...]
-    filler: int
-    gain: int
-    size: int
-    points: int
-
-
-class RunOption(NamedTuple):
-    """A run with the card decided: its cards low→high (52 a joker, -1-i the player's run i), the
-    jokers used, the player's run it absorbs (or -1), the gain of the new cards, the length of the
-    resulting meld, the points of its new naturals and those naturals."""
-
-    seq: tuple[int, ...]
-    used: int
-    absorbed: int
-    gain: int
-    length: int
-    points: int
-    naturals: tuple[int, ...]
-
-
-Option = SetOption | RunOption
-
-
 class SidePath(NamedTuple):
     """Cards on one side of a run's decided card: items outward, jokers used, the player's run
     absorbed (or -1), length."""
@@ -104,6 +75,24 @@ class ChosenMeld(NamedTuple):
     kind: str
     cards: tuple[int, ...]
     absorbed: int
+
+
+class Option(NamedTuple):
+    """A meld that the card decided can lie in (a new set or run, cards laid onto the player's
+    set of the rank, R5.4, or a run around one of the player's runs, a lay-off) and what choosing
+    it changes: the hand's naturals and jokers it uses, the gain of its new cards (R7.1), their
+    points, the set flag and run mask bits it sets, the room it leaves for spare jokers, and the
+    naturals a disposed joker could give way to (R6)."""
+
+    meld: ChosenMeld
+    naturals: tuple[int, ...]
+    jokers: int
+    gain: int
+    points: int
+    flag: int
+    mask: int
+    room: int
+    disp: int
 
 
 class Node(NamedTuple):
@@ -126,7 +115,7 @@ class Node(NamedTuple):
 
 #: ``Node(...)`` without the keyword handling of a named tuple's constructor: the search makes
 #: one node per step, and this is three times faster.
-_new = tuple.__new__
+new_tuple = tuple.__new__
 
 
 class Ending(NamedTuple):
@@ -150,13 +139,6 @@ def joker_gap(seq: tuple[int, ...]) -> int:
         streak = streak + 1 if x == JOKER_CODE else 0
         longest = max(longest, streak)
     return longest
-
-
-def chosen(option: Option) -> ChosenMeld:
-    """The meld an option lays."""
-    if isinstance(option, SetOption):
-        return ChosenMeld("set", (*option.naturals, *(JOKER_CODE,) * option.filler), -1)
-    return ChosenMeld("run", option.seq, option.absorbed)
 
 
 class Tree:
@@ -194,8 +176,8 @@ class Tree:
                 self.by_low.setdefault(b.suit * 13 + b.low, []).append(i)
         self.set_room = {rank: MAX_SET - s.size for rank, s in self.sets.items()}
         self.owned_flags = sum(1 << rank for rank in self.sets)
-        self.run_cache: dict[tuple[int, bytes, int, int], list[RunOption]] = {}
-        self.set_cache: dict[tuple[int, bytes, int], list[SetOption]] = {}
+        self.run_cache: dict[tuple[int, bytes, int, int], list[Option]] = {}
+        self.set_cache: dict[tuple[int, bytes, int], list[Option]] = {}
 
     # -- the options of a card -----------------------------------------------------------------
 
@@ -232,7 +214,7 @@ class Tree:
                 stack.append((nxt, used, p, length + 1, blk))
         return out
 
-    def run_options(self, c: int, jokers: int, mask: int) -> list[RunOption]:
+    def run_options(self, c: int, jokers: int, mask: int) -> list[Option]:
         """Runs containing natural ``c``, fewest jokers and richest first (cached on the suit's
         cards)."""
         suit = c // 13
@@ -242,20 +224,20 @@ class Tree:
             hit = self.run_cache[key] = self._run_options(c, jokers, mask)
         return hit
 
-    def _run_options(self, c: int, jokers: int, mask: int) -> list[RunOption]:
+    def _run_options(self, c: int, jokers: int, mask: int) -> list[Option]:
         suit, rank = divmod(c, 13)
         downs = self._side(suit, rank, -1, jokers, mask)
         ups = self._side(suit, rank, 1, jokers, mask)
-        out: list[RunOption] = []
+        out: list[Option] = []
         for down in downs:
             for up in ups:
                 option = self._joined(c, down, up, jokers)
                 if option is not None:
                     out.append(option)
-        out.sort(key=lambda o: (o.used, -o.gain))
+        out.sort(key=lambda o: (o.jokers, -o.gain))
         return out
 
-    def _joined(self, c: int, down: SidePath, up: SidePath, jokers: int) -> RunOption | None:
+    def _joined(self, c: int, down: SidePath, up: SidePath, jokers: int) -> Option | None:
         """The run of the paths below and above ``c``, if it is one worth trying."""
         if down.absorbed >= 0 and up.absorbed >= 0:
             return None  # a lay never joins two melds
@@ -276,9 +258,20 @@ class Tree:
             length = MIN_MELD
         naturals = tuple(x for x in seq if 0 <= x < NATURALS)
         points = sum(POINTS[x] for x in naturals)
-        return RunOption(seq, used, blk, 2 * points + used * JOKER_GAIN, length, points, naturals)
+        n = len(naturals)
+        return Option(
+            ChosenMeld("run", seq, blk),
+            naturals,
+            used,
+            2 * points + used * JOKER_GAIN,
+            points,
+            0,
+            1 << blk if blk >= 0 else 0,
+            MAX_RUN - length,
+            n if blk >= 0 else n - 1,  # laid onto the player's run, every natural can
+        )
 
-    def set_options(self, c: int, jokers: int) -> list[SetOption]:
+    def set_options(self, c: int, jokers: int) -> list[Option]:
         """Sets with natural ``c`` (cached on the rank's cards and the jokers that matter: a
         set with a natural needs at most two to reach three cards)."""
         counts = self.counts
@@ -289,7 +282,7 @@ class Tree:
             hit = self.set_cache[key] = self._set_options(c, min(jokers, MIN_MELD - 1))
         return hit
 
-    def _set_options(self, c: int, jokers: int) -> list[SetOption]:
+    def _set_options(self, c: int, jokers: int) -> list[Option]:
         """Sets with natural ``c`` and any other cards of its rank left, fewest jokers and richest
         first; with the player's set of the rank, the cards laid on it (R5.4)."""
         suit0, rank = divmod(c, 13)
@@ -301,7 +294,7 @@ class Tree:
         if limits[suit0] == 0:
             return []
         base_size = owned.size if owned else 0
-        out: list[SetOption] = []
+        out: list[Option] = []
         for a in range(limits[0], -1, -1):
             for b in range(limits[1], -1, -1):
                 for d in range(limits[2], -1, -1):
@@ -318,22 +311,29 @@ class Tree:
                         for s, k in enumerate(ks):
                             cards.extend([s * 13 + rank] * k)
                         pts = sum(POINTS[x] for x in cards)
-                        gain = 2 * pts + filler * JOKER_GAIN
-                        out.append(SetOption(tuple(cards), filler, gain, size, pts))
-        out.sort(key=lambda o: (o.filler, -o.gain))
+                        out.append(
+                            Option(
+                                ChosenMeld("set", (*cards, *(JOKER_CODE,) * filler), -1),
+                                tuple(cards),
+                                filler,
+                                2 * pts + filler * JOKER_GAIN,
+                                pts,
+                                1 << rank,
+                                0,
+                                MAX_SET - size,
+                                n if owned else n - 1,  # onto the player's set, every one can
+                            )
+                        )
+        out.sort(key=lambda o: (o.jokers, -o.gain))
         return out
 
-    def set_choices(self, node: Node, c: int) -> list[SetOption]:
-        """The sets card ``c`` can lie in at ``node``: none once its rank has one (R5.4)."""
-        if node.flags >> (c % 13) & 1:
-            return []
-        return self.set_options(c, node.jokers)
-
     def options(self, node: Node, c: int) -> Sequence[Option]:
-        """What card ``c`` can become besides staying in hand, in the order tried: a set, then
-        a run (a list, not a generator: the search stops early and must not leave cards out)."""
+        """What card ``c`` can become besides staying in hand, in the order tried: the sets (none
+        once its rank has one, R5.4), then the runs."""
         runs = self.run_options(c, node.jokers, node.mask)
-        sets = self.set_choices(node, c)
+        if node.flags >> (c % 13) & 1:
+            return runs
+        sets = self.set_options(c, node.jokers)
         return [*sets, *runs] if sets else runs
 
     # -- moving through the tree ---------------------------------------------------------------
@@ -359,9 +359,8 @@ class Tree:
                 continue
             suit, rank = divmod(x, 13)
             n = 0
-            if not flags >> rank & 1:
-                for t in range(rank, NATURALS, 13):
-                    n += counts[t]
+            if not flags >> rank & 1:  # partners for a set: the rank's cards in every suit
+                n = counts[rank] + counts[rank + 13] + counts[rank + 26] + counts[rank + 39]
             base = suit * 13
             n += 2 * (counts[base + (rank - 1) % 13] > 0) + 2 * (counts[base + (rank + 1) % 13] > 0)
             n += (counts[base + (rank - 2) % 13] > 0) + (counts[base + (rank + 2) % 13] > 0)
@@ -373,64 +372,40 @@ class Tree:
         """The card to decide next (the lowest left, or with ``dynamic`` the most constrained)
         and the node in its normal form: set flags of ranks already passed and room or
         disposals beyond the jokers left cannot matter, so equal subproblems look equal."""
+        _, jokers, flags, mask, room, kept, disp, rem = node
         if self.dynamic:
-            c = self.pick(at, node.flags)
-            flags = node.flags
+            c = self.pick(at, flags)
         else:
             c = ORDER[at]
-            flags = node.flags & (self.owned_flags | -(1 << (c % 13)))
-        jokers = node.jokers
-        return c, _new(
+            flags &= self.owned_flags | -(1 << (c % 13))
+        return c, new_tuple(
+            Node,
+            (at, jokers, flags, mask, min(room, jokers), kept, min(disp, jokers), rem),
+        )
+
+    @staticmethod
+    def child(node: Node, option: Option) -> Node:
+        """The node after laying ``option`` (its cards already taken from hand)."""
+        at, jokers, flags, mask, room, kept, disp, rem = node
+        _, _, used, _, points, flag, bit, more_room, more_disp = option
+        return new_tuple(
             Node,
             (
                 at,
-                jokers,
-                flags,
-                node.mask,
-                min(node.room, jokers),
-                node.kept,
-                min(node.disp, jokers),
-                node.rem,
-            ),
-        )
-
-    def child(self, node: Node, c: int, option: Option) -> Node:
-        """The node after laying ``option`` for card ``c`` (its cards already taken from hand)."""
-        n = len(option.naturals)
-        if isinstance(option, SetOption):
-            rank = c % 13
-            return _new(
-                Node,
-                (
-                    node.at,
-                    node.jokers - option.filler,
-                    node.flags | 1 << rank,
-                    node.mask,
-                    min(MAX_JOKERS, node.room + MAX_SET - option.size),
-                    node.kept,
-                    node.disp + (n if rank in self.sets else n - 1),
-                    node.rem - option.points,
-                ),
-            )
-        blk = option.absorbed
-        return _new(
-            Node,
-            (
-                node.at,
-                node.jokers - option.used,
-                node.flags,
-                node.mask | (1 << blk if blk >= 0 else 0),
-                min(MAX_JOKERS, node.room + MAX_RUN - option.length),
-                node.kept,
-                node.disp + (n if blk >= 0 else n - 1),
-                node.rem - option.points,
+                jokers - used,
+                flags | flag,
+                mask | bit,
+                min(MAX_JOKERS, room + more_room),
+                kept,
+                disp + more_disp,
+                rem - points,
             ),
         )
 
     @staticmethod
     def keeping(node: Node, c: int) -> Node:
         """The node after keeping card ``c`` in hand (its copy already taken from ``counts``)."""
-        return _new(
+        return new_tuple(
             Node,
             (
                 node.at,
@@ -493,10 +468,8 @@ __all__ = [
     "Option",
     "OwnRun",
     "OwnSet",
-    "RunOption",
-    "SetOption",
     "Tree",
-    "chosen",
     "joker_gap",
+    "new_tuple",
     "root",
 ]

@@ -185,7 +185,7 @@ class Meld:
     def prefix(self) -> str | None:
         """The prefix F2 writes before this meld's cards: only where one natural leaves the kind
         open (:func:`needs_prefix`)."""
-        return self.kind if needs_prefix(self.cards) else None
+        return self.kind if natural_count(self.cards) == 1 else None  # needs_prefix, inline
 
     @property
     def room(self) -> int:

@@ -26,6 +26,11 @@ JOKER_GAIN: Final = 2 * POINTS[JOKER_CODE]
 DISPOSE_GAIN: Final = POINTS[JOKER_CODE]
 #: Cards in the order they are decided: rank by rank, suits within a rank.
 ORDER: Final = tuple(s * 13 + r for r in range(13) for s in range(4))
+#: For each natural, the cards of its suit one rank down, one up, two down and two up on the ring
+#: (R5.2): its partners for a run.
+NEAR: Final = tuple(
+    tuple((x // 13) * 13 + (x % 13 + d) % 13 for d in (-1, 1, -2, 2)) for x in range(NATURALS)
+)
 #: The value of a branch in which no card could stay in hand (R4.2): never chosen.
 NEG: Final = -(10**9)
 #: New runs longer than this are never needed: the cards of a longer run make runs of 3 to 5
@@ -351,19 +356,21 @@ class Tree:
         Any card works: it is kept or lies in exactly one meld, so each arrangement is reached
         once."""
         counts = self.counts
+        order = ORDER
+        near = NEAR
         best = -1
         fewest = 1 << 30
         for i in range(at, NATURALS):
-            x = ORDER[i]
+            x = order[i]
             if not counts[x]:
                 continue
-            suit, rank = divmod(x, 13)
+            rank = x % 13
             n = 0
             if not flags >> rank & 1:  # partners for a set: the rank's cards in every suit
                 n = counts[rank] + counts[rank + 13] + counts[rank + 26] + counts[rank + 39]
-            base = suit * 13
-            n += 2 * (counts[base + (rank - 1) % 13] > 0) + 2 * (counts[base + (rank + 1) % 13] > 0)
-            n += (counts[base + (rank - 2) % 13] > 0) + (counts[base + (rank + 2) % 13] > 0)
+            down, up, down2, up2 = near[x]
+            n += 2 * (counts[down] > 0) + 2 * (counts[up] > 0) + (counts[down2] > 0)
+            n += counts[up2] > 0
             if n < fewest:
                 best, fewest = x, n
         return best

@@ -24,6 +24,8 @@ NUM_KINDS: Final = 53
 JOKER_CODE: Final = 52
 #: Physical card ids (F3): deck d's natural k is d * 52 + k; ids from here on are jokers.
 FIRST_JOKER_ID: Final = 104
+#: The most physical cards any game here deals (R1: two decks and six jokers).
+MAX_CARD_IDS: Final = 110
 
 #: A multiset of cards: how many of each of the 53 kinds (a hand, a pool, a deck's remainder).
 Counts = list[int]
@@ -65,9 +67,10 @@ class Card(int):
     @staticmethod
     def from_id(card_id: int) -> Card:
         """The kind of a physical card id (F3, G3): deck = id // 52, suit, rank; 104+ jokers."""
-        if card_id >= FIRST_JOKER_ID:
+        try:
+            return _BY_ID[card_id]  # a table: every deal reads 110 ids, so this stays cheap
+        except IndexError:
             return JOKER
-        return CARDS[card_id % NATURALS]
 
 
 NAMES: Final[tuple[str, ...]] = tuple(
@@ -75,6 +78,10 @@ NAMES: Final[tuple[str, ...]] = tuple(
 )
 CARDS: Final[tuple[Card, ...]] = tuple(Card(c) for c in range(NUM_KINDS))
 JOKER: Final = CARDS[JOKER_CODE]
+#: The kind of each physical id of two decks and their jokers (F3: 104 naturals, then jokers).
+_BY_ID: Final = tuple(
+    CARDS[i % NATURALS] if i < FIRST_JOKER_ID else JOKER for i in range(MAX_CARD_IDS)
+)
 
 
 def _names_table() -> dict[str, Card]:
@@ -127,6 +134,7 @@ __all__ = [
     "FIRST_JOKER_ID",
     "JOKER",
     "JOKER_CODE",
+    "MAX_CARD_IDS",
     "NAMES",
     "NATURALS",
     "NUM_KINDS",

@@ -7,7 +7,7 @@ game allows on top (sizes, duplicates, wrap-around, joker limits) is the game's 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from engine.core.cards import JOKER_CODE, Card
@@ -21,8 +21,9 @@ def naturals(cards: Iterable[Card]) -> list[Card]:
     return [c for c in cards if c != JOKER_CODE]
 
 
-def natural_count(cards: Iterable[int]) -> int:
-    return sum(1 for c in cards if c != JOKER_CODE)
+def natural_count(cards: Sequence[int]) -> int:
+    """How many of ``cards`` are not jokers."""
+    return len(cards) - cards.count(JOKER_CODE)
 
 
 def suit_counts(cards: Iterable[int]) -> list[int]:

@@ -20,7 +20,7 @@ MAX_RUN: Final = 13
 _set = object.__setattr__
 
 
-def needs_prefix(cards: Iterable[int]) -> bool:
+def needs_prefix(cards: Sequence[int]) -> bool:
     """F2: a meld with a single natural card could be a set or a run, so its notation says which."""
     return natural_count(cards) == 1
 

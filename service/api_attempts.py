@@ -149,7 +149,8 @@ def get_hint(path: AttemptPath) -> Response:
     seat_view = view(attempt.game.state, 0)
     if seat_view.outcome is not None or seat_view.turn != 0 or seat_view.phase != "play":
         raise ApiError(409, "wrong_phase", "a hint is available in your play phase")
-    from engine.optimiser import best_arrangement  # lazily: the optimiser is heavy to import
+    # Imported lazily: the optimiser is heavy to import.
+    from engine.pikdame.optimiser import best_arrangement
 
     best = best_arrangement(seat_view.hand, seat_view.melds[0])
     return jsonify({"moves": [str(m) for m in best.moves], "points": best.points})

@@ -7,9 +7,9 @@ for the imports per job. The values come from service.data.config, like everyone
 
 from __future__ import annotations
 
-import engine.bots.advanced
-import engine.bots.beginner
-import engine.bots.zen  # noqa: F401  (preloaded: the daily challenge's bots)
+import engine.pikdame.bots.advanced
+import engine.pikdame.bots.beginner
+import engine.pikdame.bots.zen  # noqa: F401  (preloaded: the daily challenge's bots)
 from worker.jobs import context
 
 REDIS_URL = context().settings.redis_url

@@ -14,6 +14,7 @@ from typing import Any, NoReturn, TextIO
 
 from engine.pikdame.cards import TOTAL_CARDS
 from engine.pikdame.errors import FormatError, PikDameError
+from engine.pikdame.match import GAME_FORMAT, replay_match
 from engine.pikdame.record import parse_seed
 from engine.pikdame.replay import replay
 from engine.pikdame.rules import Rules
@@ -90,6 +91,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
 
 def cmd_replay(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     record = _read_json(args.file, stdin)
+    if isinstance(record, dict) and record.get("format") == GAME_FORMAT:
+        return _replay_whole_game(record, out)
     try:
         game = replay(record)
     except PikDameError as e:
@@ -101,6 +104,20 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         return EXIT_ILLEGAL
     outcome = game.state.outcome
     _write({"ok": True, "result": None if outcome is None else outcome.to_json()}, out)
+    return EXIT_OK
+
+
+def _replay_whole_game(record: dict[str, Any], out: TextIO) -> int:
+    """A whole game's record (``pikdame-game/1``, docs/TABLES.md): F7's shapes and exit codes."""
+    try:
+        match = replay_match(record)
+    except PikDameError as e:
+        _write({"ok": False, "error": {"move_index": None, **e.to_json()}}, out)
+        if e.code == "bad_format":
+            sys.stderr.write(f"engine replay: {e.message}\n")
+            return EXIT_MALFORMED
+        return EXIT_ILLEGAL
+    _write({"ok": True, "result": match.result()}, out)
     return EXIT_OK
 
 

@@ -13,4 +13,5 @@ import engine.pikdame.bots.zen  # noqa: F401  (preloaded: the daily challenge's 
 from worker.jobs import context
 
 REDIS_URL = context().settings.redis_url
-QUEUES = [context().settings.queue]
+# The turn timers first: a timer is due at a second; a verification may wait a moment.
+QUEUES = [context().settings.table_queue, context().settings.queue]

@@ -242,7 +242,11 @@ def table_events(path: TablePath, query: EventsQuery) -> Response:
     if last_id.isdigit() and len(last_id) < 12:
         after = int(last_id)
     config = settings()
-    body = stream(get_redis(), path.table_id, seat, after, config, _now_ms)
+
+    def now_ms() -> int:  # the generator runs after the request's context is gone
+        return int(clock.now(config).timestamp() * 1000)
+
+    body = stream(get_redis(), path.table_id, seat, after, config, now_ms)
     response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once

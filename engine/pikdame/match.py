@@ -25,6 +25,7 @@ from engine.pikdame.errors import (
     ReplayError,
 )
 from engine.pikdame.game import Game
+from engine.pikdame.moves import Move
 from engine.pikdame.record import commitment, parse_seed
 from engine.pikdame.replay import check_moves
 from engine.pikdame.rules import LEVELS, Rules, Seat
@@ -216,7 +217,10 @@ class Match:
         if text.strip().lower() == "resign":
             return self.resign(seat)
         if self.pending is not None:
-            k = parse_cut(text)  # syntax / bad_value first, as F7 orders a move's checks
+            if CUT.fullmatch(text) is None:
+                Move.parse(text)  # not even a move: syntax (F7's first code)
+                raise IllegalMoveError("wrong_phase", "the round waits for its cut", text)
+            k = parse_cut(text)  # bad_value before not_your_turn, as F7 orders syntax first
             if seat != self.cutter:
                 raise IllegalMoveError("not_your_turn", f"seat {self.cutter} cuts", text)
             return self._cut(seat, k, new_seed)

@@ -44,9 +44,14 @@ class Session(Protocol):
 class TableGame(Protocol):
     """A game as tables offer it."""
 
-    name: str
-    levels: tuple[str, ...]
-    default_level: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def levels(self) -> tuple[str, ...]: ...
+
+    @property
+    def default_level(self) -> str: ...
 
     def rules_of(self, players: int, options: dict[str, bool]) -> Any: ...
 

@@ -119,7 +119,7 @@ def test_a_cut_once_dealt_is_wrong_phase() -> None:
 def test_r7_totals_carry_and_r8_ends_with_a_lone_leader_at_1000() -> None:
     match = whole_game(3, "totals")
     running = [0, 0, 0]
-    for r, game in match.rounds:
+    for _, game in match.rounds:
         outcome = game.state.outcome
         assert outcome is not None
         running = [t + s for t, s in zip(running, outcome.round_scores, strict=True)]

@@ -84,7 +84,7 @@ def test_create_join_and_start_fill_open_seats_with_r9_default_bots(app: Flask) 
 def test_joining_a_full_or_started_table_is_409_and_changes_nothing(
     app: Flask, rdb: redis.Redis[str]
 ) -> None:
-    table, token, invite = new_table(app, [HUMAN, HUMAN, bot()])
+    table, _, invite = new_table(app, [HUMAN, HUMAN, bot()])
     assert join(app, invite, "Bob")[0] == 200
     before = stored(rdb, table["id"])
     status, body = join(app, invite, "Cy")
@@ -102,7 +102,7 @@ def test_only_the_creator_starts(app: Flask) -> None:
     table, _, invite = new_table(app, [HUMAN, HUMAN])
     _, body = join(app, invite, "Bob")
     status, answer = as_player(app, body["token"])("POST", f"/api/tables/{table['id']}/start", {})
-    assert status == 403
+    assert status == 403 and answer["error"]["code"] == "forbidden"
 
 
 def test_bad_seats_and_rules_are_422(client: FlaskClient) -> None:
@@ -327,6 +327,7 @@ def test_a_full_game_through_the_api_with_a_scripted_player(app: Flask) -> None:
     assert table["status"] == "finished" and max(table["totals"]) >= 1000
     assert all(r["seed"] for r in table["rounds"])
     status, record = as_player(app, None)("GET", f"/api/tables/{table_id}/record", None)
+    assert status == 200
     from engine.pikdame.match import replay_match
 
     assert replay_match(record).totals == table["totals"]

@@ -4,7 +4,10 @@ sees only what a client sees (the table document ``T``)."""
 from __future__ import annotations
 
 import hashlib
+import http.client
 import itertools
+import json
+import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -66,3 +69,53 @@ def play_game(call: Call, table_id: str, seat: int, limit: int = 3000) -> dict[s
         else:
             raise AssertionError(f"no move found in {table['view']}")
     raise AssertionError("the game did not end")
+
+
+class EventStream:
+    """A Server-Sent Events client over one HTTP connection (docs/TABLES.md): ``next()`` gives
+    the next message's ``(id, data)``, skipping heartbeats."""
+
+    def __init__(
+        self, base: str, path: str, token: str, last_id: int | None = None, timeout: float = 20
+    ) -> None:
+        parsed = urllib.parse.urlsplit(base)
+        self.connection = http.client.HTTPConnection(
+            parsed.hostname or "127.0.0.1", parsed.port, timeout=timeout
+        )
+        headers = {"Authorization": f"Bearer {token}", "Accept": "text/event-stream"}
+        if last_id is not None:
+            headers["Last-Event-ID"] = str(last_id)
+        self.connection.request("GET", path, headers=headers)
+        self.response = self.connection.getresponse()
+        self.status = self.response.status
+        self.content_type = self.response.getheader("Content-Type", "")
+
+    def next(self) -> tuple[int | None, dict[str, Any]]:
+        event_id: int | None = None
+        data: list[str] = []
+        while True:
+            raw = self.response.readline()
+            if not raw:
+                raise EOFError("the stream ended")
+            line = raw.decode().rstrip("\n")
+            if line == "":
+                if data:
+                    return event_id, json.loads("\n".join(data))
+                continue
+            if line.startswith(":"):
+                continue
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "id":
+                event_id = int(value)
+            elif name == "data":
+                data.append(value)
+
+    def until(self, predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        while True:
+            _, message = self.next()
+            if predicate(message):
+                return message
+
+    def close(self) -> None:
+        self.connection.close()

@@ -254,7 +254,7 @@ def table_events(path: TablePath, query: EventsQuery) -> Response:
 
 
 @bp.post(
-    "/<id:table_id>/seats/<int:n>",
+    "/<id:table_id>/seats/<n>",
     responses=outputs.answers(outputs.TableDoc, 400, 401, 403, 404, 409, 415, 422),
 )
 def set_seat_level(path: SeatPath, body: LevelBody) -> Response:

@@ -172,7 +172,9 @@ class InvitePath(ApiModel):
 
 class SeatPath(ApiModel):
     table_id: Id
-    n: Annotated[int, Field(ge=0, le=3)]
+    n: Annotated[int, Field(ge=0, le=MAX_OFFSET), AsInteger] = Field(
+        description="the seat (a seat the table does not have: 404 unknown_seat)"
+    )
 
 
 class SeatSpec(ApiModel):

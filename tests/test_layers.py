@@ -220,6 +220,7 @@ PIKDAME_ORDER = [
     "record",
     "game",
     "replay",
+    "match",
     "daily",
     "cli",
     "tournament",

@@ -117,7 +117,7 @@ def test_the_stream_resumes_without_a_gap_and_shows_presence(stack: Stack) -> No
     path = f"/api/tables/{table_id}/events"
     ada_stream = EventStream(stack.stream.base, path, ada_token)
     assert ada_stream.status == 200 and ada_stream.content_type.startswith("text/event-stream")
-    first_id, first = ada_stream.next()
+    _, first = ada_stream.next()
     assert first["events"] == [] and first["table"]["seat"] == 0
     ada = stack.player(ada_token)
     bob = stack.player(bob_token)

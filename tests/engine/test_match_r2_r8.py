@@ -191,7 +191,7 @@ def test_a_level_change_is_recorded_and_replayed() -> None:
         match.autoplay_turn(0, seeds("l"))
     if not match.finished:
         match.resign(0)
-    record = match.to_record([HUMAN, *bots("zen")])
+    record = match.to_record((HUMAN, *bots("zen")))
     assert record["rounds"][0]["levels"][0]["level"] == "beginner"
     assert replay_match(json.loads(json.dumps(record))).result() == match.result()
     record["rounds"][0]["levels"] = []

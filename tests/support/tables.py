@@ -53,7 +53,7 @@ def play_game(call: Call, table_id: str, seat: int, limit: int = 3000) -> dict[s
     refused try must be a 422 that changed nothing (the seq stays)."""
     status, body = call("GET", f"/api/tables/{table_id}", None)
     assert status == 200, body
-    table = body["table"]
+    table: dict[str, Any] = body["table"]
     for _ in range(limit):
         if table["status"] == "finished":
             return table

@@ -52,11 +52,11 @@ ENDS: Final = ("gin", "knock", "undercut", "wall", "resign")
 
 @dataclass(frozen=True)
 class Knock:
-    """A knock (G6): the knocker, its face-down discard, its declared melds (numbered 1, 2 … in
-    this order) and their deadwood."""
+    """A knock (G6): the knocker, its face-down discard (None in the other seat's view), its
+    declared melds (numbered 1, 2 … in this order) and their deadwood."""
 
     seat: int
-    card: int
+    card: int | None
     melds: tuple[int, ...]
     deadwood: int
 
@@ -64,10 +64,10 @@ class Knock:
     def gin(self) -> bool:
         return self.deadwood == 0
 
-    def to_json(self, hide_card: bool = False) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
-            "card": None if hide_card else NAMES[self.card],
+            "card": None if self.card is None else NAMES[self.card],
             "melds": [meld_names(m) for m in self.melds],
             "deadwood": self.deadwood,
         }
@@ -128,6 +128,12 @@ def _int_pair(v: Any) -> bool:
     return isinstance(v, list) and len(v) == 2 and all(type(x) is int and x >= 0 for x in v)
 
 
+def card_of(knock: Knock) -> int:
+    """The knock card of a full state's knock (never None outside a view)."""
+    assert knock.card is not None
+    return knock.card
+
+
 def _illegal(code: str, message: str, move: Move) -> IllegalMoveError:
     return IllegalMoveError(code, f"{move}: {message}", str(move))
 
@@ -149,6 +155,7 @@ class HandState:
         "phase",
         "stock",
         "taken",
+        "took",
         "turn",
     )
 
@@ -162,6 +169,7 @@ class HandState:
         self.phase = "upcard"
         self.must_draw = False
         self.taken: int | None = None
+        self.took = [0, 0]
         self.knock: Knock | None = None
         self.defence: Defence | None = None
         self.outcome: HandOutcome | None = None
@@ -182,6 +190,7 @@ class HandState:
         for name in HandState.__slots__:
             setattr(other, name, getattr(self, name))
         other.hands = list(self.hands)
+        other.took = list(self.took)
         other.stock = list(self.stock)
         other.discard = list(self.discard)
         other.history = list(self.history)
@@ -286,6 +295,7 @@ class HandState:
 
         def apply() -> None:
             self.hands[self.turn] &= ~(1 << card)
+            self.took[self.turn] &= ~(1 << card)
             self.discard.append(card)
             self.taken = None
             if len(self.stock) <= WALL:
@@ -311,6 +321,7 @@ class HandState:
 
         def apply() -> None:
             self.hands[self.turn] = rest
+            self.took[self.turn] &= rest
             self.knock = Knock(self.turn, card, melds, deadwood)
             self.taken = None
             self.turn = 1 - self.turn
@@ -377,6 +388,7 @@ class HandState:
     def _apply_take(self) -> None:
         card = self.discard.pop()
         self.hands[self.turn] |= 1 << card
+        self.took[self.turn] |= 1 << card
         self.taken = card
         self.phase = "discard"
 
@@ -458,6 +470,7 @@ class HandState:
             "stock": [NAMES[c] for c in self.stock],
             "discard": [NAMES[c] for c in self.discard],
             "taken": None if self.taken is None else NAMES[self.taken],
+            "took": [names(from_mask(t)) for t in self.took],
             "knock": None if self.knock is None else self.knock.to_json(),
             "defence": None if self.defence is None else self.defence.to_json(),
             "outcome": None if self.outcome is None else self.outcome.to_json(),
@@ -478,7 +491,7 @@ class HandState:
 _POSITION_KEYS: Final = frozenset(
     (
         "format", "hand", "dealer", "turn", "phase", "must_draw", "hands", "stock", "discard",
-        "taken", "knock", "defence", "outcome",
+        "taken", "took", "knock", "defence", "outcome",
     )
 )
 
@@ -540,6 +553,12 @@ def _read_position(doc: Any) -> HandState:
         state.taken = parse_card(taken)
         if phase != "discard" or not state.hands[turn] >> state.taken & 1:
             raise _bad("taken is a card in the hand of the seat to discard", doc)
+    took = doc["took"]
+    if not isinstance(took, list) or len(took) != 2:
+        raise _bad("took holds two lists of cards", doc)
+    state.took = [to_mask(_cards(t, "took", doc)) for t in took]
+    if any(t & ~h for t, h in zip(state.took, state.hands, strict=True)):
+        raise _bad("took lists cards a seat took from the pile and still holds", doc)
     if state.must_draw and phase != "draw":
         raise _bad("must_draw belongs to the draw phase", doc)
     if phase == "upcard" and (len(discard) != 1 or turn == dealer and state.must_draw):
@@ -549,7 +568,7 @@ def _read_position(doc: Any) -> HandState:
         raise _bad("a knock exists exactly in the defend phase (which a defence ends)", doc)
     if knock_json is not None:
         state.knock = _read_knock(knock_json, state, doc)
-        everything.append(state.knock.card)
+        everything.append(card_of(state.knock))
     if len(set(everything)) != len(everything):
         raise _bad("a card appears twice", doc)
     sizes = [len(h) for h in hands]

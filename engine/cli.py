@@ -126,6 +126,10 @@ def main(
     argv = sys.argv[1:] if argv is None else argv
     out = sys.stdout if out is None else out
     stdin = sys.stdin if stdin is None else stdin
+    if argv[:1] == ["gin"]:  # GIN.md G9: the second game's command line
+        from engine.gin.cli import main as gin_main
+
+        return gin_main(argv[1:], out, stdin)
     if argv[:1] == ["tournament"]:
         from engine.tournament import main as tournament_main
 

@@ -38,12 +38,14 @@ class Seat:
 
     @staticmethod
     def from_json(obj: Any) -> Seat:
-        if isinstance(obj, dict) and set(obj) == {"kind", "level"} and obj["kind"] == "bot":
-            if obj["level"] in LEVELS:
-                return Seat("bot", level=obj["level"])
-        if isinstance(obj, dict) and set(obj) == {"kind", "name"} and obj["kind"] == "human":
-            if isinstance(obj["name"], str):
-                return Seat("human", name=obj["name"])
+        if not isinstance(obj, dict):
+            pass
+        elif set(obj) == {"kind", "level"} and obj["kind"] == "bot" and obj["level"] in LEVELS:
+            return Seat("bot", level=obj["level"])
+        elif (
+            set(obj) == {"kind", "name"} and obj["kind"] == "human" and isinstance(obj["name"], str)
+        ):
+            return Seat("human", name=obj["name"])
         raise FormatError(f"a seat is a human with a name or a bot of level {LEVELS}", obj)
 
 

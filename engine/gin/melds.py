@@ -174,7 +174,9 @@ def layoff_chains(meld: int, hand: int) -> tuple[tuple[int, ...], ...]:
     (upwards). A prefix of each chain can be laid off, in order."""
     cards = from_mask(meld)
     if meld_kind(meld) == "set":
-        missing = [s * 13 + cards[0] % 13 for s in range(4) if not meld >> (s * 13 + cards[0] % 13) & 1]
+        missing = [
+            s * 13 + cards[0] % 13 for s in range(4) if not meld >> (s * 13 + cards[0] % 13) & 1
+        ]
         return tuple((c,) for c in missing if hand >> c & 1)
     suit_base = cards[0] // 13 * 13
     down: list[int] = []
@@ -217,9 +219,7 @@ def best_defence(hand: int, knocker_melds: Sequence[int], gin: bool) -> Defence:
     """The defender's exact best answer: least deadwood over every legal set of lay-offs
     (successive extensions included, a card on at most one meld) and the best melds of the rest.
     After gin there are no lay-offs (G6)."""
-    options = [[()]] if gin else [
-        _meld_options(m, i, hand) for i, m in enumerate(knocker_melds)
-    ]
+    options = [[()]] if gin else [_meld_options(m, i, hand) for i, m in enumerate(knocker_melds)]
     best: Defence | None = None
     for combo in product(*options):
         laid = [lay for part in combo for lay in part]

@@ -19,7 +19,9 @@ from engine.gin.state import HandOutcome, HandState
 LOG_FORMAT: Final = "gin-log/1"
 RULES_VERSION: Final = "1"
 ENGINE_VERSION: Final = f"pikdame-gin/rules-{RULES_VERSION}/bots-{BOTS_VERSION}"
-_KEYS: Final = frozenset(("format", "engine", "seats", "seeds", "moves", "hands", "totals", "result"))
+_KEYS: Final = frozenset(
+    ("format", "engine", "seats", "seeds", "moves", "hands", "totals", "result")
+)
 
 
 def to_record(match: GinMatch, seed: bytes | None) -> dict[str, Any]:
@@ -96,8 +98,10 @@ def replay(record: Any, seed: bytes | None = None) -> GinMatch:
             if is_bot and not match.finished and state.outcome is None:
                 if seat != state.turn:
                     raise ReplayError(
-                        "not_your_turn", f"move {i} ({text!r}): seat {seat} is a bot not to move",
-                        i, record,
+                        "not_your_turn",
+                        f"move {i} ({text!r}): seat {seat} is a bot not to move",
+                        i,
+                        record,
                     )
                 level = seats[seat].level
                 assert level is not None
@@ -150,9 +154,11 @@ def from_storage(data: Any) -> GinMatch:
         match.state = HandState.from_position(position)
         match.moves = moves
         match.results = [
-            HandResult(h["hand"], h["dealer"], HandOutcome.from_json(
-                {k: h[k] for k in ("end", "winner", "scores", "deadwood")}
-            ))
+            HandResult(
+                h["hand"],
+                h["dealer"],
+                HandOutcome.from_json({k: h[k] for k in ("end", "winner", "scores", "deadwood")}),
+            )
             for h in record["hands"]
         ]
         totals = record["totals"]

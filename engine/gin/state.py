@@ -247,6 +247,8 @@ class HandState:
                 raise _illegal(
                     "take_not_allowed", "both passed the upcard: draw from the stock (G4)", move
                 )
+            if not self.discard:
+                raise _illegal("take_not_allowed", "the discard pile is empty", move)
             return self._apply_take
         if kind == "draw":
             return self._apply_draw
@@ -339,7 +341,8 @@ class HandState:
         for c, n in move.layoffs:
             if n > len(knock.melds):
                 raise _illegal(
-                    "no_such_meld", f"{NAMES[c]}@{n}: the knocker declared {len(knock.melds)}",
+                    "no_such_meld",
+                    f"{NAMES[c]}@{n}: the knocker declared {len(knock.melds)}",
                     move,
                 )
         laid = to_mask(c for c, _ in move.layoffs)
@@ -490,8 +493,20 @@ class HandState:
 
 _POSITION_KEYS: Final = frozenset(
     (
-        "format", "hand", "dealer", "turn", "phase", "must_draw", "hands", "stock", "discard",
-        "taken", "took", "knock", "defence", "outcome",
+        "format",
+        "hand",
+        "dealer",
+        "turn",
+        "phase",
+        "must_draw",
+        "hands",
+        "stock",
+        "discard",
+        "taken",
+        "took",
+        "knock",
+        "defence",
+        "outcome",
     )
 )
 
@@ -561,7 +576,7 @@ def _read_position(doc: Any) -> HandState:
         raise _bad("took lists cards a seat took from the pile and still holds", doc)
     if state.must_draw and phase != "draw":
         raise _bad("must_draw belongs to the draw phase", doc)
-    if phase == "upcard" and (len(discard) != 1 or turn == dealer and state.must_draw):
+    if phase == "upcard" and (len(discard) != 1 or (turn == dealer and state.must_draw)):
         raise _bad("the upcard phase has the upcard alone on the discard pile (G4)", doc)
     knock_json = doc["knock"]
     if (knock_json is None) != (phase != "defend"):
@@ -575,9 +590,11 @@ def _read_position(doc: Any) -> HandState:
     expected = [HAND_CARDS, HAND_CARDS]
     if phase == "discard":
         expected[turn] += 1
-    if phase in ("draw", "discard", "upcard", "defend") and doc["outcome"] is None:
-        if sizes != expected:
-            raise _bad(f"hand sizes are {expected} in the {phase} phase", doc)
+    if doc["outcome"] is None and sizes != expected:
+        raise _bad(f"hand sizes are {expected} in the {phase} phase", doc)
+    least_stock = {"upcard": WALL + 1, "draw": WALL + 1, "discard": WALL}.get(phase, 0)
+    if doc["outcome"] is None and len(stock) < least_stock:
+        raise _bad(f"the stock holds at least {least_stock} cards in the {phase} phase (G7)", doc)
     defence_json = doc["defence"]
     outcome_json = doc["outcome"]
     if outcome_json is not None:
@@ -619,16 +636,17 @@ def _read_defence(obj: Any, doc: Any) -> Defence:
     melds = _melds(obj["melds"], "defence.melds", doc)
     layoffs = obj["layoffs"]
     if not isinstance(layoffs, list) or not all(
-        isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and type(x[1]) is int
+        isinstance(x, list)
+        and len(x) == 2
+        and isinstance(x[0], str)
+        and type(x[1]) is int
         and x[1] >= 1
         for x in layoffs
     ):
         raise _bad("defence.layoffs is a list of [card, meld number]", doc)
     if type(obj["deadwood"]) is not int:
         raise _bad("defence.deadwood is a number", doc)
-    return Defence(
-        melds, tuple((parse_card(c), n - 1) for c, n in layoffs), obj["deadwood"]
-    )
+    return Defence(melds, tuple((parse_card(c), n - 1) for c, n in layoffs), obj["deadwood"])
 
 
 __all__ = [

@@ -136,9 +136,9 @@ def view(
     if knock is not None and knock.seat != seat:
         knock = replace(knock, card=None)
     revealed = None
-    if knock is not None and knock.seat == other:
-        revealed = state.hands[other]
-    elif knock is not None and state.defence is not None:
+    if (knock is not None and knock.seat == other) or (
+        knock is not None and state.defence is not None
+    ):
         revealed = state.hands[other]
     return View(
         seat=seat,

@@ -48,6 +48,10 @@ KNOCK_LIMIT: Final = 10  # G6: declared deadwood ≤ 10
 BONUS: Final = 25  # G6: gin bonus and undercut bonus
 WALL: Final = 2  # G7: a discard that leaves the stock at 2 cards or fewer ends the hand drawn
 ENDS: Final = ("gin", "knock", "undercut", "wall", "resign")
+#: Takes from the discard pile per hand (OpenSpiel's kMaxNumDrawUpcardActions): without a bound two
+#: players could pass cards back and forth through the pile for ever, since a take leaves the
+#: stock as it is. After the 50th take of a hand, only ``draw`` is left.
+MAX_TAKES: Final = 50
 
 
 @dataclass(frozen=True)
@@ -155,6 +159,7 @@ class HandState:
         "phase",
         "stock",
         "taken",
+        "takes",
         "took",
         "turn",
     )
@@ -170,6 +175,7 @@ class HandState:
         self.must_draw = False
         self.taken: int | None = None
         self.took = [0, 0]
+        self.takes = 0
         self.knock: Knock | None = None
         self.defence: Defence | None = None
         self.outcome: HandOutcome | None = None
@@ -249,6 +255,10 @@ class HandState:
                 )
             if not self.discard:
                 raise _illegal("take_not_allowed", "the discard pile is empty", move)
+            if self.takes >= MAX_TAKES:
+                raise _illegal(
+                    "take_not_allowed", f"{MAX_TAKES} takes from the pile in this hand", move
+                )
             return self._apply_take
         if kind == "draw":
             return self._apply_draw
@@ -392,6 +402,7 @@ class HandState:
         card = self.discard.pop()
         self.hands[self.turn] |= 1 << card
         self.took[self.turn] |= 1 << card
+        self.takes += 1
         self.taken = card
         self.phase = "discard"
 
@@ -418,9 +429,10 @@ class HandState:
             return []
         phase = self.phase
         if phase == "upcard":
-            moves = [Move("take"), Move("pass")]
+            moves = [Move("take"), Move("pass")]  # the upcard phase is the hand's first take
         elif phase == "draw":
-            moves = [Move("draw")] + ([] if self.must_draw else [Move("take")])
+            may_take = not self.must_draw and self.takes < MAX_TAKES and bool(self.discard)
+            moves = [Move("draw")] + ([Move("take")] if may_take else [])
         elif phase == "discard":
             moves = list(self._discards_and_knocks())
         else:
@@ -474,6 +486,7 @@ class HandState:
             "discard": [NAMES[c] for c in self.discard],
             "taken": None if self.taken is None else NAMES[self.taken],
             "took": [names(from_mask(t)) for t in self.took],
+            "takes": self.takes,
             "knock": None if self.knock is None else self.knock.to_json(),
             "defence": None if self.defence is None else self.defence.to_json(),
             "outcome": None if self.outcome is None else self.outcome.to_json(),
@@ -504,6 +517,7 @@ _POSITION_KEYS: Final = frozenset(
         "discard",
         "taken",
         "took",
+        "takes",
         "knock",
         "defence",
         "outcome",
@@ -568,6 +582,10 @@ def _read_position(doc: Any) -> HandState:
         state.taken = parse_card(taken)
         if phase != "discard" or not state.hands[turn] >> state.taken & 1:
             raise _bad("taken is a card in the hand of the seat to discard", doc)
+    takes = doc["takes"]
+    if type(takes) is not int or not 0 <= takes <= MAX_TAKES:
+        raise _bad(f"takes is 0 … {MAX_TAKES}", doc)
+    state.takes = takes
     took = doc["took"]
     if not isinstance(took, list) or len(took) != 2:
         raise _bad("took holds two lists of cards", doc)
@@ -654,6 +672,7 @@ __all__ = [
     "CODES",
     "ENDS",
     "KNOCK_LIMIT",
+    "MAX_TAKES",
     "PHASES",
     "POSITION_FORMAT",
     "WALL",

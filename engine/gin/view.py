@@ -31,6 +31,8 @@ class View:
     turn: int
     phase: str
     must_draw: bool
+    #: whether ``take`` is legal now for the seat to move (G4, G5, the take limit)
+    can_take: bool
     hand: int
     taken: int | None
     discard: tuple[int, ...]
@@ -73,6 +75,7 @@ class View:
             "turn": self.turn,
             "phase": self.phase,
             "must_draw": self.must_draw,
+            "can_take": self.can_take,
             "hand": names(from_mask(self.hand)),
             "deadwood": deadwood,
             "melds": [meld_names(m) for m in melds],
@@ -147,6 +150,7 @@ def view(
         turn=state.turn,
         phase=state.phase,
         must_draw=state.must_draw,
+        can_take=state.phase in ("upcard", "draw") and state.is_legal(Move("take")),
         hand=state.hands[seat],
         taken=state.taken if state.turn == seat else None,
         discard=tuple(state.discard),

@@ -22,7 +22,7 @@ def choose(v: View) -> Move:
     if v.phase == "defend":
         return defend(v)
     if v.phase in ("upcard", "draw"):
-        if not v.must_draw and deadwood_after_take(v) < min_deadwood(v.hand):
+        if v.can_take and deadwood_after_take(v) < min_deadwood(v.hand):
             return Move("take")
         return Move("pass") if v.phase == "upcard" else Move("draw")
     options = discard_options(v)

@@ -120,7 +120,7 @@ def choose(v: View) -> Move:
     if v.phase == "defend":
         return defend(v)
     if v.phase in ("upcard", "draw"):
-        if not v.must_draw and _should_take(v):
+        if v.can_take and _should_take(v):
             return Move("take")
         return Move("pass") if v.phase == "upcard" else Move("draw")
     options = discard_options(v)

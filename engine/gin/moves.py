@@ -17,7 +17,7 @@ from engine.core.errors import NotationError
 from engine.gin.cards import NAMES, parse_card
 
 KINDS: Final = ("pass", "take", "draw", "discard", "knock", "defend", "resign")
-_MELD_NUMBER: Final = re.compile(r"[1-9][0-9]{0,8}")
+_DIGITS: Final = re.compile(r"[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,8 @@ def _parse_groups(text: str, part: str) -> tuple[tuple[int, ...], ...]:
 
 def _parse_layoff(text: str, token: str) -> tuple[int, int]:
     card, at, number = token.partition("@")
-    if not at or not _MELD_NUMBER.fullmatch(number):
+    # As F2's meld numbers: decimal digits, at most 9 significant, not 0 (leading zeros read).
+    if not at or not _DIGITS.fullmatch(number) or len(number.lstrip("0")) > 9 or int(number) < 1:
         raise _syntax(text, f"a lay-off is C@N with N a meld number 1 … 999999999, not {token!r}")
     return parse_card(card), int(number)
 

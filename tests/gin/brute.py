@@ -4,7 +4,7 @@ is walked."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 from tests.gin.helpers import RANK_POINTS
@@ -30,8 +30,9 @@ def value(cards: tuple[str, ...] | frozenset[str]) -> int:
 
 def min_deadwood(hand: frozenset[str]) -> int:
     cards = sorted(hand)
-    melds = [frozenset(m) for n in range(3, len(cards) + 1) for m in combinations(cards, n)
-             if is_meld(m)]  # fmt: skip
+    melds = [
+        frozenset(m) for n in range(3, len(cards) + 1) for m in combinations(cards, n) if is_meld(m)
+    ]
 
     def best(i: int, used: frozenset[str]) -> int:
         if i == len(melds):
@@ -47,13 +48,13 @@ def min_deadwood(hand: frozenset[str]) -> int:
 def best_defence_deadwood(hand: frozenset[str], knocker: tuple[frozenset[str], ...]) -> int:
     """Least deadwood over every sequence of lay-offs (each onto a meld it keeps valid)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def walk(rest: frozenset[str], melds: tuple[frozenset[str], ...]) -> int:
         best = min_deadwood(rest)
         for c in sorted(rest):
             for i, m in enumerate(melds):
                 if is_meld(tuple(m | {c})):
-                    extended = melds[:i] + (m | {c},) + melds[i + 1 :]
+                    extended = (*melds[:i], m | {c}, *melds[i + 1 :])
                     best = min(best, walk(rest - {c}, extended))
         return best
 

@@ -40,10 +40,7 @@ def position(
 ) -> dict[str, Any]:
     """A ``gin-position/1`` document; the stock defaults to every other card in id order."""
     used = set(hand0.split()) | set(hand1.split()) | set(discard.split())
-    if stock is None:
-        stock_cards = [n for n in NAMES if n not in used]
-    else:
-        stock_cards = stock.split()
+    stock_cards = [n for n in NAMES if n not in used] if stock is None else stock.split()
     return {
         "format": "gin-position/1",
         "hand": 1,

@@ -48,8 +48,10 @@ def test_g9_deal_bad_arguments_exit_2(capsys: Any) -> None:
 
 
 def test_g9_check_all_legal_exit_0() -> None:
-    doc = {"position": position("5S 6S 7S 8H 8D 8C 2C 3C 4C AH KD", "8S 9S KH KS QC JC 2D 3H 4H 5H"),
-           "moves": ["knock KD 5S 6S 7S | 8H 8D 8C | 2C 3C 4C", "defend 3h 4h 5h / 8s@1 9s@1"]}  # fmt: skip
+    doc = {
+        "position": position("5S 6S 7S 8H 8D 8C 2C 3C 4C AH KD", "8S 9S KH KS QC JC 2D 3H 4H 5H"),
+        "moves": ["knock KD 5S 6S 7S | 8H 8D 8C | 2C 3C 4C", "defend 3h 4h 5h / 8s@1 9s@1"],
+    }
     code, out = run(["check"], json.dumps(doc))
     assert code == 0
     assert [r["ok"] for r in out["results"]] == [True, True]
@@ -57,8 +59,10 @@ def test_g9_check_all_legal_exit_0() -> None:
 
 
 def test_g9_check_stops_at_the_first_illegal_move_exit_3() -> None:
-    doc = {"position": position("5S 6S 7S 8H 8D 8C 2C 3C 4C AH KD", "8S 9S KH KS QC JC 2D 3H 4H 5H"),
-           "moves": ["knock AH 5S 6S 7S | 8H 8D 8C", "discard KD", "draw"]}  # fmt: skip
+    doc = {
+        "position": position("5S 6S 7S 8H 8D 8C 2C 3C 4C AH KD", "8S 9S KH KS QC JC 2D 3H 4H 5H"),
+        "moves": ["knock AH 5S 6S 7S | 8H 8D 8C", "discard KD", "draw"],
+    }
     code, out = run(["check"], json.dumps(doc))
     assert code == 3
     assert out["results"] == [
@@ -75,10 +79,20 @@ def test_g9_check_stops_at_the_first_illegal_move_exit_3() -> None:
 
 
 def test_g9_check_malformed_input_exit_2() -> None:
-    for text in ("not json", "[]", json.dumps({"position": {}, "moves": []}),
-                 json.dumps({"position": position("AS", "2S"), "moves": ["draw"]}),
-                 json.dumps({"position": position("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS",
-                             "AH 2H 3H 4H 5H 6H 7H 8H 9H TH"), "moves": [1]})):  # fmt: skip
+    for text in (
+        "not json",
+        "[]",
+        json.dumps({"position": {}, "moves": []}),
+        json.dumps({"position": position("AS", "2S"), "moves": ["draw"]}),
+        json.dumps(
+            {
+                "position": position(
+                    "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH"
+                ),
+                "moves": [1],
+            }
+        ),
+    ):
         code, out = run(["check"], text)
         assert code == 2 and out is None
 
@@ -117,6 +131,6 @@ def test_g9_tournament_command_is_reproducible(capsys: Any) -> None:
     outputs = []
     for _ in range(2):
         assert main(["gin", "tournament", "--matches", "4", "--seed", "t"]) == 0
-        outputs.append([l for l in capsys.readouterr().out.splitlines() if "wall time" not in l])
+        outputs.append([x for x in capsys.readouterr().out.splitlines() if "wall time" not in x])
     assert outputs[0] == outputs[1]
     assert any("paired strong - plain" in line for line in outputs[0])

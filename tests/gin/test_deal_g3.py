@@ -13,7 +13,9 @@ from engine.gin.deal import deal, hand_seed
 from engine.gin.state import HandState
 
 
-def reference_deal(seed: bytes, hand: int, dealer: int) -> tuple[list[str], list[str], str, list[str]]:
+def reference_deal(
+    seed: bytes, hand: int, dealer: int
+) -> tuple[list[str], list[str], str, list[str]]:
     """G3 from its text alone: S_h, the F3 stream, Fisher–Yates 51 … 1, one card at a time to
     the non-dealer first, the 21st card up, the rest the stock (top first)."""
     s_h = hashlib.sha256(seed + b"gin/hand/" + hand.to_bytes(4, "big")).digest()
@@ -45,18 +47,33 @@ def reference_deal(seed: bytes, hand: int, dealer: int) -> tuple[list[str], list
 GOLDEN = [
     # (seed, hand, dealer, seat 0's cards in deal order, seat 1's, upcard, stock top)
     (
-        bytes(32), 1, 1,
-        "TD QS 5S 5D 8H 3H 6H 4C 6C QH", "JS 5H 9S 3D 5C 2C 7H KS 3C AC", "3S", "TH",
+        bytes(32),
+        1,
+        1,
+        "TD QS 5S 5D 8H 3H 6H 4C 6C QH",
+        "JS 5H 9S 3D 5C 2C 7H KS 3C AC",
+        "3S",
+        "TH",
     ),
     (
-        bytes(range(32)), 2, 0,
-        "KC AH QH 8S 4D TS JC 7C 6D 5H", "TC 2H 2D 4H JD KD 6C QD 3D 9C", "8C", "AD",
+        bytes(range(32)),
+        2,
+        0,
+        "KC AH QH 8S 4D TS JC 7C 6D 5H",
+        "TC 2H 2D 4H JD KD 6C QD 3D 9C",
+        "8C",
+        "AD",
     ),
     (
-        hashlib.sha256(b"gin").digest(), 7, 1,
-        "9C KS 9D 6D KC 9H KD 9S AC 5D", "7S 2C TD QS 7C JC 8D AD TH TS", "4D", "3S",
+        hashlib.sha256(b"gin").digest(),
+        7,
+        1,
+        "9C KS 9D 6D KC 9H KD 9S AC 5D",
+        "7S 2C TD QS 7C JC 8D AD TH TS",
+        "4D",
+        "3S",
     ),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("seed", "hand", "dealer", "h0", "h1", "up", "top"), GOLDEN)

@@ -3,6 +3,8 @@ whole matches; the match object's live play (play, bots answering, autoplay_turn
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from engine.core.errors import IllegalMoveError
@@ -18,7 +20,7 @@ def test_g2_dealers_hands_and_totals(k: int) -> None:
     results = match.results
     assert match.finished and results
     assert results[0].dealer == 1  # G2: seat 1 deals the first hand
-    for prev, nxt in zip(results, results[1:], strict=False):
+    for prev, nxt in itertools.pairwise(results):
         assert nxt.hand_no == prev.hand_no + 1  # G3: drawn hands are numbered too
         if prev.outcome.end == "wall":
             assert nxt.dealer == prev.dealer  # G7: the same dealer deals again

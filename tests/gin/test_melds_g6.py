@@ -102,9 +102,13 @@ def test_g6_meld_collections_are_every_disjoint_collection() -> None:
     hand = mask("5S 6S 7S 8S 8H 8D 8C")
     found = {tuple(sorted(c)) for c in meld_collections(hand)}
     names = [NAMES[c] for c in from_mask(hand)]
-    melds = [to_mask(parse_card(c) for c in m) for n in range(3, 8)
-             for m in combinations(names, n) if brute.is_meld(m)]  # fmt: skip
-    expected = {()}
+    melds = [
+        to_mask(parse_card(c) for c in m)
+        for n in range(3, 8)
+        for m in combinations(names, n)
+        if brute.is_meld(m)
+    ]
+    expected: set[tuple[int, ...]] = {()}
     frontier: list[tuple[int, ...]] = [()]
     while frontier:
         nxt = []
@@ -129,7 +133,7 @@ def test_g6_successive_extensions() -> None:
     """G6's example: 8S then 9S on 5S 6S 7S."""
     d = best_defence(mask("8S 9S KH KD QC JC 2D 3H 4C TH"), [mask("5S 6S 7S")], gin=False)
     assert d.layoffs == ((parse_card("8S"), 0), (parse_card("9S"), 0))
-    assert d.deadwood == brute.value(tuple("KH KD QC JC 2D 3H 4C TH".split()))
+    assert d.deadwood == brute.value(tuple(["KH", "KD", "QC", "JC", "2D", "3H", "4C", "TH"]))
 
 
 def test_g6_lay_off_at_both_ends_and_on_a_set() -> None:

@@ -78,11 +78,17 @@ def test_g9_forged_totals_or_hand_scores_are_score_mismatch() -> None:
     forged["totals"][0] += 10
     expect(forged, "score_mismatch")
     forged = copy.deepcopy(record)
-    forged["hands"][0]["scores"] = [forged["hands"][0]["scores"][1], forged["hands"][0]["scores"][0]]
+    forged["hands"][0]["scores"] = [
+        forged["hands"][0]["scores"][1],
+        forged["hands"][0]["scores"][0],
+    ]
     expect(forged, "score_mismatch")
     forged = copy.deepcopy(record)
-    forged["result"] = {"end": "score", "winner": 1 - record["result"]["winner"],
-                        "totals": record["totals"]}  # fmt: skip
+    forged["result"] = {
+        "end": "score",
+        "winner": 1 - record["result"]["winner"],
+        "totals": record["totals"],
+    }
     expect(forged, "score_mismatch")
 
 

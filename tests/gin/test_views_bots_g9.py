@@ -43,7 +43,7 @@ def permuted(s: HandState, seat: int, rng: random.Random) -> HandState:
 def positions(k: int, limit: int = 400) -> list[HandState]:
     """Every state of a strong-vs-plain hand at which a seat is to move (no knock yet)."""
     s = HandState.new(seed(f"views/{k}"), 1 + k % 3, k % 2)
-    found = []
+    found: list[HandState] = []
     while s.outcome is None and len(found) < limit:
         if s.phase != "defend":
             found.append(s.copy())
@@ -72,7 +72,7 @@ def test_g9_a_view_never_names_a_hidden_card(k: int) -> None:
             text = json.dumps(view(s, seat).to_json())
             for c in from_mask(hidden_from(s, seat)):
                 assert not re.search(rf"\b{NAMES[c]}\b", text), (NAMES[c], text)
-            assert "stock\"" not in text.replace("stock_size", "") and "seed" not in text
+            assert 'stock"' not in text.replace("stock_size", "") and "seed" not in text
 
 
 def test_g6_the_knock_card_is_face_down_for_the_defender() -> None:
@@ -84,7 +84,9 @@ def test_g6_the_knock_card_is_face_down_for_the_defender() -> None:
     doc = defender.to_json()
     assert not re.search(r"\bKD\b", json.dumps(doc))
     # the knocker's remaining cards are public once it knocked (its melds and deadwood)
-    assert sorted(doc["revealed"]) == sorted("5S 6S 7S 8H 8D 8C 2C 3C 4C AH".split())
+    assert sorted(doc["revealed"]) == sorted(
+        ["5S", "6S", "7S", "8H", "8D", "8C", "2C", "3C", "4C", "AH"]
+    )
     # the page pre-selects the exact best defence (G6)
     assert doc["suggestion"] == "defend 3H 4H 5H / 8S@1 9S@1"
     assert view(s, 0).knock == s.knock  # the knocker sees its own card

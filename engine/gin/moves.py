@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Final
 
 from engine.core.errors import NotationError
@@ -31,6 +32,11 @@ class Move:
     layoffs: tuple[tuple[int, int], ...] = ()
 
     def __str__(self) -> str:
+        return self.text
+
+    @cached_property
+    def text(self) -> str:
+        """The canonical text (computed once: records write every move, replays compare them)."""
         if self.kind == "discard":
             assert self.card is not None
             return f"discard {NAMES[self.card]}"
@@ -80,9 +86,15 @@ def _parse_layoff(text: str, token: str) -> tuple[int, int]:
 
 
 def parse_move(text: str) -> Move:
-    """Parse one move; raises :class:`NotationError` (code ``syntax``)."""
+    """Parse one move; raises :class:`NotationError` (code ``syntax``). Moves are immutable, so
+    the parses of recent texts are shared (a replay reads the same few texts over and over)."""
     if not isinstance(text, str):
         raise NotationError("a move is a string (G8)", text)
+    return _parse_cached(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> Move:
     parts = text.split(None, 1)
     head, rest = (parts[0], parts[1] if len(parts) > 1 else "") if parts else ("", "")
     kind = head.lower()

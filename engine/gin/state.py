@@ -47,6 +47,15 @@ PHASES: Final = ("upcard", "draw", "discard", "defend")
 KNOCK_LIMIT: Final = 10  # G6: declared deadwood ≤ 10
 BONUS: Final = 25  # G6: gin bonus and undercut bonus
 WALL: Final = 2  # G7: a discard that leaves the stock at 2 cards or fewer ends the hand drawn
+#: The phases in which each move kind may be played (G4–G6).
+_PHASES_OF: Final = {
+    "pass": ("upcard",),
+    "take": ("upcard", "draw"),
+    "draw": ("draw",),
+    "discard": ("discard",),
+    "knock": ("discard",),
+    "defend": ("defend",),
+}
 ENDS: Final = ("gin", "knock", "undercut", "wall", "resign")
 #: Takes from the discard pile per hand (OpenSpiel's kMaxNumDrawUpcardActions): without a bound two
 #: players could pass cards back and forth through the pile for ever, since a take leaves the
@@ -236,14 +245,7 @@ class HandState:
         if seat != self.turn:
             raise _illegal("not_your_turn", f"it is seat {self.turn}'s turn", move)
         kind, phase = move.kind, self.phase
-        allowed = {
-            "pass": ("upcard",),
-            "take": ("upcard", "draw"),
-            "draw": ("draw",),
-            "discard": ("discard",),
-            "knock": ("discard",),
-            "defend": ("defend",),
-        }[kind]
+        allowed = _PHASES_OF[kind]
         if phase not in allowed:
             raise _illegal("wrong_phase", f"{kind} is not a move of the {phase} phase", move)
         if kind == "pass":

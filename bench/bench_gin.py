@@ -144,10 +144,11 @@ def main(argv: list[str] | None = None) -> int:
         f"Machine: {platform.python_implementation()} {platform.python_version()}, "
         f"{platform.machine()}, one core, {args.repeats} interleaved repeats; medians. "
         f"Load average after the run: {', '.join(f'{x:.1f}' for x in os.getloadavg())}.",
-        f"Replay corpus: {len(records)} whole matches to 100 with two human seats whose moves the "
-        f"bots chose, {moves} moves ({moves / len(records):.0f} per match); each replay deals every "
-        "hand from the seed and checks every move and the hand results and totals. OpenSpiel: one "
-        "hand of `gin_rummy` per game, uniform random legal actions (chance included), 2 s per run.",
+        f"Replay corpus: {len(records)} whole matches to 100 with two human seats whose moves "
+        f"the bots chose, {moves} moves ({moves / len(records):.0f} per match); each replay "
+        "deals every hand from the seed and checks every move and the hand results and totals. "
+        "OpenSpiel: one hand of `gin_rummy` per game, uniform random legal actions (chance "
+        "included), 2 s per run.",
         "",
         "| figure | median | all runs |",
         "| --- | ---: | --- |",

@@ -8,12 +8,12 @@ It holds the match seed (it deals every hand), so its storage form is server-sid
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.core.errors import FormatError, IllegalMoveError
-from engine.gin.bots import LEVELS, choose_move
+from engine.core.records import Seat, commitment
+from engine.gin.bots import choose_move
 from engine.gin.moves import Move
 from engine.gin.state import HandOutcome, HandState
 from engine.gin.view import View, view
@@ -21,37 +21,6 @@ from engine.gin.view import View, view
 TARGET: Final = 100  # G2: the match ends after a scored hand that brings a total to ≥ 100
 FIRST_DEALER: Final = 1  # G2: seat 1 deals the first hand
 TIMER_LEVEL: Final = "strong"  # who finishes a human's turn when its time runs out
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A seat of a match: a human with a name, or a bot with a level."""
-
-    kind: str
-    name: str | None = None
-    level: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        if self.kind == "bot":
-            return {"kind": "bot", "level": self.level}
-        return {"kind": "human", "name": self.name}
-
-    @staticmethod
-    def from_json(obj: Any) -> Seat:
-        if not isinstance(obj, dict):
-            pass
-        elif set(obj) == {"kind", "level"} and obj["kind"] == "bot" and obj["level"] in LEVELS:
-            return Seat("bot", level=obj["level"])
-        elif (
-            set(obj) == {"kind", "name"} and obj["kind"] == "human" and isinstance(obj["name"], str)
-        ):
-            return Seat("human", name=obj["name"])
-        raise FormatError(f"a seat is a human with a name or a bot of level {LEVELS}", obj)
-
-
-def commitment(seed: bytes) -> str:
-    """F4: lower-case hex of SHA-256(seed)."""
-    return hashlib.sha256(seed).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ import json
 from typing import Any, Final
 
 from engine.core.errors import EngineError, FormatError, ReplayError
-from engine.gin.bots import BOTS_VERSION, choose_move
-from engine.gin.match import GinMatch, HandResult, Seat, commitment
+from engine.core.records import commitment, parse_seed, version_note
+from engine.gin.bots import BOTS_VERSION, LEVELS, choose_move
+from engine.gin.match import GinMatch, HandResult, Seat
 from engine.gin.moves import parse_move
 from engine.gin.state import HandOutcome, HandState
 
@@ -37,15 +38,6 @@ def to_record(match: GinMatch, seed: bytes | None) -> dict[str, Any]:
     }
 
 
-def parse_seed(text: Any) -> bytes:
-    if not isinstance(text, str) or len(text) != 64:
-        raise FormatError("a seed is 64 hex digits", text)
-    try:
-        return bytes.fromhex(text)
-    except ValueError:
-        raise FormatError("a seed is 64 hex digits", text) from None
-
-
 def _fields(record: Any) -> tuple[tuple[Seat, Seat], dict[str, Any], list[tuple[int, str]]]:
     if not isinstance(record, dict) or record.get("format") != LOG_FORMAT:
         raise FormatError(f"a Gin record has format {LOG_FORMAT!r}", record)
@@ -54,7 +46,7 @@ def _fields(record: Any) -> tuple[tuple[Seat, Seat], dict[str, Any], list[tuple[
     seats_json = record["seats"]
     if not isinstance(seats_json, list) or len(seats_json) != 2:
         raise FormatError("record seats: two", record)
-    seats = (Seat.from_json(seats_json[0]), Seat.from_json(seats_json[1]))
+    seats = (Seat.from_json(seats_json[0], LEVELS), Seat.from_json(seats_json[1], LEVELS))
     seeds = record["seeds"]
     if not isinstance(seeds, dict) or set(seeds) != {"commitment", "seed"}:
         raise FormatError("record seeds: {commitment, seed}", record)
@@ -115,7 +107,7 @@ def replay(record: Any, seed: bytes | None = None) -> GinMatch:
             raise ReplayError(
                 "bot_mismatch",
                 f"move {i}: seat {seat}'s bot plays {expected}, the record says {text!r}"
-                + _version_note(record),
+                + version_note(record, ENGINE_VERSION),
                 i,
                 record,
             )
@@ -134,14 +126,6 @@ def _compare(record: dict[str, Any], key: str, actual: Any) -> None:
             None,
             record,
         )
-
-
-def _version_note(record: dict[str, Any]) -> str:
-    """Bots change between versions: say so when the record names another engine."""
-    played_by = record.get("engine")
-    if played_by == ENGINE_VERSION:
-        return ""
-    return f" (the record was played by {played_by!r}; this is {ENGINE_VERSION!r})"
 
 
 def from_storage(data: Any) -> GinMatch:

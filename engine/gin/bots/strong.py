@@ -10,7 +10,7 @@ hand is one card from gin and many cards would complete it. All scores are integ
 
 from __future__ import annotations
 
-from engine.gin.bots.common import defend, discard_options, knock_or_none, knock_with
+from engine.gin.bots.common import defend, discard_options, knock_or_none
 from engine.gin.cards import POINTS, from_mask
 from engine.gin.melds import SUIT_BITS, arrange, meldable, min_deadwood
 from engine.gin.moves import Move
@@ -134,4 +134,4 @@ def choose(v: View) -> Move:
     return Move("discard", _choose_discard(v))
 
 
-__all__ = ["choose", "knock_with"]
+__all__ = ["choose"]

@@ -200,6 +200,15 @@ class HandState:
         state.stock = list(d.stock)
         return state
 
+    @property
+    def players(self) -> int:
+        return 2
+
+    @property
+    def finished(self) -> bool:
+        """Whether the hand is over: no move is legal any more."""
+        return self.outcome is not None
+
     def copy(self) -> HandState:
         other = HandState(self.hand_no, self.dealer)
         for name in HandState.__slots__:

@@ -3,29 +3,27 @@ named in that document."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from engine.core.errors import IllegalMoveError
 from engine.gin.bots import choose_move
 from engine.gin.state import CODES, MAX_TAKES, HandState
 from tests.gin.helpers import reject, state
 from tests.gin.matches import human_match
 
+DOC = Path(__file__).resolve().parents[2] / "docs" / "GIN_FORMATS.md"
 H0 = "2S 3S 9S 6H 8H 4D 5D 8D 9C QC"
 H1 = "4S 4H 7H TH 6D 9D JD 5C TC JC"
 
 
-def test_d1_code_precedence_follows_f7_with_knock_not_allowed_last() -> None:
-    assert CODES[:9] == (
-        "syntax",
-        "round_over",
-        "not_your_turn",
-        "wrong_phase",
-        "take_not_allowed",
-        "card_not_in_hand",
-        "no_such_meld",
-        "invalid_meld",
-        "knock_not_allowed",
-    )
-    assert set(CODES[9:]) == {"bot_mismatch", "score_mismatch", "bad_format"}
+def test_d1_code_precedence_is_the_documented_one() -> None:
+    """docs/GIN_FORMATS.md states the order (F7's, knock_not_allowed last); CODES follows it."""
+    text = " ".join(DOC.read_text().split())
+    order = text.split("the first in this order wins:")[1].split("(")[0]
+    assert tuple(re.findall(r"`([a-z_]+)`", order)) == CODES[:9]
+    listed = text.split("Error codes (G9):")[1].split("When several")[0]
+    assert set(re.findall(r"`([a-z_]+)`", listed)) == set(CODES)
 
 
 def test_d2_the_card_just_taken_is_take_not_allowed_for_discard_and_knock() -> None:

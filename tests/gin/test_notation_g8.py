@@ -106,25 +106,17 @@ TOKENS = [
 ]
 
 
-@settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(TOKENS), max_size=9).map(" ".join))
-def test_g8_fuzz_token_soup(text: str) -> None:
-    """Anything is either ``syntax`` or a move whose canonical text reads back to itself."""
+TEXTS = st.lists(st.sampled_from(TOKENS), max_size=9).map(" ".join) | st.text(max_size=40)
+
+
+@settings(max_examples=800, deadline=None)
+@given(TEXTS)
+def test_g8_fuzz(text: str) -> None:
+    """Token soup or any text: either ``syntax`` or a move whose canonical text reads back."""
     try:
         move = parse_move(text)
     except NotationError as e:
         assert e.code == "syntax"
         return
     assert isinstance(move, Move)
-    assert parse_move(str(move)) == move
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(max_size=40))
-def test_g8_fuzz_any_text(text: str) -> None:
-    try:
-        move = parse_move(text)
-    except NotationError as e:
-        assert e.code == "syntax"
-        return
     assert parse_move(str(move)) == move

@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Final
 
-from engine.gin.cards import POINTS, from_mask, mask_points, names
+from engine.gin.cards import from_mask, mask_points, names
 
 SUIT_BITS: Final = 0x1FFF  # the 13 ranks of one suit
 
@@ -202,8 +202,9 @@ class Defence:
     deadwood: int
 
 
-def _meld_options(meld: int, index: int, hand: int) -> list[tuple[tuple[int, int], ...]]:
-    """The ways to lay off on one knocker meld: a prefix of each chain (a set's single card is a
+def layoff_options(meld: int, index: int, hand: int) -> list[tuple[tuple[int, int], ...]]:
+    """The ways to lay off cards of ``hand`` on knocker meld number ``index`` (0-based), each a
+    sequence of (card, index) in a valid order: a prefix of each chain (a set's single card is a
     chain of one; a set takes at most one card)."""
     chains = layoff_chains(meld, hand)
     if meld_kind(meld) == "set":
@@ -219,7 +220,7 @@ def best_defence(hand: int, knocker_melds: Sequence[int], gin: bool) -> Defence:
     """The defender's exact best answer: least deadwood over every legal set of lay-offs
     (successive extensions included, a card on at most one meld) and the best melds of the rest.
     After gin there are no lay-offs (G6)."""
-    options = [[()]] if gin else [_meld_options(m, i, hand) for i, m in enumerate(knocker_melds)]
+    options = [[()]] if gin else [layoff_options(m, i, hand) for i, m in enumerate(knocker_melds)]
     best: Defence | None = None
     for combo in product(*options):
         laid = [lay for part in combo for lay in part]
@@ -235,20 +236,16 @@ def best_defence(hand: int, knocker_melds: Sequence[int], gin: bool) -> Defence:
     return best
 
 
-def card_points(card: int) -> int:
-    return POINTS[card]
-
-
 __all__ = [
     "ALL_MELDS",
     "Defence",
     "arrange",
     "best_defence",
-    "card_points",
     "deadwood_of",
     "extends",
     "is_meld",
     "layoff_chains",
+    "layoff_options",
     "meld_collections",
     "meld_kind",
     "meld_names",

@@ -7,7 +7,7 @@ leaves the state exactly as it was. The error code of a rejected move is the fir
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import product
 from typing import Any, Final
@@ -16,10 +16,10 @@ from engine.core.errors import EngineError, FormatError, IllegalMoveError
 from engine.gin.cards import NAMES, from_mask, mask_points, names, parse_card, to_mask
 from engine.gin.deal import HAND_CARDS, deal
 from engine.gin.melds import (
-    _meld_options,
     deadwood_of,
     extends,
     is_meld,
+    layoff_options,
     meld_collections,
     meld_names,
 )
@@ -243,14 +243,15 @@ class HandState:
             return False
         return True
 
-    def _check(self, move: Move, seat: int) -> Any:
+    def _check(self, move: Move, seat: int) -> Callable[[], None]:
         """Validate ``move``; return the function that applies it."""
         if self.outcome is not None:
             raise _illegal("round_over", f"hand {self.hand_no} is over", move)
         if seat not in (0, 1):
             raise _illegal("not_your_turn", f"there is no seat {seat}", move)
         if move.kind == "resign":
-            return lambda: self._end(HandOutcome("resign", 1 - seat, (0, 0)))
+            resigned = HandOutcome("resign", 1 - seat, (0, 0))
+            return lambda: self._end(resigned)
         if seat != self.turn:
             raise _illegal("not_your_turn", f"it is seat {self.turn}'s turn", move)
         kind, phase = move.kind, self.phase
@@ -313,7 +314,7 @@ class HandState:
             masks.append(mask)
         return tuple(masks)
 
-    def _check_discard(self, move: Move) -> Any:
+    def _check_discard(self, move: Move) -> Callable[[], None]:
         card = self._check_card(move)
 
         def apply() -> None:
@@ -329,7 +330,7 @@ class HandState:
 
         return apply
 
-    def _check_knock(self, move: Move) -> Any:
+    def _check_knock(self, move: Move) -> Callable[[], None]:
         card = self._check_card(move)
         rest = self.hands[self.turn] & ~(1 << card)
         melds = self._check_groups(move, self.hands[self.turn], 1 << card)
@@ -352,7 +353,7 @@ class HandState:
 
         return apply
 
-    def _check_defend(self, move: Move) -> Any:
+    def _check_defend(self, move: Move) -> Callable[[], None]:
         knock = self.knock
         assert knock is not None
         hand = self.hands[self.turn]
@@ -474,7 +475,7 @@ class HandState:
             if knock.gin:
                 yield Move("defend", None, groups)
                 continue
-            options = [_meld_options(m, i, rest) for i, m in enumerate(knock.melds)]
+            options = [layoff_options(m, i, rest) for i, m in enumerate(knock.melds)]
             for combo in product(*options):
                 laid = [(c, i + 1) for part in combo for c, i in part]
                 if to_mask(c for c, _ in laid).bit_count() == len(laid):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
+from engine.core.errors import FormatError
 from engine.gin.cards import NAMES, from_mask, names, parse_card
 from engine.gin.melds import arrange, best_defence, meld_names
 from engine.gin.moves import Move
@@ -134,6 +135,8 @@ def view(
     match_winner: int | None = None,
 ) -> View:
     """Seat ``seat``'s view of the hand ``state`` (and of the match, given its totals)."""
+    if seat not in (0, 1):
+        raise FormatError(f"a Gin seat is 0 or 1, not {seat!r}", seat)
     other = 1 - seat
     knock = state.knock
     if knock is not None and knock.seat != seat:

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
-from typing import Final
+from typing import Any, Final
 
-from engine.gin.cards import from_mask, mask_points, names
+from engine.gin.cards import NAMES, from_mask, mask_points, names
 
 SUIT_BITS: Final = 0x1FFF  # the 13 ranks of one suit
 
@@ -200,6 +200,14 @@ class Defence:
     melds: tuple[int, ...]
     layoffs: tuple[tuple[int, int], ...]
     deadwood: int
+
+    def to_json(self) -> dict[str, Any]:
+        """Cards in F1; a lay-off as [card, meld number N] (1-based, as G8 writes it)."""
+        return {
+            "melds": [meld_names(m) for m in self.melds],
+            "layoffs": [[NAMES[c], i + 1] for c, i in self.layoffs],
+            "deadwood": self.deadwood,
+        }
 
 
 def layoff_options(meld: int, index: int, hand: int) -> list[tuple[tuple[int, int], ...]]:

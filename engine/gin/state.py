@@ -16,6 +16,7 @@ from engine.core.errors import EngineError, FormatError, IllegalMoveError
 from engine.gin.cards import NAMES, from_mask, mask_points, names, parse_card, to_mask
 from engine.gin.deal import HAND_CARDS, deal
 from engine.gin.melds import (
+    Defence,
     deadwood_of,
     extends,
     is_meld,
@@ -82,22 +83,6 @@ class Knock:
             "seat": self.seat,
             "card": None if self.card is None else NAMES[self.card],
             "melds": [meld_names(m) for m in self.melds],
-            "deadwood": self.deadwood,
-        }
-
-
-@dataclass(frozen=True)
-class Defence:
-    """The defender's declared melds and its lay-offs (card, 0-based knocker meld) in order."""
-
-    melds: tuple[int, ...]
-    layoffs: tuple[tuple[int, int], ...]
-    deadwood: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "melds": [meld_names(m) for m in self.melds],
-            "layoffs": [[NAMES[c], i + 1] for c, i in self.layoffs],
             "deadwood": self.deadwood,
         }
 
@@ -688,7 +673,6 @@ __all__ = [
     "PHASES",
     "POSITION_FORMAT",
     "WALL",
-    "Defence",
     "HandOutcome",
     "HandState",
     "Knock",

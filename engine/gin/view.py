@@ -14,9 +14,9 @@ from typing import Any, Final
 
 from engine.core.errors import FormatError
 from engine.gin.cards import NAMES, from_mask, names, parse_card
-from engine.gin.melds import arrange, best_defence, meld_names
+from engine.gin.melds import Defence, arrange, best_defence, meld_names
 from engine.gin.moves import Move
-from engine.gin.state import Defence, HandOutcome, HandState, Knock
+from engine.gin.state import HandOutcome, HandState, Knock
 
 #: How the other seat's knock card is written in a view (it was discarded face down, G6).
 FACE_DOWN: Final = "??"

@@ -6,7 +6,7 @@ import pytest
 
 from engine.core.errors import NotationError
 from engine.gin.cards import NAMES, POINTS, card_name, parse_card, rank, suit
-from tests.gin.helpers import RANK_POINTS
+from tests.support.gin_positions import RANK_POINTS
 
 
 def test_g3_ids_suit_then_rank() -> None:

@@ -12,8 +12,8 @@ from typing import Any
 
 from engine.cli import main
 from engine.gin.state import HandState
-from tests.gin.helpers import position
-from tests.gin.matches import bot_match, human_match
+from tests.support.gin_matches import bot_match, human_match
+from tests.support.gin_positions import position
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED_HEX = "00" * 32

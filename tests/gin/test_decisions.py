@@ -9,8 +9,8 @@ from pathlib import Path
 from engine.core.errors import IllegalMoveError
 from engine.gin.bots import choose_move
 from engine.gin.state import CODES, MAX_TAKES, HandState
-from tests.gin.helpers import reject, state
-from tests.gin.matches import human_match
+from tests.support.gin_matches import human_match
+from tests.support.gin_positions import reject, state
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "GIN_FORMATS.md"
 H0 = "2S 3S 9S 6H 8H 4D 5D 8D 9C QC"

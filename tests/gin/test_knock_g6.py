@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.gin.state import HandState
-from tests.gin.helpers import pts, reject, state
+from tests.support.gin_positions import pts, reject, state
 
 # Seat 0 to discard with 11 cards: melds 5S 6S 7S | 8H 8D 8C | 2C 3C 4C, deadwood AH KD.
 KNOCKER = "5S 6S 7S 8H 8D 8C 2C 3C 4C AH KD"

@@ -11,7 +11,7 @@ from engine.core.errors import IllegalMoveError
 from engine.gin.deal import deal
 from engine.gin.match import TARGET, GinMatch
 from engine.gin.state import HandState
-from tests.gin.matches import HUMAN_VS_BOT, bot_match, human_match, seed
+from tests.support.gin_matches import HUMAN_VS_BOT, bot_match, human_match, seed
 
 
 @pytest.mark.parametrize("k", range(12))

@@ -18,7 +18,7 @@ from engine.gin.melds import (
     meld_kind,
     min_deadwood,
 )
-from tests.gin import brute
+from tests.support import gin_brute as brute
 
 
 def mask(cards: str) -> int:

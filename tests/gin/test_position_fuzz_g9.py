@@ -15,8 +15,8 @@ from engine.gin.bots import choose_move
 from engine.gin.cards import NAMES
 from engine.gin.state import HandState
 from engine.gin.view import view
-from tests.gin.helpers import position
-from tests.gin.matches import seed
+from tests.support.gin_matches import seed
+from tests.support.gin_positions import position
 
 
 def sample_positions() -> list[dict[str, Any]]:

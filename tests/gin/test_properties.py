@@ -17,7 +17,7 @@ from engine.gin.moves import Move
 from engine.gin.record import replay
 from engine.gin.state import HandState, card_of
 from engine.gin.view import view
-from tests.gin.helpers import snapshot
+from tests.support.gin_positions import snapshot
 
 HUMANS = (Seat("human", name="A"), Seat("human", name="B"))
 

@@ -12,7 +12,7 @@ import pytest
 from engine.core.errors import ReplayError
 from engine.gin.match import GinMatch
 from engine.gin.record import ENGINE_VERSION, LOG_FORMAT, replay
-from tests.gin.matches import bot_match, human_match, seed
+from tests.support.gin_matches import bot_match, human_match, seed
 
 
 def record_of(match: GinMatch) -> dict[str, Any]:

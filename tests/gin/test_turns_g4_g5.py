@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.gin.cards import NAMES
 from engine.gin.state import HandState
-from tests.gin.helpers import reject, state
+from tests.support.gin_positions import reject, state
 
 SEED = bytes(32)  # hand 1, dealer 1: the upcard is 3S (tests/gin/test_deal_g3.py)
 

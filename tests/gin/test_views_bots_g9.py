@@ -15,8 +15,8 @@ from engine.gin.cards import NAMES, from_mask, to_mask
 from engine.gin.state import HandState
 from engine.gin.view import FACE_DOWN, view
 from tests.engine.test_determinism import violations
-from tests.gin.helpers import state
-from tests.gin.matches import seed
+from tests.support.gin_matches import seed
+from tests.support.gin_positions import state
 
 GIN = Path(__file__).resolve().parents[2] / "engine" / "gin"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.gin.helpers import reject, state
+from tests.support.gin_positions import reject, state
 
 H0 = "2S 3S 9S 6H 8H 4D 5D 8D 9C QC"
 H1 = "4S 4H 7H TH 6D 9D JD 5C TC JC"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations
 
-from tests.gin.helpers import RANK_POINTS
+from tests.support.gin_positions import RANK_POINTS
 
 RANKS = "A23456789TJQK"
 

@@ -342,7 +342,7 @@ class HandState:
         knock = self.knock
         assert knock is not None
         hand = self.hands[self.turn]
-        for c, _ in move.layoffs:
+        for c in [*(c for group in move.groups for c in group), *(c for c, _ in move.layoffs)]:
             if not hand >> c & 1:
                 raise _illegal("card_not_in_hand", f"{NAMES[c]} is not in hand", move)
         for c, n in move.layoffs:

@@ -120,6 +120,8 @@ def test_g6_illegal_knocks(move: str, code: str) -> None:
         ("defend 3H 4H 5H 6H", "card_not_in_hand"),
         ("defend / 4S@1", "card_not_in_hand"),
         ("defend / 4S@9", "card_not_in_hand"),  # card_not_in_hand wins over no_such_meld
+        ("defend 4S 5S 6S / 8S@9", "card_not_in_hand"),  # … for a group's card too
+        ("defend 3H 4H / 8S@9", "no_such_meld"),  # no_such_meld wins over invalid_meld
         ("defend / 8S@0", "syntax"),
         ("defend / 8S@-1", "syntax"),
         ("defend / 8S@1234567890", "syntax"),

@@ -182,3 +182,15 @@ def test_g6_best_defence_equals_brute_force(situation: tuple[list[str], list[str
         extended[i] |= 1 << c
         laid |= 1 << c
     assert deadwood_of(hand & ~laid, d.melds) == d.deadwood
+
+
+def test_g6_best_defence_exhaustive_small_cases() -> None:
+    """Every 5-card defender hand of the cards around two knocker melds (a run and a set that
+    share neighbours, 2002 hands) against brute force over every lay-off order."""
+    knocker = (frozenset({"5S", "6S", "7S"}), frozenset({"8H", "8D", "8C"}))
+    melds = [to_mask(parse_card(c) for c in sorted(m)) for m in knocker]
+    universe = ["2S", "3S", "4S", "8S", "9S", "TS", "5H", "9H", "7H", "6H", "7D", "4H", "4D", "4C"]
+    for cards in combinations(universe, 5):
+        hand = to_mask(parse_card(c) for c in cards)
+        d = best_defence(hand, melds, gin=False)
+        assert d.deadwood == brute.best_defence_deadwood(frozenset(cards), knocker), cards

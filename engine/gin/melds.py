@@ -71,7 +71,7 @@ def meldable(mask: int) -> int:
     return out
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 14)  # about 4 MB at most in a long-lived worker
 def _best(mask: int) -> tuple[int, tuple[int, ...]]:
     """Max melded points within ``mask`` (every card of which is meldable in the full hand)
     and the melds achieving it, lowest card's meld first."""

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+from engine.gin.cards import from_mask, names
+from engine.gin.view import view
 from tests.support.gin_positions import reject, state
 
 H0 = "2S 3S 9S 6H 8H 4D 5D 8D 9C QC"
@@ -37,3 +41,14 @@ def test_g7_a_knock_at_the_wall_still_counts() -> None:
     s.push("knock KD 5S 6S 7S | 8H 8D 8C | 2C 3C 4C")
     s.push("defend", 1)
     assert s.outcome is not None and s.outcome.end in ("knock", "undercut")
+
+
+def test_g7_a_drawn_hand_reveals_no_hidden_card() -> None:
+    """docs/GIN_DECISIONS.md D15: after the wall neither hand nor the stock is shown."""
+    s = state(H0, H1, discard="KH", stock="AS AH AD", phase="draw")
+    s.push("draw")
+    s.push("discard QC")
+    for seat in (0, 1):
+        doc = view(s, seat).to_json()
+        assert doc["revealed"] is None and doc["hand"] == names(from_mask(s.hands[seat]))
+        assert "AH" not in json.dumps(doc) and "AD" not in json.dumps(doc)

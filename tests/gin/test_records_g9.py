@@ -8,10 +8,13 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.core.errors import ReplayError
 from engine.gin.match import GinMatch
 from engine.gin.record import ENGINE_VERSION, LOG_FORMAT, replay
+from engine.gin.state import CODES
 from tests.support.gin_matches import bot_match, human_match, seed
 
 
@@ -146,3 +149,28 @@ def test_storage_round_trip_mid_match() -> None:
         move = choose_move("plain", match.view(0))
         assert match.play(move, 0) == again.play(move, 0)
     assert again.to_record() == match.to_record()
+
+
+FUZZ_RECORD = record_of(human_match("fuzz", stop_after=8))
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 3) | st.sampled_from(["pass", "draw", "take"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=2)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(FUZZ_RECORD)), JSON, st.integers(0, 40))
+def test_g9_fuzz_record_reader(key: str, value: Any, index: int) -> None:
+    """A mangled record either replays or fails with a G9 code — never another exception."""
+    forged = copy.deepcopy(FUZZ_RECORD)
+    if key == "moves" and forged["moves"]:
+        forged["moves"][index % len(forged["moves"])] = value
+    else:
+        forged[key] = value
+    try:
+        replay(forged)
+    except ReplayError as e:
+        assert e.code in CODES

@@ -60,7 +60,8 @@ def mean_ci(values: Sequence[int]) -> tuple[float, float]:
 
 
 def run(matches: int, a: str, b: str, base: str) -> list[MatchResult]:
-    """``matches`` matches (rounded up to pairs) of ``a`` against ``b``, seats swapped per pair."""
+    """``matches`` matches of ``a`` against ``b`` (rounded up to an even number: each seed is
+    played twice, the seats swapped)."""
     results = []
     for k in range((matches + 1) // 2):
         seed = match_seed(base, k)
@@ -104,7 +105,7 @@ def main(argv: list[str]) -> int:
     started = time.perf_counter()
     results = run(args.matches, levels[0], levels[1], args.seed)
     elapsed = time.perf_counter() - started
-    print(f"gin tournament: {args.matches} matches, {levels[0]} vs {levels[1]}, seed {args.seed!r}")
+    print(f"gin tournament: {len(results)} matches, {levels[0]} vs {levels[1]}, seed {args.seed!r}")
     for line in report(results, levels[0], levels[1]):
         print(line)
     print(f"wall time {elapsed:.1f} s")

@@ -37,11 +37,12 @@ def _all_melds() -> list[int]:
 #: Every meld of the deck (65 sets, 264 runs) as a mask.
 ALL_MELDS: Final = tuple(_all_melds())
 _MELD_POINTS: Final = {m: mask_points(m) for m in ALL_MELDS}
-#: For each card: (mask, points) of every meld that contains it, larger melds first.
-_MELDS_WITH: Final = tuple(
+#: For each card c: (mask, points) of every meld whose lowest card is c, larger melds first. The
+#: searches below always meld the lowest card left, so these are the only melds they can use.
+_MELDS_FROM: Final = tuple(
     tuple(
         sorted(
-            ((m, _MELD_POINTS[m]) for m in ALL_MELDS if m >> c & 1),
+            ((m, _MELD_POINTS[m]) for m in ALL_MELDS if (m & -m).bit_length() - 1 == c),
             key=lambda mp: (-mp[0].bit_count(), mp[0]),
         )
     )
@@ -79,7 +80,7 @@ def _best(mask: int) -> tuple[int, tuple[int, ...]]:
         return 0, ()
     low = mask & -mask
     best = _best(mask ^ low)
-    for m, p in _MELDS_WITH[low.bit_length() - 1]:
+    for m, p in _MELDS_FROM[low.bit_length() - 1]:
         if m & mask == m:
             value, melds = _best(mask ^ m)
             if value + p > best[0]:
@@ -157,8 +158,8 @@ def meld_collections(mask: int) -> Iterator[tuple[int, ...]]:
         for c in from_mask(rest):
             if c < floor:
                 continue
-            for m, _ in _MELDS_WITH[c]:
-                if m & rest == m and (m & -m).bit_length() - 1 == c:
+            for m, _ in _MELDS_FROM[c]:
+                if m & rest == m:
                     for tail in walk(rest & ~m, c + 1):
                         yield (m, *tail)
 

@@ -24,9 +24,18 @@ run: $(STAMP)
 test: $(STAMP) lint typecheck
 	$(BIN)/python -m pytest -q
 
-lint: $(STAMP)
+# The pages' JavaScript tooling (ESLint) lives in templates/ with its lockfile; npm ci installs
+# exactly the locked versions.
+PAGES := templates
+NODE_STAMP := $(PAGES)/node_modules/.installed
+$(NODE_STAMP): $(PAGES)/package-lock.json
+	npm ci --prefix $(PAGES) --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check engine service worker tests bench
 	$(BIN)/ruff format --check engine service worker tests bench
+	cd $(PAGES) && node_modules/.bin/eslint --max-warnings 0 static/js eslint.config.js
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -41,4 +50,4 @@ bench: $(STAMP) $(REF)/bin/python
 	$(BIN)/python -m bench.run_all
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis $(PAGES)/node_modules

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.bench_bots [--rounds 2000] [--skip-tournament]
 
-1. The optimiser (``engine.optimiser.best_arrangement``, which runs ``engine.meldsolver``) on
+1. The optimiser (``engine.pikdame.optimiser.best_arrangement``) on
    15-, 25- and 40-card dealt hands and on the play-phase hands bots really hold in seeded zen
    rounds (with their own melds); how often it stayed within its budget (exact).
 2. Bot turns: every decision of one turn, timed per level, in seeded 4-seat rounds (R11 rules).
@@ -31,15 +31,15 @@ from pathlib import Path
 from typing import Any
 
 from engine import Game, Rules, State
-from engine.bots import LEVELS, choose_move
-from engine.cards import Card
-from engine.daily import daily_game
-from engine.deal import deal
-from engine.melds import Meld
-from engine.meldsearch import NODE_BUDGET
-from engine.optimiser import best_arrangement
-from engine.version import ENGINE_VERSION
-from engine.view import view
+from engine.core.cards import Card
+from engine.pikdame.bots import LEVELS, choose_move
+from engine.pikdame.daily import daily_game
+from engine.pikdame.deal import deal
+from engine.pikdame.melds import Meld
+from engine.pikdame.optimiser import best_arrangement
+from engine.pikdame.optimiser.search import NODE_BUDGET
+from engine.pikdame.version import ENGINE_VERSION
+from engine.pikdame.view import view
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "bots.md"
@@ -275,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         "(`time.process_time`, so other processes' load does not count); p50/p99 are "
         "percentiles over the inputs of one run.",
         "",
-        "### Meld optimiser (`engine.optimiser.best_arrangement` → `engine.meldsolver.solve`)",
+        "### Meld optimiser (`engine.pikdame.optimiser.best_arrangement`)",
         "",
         f"Exact unless it outgrows its deterministic budget of {NODE_BUDGET:,} search calls; "
         "then it answers with the best arrangement a short limited discrepancy search finds "

@@ -1,11 +1,15 @@
 """Engine throughput beside its reference points, measured side by side in one run.
 
-    .venv/bin/python -m bench.bench_engine [--ref-python var/refvenv/bin/python] [--repeats 5]
+    .venv/bin/python -m bench.bench_engine [--before-rev 949ac3b] [--cpu] [--ref-python PY]
+        [--repeats 5]
 
-Measures validated record replay (moves/s), random legal 4-seat rounds (rounds/s) and deals
-(deals/s) for our engine, and, given a throwaway interpreter with ``open_spiel`` and ``rlcard``,
-OpenSpiel's C++ gin rummy (actions/s through its Python binding) and RLCard's pure-Python gin rummy
-(random games/s), alternating the runs so that machine noise hits both alike. Writes
+Measures validated record replay (moves/s), random legal 4-seat rounds (rounds/s), deals
+(deals/s) and the meld optimiser (hands/s) for our engine; with ``--before-rev`` also for the
+engine of an earlier commit (its tree exported to ``var/bench-before/<rev>`` with ``git
+archive``), so a refactor is compared with what it replaced; and, given a throwaway interpreter
+with ``open_spiel`` and ``rlcard``, OpenSpiel's C++ gin rummy (actions/s through its Python
+binding) and RLCard's pure-Python gin rummy (random games/s). Every tree is measured in its own
+process, the runs alternating so that machine noise hits all alike. Writes
 ``bench/results/engine.md``. Never a project dependency: the references live in their own venv.
 """
 
@@ -24,10 +28,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine import Game, Rules, Seat, State, replay
+from engine import Card, Game, Rules, Seat, State, replay
 
-RESULTS = Path(__file__).parent / "results" / "engine.md"
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results" / "engine.md"
 COMMAND = ".venv/bin/python -m bench.bench_engine"
+FIGURES = ("replay moves/s", "random rounds/s", "deals/s", "optimiser hands/s")
+#: The clock our figures are timed with: wall time, or (``--cpu``) this process's CPU time, which
+#: a machine shared with other work disturbs far less (the engine is single-threaded).
+CLOCK: list[Callable[[], float]] = [time.perf_counter]
 
 
 def _seed(k: int) -> bytes:
@@ -63,24 +72,24 @@ def human_record(seed: bytes) -> dict[str, Any]:
 
 def bench_replay(records: list[dict[str, Any]]) -> float:
     moves = sum(len(r["moves"]) for r in records)
-    t = time.perf_counter()
+    t = CLOCK[0]()
     for r in records:
         replay(r)
-    return moves / (time.perf_counter() - t)
+    return moves / (CLOCK[0]() - t)
 
 
 def bench_rounds(n: int, offset: int) -> float:
-    t = time.perf_counter()
+    t = CLOCK[0]()
     for k in range(n):
         random_round(_seed(offset + k))
-    return n / (time.perf_counter() - t)
+    return n / (CLOCK[0]() - t)
 
 
 def bench_deals(n: int) -> float:
-    t = time.perf_counter()
+    t = CLOCK[0]()
     for k in range(n):
         State.new_round(_seed(k), Rules(players=4), dealer=3)
-    return n / (time.perf_counter() - t)
+    return n / (CLOCK[0]() - t)
 
 
 OPENSPIEL = """
@@ -130,67 +139,167 @@ def _median(runs: list[float | None]) -> float | None:
     return statistics.median(values) if values else None
 
 
+def bench_optimiser(n: int) -> float:
+    """The meld optimiser (R4.2) on dealt hands of 15, 25 and 40 cards (the bots' hot path)."""
+    import importlib
+
+    try:  # the module of this tree; before issue 11 it was engine.optimiser
+        module = importlib.import_module("engine.pikdame.optimiser")
+    except ImportError:
+        module = importlib.import_module("engine.optimiser")
+    hands = []
+    for k in range(n):
+        ids = hashlib.sha256(f"bench/optimiser/{k}".encode()).digest() * 2
+        hands.append(sorted(Card.from_id(ids[i] % 110) for i in range((15, 25, 40)[k % 3])))
+    t = CLOCK[0]()
+    for hand in hands:
+        module.best_arrangement(hand, ())
+    return n / (CLOCK[0]() - t)
+
+
+def measure(records: int, rounds: int, repeat: int, cpu: int = 0) -> dict[str, float]:
+    """One repeat of every figure for the engine this process imports (``cpu``: timed in CPU
+    time)."""
+    CLOCK[0] = time.process_time if cpu else time.perf_counter
+    corpus = [human_record(_seed(10_000 + k)) for k in range(records)]
+    return {
+        "replay moves/s": bench_replay(corpus),
+        "random rounds/s": bench_rounds(rounds, 1000 * repeat),
+        "deals/s": bench_deals(500),
+        "optimiser hands/s": bench_optimiser(30),
+    }
+
+
+def export_tree(rev: str) -> Path:
+    """The source tree of commit ``rev`` under var/bench-before/ (git archive; made once)."""
+    tree = ROOT / "var" / "bench-before" / rev
+    if not (tree / "engine" / "__init__.py").exists():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", rev, "engine"], capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    return tree
+
+
+def measure_tree(tree: Path, records: int, rounds: int, repeat: int, cpu: bool) -> dict[str, float]:
+    """:func:`measure` in a fresh interpreter whose ``engine`` is the one in ``tree``."""
+    code = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2]);"
+        "from bench.bench_engine import measure;"
+        "print(json.dumps(measure(*map(int, sys.argv[3:]))))"
+    )
+    # The bench module comes from this tree (sys.argv[1]), the engine it imports from ``tree``.
+    args = [str(ROOT), str(tree), str(records), str(rounds), str(repeat), str(int(cpu))]
+    env = {**os.environ, "PYTHONPATH": "", "PYTHONHASHSEED": "0"}
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tree,
+        env=env,
+    )
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _fmt(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:,.0f}"
+
+
+def _ratio(before: float | None, now: float | None) -> str:
+    return f"{now / before:.2f}x" if before and now else "n/a"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ref-python", default=None, help="interpreter with open_spiel, rlcard")
+    parser.add_argument("--before-rev", default=None, help="also measure this commit's engine")
+    parser.add_argument("--cpu", action="store_true", help="time our figures in CPU time")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--records", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=60)
     args = parser.parse_args(argv)
 
-    records = [human_record(_seed(10_000 + k)) for k in range(args.records)]
-    moves = sum(len(r["moves"]) for r in records)
-    columns: dict[str, Callable[[int], float | None]] = {
-        "replay moves/s": lambda i: bench_replay(records),
-        "random rounds/s": lambda i: bench_rounds(args.rounds, 1000 * i),
-        "deals/s": lambda i: bench_deals(500),
-    }
+    trees = {"now": ROOT}
+    if args.before_rev:
+        trees = {f"before ({args.before_rev})": export_tree(args.before_rev), **trees}
+    refs: dict[str, str] = {}
     if args.ref_python:
-        ref = args.ref_python
-        columns["OpenSpiel gin rummy actions/s"] = lambda i: _ref(ref, OPENSPIEL)
-        columns["RLCard gin rummy games/s"] = lambda i: _ref(ref, RLCARD)
-    runs: dict[str, list[float | None]] = {k: [] for k in columns}
-    for i in range(args.repeats):  # interleaved: every figure sees the same noise
-        for name, fn in columns.items():
-            runs[name].append(fn(i))
-    med = {k: _median(v) for k, v in runs.items()}
+        refs = {"OpenSpiel gin rummy actions/s": OPENSPIEL, "RLCard gin rummy games/s": RLCARD}
+    runs: dict[str, dict[str, list[float | None]]] = {
+        label: {f: [] for f in FIGURES} for label in trees
+    }
+    ref_runs: dict[str, list[float | None]] = {name: [] for name in refs}
+    for i in range(args.repeats):  # interleaved: every figure of every tree sees the same noise
+        for label, tree in trees.items():
+            measured = measure_tree(tree, args.records, args.rounds, i, args.cpu)
+            for figure, value in measured.items():
+                runs[label][figure].append(value)
+        for name, code in refs.items():
+            ref_runs[name].append(_ref(args.ref_python, code))
+    med = {label: {f: _median(v) for f, v in figs.items()} for label, figs in runs.items()}
+    moves = sum(len(human_record(_seed(10_000 + k))["moves"]) for k in range(args.records))
 
-    def fmt(x: float | None) -> str:
-        return "n/a" if x is None else f"{x:,.0f}"
-
+    labels = list(trees)
+    pair = len(labels) > 1
+    header = " | ".join(f"{label} median" for label in labels)
     lines = [
-        "## Engine throughput (issue 2)",
+        "## Engine throughput (issue 2; before/after the refactor of issue 11)",
         "",
         f"Command: `{' '.join([COMMAND, *(argv or sys.argv[1:])])}`",
         f"Machine: {platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.machine()}, one core, {args.repeats} interleaved repeats; medians. "
-        f"Load average after the run: {', '.join(f'{x:.1f}' for x in os.getloadavg())}.",
-        f"Replay corpus: {len(records)} random 4-seat rounds, {moves} moves "
-        f"({moves / len(records):.0f} per round); each replay deals from the seed, checks every "
+        f"{platform.machine()}, one core, {args.repeats} interleaved repeats, each tree in its "
+        f"own process, timed in {'CPU' if args.cpu else 'wall'} time; medians. "
+        "Load average after the run: "
+        f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}.",
+        f"Replay corpus: {args.records} random 4-seat rounds, {moves} moves "
+        f"({moves / args.records:.0f} per round); each replay deals from the seed, checks every "
         "move and compares the result (`engine.replay`). Random rounds: uniform choice among "
-        f"`legal_moves(max_meld=3)` (resign excluded), {args.rounds} rounds per repeat.",
+        f"`legal_moves(max_meld=3)` (resign excluded), {args.rounds} rounds per repeat. "
+        "Optimiser: `best_arrangement` on 30 dealt hands of 15, 25 and 40 cards, no own melds.",
         "",
-        "| figure | median | all runs |",
-        "| --- | ---: | --- |",
+        "Best: the fastest repeat, the figure least disturbed by other work on the machine.",
+        "",
+        f"| figure | {header} |"
+        + (" now / before | before best | now best | now / before (best) |" if pair else ""),
+        "| --- |" + " ---: |" * len(labels) + (" ---: |" * 4 if pair else ""),
     ]
-    for name in columns:
-        lines.append(f"| {name} | {fmt(med[name])} | {', '.join(fmt(r) for r in runs[name])} |")
-    goals = [
-        ("replay moves/s", 50_000, "OpenSpiel gin rummy actions/s"),
-        ("random rounds/s", 110, "RLCard gin rummy games/s"),
-    ]
-    lines += ["", "| ours | goal | reference | ours / reference |", "| --- | ---: | ---: | ---: |"]
-    for ours, goal, ref_name in goals:
-        ref_value, ours_value = med.get(ref_name), med[ours]
-        ratio = "n/a" if not ref_value or not ours_value else f"{ours_value / ref_value:.2f}x"
-        lines.append(
-            f"| {ours} {fmt(med[ours])} | {goal:,} | {ref_name} {fmt(ref_value)} | {ratio} |"
-        )
+    for figure in FIGURES:
+        row = f"| {figure} | " + " | ".join(_fmt(med[label][figure]) for label in labels) + " |"
+        if pair:
+            first, last = runs[labels[0]][figure], runs[labels[-1]][figure]
+            best = [max((r for r in rs if r is not None), default=None) for rs in (first, last)]
+            row += f" {_ratio(med[labels[0]][figure], med[labels[-1]][figure])} |"
+            row += f" {_fmt(best[0])} | {_fmt(best[1])} | {_ratio(best[0], best[1])} |"
+        lines.append(row)
+    lines += ["", "All runs:", ""]
+    for label in labels:
+        for figure in FIGURES:
+            lines.append(f"- {label}, {figure}: {', '.join(_fmt(r) for r in runs[label][figure])}")
+    if refs:
+        ref_med = {name: _median(v) for name, v in ref_runs.items()}
+        goals = [
+            ("replay moves/s", 50_000, "OpenSpiel gin rummy actions/s"),
+            ("random rounds/s", 110, "RLCard gin rummy games/s"),
+        ]
+        lines += [
+            "",
+            "| ours | goal | reference | ours / reference |",
+            "| --- | ---: | ---: | ---: |",
+        ]
+        for ours, goal, ref_name in goals:
+            ref_value, ours_value = ref_med.get(ref_name), med["now"][ours]
+            ratio = "n/a" if not ref_value or not ours_value else f"{ours_value / ref_value:.2f}x"
+            lines.append(
+                f"| {ours} {_fmt(ours_value)} | {goal:,} | {ref_name} {_fmt(ref_value)} | {ratio} |"
+            )
     text = "\n".join(lines) + "\n"
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(text)
     print(text)
-    print(json.dumps({k: v for k, v in med.items()}), file=sys.stderr)
+    print(json.dumps(med), file=sys.stderr)
     return 0
 
 

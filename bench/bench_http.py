@@ -44,7 +44,7 @@ from bench.loadkit import (
     wrk,
 )
 from engine import ENGINE_VERSION
-from service import keys, ranking
+from service.data import keys, ranking
 
 RESULT = ROOT / "bench" / "results" / "service.md"
 MOVES_LUA = ROOT / "bench" / "moves.lua"

@@ -1,48 +1,10 @@
-"""Pik Dame rules engine: pure Python, deterministic, no I/O (see docs/ENGINE_API.md)."""
+"""The rules engines: pure Python, deterministic, no I/O (docs/ENGINE_API.md, docs/ARCHITECTURE.md).
 
-from engine.cards import CARDS, JOKER, QUEEN_OF_SPADES, Card
-from engine.daily import DAILY_DEALER, DAILY_RULES, daily_game, daily_seats, daily_seed
-from engine.deal import deal
-from engine.errors import (
-    FormatError,
-    IllegalMoveError,
-    NotationError,
-    PikDameError,
-    ReplayError,
-)
-from engine.game import Game, Seat, commitment, replay
-from engine.melds import Meld
-from engine.moves import Move
-from engine.state import Outcome, Rules, State
-from engine.version import ENGINE_VERSION
-from engine.view import View, view
+``engine.core`` holds what every game shares (card ids, the F3 random stream, errors, meld
+primitives, the game/state/view shape); each game is a package beside it (``engine.pikdame``).
+Pik Dame's public names stay importable from ``engine`` itself.
+"""
 
-__all__ = [
-    "CARDS",
-    "DAILY_DEALER",
-    "DAILY_RULES",
-    "ENGINE_VERSION",
-    "JOKER",
-    "QUEEN_OF_SPADES",
-    "Card",
-    "FormatError",
-    "Game",
-    "IllegalMoveError",
-    "Meld",
-    "Move",
-    "NotationError",
-    "Outcome",
-    "PikDameError",
-    "ReplayError",
-    "Rules",
-    "Seat",
-    "State",
-    "View",
-    "commitment",
-    "daily_game",
-    "daily_seats",
-    "daily_seed",
-    "deal",
-    "replay",
-    "view",
-]
+# Pik Dame's public names are the engine's (docs/ENGINE_API.md): one list, engine.pikdame's.
+from engine.pikdame import *  # noqa: F403
+from engine.pikdame import __all__ as __all__

@@ -5,32 +5,46 @@ from __future__ import annotations
 from typing import Any
 
 import redis
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Response, current_app, jsonify
 
 from engine import view
-from service import clock, identity, keys, present, queue, store
+from service import identity, outputs, present, verdicts
+from service.apidoc import api_blueprint
+from service.data import clock, keys, queue, store
 from service.errors import ApiError
-from service.limits import counted_read, limiter, moves_limit, per_attempt_key, read_pipeline
-from service.redisconn import get_queue, get_redis
-from service.requests import json_object
+from service.inputs import AttemptPath, MoveBody, WaitQuery
+from service.limits import counted_read, limit_moves, read_pipeline
+from service.redisconn import get_queue, get_redis, settings
+from service.validation import checks_first
 
-bp = Blueprint("attempts", __name__, url_prefix="/api/attempts")
+bp = api_blueprint("attempts", __name__, "/api/attempts", authorised=True)
 
 
 def _load(attempt_id: str) -> store.Attempt:
-    attempt = store.load(get_redis(), attempt_id) if len(attempt_id) <= 64 else None
+    attempt = store.load(get_redis(), attempt_id)
     if attempt is None:
         raise ApiError(404, "unknown_attempt", "no such attempt")
     return attempt
 
 
-@bp.get("/<attempt_id>")
+def _readable(attempt_id: str) -> store.Attempt:
+    """The attempt if the caller may read it: 404, then 401/403 (API.md)."""
+    attempt = _load(attempt_id)
+    identity.require_reader(attempt)
+    return attempt
+
+
+@bp.get(
+    "/<id:attempt_id>",
+    responses=outputs.answers(outputs.AttemptDoc, 401, 403, 404),
+)
 @counted_read
-def get_attempt(attempt_id: str) -> Response:
+def get_attempt(path: AttemptPath) -> Response:
+    """An attempt (its owner; anyone once finished and its day closed)."""
     client = get_redis()
     pipe, count = read_pipeline(client)
-    pipe.hgetall(keys.attempt(attempt_id))
-    (stored,) = count.check(pipe.execute()) if len(attempt_id) <= 64 else ({},)
+    pipe.hgetall(keys.attempt(path.attempt_id))
+    (stored,) = count.check(pipe.execute())
     if not stored:
         raise ApiError(404, "unknown_attempt", "no such attempt")
     attempt = store.Attempt.from_hash(stored)
@@ -38,24 +52,47 @@ def get_attempt(attempt_id: str) -> Response:
     return jsonify({"attempt": present.attempt_json(get_redis(), attempt)})
 
 
-def _move_body() -> tuple[str, int]:
-    body = json_object()
-    move, seq = body.get("move"), body.get("seq")
-    if not isinstance(move, str) or type(seq) is not int:
-        raise ApiError(400, "bad_request", 'the body is {"move": "<F2>", "seq": <int>}')
-    if len(move) > 400:
-        raise ApiError(400, "bad_request", "a move is at most 400 characters")
-    return move, seq
+@bp.get(
+    "/<id:attempt_id>/verification",
+    responses=outputs.answers(outputs.VerificationDoc, 401, 403, 404, 422),
+)
+@checks_first(_readable)
+def get_verification(path: AttemptPath, query: WaitQuery) -> Response:
+    """The attempt's verification, waiting up to ``wait`` seconds for the verdict.
+
+    Answers as soon as the verification is no longer ``queued`` (or at once when it is not
+    queued, or ``wait`` is 0), else with ``queued`` after ``wait`` seconds: ask again then.
+    When too many requests of the server are already waiting it answers at once with a
+    ``Retry-After`` header: ask again after that many seconds. Same readers as the attempt.
+    """
+    attempt = _readable(path.attempt_id)
+    retry_after = None
+    if query.wait and attempt.verification == "queued":
+        with verdicts.waiters().slot() as allowed:
+            if allowed:
+                verdicts.wait(get_redis(), attempt.id, query.wait)
+                attempt = _load(attempt.id)
+            else:
+                retry_after = verdicts.RETRY_AFTER
+    response = jsonify({"verification": present.verification_json(get_redis(), attempt)})
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
-@bp.post("/<attempt_id>/moves")
-@limiter.limit(moves_limit, key_func=per_attempt_key)
-def post_move(attempt_id: str) -> Response:
-    """Apply the player's move, then the bots' until the player moves again or the round ends.
-    Checks in API.md's order: 400 body, 404, 401/403 owner, 409 stale / day closed, 422 move.
-    The attempt is read once (under WATCH, in store.play) and its game parsed once."""
-    move, seq = _move_body()
-    config = current_app.config
+@bp.post(
+    "/<id:attempt_id>/moves",
+    responses=outputs.answers(outputs.Played, 400, 401, 403, 404, 409, 413, 415, 422),
+)
+@limit_moves()
+def post_move(path: AttemptPath, body: MoveBody) -> Response:
+    """Play a move (F2); the bots answer until it is your turn again or the round ends.
+
+    Checks in API.md's order: 400 body (MoveBody), 404, 401/403 owner, 409 stale / day closed,
+    422 move. The attempt is read once (under WATCH, in store.play) and its game parsed once.
+    """
+    attempt_id, move, seq = path.attempt_id, body.move, body.seq
+    config = settings()
 
     def check(attempt: store.Attempt) -> None:
         identity.require_owner(attempt)
@@ -68,9 +105,7 @@ def post_move(attempt_id: str) -> Response:
 
     now_ms = int(clock.now(config).timestamp() * 1000)
     client = get_redis()
-    played = (
-        store.play(client, attempt_id, seq, move, now_ms, check) if len(attempt_id) <= 64 else None
-    )
+    played = store.play(client, attempt_id, seq, move, now_ms, check)
     if played is None:
         raise ApiError(404, "unknown_attempt", "no such attempt")
     updated, game, events, finished = played
@@ -83,21 +118,20 @@ def post_move(attempt_id: str) -> Response:
     # The moves as seat 0 saw them (R10): a bot's face-down going-out card stays hidden (R4.3).
     seat_view = view(game.state, 0)
     seen = seat_view.history
-    body: dict[str, Any] = {
+    answer: dict[str, Any] = {
         "attempt": present.attempt_json(client, updated, seat_view),
         "events": [{"seat": s, "move": m} for s, m in seen[len(seen) - len(events) :]],
     }
-    return jsonify(body)
+    return jsonify(answer)
 
 
-@bp.get("/<attempt_id>/log")
-def get_log(attempt_id: str) -> Response:
-    """The game record (F6) once finished; its seed only after the day has closed."""
-    attempt = _load(attempt_id)
-    identity.require_reader(attempt)
+@bp.get("/<id:attempt_id>/log", responses=outputs.answers(outputs.Record, 401, 403, 404, 409))
+def get_log(path: AttemptPath) -> Response:
+    """The game record (F6) once finished; ``deal.seed`` is null until the day has closed."""
+    attempt = _readable(path.attempt_id)
     if attempt.status != "finished":
         raise ApiError(409, "not_finished", "the record is available once the round has ended")
-    seed = present.seed_if_published(attempt.date, current_app.config)
+    seed = present.seed_if_published(attempt.date, settings())
     if seed is not None:
         return jsonify(attempt.game.to_record(bytes.fromhex(seed)))
     # Before the day closes the record can't be replayed anyway (no seed): it shows the moves as
@@ -107,15 +141,16 @@ def get_log(attempt_id: str) -> Response:
     return jsonify(record)
 
 
-@bp.get("/<attempt_id>/hint")
-def get_hint(attempt_id: str) -> Response:
-    """The arrangement laying the most points from the player's hand now (owner, play phase)."""
-    attempt = _load(attempt_id)
+@bp.get("/<id:attempt_id>/hint", responses=outputs.answers(outputs.Hint, 401, 403, 404, 409))
+def get_hint(path: AttemptPath) -> Response:
+    """The moves laying the most points from your hand now (owner, your play phase)."""
+    attempt = _load(path.attempt_id)
     identity.require_owner(attempt)
     seat_view = view(attempt.game.state, 0)
     if seat_view.outcome is not None or seat_view.turn != 0 or seat_view.phase != "play":
         raise ApiError(409, "wrong_phase", "a hint is available in your play phase")
-    from engine.optimiser import best_arrangement  # lazily: the optimiser is heavy to import
+    # Imported lazily: the optimiser is heavy to import.
+    from engine.pikdame.optimiser import best_arrangement
 
     best = best_arrangement(seat_view.hand, seat_view.melds[0])
     return jsonify({"moves": [str(m) for m in best.moves], "points": best.points})

@@ -6,22 +6,26 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Response, jsonify
 
 from engine import daily_game, daily_seed
-from service import clock, identity, keys, present, store
+from service import identity, outputs, present
+from service.apidoc import api_blueprint
+from service.data import archive, clock, keys, store
 from service.errors import ApiError
-from service.limits import attempts_limit, counted_read, limiter, read_pipeline
-from service.redisconn import get_redis
-from service.requests import int_arg, json_object, name_field
+from service.inputs import DayPath, DaysQuery, NameBody, calendar_day
+from service.limits import counted_read, limit_creations, read_pipeline
+from service.redisconn import get_redis, settings
+from service.validation import checks_first
 
-bp = Blueprint("daily", __name__, url_prefix="/api")
+bp = api_blueprint("daily", __name__, "/api")
+CREATED = outputs.answers(outputs.Created, 400, 401, 404, 409, 413, 415, 422, status=201)
 
 
 def known_day(date: str) -> str:
-    """A day up to today; a malformed or future date is unknown (404)."""
-    day = clock.parse_date(date)
-    if day is None or date > clock.today(current_app.config):
+    """A day up to today; a malformed or future date, or one before year 1000, is unknown
+    (404)."""
+    if calendar_day(date) is None or date > clock.today(settings()):
         raise ApiError(404, "unknown_day", f"no challenge for {date!r}")
     return date
 
@@ -31,32 +35,34 @@ def _day(date: str) -> Response:
     pipe, count = read_pipeline(get_redis())
     pipe.get(keys.day_count(date))
     (attempts,) = count.check(pipe.execute())
-    return jsonify(present.day_doc(date, current_app.config, attempts))
+    return jsonify(present.day_doc(date, settings(), attempts))
 
 
-@bp.get("/daily")
+@bp.get("/daily", responses=outputs.answers(outputs.Day))
 @counted_read
 def today() -> Response:
-    return _day(clock.today(current_app.config))
+    """Today's challenge (UTC)."""
+    return _day(clock.today(settings()))
 
 
-@bp.get("/daily/<date>")
+@bp.get("/daily/<date>", responses=outputs.answers(outputs.Day, 404))
 @counted_read
-def day(date: str) -> Response:
-    return _day(known_day(date))
+def day(path: DayPath) -> Response:
+    """A day's challenge; its seed once closed."""
+    return _day(known_day(path.date))
 
 
-@bp.get("/days")
-def days() -> Response:
-    """Days that had players, newest first, strictly before ``before`` (default: today)."""
-    config = current_app.config
-    before = request.args.get("before", clock.today(config))
-    day = clock.parse_date(before)
-    if day is None:
-        raise ApiError(422, "bad_value", "before must be a date YYYY-MM-DD")
-    limit = int_arg("limit", 30, 1, 100)
+@bp.get("/days", responses=outputs.answers(outputs.Days, 422))
+def days(query: DaysQuery) -> Response:
+    """Archive: days that had players, newest first, strictly before ``before`` (default:
+    today)."""
+    config = settings()
+    day = calendar_day(query.before or clock.today(config))
+    assert day is not None  # checked by DaysQuery
     client = get_redis()
-    dates = client.zrevrangebyscore(keys.DAYS, day.toordinal() - 1, "-inf", start=0, num=limit)
+    dates = client.zrevrangebyscore(
+        keys.DAYS, day.toordinal() - 1, "-inf", start=0, num=query.limit
+    )
     return jsonify({"days": [present.day_json(client, str(d), config) for d in dates]})
 
 
@@ -66,56 +72,64 @@ def _created(attempt: store.Attempt, token: str) -> tuple[Response, int]:
 
 
 def _new_game(date: str, name: str, ranked: bool, player: str) -> tuple[Response, int]:
-    config = current_app.config
-    game = daily_game(daily_seed(config["PIKDAME_SECRET"], date), name)
+    config = settings()
+    game = daily_game(daily_seed(config.secret, date), name)
     now = clock.now(config)
-    attempt, token = store.create(
-        get_redis(),
-        date=date,
-        name=name,
-        player=player,
-        ranked=ranked,
-        game=game,
-        now_ms=int(now.timestamp() * 1000),
-        day_ordinal=dt.date.fromisoformat(date).toordinal(),
-    )
+    try:
+        attempt, token = store.create(
+            get_redis(),
+            date=date,
+            name=name,
+            player=player,
+            ranked=ranked,
+            game=game,
+            now_ms=int(now.timestamp() * 1000),
+            day_ordinal=dt.date.fromisoformat(date).toordinal(),
+            expiry=archive.expiry_for(date, ranked, config),
+        )
+    except store.NameTaken:
+        raise ApiError(
+            422, "bad_value", "name: looks like another player's name today; choose another"
+        ) from None
     identity.remember(player)
     return _created(attempt, token)
 
 
-@bp.post("/daily/<date>/attempts")
-@limiter.limit(attempts_limit)
-def start_attempt(date: str) -> tuple[Response, int]:
-    """One ranked attempt per player, today only. Checks in API.md's order: 400, 401, 404, 409,
-    422."""
-    body = json_object()
+def _can_start(date: str) -> str:
+    """The player starting today's ranked attempt, after API.md's checks before the name: 401
+    (an unknown token), 404, 409 (another day, an attempt already started)."""
     player = identity.player_for_new_attempt()
     known_day(date)
-    config = current_app.config
-    if date != clock.today(config):
+    if date != clock.today(settings()):
         raise ApiError(409, "day_closed", f"{date} is over; only today's challenge can be started")
     existing = store.attempt_for_player(get_redis(), date, player)
     if existing is not None:
-        raise ApiError(
-            409, "attempt_exists", "you already started today's challenge", attempt_id=existing
-        )
-    name = name_field(body)
-    try:
-        return _new_game(date, name, True, player)
-    except store.AttemptExists as e:
-        raise ApiError(
-            409, "attempt_exists", "you already started today's challenge", attempt_id=e.attempt_id
-        ) from None
+        raise store.AttemptExists(existing)
+    return player
 
 
-@bp.post("/daily/<date>/practice")
-@limiter.limit(attempts_limit)
-def start_practice(date: str) -> tuple[Response, int]:
-    """An unranked replay of a closed day's seeded deal ("Wiederholen"): same API, no ranking."""
-    body = json_object()
+def _can_practise(date: str) -> str:
+    """The player practising a closed day (401, 404, 409 before the name)."""
     player = identity.player_for_new_attempt()
     known_day(date)
-    if not clock.is_closed(date, current_app.config):
+    if not clock.is_closed(date, settings()):
         raise ApiError(409, "day_open", f"{date} is still open: practice starts once it closes")
-    name = name_field(body)
-    return _new_game(date, name, False, player)
+    return player
+
+
+@bp.post("/daily/<date>/attempts", responses=CREATED)
+@limit_creations()
+@checks_first(_can_start)
+def start_attempt(path: DayPath, body: NameBody) -> tuple[Response, int]:
+    """Start today's ranked attempt (one per player per day)."""
+    player = _can_start(path.date)
+    return _new_game(path.date, body.name, True, player)
+
+
+@bp.post("/daily/<date>/practice", responses=CREATED)
+@limit_creations()
+@checks_first(_can_practise)
+def start_practice(path: DayPath, body: NameBody) -> tuple[Response, int]:
+    """An unranked replay of a closed day's deal ("Wiederholen"): same API, never ranked."""
+    player = _can_practise(path.date)
+    return _new_game(path.date, body.name, False, player)

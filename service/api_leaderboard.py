@@ -2,44 +2,54 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify
+from flask import Response, jsonify
 
-from service import ranking
+from service import outputs
 from service.api_daily import known_day
+from service.apidoc import api_blueprint
+from service.data import ranking
 from service.errors import ApiError
+from service.inputs import AroundPath, AroundQuery, DayPath, PageQuery
 from service.limits import counted_read, read_pipeline
 from service.redisconn import get_redis
-from service.requests import int_arg
+from service.validation import checks_first
 
-bp = Blueprint("leaderboard", __name__, url_prefix="/api/leaderboard")
-
-MAX_OFFSET = 10**9
+bp = api_blueprint("leaderboard", __name__, "/api/leaderboard")
 
 
-@bp.get("/all-time")
-def all_time() -> Response:
-    offset = int_arg("offset", 0, 0, MAX_OFFSET)
-    limit = int_arg("limit", 50, 1, 100)
-    return jsonify(ranking.alltime_page(get_redis(), offset, limit))
+def _day_of(date: str, attempt_id: str = "") -> str:
+    """The URL's day, before its query's values (API.md: 404 before 422)."""
+    return known_day(date)
 
 
-@bp.get("/<date>")
+@bp.get("/all-time", responses=outputs.answers(outputs.AllTime, 422))
+def all_time(query: PageQuery) -> Response:
+    """Per player: the sum of verified daily scores."""
+    return jsonify(ranking.alltime_page(get_redis(), query.offset, query.limit))
+
+
+@bp.get("/<date>", responses=outputs.answers(outputs.Board, 404, 422))
 @counted_read
-def day_board(date: str) -> Response:
-    known_day(date)
-    offset = int_arg("offset", 0, 0, MAX_OFFSET)
-    limit = int_arg("limit", 50, 1, 100)
+@checks_first(_day_of)
+def day_board(path: DayPath, query: PageQuery) -> Response:
+    """A day's verified attempts in R11 order."""
+    date = known_day(path.date)
     pipe, count = read_pipeline(get_redis())
-    return jsonify(ranking.day_page(get_redis(), date, offset, limit, pipe, count.check))
+    page = ranking.day_page(get_redis(), date, query.offset, query.limit, pipe, count.check)
+    return jsonify(page)
 
 
-@bp.get("/<date>/around/<attempt_id>")
+@bp.get(
+    "/<date>/around/<id:attempt_id>",
+    responses=outputs.answers(outputs.Around, 404, 422),
+)
 @counted_read
-def around(date: str, attempt_id: str) -> Response:
-    known_day(date)
-    radius = int_arg("radius", 5, 0, 50)
+@checks_first(_day_of)
+def around(path: AroundPath, query: AroundQuery) -> Response:
+    """The entries around one ranked attempt."""
+    date = known_day(path.date)
     pipe, count = read_pipeline(get_redis())
-    page = ranking.around(get_redis(), date, attempt_id[:64], radius, pipe, count.check)
+    page = ranking.around(get_redis(), date, path.attempt_id, query.radius, pipe, count.check)
     if page is None:
         raise ApiError(404, "not_ranked", "this attempt is not on the day's leaderboard")
     return jsonify(page)

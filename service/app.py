@@ -1,44 +1,47 @@
-"""The application factory (microblog style): ``create_app(config)``, one blueprint per area."""
+"""The application factory (microblog style): ``create_app(config)``, one blueprint per area.
+
+The API's blueprints are flask-openapi3 ``APIBlueprint``s: their routes validate the inputs
+they declare and document themselves (service/apidoc.py); the pages are a plain blueprint.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
-from werkzeug.middleware.proxy_fix import ProxyFix
+from service import errors, limits, logs, redisconn, routing, security, verdicts
+from service.apidoc import ApiApp
+from service.data import config as settings
+from service.proxies import TrustedProxies
+from service.redisconn import settings_of
+from service.requests import ApiRequest
 
-from service import config as settings
-from service import errors, limits, logs, redisconn, security
 
-
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     """Build the app from the environment, then ``config`` (tests pass REDIS_URL, a clock …)."""
-    app = Flask(__name__, static_folder=None)  # pages.bp serves templates/ and /static
-    app.config.update(settings.load(config))
+    app = ApiApp(__name__, static_folder=None)  # pages.bp serves templates/ and /static
+    app.request_class = ApiRequest
+    known = {v.name for v in settings.VARIABLES} | {"PIKDAME_NOW"}
+    given = dict(config or {})
+    app.config.update(settings.load(given).flask_config())
+    app.config.update({k: v for k, v in given.items() if k not in known})
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    hops = int(app.config["PIKDAME_PROXIES"])
-    if hops:
-        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops
-        )
+    app.wsgi_app = TrustedProxies(  # type: ignore[method-assign]
+        app.wsgi_app, settings_of(app).proxies
+    )
     redisconn.init_app(app)
     errors.register(app)
     logs.register(app)
     security.register(app)
     limits.init_app(app)
+    verdicts.init_app(app)
+    routing.register(app)
 
-    from service import api_attempts, api_daily, api_leaderboard, openapi, ops, pages
+    from service import api_attempts, api_daily, api_leaderboard, apidoc, ops, pages
 
-    for blueprint in (
-        ops.bp,
-        openapi.bp,
-        api_daily.bp,
-        api_attempts.bp,
-        api_leaderboard.bp,
-        pages.bp,
-    ):
-        app.register_blueprint(blueprint)
+    for api in (ops.bp, apidoc.bp, api_daily.bp, api_attempts.bp, api_leaderboard.bp):
+        app.register_api(api)
+    app.register_blueprint(pages.bp)
     # API.md's limits are for the API; pages and their static assets (many per page load) are
     # left to the front proxy.
     limits.limiter.exempt(ops.bp)

@@ -1,4 +1,5 @@
-"""The ``pikdame`` operator command (click, as Flask uses): serve, worker, reconcile, seed-info."""
+"""The ``pikdame`` operator command (click, as Flask uses): serve, worker, reconcile, archive,
+seed-info."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import click
 import redis
 
 from engine import commitment, daily_seed
-from service import clock, commands, config, queue
+from service import commands
+from service.data import clock, config, queue
 
 
 @click.group()
@@ -29,7 +31,7 @@ def serve(bind: str | None) -> None:
 @main.command()
 @click.option("--burst", is_flag=True, help="quit when the queue is empty")
 def worker(burst: bool) -> None:
-    """Run one stock RQ worker on the verification queue."""
+    """Run one verification worker (RQ with worker.steady.SteadyWorker)."""
     args = commands.worker_args(burst)
     os.execv(args[0], args)
 
@@ -38,13 +40,37 @@ def worker(burst: bool) -> None:
 @click.option("--older-than", default=300, show_default=True, help="seconds since finishing")
 def reconcile(older_than: int) -> None:
     """Re-enqueue finished attempts that are neither verified nor rejected."""
-    from worker.reconcile import reconcile as run
+    from service.data.reconcile import reconcile as run
 
     cfg = config.load()
-    client = redis.Redis.from_url(cfg["REDIS_URL"], decode_responses=True)
-    q = queue.queue(cfg["REDIS_URL"], cfg["PIKDAME_QUEUE"])
+    client = redis.Redis.from_url(cfg.redis_url, decode_responses=True)
+    q = queue.queue(cfg.redis_url, cfg.queue, cfg.retry_intervals)
     ids = run(client, q, int(time.time() * 1000), older_than)
     click.echo(json.dumps({"requeued": ids}))
+
+
+@main.command()
+@click.argument("date", required=False)
+def archive(date: str | None) -> None:
+    """Archive DATE's finished records (default: every closed day not archived yet, then give
+    older keys without one an expiry) to PIKDAME_ARCHIVE_DIR; the day's attempts then expire
+    after PIKDAME_KEEP_DAYS."""
+    from service.data import archive as archives
+
+    cfg = config.load()
+    client = redis.Redis.from_url(cfg.redis_url, decode_responses=True)
+    store = archives.from_settings(cfg)
+    if date is None:
+        archived = archives.archive_closed_days(client, store, cfg)
+        click.echo(json.dumps({"archived": archived, "swept": archives.sweep(client, cfg)}))
+        return
+    if clock.parse_date(date) is None:
+        raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
+    try:
+        written = archives.archive_day(client, store, date, cfg)
+    except archives.NotReady as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(json.dumps({"archived": {date: written}}))
 
 
 @main.command("seed-info")
@@ -54,7 +80,7 @@ def seed_info(date: str) -> None:
     if clock.parse_date(date) is None:
         raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
     cfg = config.load()
-    seed = daily_seed(cfg["PIKDAME_SECRET"], date)
+    seed = daily_seed(cfg.secret, date)
     closed = clock.is_closed(date, cfg)
     click.echo(
         json.dumps(

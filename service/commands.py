@@ -18,9 +18,31 @@ def gunicorn_args(bind: str | None = None) -> list[str]:
     return [*args, "service.wsgi:app"]
 
 
+# An idle worker blocks on the queue for WORKER_TTL - 15 s between maintenance ticks; every
+# tick runs the reconciler for lost jobs (worker.steady), so a short tick bounds how long a job
+# lost with a killed worker waits once another worker runs.
+WORKER_TTL_S = 35
+MAINTENANCE_S = 15
+
+
 def worker_args(burst: bool = False) -> list[str]:
-    """The stock ``rq worker`` on the verification queue (JSON jobs; the scheduler runs the
-    delayed retries); ``worker.settings`` imports the engine before the fork."""
+    """``rq worker`` with our worker class (worker.steady: rides out Redis outages, requeues
+    lost jobs) on the verification queue (JSON jobs; the scheduler runs the delayed retries);
+    ``worker.settings`` imports the engine before the fork."""
     rq = str(Path(sys.executable).with_name("rq"))
-    args = [rq, "worker", "-c", "worker.settings", "--serializer", "json", "--with-scheduler"]
+    args = [
+        rq,
+        "worker",
+        "-c",
+        "worker.settings",
+        "-w",
+        "worker.steady.SteadyWorker",
+        "--serializer",
+        "json",
+        "--with-scheduler",
+        "--worker-ttl",
+        str(WORKER_TTL_S),
+        "--maintenance-interval",
+        str(MAINTENANCE_S),
+    ]
     return [*args, "--burst"] if burst else args

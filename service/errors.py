@@ -9,6 +9,7 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from engine import PikDameError
+from service.data import store
 
 # Werkzeug's HTTP errors mapped onto stable codes (API.md lists the statuses).
 HTTP_CODES = {
@@ -50,6 +51,18 @@ def register(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api(e: ApiError) -> Response:
         return error_response(e.status, e.code, e.message, **e.extra)
+
+    @app.errorhandler(store.AttemptExists)
+    def _exists(e: store.AttemptExists) -> Response:
+        return error_response(
+            409, "attempt_exists", "you already started today's challenge", attempt_id=e.attempt_id
+        )
+
+    @app.errorhandler(store.Stale)
+    def _stale(e: store.Stale) -> Response:
+        seq = getattr(e, "seq", None)  # the current seq, where the raiser knows it
+        extra = {} if seq is None else {"seq": seq}
+        return error_response(409, "stale", "the client's seq is not current", **extra)
 
     @app.errorhandler(PikDameError)
     def _engine(e: PikDameError) -> Response:

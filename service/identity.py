@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import secrets
 
-from flask import current_app, request, session
+from flask import request, session
 
-from service import clock, store
+from service.data import clock, store
 from service.errors import ApiError
-from service.redisconn import get_redis
+from service.redisconn import get_redis, settings
 
 SESSION_KEY = "player"
 
@@ -72,6 +72,6 @@ def require_owner(attempt: store.Attempt) -> None:
 
 def require_reader(attempt: store.Attempt) -> None:
     """Owner, or anyone once the attempt is finished and its day has closed."""
-    if attempt.status == "finished" and clock.is_closed(attempt.date, current_app.config):
+    if attempt.status == "finished" and clock.is_closed(attempt.date, settings()):
         return
     require_owner(attempt)

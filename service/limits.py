@@ -1,4 +1,11 @@
-"""Rate limits (API.md): per client address, Redis-backed so every web process shares them.
+"""Rate limits (API.md), Redis-backed so every web process shares them.
+
+Who is counted (issue 10.3: fair behind a school's or an office's one address): a request that
+carries a player (the signed session cookie, issued only once that player created an attempt) is
+counted per player; any other per client address. When accounts come, the account id takes the
+player's place in :func:`client_key`. Starting attempts counts only what was created (201): a 409
+retry or a double click costs nothing. Reads count in windows of ten seconds, so a crowd behind one
+address that reads at once is served (the average rate stays API.md's per second).
 
 Flask-Limiter counts the writes and most reads: one Redis round trip per request. Its
 ``X-RateLimit-*`` headers on every response cost two more (GET and TTL of the counter): under
@@ -22,25 +29,71 @@ from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse
 
 from service.errors import ApiError
+from service.identity import session_player
+from service.redisconn import settings, settings_of
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-limiter = Limiter(key_func=get_remote_address)
+
+def address_key() -> str:
+    return f"addr:{get_remote_address()}"
+
+
+def client_key() -> str:
+    """The player of a signed session when there is one (later: the account), else the address.
+    (A bearer token is not used: a made-up one would open a fresh count per request.)"""
+    player = session_player()
+    return f"player:{player}" if player is not None else address_key()
+
+
+limiter = Limiter(key_func=client_key)
 
 
 def attempts_limit() -> str:
-    return str(current_app.config["PIKDAME_LIMIT_ATTEMPTS"])
+    return settings().limit_attempts
 
 
 def moves_limit() -> str:
-    return str(current_app.config["PIKDAME_LIMIT_MOVES"])
+    return settings().limit_moves
+
+
+def replay_limit() -> str:
+    return settings().limit_replays
 
 
 def per_attempt_key() -> str:
-    """Moves are limited per client address and attempt."""
+    """Moves are limited per client and attempt ..."""
     attempt_id = (request.view_args or {}).get("attempt_id", "")
-    return f"{get_remote_address()}:{attempt_id}"
+    return f"{client_key()}:{attempt_id}"
+
+
+def _created(response: Response) -> bool:
+    return response.status_code == 201
+
+
+def _not_found_or_not_yours(response: Response) -> bool:
+    return response.status_code in (401, 403, 404)
+
+
+def limit_creations() -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Starting attempts: per address (per account once there are accounts), counting only
+    the starts that created an attempt."""
+    return limiter.limit(attempts_limit, key_func=address_key, deduct_when=_created)
+
+
+def limit_moves() -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """... and per address for moves that found no attempt of the caller's (issue 10.7: made-up
+    attempt ids would otherwise each open a fresh count)."""
+
+    def decorate(view: Callable[P, R]) -> Callable[P, R]:
+        per_attempt = limiter.limit(moves_limit, key_func=per_attempt_key)
+        misses = limiter.limit(
+            moves_limit, key_func=address_key, deduct_when=_not_found_or_not_yours
+        )
+        return misses(per_attempt(view))
+
+    return decorate
 
 
 def _limit_headers(response: Response) -> Response:
@@ -69,9 +122,10 @@ def _limit_headers(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"])
-    app.config.setdefault("RATELIMIT_DEFAULT", app.config["PIKDAME_LIMIT_DEFAULT"])
-    app.config.setdefault("RATELIMIT_ENABLED", app.config["PIKDAME_LIMITS_ENABLED"])
+    config = settings_of(app)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", config.redis_url)
+    app.config.setdefault("RATELIMIT_DEFAULT", config.limit_default)
+    app.config.setdefault("RATELIMIT_ENABLED", config.limits_enabled)
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "pd:limits")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)  # see _limit_headers
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # Redis down: /healthz says 503
@@ -122,11 +176,11 @@ def read_pipeline(client: redis.Redis[str]) -> tuple[redis.client.Pipeline[str],
     config = current_app.config
     if not config["RATELIMIT_ENABLED"]:
         return pipe, ReadCount(None, 0, 0)
-    item = _parsed(str(config["PIKDAME_LIMIT_DEFAULT"]))
+    item = _parsed(settings().limit_default)
     window = item.get_expiry()
     now = int(time.time())
     start = now - now % window
-    key = f"pd:limits:read:{request.endpoint}:{get_remote_address()}:{start}"
+    key = f"pd:limits:read:{request.endpoint}:{client_key()}:{start}"
     pipe.incr(key)
     pipe.expire(key, window + 1)
     return pipe, ReadCount(key, item.amount, start + window, str(item))

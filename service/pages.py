@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
-from engine import State
-from service import present, store
-from service.redisconn import get_redis
+from service.data import replays
+from service.data.archive import from_settings as archive_of
+from service.limits import limiter, replay_limit
+from service.redisconn import get_redis, settings
 
 TEMPLATES: Final = Path(__file__).resolve().parent.parent / "templates"
 STATIC: Final = TEMPLATES / "static"
@@ -116,25 +117,22 @@ def rules() -> Response:
     return page(f"rules_{current_lang()}.html", "rules")
 
 
-@bp.get("/replay/<attempt_id>/positions")
+@bp.get("/replay/<id:attempt_id>/positions")
+@limiter.limit(replay_limit)
 def replay_positions(attempt_id: str) -> tuple[Response, int] | Response:
     """Every position (F5) of a finished game of a closed day, for the replay viewer: the same
-    facts its published record and seed give anyone (F6, F4), stepped through by the engine."""
-    attempt = store.load(get_redis(), attempt_id) if len(attempt_id) <= 64 else None
-    if attempt is None:
+    facts its published record and seed give anyone (F6, F4), stepped through by the engine;
+    from the archive once the attempt itself has expired (service.data.replays)."""
+    config = settings()
+    try:
+        text = replays.document(get_redis(), archive_of(config), attempt_id, config)
+    except replays.Unknown:
         return _error(404, "unknown_attempt", "no such attempt")
-    seed_hex = present.seed_if_published(attempt.date, current_app.config)
-    if attempt.status != "finished" or seed_hex is None:
+    except replays.DayOpen:
         return _error(409, "day_open", "a game can be replayed once its day has closed")
-    seed = bytes.fromhex(seed_hex)
-    game = attempt.game  # push() checks each move; showing it needs no bot recomputation
-    record = game.to_record(seed)
-    state = State.new_round(seed, game.rules, game.dealer, game.cut)
-    positions = [state.to_position()]
-    for entry in record["moves"]:
-        state.push(entry["move"], entry["seat"])
-        positions.append(state.to_position())
-    return jsonify({"date": attempt.date, "record": record, "positions": positions})
+    response = Response(text, mimetype="application/json")
+    response.headers["Cache-Control"] = "public, max-age=86400, immutable"
+    return response
 
 
 def _error(status: int, code: str, message: str) -> tuple[Response, int]:

@@ -5,7 +5,6 @@ Every card in a response comes from ``engine.view(state, 0)``: the full state ne
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import redis
@@ -19,8 +18,9 @@ from engine import (
     daily_seed,
     view,
 )
-from service import clock, keys, ranking
-from service.store import Attempt
+from service.data import clock, keys, ranking
+from service.data.config import Settings
+from service.data.store import Attempt
 
 
 def attempt_json(
@@ -30,16 +30,6 @@ def attempt_json(
     else computed from the stored game) and its verification."""
     if seat_view is None:
         seat_view = view(attempt.game.state, 0)
-    verification: dict[str, Any] | None = None
-    if attempt.ranked and attempt.verification is not None:
-        verified = attempt.verification == "verified"
-        verification = {
-            "status": attempt.verification,
-            "score": attempt.score if verified else None,
-            "turns": attempt.turns if verified else None,
-            "rank": ranking.rank_of(client, attempt.date, attempt.id) if verified else None,
-            "reason": attempt.reason,
-        }
     return {
         "id": attempt.id,
         "date": attempt.date,
@@ -48,23 +38,37 @@ def attempt_json(
         "status": attempt.status,
         "seq": attempt.seq,
         "view": seat_view.to_json(),
-        "verification": verification,
+        "verification": verification_json(client, attempt),
     }
 
 
-def seed_if_published(date: str, config: Mapping[str, Any]) -> str | None:
-    """The day's seed in hex once the day and its grace have closed (F4), else None."""
-    if not clock.is_closed(date, config):
+def verification_json(client: redis.Redis[str], attempt: Attempt) -> dict[str, Any] | None:
+    """``A.verification``: null for practice and while playing, else the verdict so far."""
+    if not attempt.ranked or attempt.verification is None:
         return None
-    return daily_seed(config["PIKDAME_SECRET"], date).hex()
+    verified = attempt.verification == "verified"
+    return {
+        "status": attempt.verification,
+        "score": attempt.score if verified else None,
+        "turns": attempt.turns if verified else None,
+        "rank": ranking.rank_of(client, attempt.date, attempt.id) if verified else None,
+        "reason": attempt.reason,
+    }
 
 
-def day_json(client: redis.Redis[str], date: str, config: Mapping[str, Any]) -> dict[str, Any]:
+def seed_if_published(date: str, settings: Settings) -> str | None:
+    """The day's seed in hex once the day and its grace have closed (F4), else None."""
+    if not clock.is_closed(date, settings):
+        return None
+    return daily_seed(settings.secret, date).hex()
+
+
+def day_json(client: redis.Redis[str], date: str, settings: Settings) -> dict[str, Any]:
     """API.md's daily challenge document for ``date``."""
-    return day_doc(date, config, client.get(keys.day_count(date)))
+    return day_doc(date, settings, client.get(keys.day_count(date)))
 
 
-def day_doc(date: str, config: Mapping[str, Any], count: str | None) -> dict[str, Any]:
+def day_doc(date: str, settings: Settings, count: str | None) -> dict[str, Any]:
     """The daily challenge document from its attempts counter (read by the caller)."""
     seats = [s.to_json() for s in daily_seats("")]
     seats[0] = {"kind": "human"}
@@ -72,12 +76,12 @@ def day_doc(date: str, config: Mapping[str, Any], count: str | None) -> dict[str
         "date": date,
         "game": "pikdame",
         "engine": ENGINE_VERSION,
-        "commitment": commitment(daily_seed(config["PIKDAME_SECRET"], date)),
+        "commitment": commitment(daily_seed(settings.secret, date)),
         "opens_at": clock.iso(clock.opens_at(date)),
         "ends_at": clock.iso(clock.ends_at(date)),
-        "closes_at": clock.iso(clock.closes_at(date, config)),
+        "closes_at": clock.iso(clock.closes_at(date, settings)),
         "rules": DAILY_RULES.to_json(),
         "seats": seats,
-        "seed": seed_if_published(date, config),
+        "seed": seed_if_published(date, settings),
         "attempts": int(count or 0),
     }

@@ -1,22 +1,35 @@
-"""The app's Redis client: one connection pool per process, from REDIS_URL."""
+"""The app's shared objects: its settings, and its Redis client (one connection pool per
+process) and verification queue."""
 
 from __future__ import annotations
 
 import redis
 from flask import Flask, current_app
-from rq import Queue
 
-from service import queue
+from service.data import queue
+from service.data.config import Settings
 
 EXTENSION = "pikdame_redis"
 QUEUE = "pikdame_queue"
 
 
 def init_app(app: Flask) -> None:
+    config = settings_of(app)
     app.extensions[EXTENSION] = redis.Redis.from_url(
-        app.config["REDIS_URL"], decode_responses=True, health_check_interval=30
+        config.redis_url, decode_responses=True, health_check_interval=30
     )
-    app.extensions[QUEUE] = queue.queue(app.config["REDIS_URL"], app.config["PIKDAME_QUEUE"])
+    app.extensions[QUEUE] = queue.queue(config.redis_url, config.queue, config.retry_intervals)
+
+
+def settings_of(app: Flask) -> Settings:
+    value = app.config["SETTINGS"]
+    assert isinstance(value, Settings)
+    return value
+
+
+def settings() -> Settings:
+    """The current app's settings (service.data.config), typed."""
+    return settings_of(current_app)
 
 
 def get_redis() -> redis.Redis[str]:
@@ -25,7 +38,7 @@ def get_redis() -> redis.Redis[str]:
     return client
 
 
-def get_queue() -> Queue:
+def get_queue() -> queue.VerifyQueue:
     """The verification queue (RQ needs its own bytes-mode connection)."""
-    q: Queue = current_app.extensions[QUEUE]
+    q: queue.VerifyQueue = current_app.extensions[QUEUE]
     return q

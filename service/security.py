@@ -32,7 +32,12 @@ UNSAFE_METHODS: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 def register(app: Flask) -> None:
     @app.before_request
     def _json_only() -> None:
-        if request.method in UNSAFE_METHODS and request.mimetype != "application/json":
+        # A URL or method without a route is answered by routing (404, 405 with Allow).
+        if (
+            request.method in UNSAFE_METHODS
+            and request.routing_exception is None
+            and request.mimetype != "application/json"
+        ):
             raise ApiError(
                 415, "unsupported_media_type", "send the body as Content-Type: application/json"
             )

@@ -6,7 +6,7 @@ in the master rather than on each worker's first move.
 
 from __future__ import annotations
 
-import engine.bots.zen  # noqa: F401  (preloaded: the bots load lazily)
+import engine.pikdame.bots.zen  # noqa: F401  (preloaded: the bots load lazily)
 from service.app import create_app
 
 app = create_app()

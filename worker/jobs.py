@@ -2,24 +2,38 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import redis
 
-from service import config
+from service.data import config, queue
 from worker.verify import verify
 
 
+@dataclass(frozen=True)
+class Context:
+    """What a worker process shares between its jobs: settings, a text-mode Redis client and the
+    verification queue (for the reconciler)."""
+
+    settings: config.Settings
+    client: redis.Redis[str]
+    queue: queue.VerifyQueue
+
+
 @cache
-def _context() -> tuple[redis.Redis[str], bytes]:
-    """One text-mode client and the secret per worker process, from the environment."""
-    cfg = config.load()
-    client = redis.Redis.from_url(cfg["REDIS_URL"], decode_responses=True)
-    return client, cfg["PIKDAME_SECRET"]
+def context() -> Context:
+    """One per worker process, from the environment (service.data.config)."""
+    settings = config.load()
+    return Context(
+        settings,
+        redis.Redis.from_url(settings.redis_url, decode_responses=True),
+        queue.queue(settings.redis_url, settings.queue, settings.retry_intervals),
+    )
 
 
 def verify_attempt(attempt_id: str) -> dict[str, Any]:
     """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected."""
-    client, secret = _context()
-    return verify(client, attempt_id, secret)
+    ctx = context()
+    return verify(ctx.client, attempt_id, ctx.settings.secret)

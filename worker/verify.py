@@ -10,9 +10,9 @@ from typing import Any, cast
 
 import redis
 
-from engine import ENGINE_VERSION, ReplayError, daily_seed, replay
-from service import keys, ranking, store
-from service.clock import opens_at
+from engine import ENGINE_VERSION, ReplayError, daily_game, daily_seed, replay
+from service.data import keys, ranking, store
+from service.data.clock import opens_at
 
 
 class NotReady(RuntimeError):
@@ -25,14 +25,35 @@ class EngineMismatch(RuntimeError):
     worker, then requeue)."""
 
 
+# The parts of a record (F6) that R11 fixes for everyone on a day: nothing in them is the
+# player's choice, so a record that differs in any of them is forged, whatever its moves.
+SETUP_FIELDS = ("rules", "seats", "deal")
+
+
+def setup_mismatch(record: dict[str, Any], seed: bytes, name: str) -> str | None:
+    """The first part of the record's setup that is not the day's (R11: rules with
+    ``hand_out_double``, the player in seat 0 and zen bots in seats 1–3, dealer 3, the automatic
+    cut of the day's seed), or None."""
+    day = daily_game(seed, name).to_record()
+    for field in SETUP_FIELDS:
+        if record.get(field) != day[field]:
+            return field
+    return None
+
+
 def judge(attempt: store.Attempt, secret: bytes) -> tuple[str, int | None, int | None, str | None]:
-    """(status, score, turns, reason): replay every move from the day's seed, every bot move
-    recomputed (engine.replay), then compare the replay's score with the live one."""
+    """(status, score, turns, reason): pin the record to the day's setup (R11), replay every
+    move from the day's seed, every bot move recomputed (engine.replay), then compare the
+    replay's score with the live one."""
     record = json.loads(attempt.game_json)["record"]
     if record.get("engine") != ENGINE_VERSION:
         raise EngineMismatch(f"record engine {record.get('engine')!r}, worker {ENGINE_VERSION!r}")
+    seed = daily_seed(secret, attempt.date)
+    field = setup_mismatch(record, seed, attempt.name)
+    if field is not None:
+        return "rejected", None, None, f"setup_mismatch in {field}"
     try:
-        game = replay(record, daily_seed(secret, attempt.date))
+        game = replay(record, seed)
     except ReplayError as e:
         where = "" if e.move_index is None else f" at move {e.move_index}"
         # The code only: an engine message may name a bot's hidden card before the day closes.
@@ -49,45 +70,42 @@ def judge(attempt: store.Attempt, secret: bytes) -> tuple[str, int | None, int |
 def verify(client: redis.Redis[str], attempt_id: str, secret: bytes) -> dict[str, Any]:
     """Judge and record the verdict; a second run finds the verdict and changes nothing."""
     key = keys.attempt(attempt_id)
-    with client.pipeline() as pipe:
-        while True:
-            try:
-                pipe.watch(key)
-                h = cast(dict[str, str], pipe.hgetall(key))
-                if not h:
-                    raise NotReady(f"no attempt {attempt_id}")
-                attempt = store.Attempt.from_hash(h)
-                if attempt.status != "finished" or not attempt.ranked:
-                    raise NotReady(f"attempt {attempt_id} is not a finished ranked attempt")
-                if attempt.verification in ("verified", "rejected"):
-                    pipe.unwatch()
-                    return {"attempt_id": attempt_id, "status": attempt.verification, "new": False}
-                status, score, turns, reason = judge(attempt, secret)
-                player_key = keys.player(attempt.player)
-                pipe.watch(player_key)
-                best = cast(str | None, pipe.hget(player_key, "best"))
-                pipe.multi()
-                pipe.zrem(keys.FINISHED, attempt_id)
-                if status == "verified":
-                    assert score is not None and turns is not None
-                    pipe.hset(key, mapping={"verification": "verified", "turns": str(turns)})
-                    finished_ms = (attempt.finished_ms or 0) - _ms(attempt.date)
-                    pipe.zadd(
-                        keys.day_rank(attempt.date),
-                        {attempt_id: ranking.rank_key(score, turns, finished_ms)},
-                    )
-                    pipe.hset(keys.day_names(attempt.date), attempt_id, attempt.name)
-                    pipe.zincrby(keys.ALLTIME, score, attempt.player)
-                    pipe.hset(player_key, "name", attempt.name)
-                    pipe.hincrby(player_key, "days", 1)
-                    if best is None or score > int(best):
-                        pipe.hset(player_key, "best", str(score))
-                else:
-                    pipe.hset(key, mapping={"verification": "rejected", "reason": reason or ""})
-                pipe.execute()
-                return {"attempt_id": attempt_id, "status": status, "new": True}
-            except redis.WatchError:
-                continue
+
+    def record_verdict(pipe: redis.client.Pipeline[str]) -> dict[str, Any]:
+        h = cast(dict[str, str], pipe.hgetall(key))
+        if not h:
+            raise NotReady(f"no attempt {attempt_id}")
+        attempt = store.Attempt.from_hash(h)
+        if attempt.status != "finished" or not attempt.ranked:
+            raise NotReady(f"attempt {attempt_id} is not a finished ranked attempt")
+        if attempt.verification in ("verified", "rejected"):
+            return {"attempt_id": attempt_id, "status": attempt.verification, "new": False}
+        status, score, turns, reason = judge(attempt, secret)
+        player_key = keys.player(attempt.player)
+        pipe.watch(player_key)
+        best = cast(str | None, pipe.hget(player_key, "best"))
+        pipe.multi()
+        pipe.zrem(keys.FINISHED, attempt_id)
+        if status == "verified":
+            assert score is not None and turns is not None
+            pipe.hset(key, mapping={"verification": "verified", "turns": str(turns)})
+            finished_ms = (attempt.finished_ms or 0) - _ms(attempt.date)
+            pipe.zadd(
+                keys.day_rank(attempt.date),
+                {attempt_id: ranking.rank_key(score, turns, finished_ms)},
+            )
+            pipe.hset(keys.day_names(attempt.date), attempt_id, attempt.name)
+            pipe.zincrby(keys.ALLTIME, score, attempt.player)
+            pipe.hset(player_key, "name", attempt.name)
+            pipe.hincrby(player_key, "days", 1)
+            if best is None or score > int(best):
+                pipe.hset(player_key, "best", str(score))
+        else:
+            pipe.hset(key, mapping={"verification": "rejected", "reason": reason or ""})
+        pipe.publish(keys.verdict_channel(attempt_id), status)  # for whoever waits on it
+        return {"attempt_id": attempt_id, "status": status, "new": True}
+
+    return store.transaction(client, record_verdict, key)
 
 
 def _ms(date: str) -> int:

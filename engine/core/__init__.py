@@ -1,4 +1,6 @@
-"""The shared core of every game: the F3 random stream and the error classes.
+"""The shared core of every game: card ids and notation (F1), the F3 random stream, the error
+classes, meld primitives and the Game → State → View shape each game package follows.
 
-Nothing here knows a game's rules; each game package builds on it.
+Nothing here knows a game's rules (not even what a card is worth); each game package builds on it
+and imports nothing else of the engine.
 """

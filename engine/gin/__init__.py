@@ -4,13 +4,15 @@ Standard library only and deterministic; it builds on ``engine.core`` and on no 
 The public API for the service (tables, daily challenge) is re-exported here.
 """
 
+from engine.core.records import parse_seed
 from engine.gin.bots import BOTS_VERSION, LEVELS, choose_move
 from engine.gin.cards import NAMES, POINTS, from_mask, names, parse_card, to_mask
 from engine.gin.deal import Deal, deal, hand_seed
 from engine.gin.match import TARGET, GinMatch, HandResult, Seat, commitment
 from engine.gin.melds import Defence, arrange, best_defence, is_meld, min_deadwood
 from engine.gin.moves import Move, parse_move
-from engine.gin.record import ENGINE_VERSION, LOG_FORMAT, parse_seed, replay
+from engine.gin.record import ENGINE_VERSION, LOG_FORMAT
+from engine.gin.replay import replay
 from engine.gin.state import CODES, POSITION_FORMAT, HandOutcome, HandState, Knock
 from engine.gin.view import View, suggested_defence, view
 

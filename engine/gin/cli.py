@@ -11,8 +11,9 @@ from typing import Any, TextIO
 
 from engine.core import commandline as cl
 from engine.core.errors import FormatError
+from engine.core.records import parse_seed
 from engine.gin.match import FIRST_DEALER
-from engine.gin.record import parse_seed, replay
+from engine.gin.replay import replay
 from engine.gin.state import HandState
 
 

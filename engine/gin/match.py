@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.core.errors import FormatError, IllegalMoveError
-from engine.core.records import Seat, commitment
+from engine.core.records import Seat, commitment, parse_seed
 from engine.gin.bots import choose_move
 from engine.gin.moves import Move
+from engine.gin.record import read_record, write_record
 from engine.gin.state import HandOutcome, HandState
 from engine.gin.view import View, view
 
@@ -160,9 +161,15 @@ class GinMatch:
 
     def to_record(self, reveal_seed: bool = False) -> dict[str, Any]:
         """The match record ``gin-log/1`` (docs/GIN_FORMATS.md); the seed only when revealed."""
-        from engine.gin.record import to_record
-
-        return to_record(self, self._seed if reveal_seed else None)
+        return write_record(
+            self.seats,
+            self.commitment,
+            self._seed if reveal_seed else None,
+            self.moves,
+            [r.to_json() for r in self.results],
+            list(self.totals),
+            self.result_json(),
+        )
 
     def to_json(self) -> dict[str, Any]:
         """Storage form (server side only: it holds the seed and every hidden card)."""
@@ -173,9 +180,30 @@ class GinMatch:
 
     @staticmethod
     def from_json(data: Any) -> GinMatch:
-        from engine.gin.record import from_storage
-
-        return from_storage(data)
+        """Rebuild a match from :meth:`to_json` without replaying it (the service's storage)."""
+        try:
+            record, position = data["record"], data["position"]
+            fields = read_record(record)
+            match = GinMatch(parse_seed(fields.seeds["seed"]), fields.seats)
+            match.state = HandState.from_position(position)
+            match.moves = fields.moves
+            match.results = [
+                HandResult(
+                    h["hand"],
+                    h["dealer"],
+                    HandOutcome.from_json(
+                        {k: h[k] for k in ("end", "winner", "scores", "deadwood")}
+                    ),
+                )
+                for h in record["hands"]
+            ]
+            totals = record["totals"]
+            match.totals = [int(totals[0]), int(totals[1])]
+            result = record["result"]
+            match.winner = None if result is None else int(result["winner"])
+        except (KeyError, TypeError, IndexError, ValueError) as e:
+            raise FormatError(f"a stored Gin match: {e!r}", data) from None
+        return match
 
 
 __all__ = ["FIRST_DEALER", "TARGET", "GinMatch", "HandResult", "Seat", "commitment"]

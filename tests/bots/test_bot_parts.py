@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots import choose_move
-from engine.bots.evaluate import PLAIN, choose_discard
-from engine.bots.knowledge import after_take, take_options, unseen
-from engine.bots.zen import ZEN
-from engine.cards import COPIES, Card
-from engine.moves import Move
-from engine.state import State
-from engine.view import View, view
+from engine.core.cards import Card
+from engine.pikdame.bots import choose_move
+from engine.pikdame.bots.evaluate import PLAIN, choose_discard
+from engine.pikdame.bots.knowledge import after_take, take_options, unseen
+from engine.pikdame.bots.zen import ZEN
+from engine.pikdame.cards import COPIES
+from engine.pikdame.moves import Move
+from engine.pikdame.state import State
+from engine.pikdame.view import View, view
 
 OTHERS = [["2S", "3S", "4D"], ["9C", "TC", "JD"], ["4H", "6D", "KC"]]
 STOCK = ["4C", "8D", "QH", "2H", "3C", "6C", "8C", "JS", "QC", "KH"]

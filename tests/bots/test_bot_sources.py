@@ -3,22 +3,25 @@ clock, no floats and no ``hash()`` in decisions, by the same source check as the
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.engine.test_determinism import violations
+from tests.support.determinism import ENGINE, engine_sources, violations
 
-ENGINE = Path(__file__).resolve().parents[2] / "engine"
-SOURCES = sorted(p.relative_to(ENGINE).as_posix() for p in (ENGINE / "bots").glob("*.py"))
+SOURCES = engine_sources("pikdame/bots", "pikdame/optimiser")
 
 
-@pytest.mark.parametrize("name", [*SOURCES, "optimiser.py"])
+@pytest.mark.parametrize("name", SOURCES)
 def test_bot_source_is_deterministic(name: str) -> None:
     assert violations((ENGINE / name).read_text(), name) == []
 
 
 def test_every_level_module_is_checked() -> None:
-    assert {"bots/beginner.py", "bots/advanced.py", "bots/zen.py", "bots/planner.py"} <= set(
-        SOURCES
-    )
+    assert {
+        "pikdame/bots/beginner.py",
+        "pikdame/bots/advanced.py",
+        "pikdame/bots/zen.py",
+        "pikdame/bots/planner.py",
+        "pikdame/optimiser/__init__.py",
+        "pikdame/optimiser/search.py",
+        "pikdame/optimiser/solver.py",
+    } <= set(SOURCES)

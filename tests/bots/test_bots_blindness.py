@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bots import LEVELS, choose_move
-from engine.view import view
-from tests.bots.positions import permute_hidden, sample_states
+from engine.pikdame.bots import LEVELS, choose_move
+from engine.pikdame.view import view
+from tests.support.bot_positions import permute_hidden, sample_states
 
 MIXED = ("zen", "advanced", "beginner", "zen")
 

@@ -9,17 +9,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.bots import LEVELS, choose_move
-from engine.state import State
-from engine.view import view
-from tests.bots.positions import sample_states
+from engine.pikdame.bots import LEVELS, choose_move
+from engine.pikdame.state import State
+from engine.pikdame.view import view
+from tests.support.bot_positions import sample_states
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = """
 import json, sys
-from engine.bots import LEVELS, choose_move
-from engine.state import State
-from engine.view import view
+from engine.pikdame.bots import LEVELS, choose_move
+from engine.pikdame.state import State
+from engine.pikdame.view import view
 out = []
 for doc in json.load(sys.stdin):
     state = State.from_position(doc)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bots import LEVELS, choose_move
-from engine.state import Rules, State
-from engine.view import view
-from tests.bots.positions import DAILY, MAX_MOVES, play, seed_of
+from engine.pikdame.bots import LEVELS, choose_move
+from engine.pikdame.cards import points_of
+from engine.pikdame.rules import Rules
+from engine.pikdame.state import State
+from engine.pikdame.view import view
+from tests.support.bot_positions import DAILY, MAX_MOVES, play, seed_of
 
 TABLES = (
     ("zen", "zen", "zen", "zen"),
@@ -34,7 +36,7 @@ def test_rounds_are_legal_and_end(levels: tuple[str, ...]) -> None:
         assert outcome.end in ("out", "stock")  # bots never resign
         for seat, got in enumerate(outcome.round_scores):
             melds = sum(m.points for m in final.melds[seat])
-            hand = sum(c.points for c in final.hand(seat))
+            hand = points_of(final.hand(seat))
             base = melds - (0 if seat == outcome.winner else hand)
             assert got == (2 * base if outcome.doubled else base)
         if outcome.winner is not None:

@@ -1,29 +1,27 @@
-"""``engine.meldsolver.solve`` is exact: its moves are legal in order, keep a card (R4.2) and gain
-exactly the brute-force best over the engine's own legal plays (R5, R6, R7.1); on big hands it
-never gains less than ``engine.optimiser.best_arrangement``."""
+"""The optimiser (``engine.pikdame.optimiser.best_arrangement``) is exact: its moves are legal in
+order, keep a card (R4.2) and gain exactly the brute-force best over the engine's own legal plays
+(R5, R6, R7.1); on big hands it never gains less than pushing every move it names."""
 
 from __future__ import annotations
 
 import hashlib
 import itertools
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import meldsearch
-from engine.cards import CARDS, COPIES, JOKER_CODE, Card
-from engine.deal import deal
-from engine.melds import Meld
-from engine.meldsolver import solve
-from engine.optimiser import best_arrangement
-from engine.state import State
-from tests.bots.brute import brute_best, play_state, score
-from tests.bots.test_optimiser_exact import situations
-from tests.engine.test_determinism import violations
-
-ENGINE = Path(__file__).resolve().parents[2] / "engine"
+from engine.core.cards import CARDS, JOKER_CODE, Card
+from engine.pikdame.cards import COPIES
+from engine.pikdame.deal import deal
+from engine.pikdame.melds import Meld
+from engine.pikdame.optimiser import best_arrangement
+from engine.pikdame.optimiser import search as meldsearch
+from engine.pikdame.optimiser.tree import MAX_PIECE
+from engine.pikdame.state import State
+from tests.support.brute import brute_best, play_state, score
+from tests.support.determinism import ENGINE, violations
+from tests.support.situations import situations
 
 
 def melds_points(state: State) -> int:
@@ -31,7 +29,7 @@ def melds_points(state: State) -> int:
 
 
 def _push_all(hand: list[Card], melds: list[Meld]) -> tuple[int, int, State]:
-    solution = solve(hand, melds)
+    solution = best_arrangement(hand, melds)
     state = play_state(hand, melds)
     before_points, before_score = melds_points(state), score(state)
     for move in solution.moves:
@@ -68,12 +66,12 @@ def test_out_of_budget_gives_a_legal_best_effort(monkeypatch: pytest.MonkeyPatch
     for t in range(5):
         d = deal(hashlib.sha256(f"tests/bots/meldsolver/budget/{t}".encode()).digest(), 2, 0)
         hands.append([Card.from_id(i) for i in [*d.hands[0], *d.stock][:30]])
-    exact = [solve(hand, []) for hand in hands]
+    exact = [best_arrangement(hand, []) for hand in hands]
     assert all(s.exact for s in exact)
     monkeypatch.setattr(meldsearch, "NODE_BUDGET", 3)
     for hand, best in zip(hands, exact, strict=True):
         gain, _, _ = _push_all(hand, [])
-        rough = solve(hand, [])
+        rough = best_arrangement(hand, [])
         assert not rough.exact
         assert rough.gain == gain <= best.gain
 
@@ -153,7 +151,7 @@ def test_long_runs_split_into_pieces() -> None:
     (R5.2) with natural ends, at most 6 jokers and no gap of 5 jokers splits into runs of 3 to
     MAX_PIECE cards that each hold a natural (R5.3). Checked for every such pattern."""
     checked = 0
-    for length in range(meldsearch.MAX_PIECE + 1, 14):
+    for length in range(MAX_PIECE + 1, 14):
         for middle in itertools.product((False, True), repeat=length - 2):
             jokers = (False, *middle, False)  # True: a joker at that position
             if sum(jokers) > 6 or "11111" in "".join("1" if j else "0" for j in jokers):
@@ -162,7 +160,7 @@ def test_long_runs_split_into_pieces() -> None:
             for i in range(length):
                 if not splits[i]:
                     continue
-                for k in range(3, meldsearch.MAX_PIECE + 1):
+                for k in range(3, MAX_PIECE + 1):
                     if i + k <= length and not all(jokers[i : i + k]):
                         splits[i + k] = True
             assert splits[length], jokers
@@ -171,7 +169,11 @@ def test_long_runs_split_into_pieces() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["meldsolver.py", "meldsearch.py", "meldfallback.py", "meldmoves.py"]
+    "name",
+    [
+        f"pikdame/optimiser/{m}.py"
+        for m in ("solver", "search", "tree", "fallback", "moves", "arrangement")
+    ],
 )
 def test_optimiser_source_is_deterministic(name: str) -> None:
     """The determinism bar for the optimiser the bots and replay run: no randomness, clock,

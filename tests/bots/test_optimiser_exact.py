@@ -7,15 +7,14 @@ actually occur) plus jokers; the player may already own melds to lay on or swap 
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings
 
-from engine.cards import CARDS, COPIES, JOKER_CODE, Card
-from engine.meldgen import iter_melds
-from engine.melds import Meld
-from engine.optimiser import best_arrangement
-from engine.state import State
-from tests.bots.brute import brute_best, play_state, score
+from engine.core.cards import Card
+from engine.pikdame.melds import Meld
+from engine.pikdame.optimiser import best_arrangement
+from engine.pikdame.state import State
+from tests.support.brute import brute_best, play_state, score
+from tests.support.situations import situations
 
 
 def meld_points(state: State) -> int:
@@ -24,39 +23,6 @@ def meld_points(state: State) -> int:
 
 def _cards(text: str) -> list[Card]:
     return [Card.parse(t) for t in text.split(" ")]
-
-
-@st.composite
-def situations(draw: st.DrawFn) -> tuple[list[Card], list[Meld]]:
-    """A hand of 2–8 cards and up to two owned melds, from a window of 5 ranks (may wrap)."""
-    low = draw(st.integers(0, 12))
-    suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=2, unique=True))
-    window = [s * 13 + (low + i) % 13 for s in suits for i in range(5)]
-    pick = st.one_of(st.sampled_from(window), st.just(JOKER_CODE))
-    used = [0] * 53
-    melds: list[Meld] = []
-    for _ in range(draw(st.integers(0, 2))):
-        counts = [0] * 53
-        for c in draw(st.lists(pick, min_size=3, max_size=6)):
-            counts[c] += 1
-        options = list(iter_melds(counts, max_len=5))
-        if not options:
-            continue
-        meld = options[draw(st.integers(0, len(options) - 1))]
-        if meld.kind == "set" and any(m.kind == "set" and m.rank == meld.rank for m in melds):
-            continue  # R5.4: one set per rank
-        if any(used[c] + meld.cards.count(c) > COPIES[c] for c in meld.cards):
-            continue
-        for c in meld.cards:
-            used[c] += 1
-        melds.append(meld)
-    hand: list[Card] = []
-    for c in draw(st.lists(pick, min_size=2, max_size=8)):
-        if used[c] < COPIES[c]:
-            used[c] += 1
-            hand.append(CARDS[c])
-    assume(hand)  # a player about to play holds at least one card
-    return hand, melds
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,9 +9,9 @@ import hashlib
 import pytest
 
 from engine import Game, ReplayError, daily_game, replay
-from engine.cards import cards_of
-from engine.moves import Move
-from engine.state import State
+from engine.core.cards import cards_of
+from engine.pikdame.moves import Move
+from engine.pikdame.state import State
 
 
 def seed(name: str) -> bytes:

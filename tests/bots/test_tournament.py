@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import tournament
-from engine.state import Rules
+from engine.pikdame import tournament
+from engine.pikdame.rules import Rules
 
 
 def test_same_seed_same_rounds() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.player import Player, hand, points, wait_idle
-from tests.browser.stack import Stack
+from tests.support.browser_stack import Stack
+from tests.support.table_player import Player, hand, points, wait_idle
 
 
 def test_table_in_english_and_back(page: Page, stack: Stack) -> None:

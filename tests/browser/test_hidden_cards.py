@@ -9,9 +9,9 @@ from typing import Any
 from playwright.sync_api import Page, Response
 
 from engine import DAILY_DEALER, DAILY_RULES, State, daily_seed, view
-from tests.browser.flows import start_game
-from tests.browser.player import Player, finished, wait_idle
-from tests.browser.stack import SECRET, Stack
+from tests.support.browser_stack import SECRET, Stack
+from tests.support.page_flows import start_game
+from tests.support.table_player import Player, finished, wait_idle
 
 HIDDEN_KEYS = {"hands", "stock", "seed_hex", "position", "state"}
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from engine import commitment, daily_seed
-from tests.browser.flows import start_game, wait_verified
-from tests.browser.player import Player
-from tests.browser.stack import SECRET, Stack
+from tests.support.browser_stack import SECRET, Stack
+from tests.support.page_flows import start_game, wait_verified
+from tests.support.table_player import Player
 
 
 def test_rules_in_german_with_english_switch(page: Page, stack: Stack) -> None:

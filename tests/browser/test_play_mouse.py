@@ -7,9 +7,9 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import start_game, wait_verified
-from tests.browser.player import Player, wait_idle
-from tests.browser.stack import Stack
+from tests.support.browser_stack import Stack
+from tests.support.page_flows import start_game, wait_verified
+from tests.support.table_player import Player, wait_idle
 
 
 def test_mouse_round_to_verified_rank(page: Page, stack: Stack, artifacts: Path) -> None:

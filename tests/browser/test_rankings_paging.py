@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.stack import Stack
+from tests.support.browser_stack import Stack
 
 PLAYERS = 27
 PAGE = 20

@@ -8,10 +8,10 @@ import signal
 import redis
 from playwright.sync_api import Page, expect
 
-from service import keys
-from tests.browser.flows import start_game
-from tests.browser.player import Player
-from tests.browser.stack import Stack
+from service.data import keys
+from tests.support.browser_stack import Stack
+from tests.support.page_flows import start_game
+from tests.support.table_player import Player
 
 
 def test_tampered_score_is_rejected_on_the_end_screen(page: Page, stack: Stack) -> None:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import start_game, wait_verified
-from tests.browser.player import Player, hand, wait_idle
-from tests.browser.stack import Stack
+from tests.support.browser_stack import Stack
+from tests.support.page_flows import start_game, wait_verified
+from tests.support.table_player import Player, hand, wait_idle
 
 
 def test_reload_mid_game_and_continue(page: Page, stack: Stack, artifacts: Path) -> None:
@@ -69,18 +69,24 @@ def test_second_start_same_day_continues(page: Page, stack: Stack) -> None:
 
 
 def test_two_tabs_the_stale_one_is_refreshed(page: Page, stack: Stack) -> None:
+    """The stale tab takes the current table and the whole move list (issue 9: it showed an
+    empty move history)."""
     stack.clock.set_day("2030-02-06")
     attempt = start_game(page, "Zwei Tabs")
     other = page.context.new_page()
     other.goto(f"/play/{attempt}")
     other.wait_for_selector("body[data-ready='1']")
-    Player(page).act("draw")  # the first tab moves on
+    Player(page).play_turn()  # the first tab plays a whole turn, the bots answer
+    Player(page).act("draw")
+    moves = page.locator("#log li").all_inner_texts()
+    assert len(moves) >= 4, moves
     stale = Player(other)
     other.locator("#actions button[data-action=draw]").click()
     other.locator("#confirm-ok").click()
     wait_idle(other)
     expect(other.locator("#message")).to_contain_text("inzwischen geändert")
     assert hand(other) == hand(page)  # refreshed to the current table
+    assert other.locator("#log li").all_inner_texts() == moves
     stale.select([0])
     stale.act("discard")
     other.close()

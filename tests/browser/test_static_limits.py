@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
-from tests.browser.stack import Stack
+from tests.support.browser_stack import Stack
 
 
 def test_static_files_are_not_rate_limited(page: Page, stack: Stack) -> None:
     statuses = [page.request.get("/static/js/lib/dom.js").status for _ in range(150)]
     assert statuses == [200] * 150
-    # the API keeps its limit (API.md: 60 a second by default)
-    api = [page.request.get("/api/daily").status for _ in range(150)]
+    # the API keeps its limit (API.md: 60 a second by default, counted as 600 per 10 seconds)
+    api: list[int] = []
+    while len(api) < 700 and 429 not in api:
+        api.append(page.request.get("/api/daily").status)
     assert 429 in api

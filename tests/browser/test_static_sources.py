@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from engine.errors import CODES
+from engine.pikdame.errors import CODES
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 STATIC = TEMPLATES / "static"

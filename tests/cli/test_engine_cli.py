@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine import Game, Move, Rules, Seat, State
-from engine.deal import deal
+from engine.pikdame.deal import deal
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = hashlib.sha256(b"cli-test").digest()

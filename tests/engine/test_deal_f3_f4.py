@@ -1,7 +1,7 @@
 """F3 shuffle, cut, lucky grab (R3) and deal against golden vectors; F4 daily seed and commitment.
 
 The golden file ``tests/golden/deals.json`` was generated once by the small reference
-implementation below, written from FORMATS.md §F3's text without importing ``engine.deal``.
+implementation below, written from FORMATS.md §F3's text without importing ``engine.pikdame.deal``.
 Regenerate (only if F3 itself changes) with::
 
     .venv/bin/python -m tests.engine.test_deal_f3_f4 --write
@@ -33,7 +33,7 @@ from engine import (
     daily_seats,
     daily_seed,
 )
-from engine.deal import Stream, deal, shuffle
+from engine.pikdame.deal import Stream, deal, shuffle
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "deals.json"
 

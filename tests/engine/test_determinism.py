@@ -3,83 +3,51 @@ clock, no floats, no ``hash()`` outside ``__hash__``; the same inputs give the s
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import random
-from pathlib import Path
 
 import pytest
 
 from engine import Rules, State
-from tests.engine.helpers import choose
+from tests.support.determinism import ENGINE, engine_sources, violations
+from tests.support.pikdame import choose
 
-ENGINE = Path(__file__).resolve().parents[2] / "engine"
-CORE = [
-    "cards.py",
-    "melds.py",
-    "moves.py",
-    "meldgen.py",
-    "state.py",
-    "deal.py",
-    "view.py",
-    "position.py",
-    "game.py",
-    "daily.py",
-    "errors.py",
-]
-ALLOWED_IMPORTS = {
-    "__future__",
-    "typing",
-    "collections",
-    "collections.abc",
-    "dataclasses",
-    "functools",
-    "hashlib",
-    "hmac",
-    "json",
-    "datetime",  # daily.py validates YYYY-MM-DD with date.fromisoformat; no clock is read
-}
-CLOCK_CALLS = {"now", "today", "utcnow", "time", "monotonic", "perf_counter", "time_ns"}
+#: The command-line tools beside the rules: they parse argv and time bot decisions for their
+#: reports (tournament), so they are exempt; nothing under the rules imports them.
+TOOLS = {"pikdame/cli.py", "pikdame/tournament.py"}
+RULES = [name for name in engine_sources("core", "pikdame") if name not in TOOLS]
 
 
-def violations(source: str, name: str = "<src>") -> list[str]:
-    """Every non-deterministic construct in ``source``: foreign imports, float literals, float(),
-    true division, clock calls, hash() outside __hash__."""
-    tree = ast.parse(source, name)
-    found: list[str] = []
-    hash_allowed: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name == "__hash__":
-            hash_allowed.update(id(n) for n in ast.walk(node))
-    for node in ast.walk(tree):
-        where = f"{name}:{getattr(node, 'lineno', '?')}"
-        if isinstance(node, ast.Import):
-            found.extend(
-                f"{where} import {a.name}" for a in node.names if a.name not in ALLOWED_IMPORTS
-            )
-        elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if module not in ALLOWED_IMPORTS and module.split(".")[0] != "engine":
-                found.append(f"{where} from {module} import")
-        elif isinstance(node, ast.Constant) and isinstance(node.value, float):
-            found.append(f"{where} float literal")
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-            found.append(f"{where} true division")
-        elif isinstance(node, ast.Call):
-            func = node.func
-            called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-            if called == "float":
-                found.append(f"{where} float()")
-            if called in CLOCK_CALLS:
-                found.append(f"{where} clock {called}()")
-            if called == "hash" and id(node) not in hash_allowed:
-                found.append(f"{where} hash() in a decision")
-    return found
-
-
-@pytest.mark.parametrize("name", CORE)
-def test_core_module_is_deterministic(name: str) -> None:
+@pytest.mark.parametrize("name", RULES)
+def test_rules_module_is_deterministic(name: str) -> None:
     assert violations((ENGINE / name).read_text(), name) == []
+
+
+def test_every_rules_module_is_checked() -> None:
+    """The shared core and every Pik Dame rules module (the bots and the optimiser are checked in
+    tests/bots/test_bot_sources.py)."""
+    expected = {f"core/{m}.py" for m in ("cards", "errors", "game", "melds", "rng")} | {
+        f"pikdame/{m}.py"
+        for m in (
+            "cards",
+            "daily",
+            "deal",
+            "errors",
+            "game",
+            "meldgen",
+            "melds",
+            "moves",
+            "position",
+            "record",
+            "replay",
+            "rules",
+            "state",
+            "version",
+            "view",
+        )
+    }
+    assert expected <= set(RULES)
+    assert all((ENGINE / tool).exists() for tool in TOOLS)
 
 
 def test_the_checker_finds_violations() -> None:

@@ -27,8 +27,8 @@ from engine import (
     State,
     replay,
 )
-from engine.errors import CODES
-from tests.engine.helpers import choose
+from engine.pikdame.errors import CODES
+from tests.support.pikdame import choose
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from engine import Move, PikDameError, Rules, State
-from tests.engine.helpers import (
+from tests.support.nearmiss import candidates, mutations
+from tests.support.pikdame import (
     all_cards,
     choose,
     expected_scores,
@@ -25,7 +26,6 @@ from tests.engine.helpers import (
     meld_is_valid,
     snapshot,
 )
-from tests.engine.nearmiss import candidates, mutations
 
 SETTINGS = settings(
     max_examples=40,

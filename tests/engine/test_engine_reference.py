@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from engine import PikDameError, Rules, State
-from tests.engine.helpers import choose, state
-from tests.engine.nearmiss import candidates, mutations
-from tests.engine.reference import RefError, ref_apply, ref_can_take
+from tests.support.nearmiss import candidates, mutations
+from tests.support.pikdame import choose, state
+from tests.support.reference import RefError, ref_apply, ref_can_take
 
 
 def compare(s: State, text: str) -> str:

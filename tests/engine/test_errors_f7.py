@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine import JOKER, Card, IllegalMoveError, Move, NotationError, State
-from engine.errors import CODES
-from tests.engine.helpers import reject, state
+from engine.pikdame.errors import CODES
+from tests.support.pikdame import reject, state
 
 PRECEDENCE = [
     "syntax",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Card, Meld, NotationError, PikDameError
-from tests.engine.helpers import points
+from tests.support.pikdame import points
 
 
 def build(text: str, kind: str | None = None) -> Meld:

@@ -7,7 +7,8 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from engine import Card, Meld, NotationError, PikDameError
-from tests.engine.reference import RANKS, SUITS, ref_lay, ref_meld, ref_swap
+from engine.pikdame.cards import POINTS
+from tests.support.reference import RANKS, SUITS, ref_lay, ref_meld, ref_swap
 
 ALL = [r + s for s in SUITS for r in RANKS]
 
@@ -57,7 +58,7 @@ def test_r5_meld_build_agrees_with_reference(names: list[str], prefix: str | Non
         assert expected == "invalid_meld", (names, prefix, expected)
         return
     assert expected == (m.kind, [str(c) for c in m.cards]), (names, prefix)
-    assert m.points == sum(Card.parse(c).points for c in names)
+    assert m.points == sum(POINTS[Card.parse(c)] for c in names)
 
 
 @st.composite

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine import CARDS, JOKER, QUEEN_OF_SPADES, Card, Move, NotationError
-from engine.cards import COPIES, TOTAL_CARDS
-from tests.engine.helpers import points, reject, state
+from engine.pikdame.cards import COPIES, POINTS, TOTAL_CARDS
+from tests.support.pikdame import points, reject, state
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -21,13 +21,13 @@ def test_r1_points_of_every_card() -> None:
     for rank in RANKS:
         for suit in SUITS:
             name = rank + suit
-            assert Card.parse(name).points == points(name), name
-    assert Card.parse("QS").points == 100
-    assert Card.parse("QH").points == 10
-    assert Card.parse("AD").points == 20
-    assert Card.parse("7C").points == 5
-    assert Card.parse("TC").points == 10
-    assert JOKER.points == 20
+            assert POINTS[Card.parse(name)] == points(name), name
+    assert POINTS[Card.parse("QS")] == 100
+    assert POINTS[Card.parse("QH")] == 10
+    assert POINTS[Card.parse("AD")] == 20
+    assert POINTS[Card.parse("7C")] == 5
+    assert POINTS[Card.parse("TC")] == 10
+    assert POINTS[JOKER] == 20
 
 
 def test_r1_110_cards_two_decks_six_jokers() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine import FormatError, Rules, State
-from tests.engine.helpers import all_cards, doc, full_deck, reject
+from tests.support.pikdame import all_cards, doc, full_deck, reject
 
 SPEC_EXAMPLE: dict[str, Any] = {
     "format": "pikdame-position/1",

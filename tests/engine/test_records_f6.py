@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from engine import Game, PikDameError, ReplayError, Rules, Seat, State, commitment, replay
-from engine.game import LOG_FORMAT
-from tests.engine.helpers import choose, expected_scores
+from engine.pikdame.record import LOG_FORMAT
+from tests.support.pikdame import choose, expected_scores
 
 
 def seed_of(n: int) -> bytes:

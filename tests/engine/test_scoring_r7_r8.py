@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import PikDameError, Rules, State
-from tests.engine.helpers import doc, points, reject, state
+from tests.support.pikdame import doc, points, reject, state
 
 SEED = bytes(32)
 

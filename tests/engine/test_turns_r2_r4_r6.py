@@ -4,8 +4,8 @@ each on a hand-made position (F5)."""
 from __future__ import annotations
 
 from engine import Move, Rules, State
-from engine.deal import cutter
-from tests.engine.helpers import hand, meld_cards, reject, state
+from engine.pikdame.deal import cutter
+from tests.support.pikdame import hand, meld_cards, reject, state
 
 SEED = bytes(range(32))
 

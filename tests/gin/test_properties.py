@@ -14,7 +14,7 @@ from engine.gin.bots import choose_move
 from engine.gin.cards import from_mask
 from engine.gin.match import GinMatch, Seat
 from engine.gin.moves import Move
-from engine.gin.record import replay
+from engine.gin.replay import replay
 from engine.gin.state import HandState, card_of
 from engine.gin.view import view
 from tests.support.gin_positions import snapshot

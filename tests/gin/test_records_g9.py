@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from engine.core.errors import ReplayError
 from engine.gin.match import GinMatch
-from engine.gin.record import ENGINE_VERSION, LOG_FORMAT, replay
+from engine.gin.record import ENGINE_VERSION, LOG_FORMAT
+from engine.gin.replay import replay
 from engine.gin.state import CODES
 from tests.support.gin_matches import bot_match, human_match, seed
 

@@ -14,7 +14,7 @@ from engine.gin.bots import LEVELS, choose_move
 from engine.gin.cards import NAMES, from_mask, to_mask
 from engine.gin.state import HandState
 from engine.gin.view import FACE_DOWN, view
-from tests.engine.test_determinism import violations
+from tests.support.determinism import violations
 from tests.support.gin_matches import seed
 from tests.support.gin_positions import state
 

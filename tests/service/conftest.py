@@ -18,7 +18,7 @@ SECRET = b"test-secret-not-for-production"
 
 
 class Clock:
-    """A clock the tests move by hand (service.clock reads PIKDAME_NOW)."""
+    """A clock the tests move by hand (service.data.clock reads PIKDAME_NOW)."""
 
     def __init__(self, moment: dt.datetime) -> None:
         self.moment = moment

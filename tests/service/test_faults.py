@@ -12,13 +12,13 @@ from flask.testing import FlaskClient
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from service.queue import job_id, queue
+from service.data.queue import job_id, queue
+from service.data.reconcile import reconcile
 from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.processes import service_env, start_worker, wait_for
 from tests.support.servers import start_redis
-from worker.reconcile import reconcile
 
 pytestmark = pytest.mark.integration
 
@@ -84,7 +84,7 @@ def test_worker_killed_mid_job_then_reconciler_verifies_once(
     assert rdb.zcard("pd:finished") == 0
     assert reconcile(rdb, q, now_ms + 10_000, older_than_s=5) == []
     # running the job once more (a duplicate delivery) changes nothing
-    from service.queue import requeue_verify
+    from service.data.queue import requeue_verify
 
     assert requeue_verify(q, aid)
     start_worker(env, tmp_path / "worker3.log", burst=True).popen.wait(timeout=60)
@@ -118,14 +118,13 @@ def test_redis_crash_with_aof_keeps_every_verified_attempt(clock: Clock, tmp_pat
 
 
 def test_a_failing_job_retries_with_back_off_then_lands_in_failed_registry(
-    rdb: redis.Redis[str], redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    rdb: redis.Redis[str], redis_url: str, tmp_path: Path
 ) -> None:
     from rq.registry import FailedJobRegistry
 
-    from service.queue import enqueue_verify
+    from service.data.queue import enqueue_verify
 
-    monkeypatch.setenv("PIKDAME_RETRY_INTERVALS", "1,1")
-    q = queue(redis_url, "verify")
+    q = queue(redis_url, "verify", retry_intervals=(1, 1))
     assert enqueue_verify(q, "ghost")  # no such attempt: the job raises NotReady
     assert not enqueue_verify(q, "ghost")  # the deterministic id cannot be queued twice
     worker = start_worker(service_env(redis_url, SECRET.decode()), tmp_path / "worker.log")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import redis
 from flask.testing import FlaskClient
 
-from service import keys, ranking
+from service.data import keys, ranking
 from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import caller, start
 from tests.support.player import play_to_end

@@ -6,47 +6,17 @@ SIGTERM, and starts it again to check the secret and the data survived.
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.processes import ROOT, Process, WebServer, descendants, wait_for
+from tests.support.launcher import healthy, launch
+from tests.support.processes import WebServer, descendants, wait_for
 from tests.support.servers import free_port
 
 pytestmark = pytest.mark.integration
-
-
-def launch(var: Path, web_port: int, redis_port: int, log: Path) -> Process:
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PIKDAME_SECRET")}
-    env |= {
-        "PIKDAME_VAR": str(var),
-        "PIKDAME_BIND": f"127.0.0.1:{web_port}",
-        "PIKDAME_REDIS_PORT": str(redis_port),
-        "WEB_CONCURRENCY": "1",
-        "PYTHONPATH": str(ROOT),
-    }
-    with log.open("ab") as out:
-        popen = subprocess.Popen(
-            [sys.executable, "-m", "service.run"],
-            env=env,
-            cwd=ROOT,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    return Process(popen)
-
-
-def healthy(web: WebServer) -> bool:
-    try:
-        return web.call("GET", "/healthz", None)[0] == 200
-    except OSError:
-        return False
 
 
 def test_make_run_serves_verifies_and_keeps_its_state(tmp_path: Path) -> None:

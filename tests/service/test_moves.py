@@ -166,7 +166,7 @@ def test_hint_is_the_optimisers_arrangement(client: FlaskClient, clock: Clock) -
     assert early.status_code == 409 and early.get_json()["error"]["code"] == "wrong_phase"
     drawn = client.post(f"/api/attempts/{aid}/moves", json={"move": "draw", "seq": 0}).get_json()
     hint = client.get(f"/api/attempts/{aid}/hint").get_json()
-    from engine.optimiser import best_arrangement
+    from engine.pikdame.optimiser import best_arrangement
 
     game = Game.from_json(
         json.loads(client.application.extensions["pikdame_redis"].hget(f"pd:attempt:{aid}", "game"))

@@ -133,12 +133,12 @@ def test_limits_see_the_client_behind_the_proxy(
         clock,
         PIKDAME_LIMITS_ENABLED=True,
         PIKDAME_LIMIT_ATTEMPTS="1 per hour",
-        PIKDAME_PROXIES=1,
+        PIKDAME_PROXIES="127.0.0.1",
     )
     path = f"/api/daily/{clock.today}/attempts"
 
     def post(address: str) -> int:
         headers = {"X-Forwarded-For": address}
-        return app.test_client().post(path, json={"name": "A"}, headers=headers).status_code
+        return app.test_client().post(path, json={"name": address}, headers=headers).status_code
 
     assert [post("203.0.113.1"), post("203.0.113.1"), post("203.0.113.2")] == [201, 429, 201]

@@ -24,3 +24,14 @@ def start(client: FlaskClient, date: str, name: str = "Ada") -> tuple[dict[str, 
     assert response.status_code == 201, response.get_json()
     body = response.get_json()
     return body["attempt"], body["token"]
+
+
+def resign_at_once(client: FlaskClient, date: str, name: str = "Ada") -> tuple[str, str]:
+    """Start a ranked attempt and resign it at once: a finished attempt (its verification
+    queued) in two requests; returns (attempt id, token)."""
+    attempt, token = start(client, date, name)
+    response = client.post(
+        f"/api/attempts/{attempt['id']}/moves", json={"move": "resign", "seq": attempt["seq"]}
+    )
+    assert response.status_code == 200, response.get_json()
+    return str(attempt["id"]), token

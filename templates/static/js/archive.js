@@ -2,8 +2,9 @@
 // browser (SHA-256 of the seed must be the commitment, FORMATS.md F4), an unranked replay of the
 // day and links to its rankings and finished games.
 
-import { ApiError, get, post } from "./lib/api.js";
+import { days as fetchDays, startPractice } from "./lib/api.js";
 import { $, clear, h } from "./lib/dom.js";
+import { explain } from "./lib/explain.js";
 import { formatDate, formatNumber, t } from "./lib/i18n.js";
 import { load } from "./lib/store.js";
 
@@ -29,11 +30,10 @@ async function check(day, out) {
 async function practice(date, out) {
   try {
     const name = load("name") || t("archive.guest");
-    const result = await post(`/api/daily/${date}/practice`, { name });
-    const id = typeof result.attempt === "object" ? result.attempt.id : result.attempt;
+    const id = await startPractice(date, name);
     window.location.href = `/play/${encodeURIComponent(id)}`;
   } catch (e) {
-    out.textContent = e instanceof ApiError ? e.explain() : String(e);
+    out.textContent = explain(e);
   }
 }
 
@@ -60,12 +60,11 @@ function dayItem(day) {
 }
 
 async function more() {
-  const query = `limit=${LIMIT}${before ? `&before=${before}` : ""}`;
   let data;
   try {
-    data = await get(`/api/days?${query}`);
+    data = await fetchDays(LIMIT, before);
   } catch (e) {
-    $("#archive-error").textContent = e instanceof ApiError ? e.explain() : String(e);
+    $("#archive-error").textContent = explain(e);
     return;
   }
   const days = data.days || [];

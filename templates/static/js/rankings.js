@@ -1,7 +1,8 @@
 // Rankings: today, any past day, all-time and "around me", paged (API.md leaderboards).
 
-import { ApiError, get } from "./lib/api.js";
+import { allTimeBoard, aroundBoard, dayBoard, today } from "./lib/api.js";
 import { $, $$, clear, h } from "./lib/dom.js";
+import { explain } from "./lib/explain.js";
 import { formatDate, formatNumber, signed, t } from "./lib/i18n.js";
 import { attemptKey, load } from "./lib/store.js";
 
@@ -61,9 +62,9 @@ async function show() {
     if (state.tab === "alltime") {
       $("#board-title").textContent = t("rankings.tab.alltime");
       head([{ key: "rankings.rank", num: true }, { key: "rankings.name" },
-        { key: "rankings.total", num: true }, { key: "rankings.days", num: true },
+        { key: "rankings.sum", num: true }, { key: "rankings.days", num: true },
         { key: "rankings.best", num: true }]);
-      data = await get(`/api/leaderboard/all-time?offset=${state.offset}&limit=${LIMIT}`);
+      data = await allTimeBoard(state.offset, LIMIT);
       body.append(...allTimeRows(data.entries));
       pager(data.total ?? data.entries.length, true);
     } else if (state.tab === "around") {
@@ -77,25 +78,28 @@ async function show() {
       }
       state.around = id;
       const date = state.date || state.today;
-      data = await get(`/api/leaderboard/${date}/around/${encodeURIComponent(id)}?radius=5`);
+      data = await aroundBoard(date, id, 5);
       body.append(...dayRows(data.entries, data.date || date));
       pager(0, false);
     } else {
-      const date = state.tab === "today" ? state.today : state.date;
+      // "Tag wählen" without a chosen day shows today's board until a day is picked
+      const date = state.tab === "today" ? state.today : state.date || state.today;
       if (!date) return;
+      if (state.tab === "day") $("#day-input").value = date;
       $("#board-title").textContent = formatDate(date);
       head(DAY_COLUMNS);
-      data = await get(`/api/leaderboard/${date}?offset=${state.offset}&limit=${LIMIT}`);
+      data = await dayBoard(date, state.offset, LIMIT);
       body.append(...dayRows(data.entries, date));
       pager(data.total, true);
     }
   } catch (e) {
-    $("#board-total").textContent = e instanceof ApiError ? e.explain() : String(e);
+    $("#board-total").textContent = explain(e);
     pager(0, false);
     return;
   }
-  $("#board-total").textContent = data.total !== undefined
-    ? t("rankings.total", { n: formatNumber(data.total) }) : "";
+  // The all-time board counts players, a day's board its verified games.
+  $("#board-total").textContent = data.total === undefined ? ""
+    : t(state.tab === "alltime" ? "rankings.players" : "rankings.total", { n: data.total });
   $("#board-empty").hidden = data.entries.length > 0;
   document.body.dataset.ready = "1";
 }
@@ -108,7 +112,7 @@ function select(tab) {
 
 async function main() {
   try {
-    state.today = (await get("/api/daily")).date;
+    state.today = (await today()).date;
   } catch (e) {
     state.today = new Date().toISOString().slice(0, 10);
   }

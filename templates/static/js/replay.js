@@ -1,18 +1,28 @@
 // The replay viewer: steps through a finished game's record (F6) move by move, every hand open.
 // Only for closed days (the server refuses while the day's seed is secret): nothing is spoiled.
 
-import { ApiError, get } from "./lib/api.js";
+import { ApiError, replayPositions } from "./lib/api.js";
 import { face } from "./lib/cards.js";
 import { $, clear, h } from "./lib/dom.js";
+import { explain } from "./lib/explain.js";
 import { formatDate, signed, t } from "./lib/i18n.js";
-import { describe, seatName } from "./lib/moves.js";
-import { melds } from "./play/table.js";
+import { meldList } from "./lib/melds.js";
+import { describe, goesOut, seatName } from "./lib/moves.js";
 
 const attemptId = document.body.dataset.attempt;
 const state = { record: null, positions: [], step: 0 };
 
 function seatLabel(seat) {
   return seatName(seat, state.record.seats);
+}
+
+// Move number `step` (1-based) in words; a discard of the seat's last card goes out face down
+// (R4.3), shown as the live table shows it.
+function moveText(step) {
+  const { seat, move } = state.record.moves[step - 1];
+  const before = state.positions[step - 1];
+  const goingOut = Boolean(before) && goesOut(move, before.hands[seat].length);
+  return describe(move, { goingOut });
 }
 
 function render() {
@@ -24,7 +34,7 @@ function render() {
       h("header", {}, h("h3", { text: seatLabel(seat) }),
         h("span", { class: "level", text: t("table.handSize", { n: hand.length }) })),
       h("div", { class: "replay-hand" }, hand.map((c) => face(c, { size: "small" }))),
-      melds(position.melds[seat])));
+      meldList(position.melds[seat])));
   });
   $("#replay-stock").textContent = String(position.stock.length);
   const top = clear($("#replay-discard"));
@@ -34,7 +44,7 @@ function render() {
   const moves = record.moves;
   $("#replay-step").textContent = step === 0 ? t("replay.deal", { n: moves.length })
     : t("replay.at", { step, n: moves.length, name: seatLabel(moves[step - 1].seat),
-      move: describe(moves[step - 1].move) });
+      move: moveText(step) });
   [...$("#replay-moves").children].forEach((li, i) => {
     li.classList.toggle("current", i === step - 1);
     if (i === step - 1) li.scrollIntoView({ block: "nearest" });
@@ -54,11 +64,11 @@ function go(step) {
 async function main() {
   let data;
   try {
-    data = await get(`/replay/${encodeURIComponent(attemptId)}/positions`);
+    data = await replayPositions(attemptId);
   } catch (e) {
     const closedOnly = e instanceof ApiError && e.code === "day_open";
     $("#replay-error").textContent = closedOnly ? t("replay.notYet")
-      : e instanceof ApiError ? e.explain() : String(e);
+      : explain(e);
     return;
   }
   const { record } = data;
@@ -67,8 +77,9 @@ async function main() {
   $("#replay-date").textContent = formatDate(data.date);
   const list = clear($("#replay-moves"));
   record.moves.forEach((m, i) => list.append(h("li", {},
+    h("span", { class: "move-no", text: String(i + 1) }),
     h("button", { type: "button", class: "link", onclick: () => go(i + 1) },
-      `${seatLabel(m.seat)}: ${describe(m.move)}`))));
+      `${seatLabel(m.seat)}: ${moveText(i + 1)}`))));
   $("#step-range").max = String(state.positions.length - 1);
   $("#step-range").addEventListener("input", (e) => go(Number(e.target.value)));
   $("#first").addEventListener("click", () => go(0));

@@ -1,7 +1,8 @@
 // Today's challenge: the day's facts, a countdown to the next one, and start or continue.
 
-import { ApiError, get, post } from "./lib/api.js";
+import { ApiError, attempt as fetchAttempt, startAttempt as start, today } from "./lib/api.js";
 import { $ } from "./lib/dom.js";
+import { explain } from "./lib/explain.js";
 import { formatDate, formatNumber, t } from "./lib/i18n.js";
 import { attemptKey, forget, load, save } from "./lib/store.js";
 
@@ -31,7 +32,7 @@ async function offerContinue(date) {
   const id = load(attemptKey(date));
   if (!id) return false;
   try {
-    const { attempt } = await get(`/api/attempts/${encodeURIComponent(id)}`);
+    const attempt = await fetchAttempt(id);
     const finished = attempt.status === "finished";
     $("#continue-text").textContent = t(finished ? "today.finishedAs" : "today.runningAs",
       { name: attempt.name });
@@ -57,8 +58,7 @@ async function startAttempt(date) {
   }
   $("#start-button").disabled = true;
   try {
-    const result = await post(`/api/daily/${date}/attempts`, { name });
-    const id = typeof result.attempt === "object" ? result.attempt.id : result.attempt;
+    const id = await start(date, name);
     save(attemptKey(date), id);
     save("name", name);
     window.location.href = playUrl(id);
@@ -68,7 +68,7 @@ async function startAttempt(date) {
       window.location.href = playUrl(e.detail.attempt_id);
       return;
     }
-    error.textContent = e instanceof ApiError ? e.explain() : String(e);
+    error.textContent = explain(e);
     $("#start-button").disabled = false;
   }
 }
@@ -76,9 +76,9 @@ async function startAttempt(date) {
 async function main() {
   let day;
   try {
-    day = await get("/api/daily");
+    day = await today();
   } catch (e) {
-    $("#start-error").textContent = e instanceof ApiError ? e.explain() : String(e);
+    $("#start-error").textContent = explain(e);
     return;
   }
   $("#day-date").textContent = formatDate(day.date);

@@ -1,6 +1,5 @@
-// The JSON API client (API.md): same origin, the session cookie identifies the player.
-
-import { t, has } from "./i18n.js";
+// The JSON API client (API.md): same origin, the session cookie identifies the player. Every
+// page calls the service through the named calls below, never by building a URL itself.
 
 export class ApiError extends Error {
   constructor(status, code, message, detail) {
@@ -9,15 +8,9 @@ export class ApiError extends Error {
     this.code = code;
     this.detail = detail || {};
   }
-
-  // A plain-language explanation of the error in the page's language.
-  explain() {
-    const key = `err.${this.code}`;
-    return has(key) ? t(key) : t("err.unknown", { code: this.code });
-  }
 }
 
-export async function api(method, path, body) {
+async function request(method, path, body) {
   const options = {
     method,
     credentials: "same-origin",
@@ -47,5 +40,40 @@ export async function api(method, path, body) {
   return data;
 }
 
-export const get = (path) => api("GET", path);
-export const post = (path, body) => api("POST", path, body === undefined ? {} : body);
+const get = (path) => request("GET", path);
+const post = (path, body) => request("POST", path, body);
+const query = (params) => new URLSearchParams(
+  Object.entries(params).filter(([, v]) => v !== null && v !== undefined)).toString();
+const attemptUrl = (id) => `/api/attempts/${encodeURIComponent(id)}`;
+// A start answers {"attempt": A} (or a bare id in older answers): the attempt's id either way.
+const startedId = (result) => (typeof result.attempt === "object" ? result.attempt.id : result.attempt);
+
+// Days
+export const today = () => get("/api/daily");
+export const day = (date) => get(`/api/daily/${date}`);
+export const days = (limit, before = null) => get(`/api/days?${query({ limit, before })}`);
+
+// Attempts
+export const startAttempt = (date, name) =>
+  post(`/api/daily/${date}/attempts`, { name }).then(startedId);
+export const startPractice = (date, name) =>
+  post(`/api/daily/${date}/practice`, { name }).then(startedId);
+export const attempt = (id) => get(attemptUrl(id)).then((data) => data.attempt);
+export const sendMove = (id, move, seq) => post(`${attemptUrl(id)}/moves`, { move, seq });
+export const hint = (id) => get(`${attemptUrl(id)}/hint`);
+export const gameLog = (id) => get(`${attemptUrl(id)}/log`);
+// The verdict, answered as soon as it exists or after `wait` seconds with the current state
+// (a long poll; 404 where the service does not offer it).
+export const verification = (id, wait) =>
+  get(`${attemptUrl(id)}/verification?${query({ wait })}`).then((data) => data.verification);
+
+// Rankings
+export const dayBoard = (date, offset, limit) =>
+  get(`/api/leaderboard/${date}?${query({ offset, limit })}`);
+export const aroundBoard = (date, id, radius) =>
+  get(`/api/leaderboard/${date}/around/${encodeURIComponent(id)}?${query({ radius })}`);
+export const allTimeBoard = (offset, limit) =>
+  get(`/api/leaderboard/all-time?${query({ offset, limit })}`);
+
+// The replay viewer's positions of a finished game of a closed day (pages blueprint).
+export const replayPositions = (id) => get(`/replay/${encodeURIComponent(id)}/positions`);

@@ -1,7 +1,46 @@
-// F2 moves in words ("Bot 2 wirft D♠ ab"), and who sits where.
+// F2 moves (FORMATS.md): the one parser every page uses, a move in words ("Bot 2 wirft D♠ ab"),
+// and who sits where.
 
 import { cardsText, short } from "./cards.js";
 import { t } from "./i18n.js";
+
+const CARD = /^([2-9TJQKA][SHDC]|X)$/;
+
+export const isCard = (token) => CARD.test(token);
+
+// "lay X 2 low" -> {kind: "lay", cards: ["X"], card: "X", meld: 2, end: "low", reading: null}.
+// A bare "discard" is another seat going out face down (API.md): card null.
+export function parseMove(text) {
+  const tokens = String(text).trim().split(/\s+/);
+  const kind = tokens[0];
+  const rest = tokens.slice(1);
+  const move = { kind, text: tokens.join(" "), cards: [], meld: null, end: null, reading: null };
+  if (kind === "take" || kind === "meld") {
+    if (rest[0] === "set" || rest[0] === "run") move.reading = rest.shift();
+    move.cards = rest.filter(isCard);
+  } else if (kind === "lay") {
+    move.cards = rest.slice(0, 1);
+    move.meld = Number(rest[1]);
+    move.end = rest[2] || null;
+  } else if (kind === "swap") {
+    move.meld = Number(rest[0]);
+    move.cards = rest.slice(1, 2);
+  } else if (kind === "discard") {
+    move.cards = rest.slice(0, 1);
+  }
+  move.card = move.cards[0] ?? null;
+  return move;
+}
+
+// Whether the move puts the player's cards on the table (a turn that "laid cards").
+export const lays = (move) => ["take", "meld", "lay", "swap"].includes(parseMove(move).kind);
+// A turn starts with a draw or a take (API.md: the player's turns count these).
+export const startsTurn = (move) => ["draw", "take"].includes(parseMove(move).kind);
+
+// A discard of the seat's last card goes out face down (R4.3).
+export function goesOut(move, handSizeBefore) {
+  return parseMove(move).kind === "discard" && handSizeBefore === 1;
+}
 
 export function seatName(seat, seats, ownName) {
   if (seat === 0 && ownName) return ownName;
@@ -10,31 +49,29 @@ export function seatName(seat, seats, ownName) {
   return t("seat.bot", { n: seat });
 }
 
-function meldCards(tokens) {
-  return tokens.filter((x) => x !== "set" && x !== "run");
-}
-
-// One move as a sentence, e.g. "legt aus: 7♥ 8♥ 9♥".
-export function describe(move) {
-  const tokens = move.trim().split(/\s+/);
-  const kind = tokens[0];
-  switch (kind) {
+// One move as a sentence, e.g. "legt aus: 7♥ 8♥ 9♥". goingOut: the last card (shown, when known,
+// as the card that goes face down).
+export function describe(text, { goingOut = false } = {}) {
+  const move = parseMove(text);
+  if (move.kind === "discard" && (goingOut || move.card === null)) {
+    return move.card ? t("move.goOutWith", { card: short(move.card) }) : t("move.goOut");
+  }
+  switch (move.kind) {
     case "draw":
       return t("move.draw");
     case "take":
-      return t("move.take", { cards: cardsText(meldCards(tokens.slice(1))) });
+      return t("move.take", { cards: cardsText(move.cards) });
     case "meld":
-      return t("move.meld", { cards: cardsText(meldCards(tokens.slice(1))) });
+      return t("move.meld", { cards: cardsText(move.cards) });
     case "lay":
-      return t(tokens[3] === "low" ? "move.layLow" : "move.lay",
-        { card: short(tokens[1]), n: tokens[2] });
+      return t(move.end === "low" ? "move.layLow" : "move.lay", { card: short(move.card), n: move.meld });
     case "swap":
-      return t("move.swap", { n: tokens[1], card: short(tokens[2]) });
+      return t("move.swap", { n: move.meld, card: short(move.card) });
     case "discard":
-      return t("move.discard", { card: short(tokens[1]) });
+      return t("move.discard", { card: short(move.card) });
     case "resign":
       return t("move.resign");
     default:
-      return move;
+      return move.text;
   }
 }

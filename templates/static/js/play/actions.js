@@ -4,8 +4,9 @@
 import { face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
+import { meldBox } from "../lib/melds.js";
+import { parseMove } from "../lib/moves.js";
 import { meldText, reading, spareJokers } from "../lib/notation.js";
-import { melds } from "./table.js";
 
 function radios(name, legend, options, chosen, onChange) {
   return h("fieldset", { class: "choice" },
@@ -20,6 +21,19 @@ function radios(name, legend, options, chosen, onChange) {
 
 function cardRow(codes) {
   return h("span", { class: "preview-cards" }, codes.map((c) => face(c, { size: "small" })));
+}
+
+// The move about to be made, in words with its cards as cards (never the F2 notation).
+export function preview(text, goingOut = false) {
+  const move = parseMove(text);
+  const kind = move.kind === "discard" && goingOut ? "goOut" : move.kind;
+  const sentence = t(`confirm.move.${kind}`, {
+    n: move.meld ?? 0,
+    kind: move.reading || (move.cards.length ? reading(move.cards) : ""),
+    end: move.end || "none",
+  });
+  return [h("span", { class: "preview-move", text: sentence }),
+    move.cards.length ? cardRow(move.cards) : null];
 }
 
 // Checks that need no server: the shape of the selection. Returns an explanation or null.
@@ -52,21 +66,22 @@ export function precheck(action, view, selected) {
 export function prepare(action, view, selected, preset = {}) {
   const choice = { kind: null, end: "high", meld: preset.meld || null };
   const body = h("div", { class: "confirm-body" });
-  const preview = h("p", { class: "preview" });
+  const shown = h("p", { class: "preview", id: "confirm-preview" });
+  const last = view.hand.length === 1;
   const own = view.melds[0];
   let move = () => action;
 
   const meldChoices = (filter) => {
     const options = own.map((m, i) => ({ meld: m, n: i + 1 })).filter(({ meld }) => filter(meld))
-      .map(({ meld, n }) => ({ value: String(n), content: melds([meld]) }));
+      .map(({ meld, n }) => ({ value: String(n), content: meldBox(meld, n) }));
     if (!choice.meld || !options.some((o) => o.value === String(choice.meld))) {
       choice.meld = options.length ? Number(options[0].value) : null;
     }
-    return radios("meld", t("confirm.whichMeld"), options.map((o, i) => ({
+    return radios("meld", t("confirm.whichMeld"), options.map((o) => ({
       value: o.value,
       content: h("span", { class: "meld-option" },
-        h("kbd", { text: String(i + 1) }), t("confirm.meldNo", { n: o.value }), o.content),
-    })), String(choice.meld), (v) => { choice.meld = Number(v); update(); });
+        h("kbd", { text: o.value }), t("confirm.meldNo", { n: Number(o.value) }), o.content),
+    })), String(choice.meld), (v) => { choice.meld = Number(v); rebuild(); });
   };
 
   const meldOptions = (codes) => {
@@ -134,7 +149,6 @@ export function prepare(action, view, selected, preset = {}) {
     }
     case "discard": {
       const card = selected[0];
-      const last = view.hand.length === 1;
       move = () => `discard ${card}`;
       extra = () => [h("p", { text: last ? t("confirm.goOut") : t("confirm.discardText") })];
       break;
@@ -148,16 +162,12 @@ export function prepare(action, view, selected, preset = {}) {
   }
 
   function update() {
-    clear(preview);
-    const text = move();
-    const cards = text.split(" ").slice(1).filter((x) => x === "X" || /^[2-9TJQKA][SHDC]$/.test(x));
-    preview.append(cards.length ? cardRow(cards) : null,
-      h("code", { class: "notation", text }));
+    clear(shown).append(...preview(move(), last).filter(Boolean));
   }
 
   function rebuild() {
     clear(body);
-    body.append(...extra(), preview);
+    body.append(...extra(), shown);
     update();
   }
 
@@ -168,7 +178,7 @@ export function prepare(action, view, selected, preset = {}) {
     move: () => move(),
     // keyboard: digits pick a meld in the lay/swap choice
     pickMeld: (digit) => {
-      const input = body.querySelectorAll("input[name=meld]")[digit - 1];
+      const input = body.querySelector(`input[name=meld][value="${digit}"]`);
       if (input) {
         input.checked = true;
         input.dispatchEvent(new Event("change"));

@@ -1,13 +1,18 @@
 // The end screen: every seat's round score, the own result, the verification status as it moves
 // from queued to verified (or rejected, with the reason), the rank, and a spoiler-free share text.
 
-import { get } from "../lib/api.js";
+import { ApiError, attempt as fetchAttempt, gameLog, verification } from "../lib/api.js";
 import { $, clear, h, sleep } from "../lib/dom.js";
-import { formatDate, has, signed, t } from "../lib/i18n.js";
-import { seatName } from "../lib/moves.js";
+import { explain, explainReason } from "../lib/explain.js";
+import { formatDate, signed, t } from "../lib/i18n.js";
+import { lays, parseMove, seatName, startsTurn } from "../lib/moves.js";
 
-const POLL_MS = 1000;
-const POLL_LIMIT = 300;
+// The verdict is waited for with a long poll (the service answers as soon as it exists); where the
+// service has no long poll (404), the attempt is polled with a growing pause instead.
+const WAIT_S = 25;
+const WAIT_LIMIT = 40; // long polls: over 15 minutes
+const BACKOFF_MS = [1000, 2000, 3000, 5000, 8000, 13000];
+const POLL_LIMIT = 120;
 
 function outcomeText(outcome, ctx) {
   if (outcome.end === "out") {
@@ -36,8 +41,8 @@ export function turnPattern(moves) {
   const squares = [];
   for (const { seat, move } of moves) {
     if (seat !== 0) continue;
-    if (/^(draw|take)\b/.test(move)) squares.push(move.startsWith("take") ? "🟩" : "⬜");
-    else if (/^(meld|lay|swap)\b/.test(move) && squares.length) squares[squares.length - 1] = "🟩";
+    if (startsTurn(move)) squares.push(parseMove(move).kind === "take" ? "🟩" : "⬜");
+    else if (lays(move) && squares.length) squares[squares.length - 1] = "🟩";
   }
   const rows = [];
   for (let i = 0; i < squares.length; i += 10) rows.push(squares.slice(i, i + 10).join(""));
@@ -64,13 +69,37 @@ function verificationText(v, practice) {
   if (!v) return t("verify.pending");
   if (v.status === "queued") return t("verify.queued");
   if (v.status === "verified") return t("verify.verified");
-  const reason = v.reason || "?";
-  const code = reason.split(" ")[0];
-  return t("verify.rejected", { reason: has(`err.${code}`) ? `${t(`err.${code}`)} (${reason})` : reason });
+  return t("verify.rejected", { reason: explainReason(v.reason) });
 }
 
 function ownTurns(events) {
-  return events.filter((e) => e.seat === 0 && /^(draw|take)\b/.test(e.move)).length;
+  return events.filter((e) => e.seat === 0 && startsTurn(e.move)).length;
+}
+
+const decided = (v) => Boolean(v) && (v.status === "verified" || v.status === "rejected");
+
+// Wait for the verdict, calling show(verification) on every news; long poll first.
+async function awaitVerdict(id, current, show, failed) {
+  let v = current;
+  for (let i = 0; !decided(v) && i < WAIT_LIMIT; i += 1) {
+    try {
+      v = await verification(id, WAIT_S);
+      show(v);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404 && e.code !== "unknown_attempt") break;
+      failed(e);
+      await sleep(BACKOFF_MS[Math.min(i, BACKOFF_MS.length - 1)]);
+    }
+  }
+  for (let i = 0; !decided(v) && i < POLL_LIMIT; i += 1) {
+    await sleep(BACKOFF_MS[Math.min(i, BACKOFF_MS.length - 1)]);
+    try {
+      v = (await fetchAttempt(id)).verification;
+      show(v);
+    } catch (e) {
+      failed(e);
+    }
+  }
 }
 
 export async function showEnd(attempt, ctx) {
@@ -81,7 +110,7 @@ export async function showEnd(attempt, ctx) {
   let turns = null;
   let pattern = "";
   try {
-    const log = await get(`/api/attempts/${encodeURIComponent(attempt.id)}/log`);
+    const log = await gameLog(attempt.id);
     turns = ownTurns(log.moves || []);
     pattern = turnPattern(log.moves || []);
   } catch (e) {
@@ -124,16 +153,7 @@ export async function showEnd(attempt, ctx) {
     }
   };
   root.scrollIntoView({ behavior: "smooth", block: "start" });
-  let current = attempt;
-  for (let i = 0; !practice && i < POLL_LIMIT; i += 1) {
-    const v = current.verification;
-    if (v && (v.status === "verified" || v.status === "rejected")) break;
-    await sleep(POLL_MS);
-    try {
-      current = (await get(`/api/attempts/${encodeURIComponent(attempt.id)}`)).attempt;
-      render(current);
-    } catch (e) {
-      status.textContent = e.explain();
-    }
-  }
+  if (practice) return;
+  await awaitVerdict(attempt.id, attempt.verification,
+    (v) => render({ ...attempt, verification: v }), (e) => { status.textContent = explain(e); });
 }

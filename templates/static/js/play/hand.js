@@ -4,6 +4,9 @@
 import { face, sortCards } from "../lib/cards.js";
 import { clear, h } from "../lib/dom.js";
 
+// From this many cards on, a phone overlaps them more (the corner still shows rank and suit).
+const CROWDED = 18;
+
 export class Hand {
   constructor(root, onChange) {
     this.root = root;
@@ -31,6 +34,7 @@ export class Hand {
 
   render() {
     clear(this.root);
+    this.root.classList.toggle("crowded", this.cards.length > CROWDED);
     const hinted = [...this.hinted];
     this.cards.forEach((code, i) => {
       const k = hinted.indexOf(code);

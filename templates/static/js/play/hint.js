@@ -1,12 +1,18 @@
 // The hint: the exact optimiser's best melds for the hand now (GET /api/attempts/{id}/hint).
 
-import { get } from "../lib/api.js";
+import { hint as fetchHint } from "../lib/api.js";
 import { face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
+import { explain } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
-import { describe } from "../lib/moves.js";
+import { describe, parseMove } from "../lib/moves.js";
 
-const CARD = /^([2-9TJQKA][SHDC]|X)$/;
+export const hintOpen = () => !$("#hint").hidden;
+
+export function closeHint(hand) {
+  $("#hint").hidden = true;
+  hand.setHinted([]);
+}
 
 export async function showHint(attemptId, hand) {
   const box = $("#hint");
@@ -14,14 +20,14 @@ export async function showHint(attemptId, hand) {
   clear(box).append(h("p", { text: t("hint.loading") }));
   let data;
   try {
-    data = await get(`/api/attempts/${encodeURIComponent(attemptId)}/hint`);
+    data = await fetchHint(attemptId);
   } catch (e) {
-    clear(box).append(h("p", { class: "error", text: e.explain() }));
+    clear(box).append(h("p", { class: "error", text: explain(e) }));
     return [];
   }
   const cards = [];
   const items = data.moves.map((move) => {
-    const used = move.split(" ").slice(1).filter((x) => CARD.test(x));
+    const used = parseMove(move).cards;
     cards.push(...used);
     return h("li", { dataset: { move } }, h("span", { text: describe(move) }),
       h("span", { class: "preview-cards" }, used.map((c) => face(c, { size: "small" }))),
@@ -30,12 +36,11 @@ export async function showHint(attemptId, hand) {
   });
   clear(box).append(
     h("h3", { text: t("hint.title") }),
-    data.moves.length === 0
-      ? h("p", { text: t("hint.none") })
-      : h("ol", { class: "hint-moves" }, items),
-    h("p", { text: t("hint.points", { points: data.points }) }),
-    h("button", { type: "button", class: "link", onclick: () => { box.hidden = true; hand.setHinted([]); },
-      text: t("hint.close") }));
+    ...(data.moves.length === 0 ? [h("p", { text: t("hint.none") })] : [
+      h("ol", { class: "hint-moves" }, items),
+      h("p", { text: t("hint.points", { points: data.points }) })]),
+    h("button", { type: "button", class: "link", onclick: () => closeHint(hand) },
+      t("hint.close"), " ", h("kbd", { text: "Esc" })));
   hand.setHinted(cards);
   return cards;
 }

@@ -1,17 +1,18 @@
 // The table page: load the attempt, draw it, take the player's actions (mouse, touch, keys),
 // send each confirmed move, play the bots' answers one by one, and finish with the end screen.
 
-import { ApiError, get, post } from "../lib/api.js";
+import { ApiError, attempt as fetchAttempt, day as fetchDay, sendMove } from "../lib/api.js";
+import { meldPoints } from "../lib/cards.js";
 import { $, h } from "../lib/dom.js";
+import { describeSelection, explain, explainMove } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
 import { describe } from "../lib/moves.js";
-import { meldPoints } from "../lib/cards.js";
-import { jokerCards, reading } from "../lib/notation.js";
+import { jokerCards } from "../lib/notation.js";
 import { load, save } from "../lib/store.js";
 import { closePanel, openPanel, precheck, prepare } from "./actions.js";
 import { showEnd } from "./end.js";
 import { Hand } from "./hand.js";
-import { showHint } from "./hint.js";
+import { closeHint, hintOpen, showHint } from "./hint.js";
 import { bindKeys } from "./keys.js";
 import { play, restoreLog } from "./playback.js";
 import { renderOpponents, renderOwnMelds, renderPiles, renderStatus } from "./table.js";
@@ -30,13 +31,7 @@ function say(text, kind = "info") {
 
 function selectionChanged() {
   const chosen = hand.selectedCards();
-  let text = chosen.length ? t("selection.count", { n: chosen.length }) : t("selection.none");
-  if (chosen.length >= 2 && chosen.some((c) => c !== "X")) {
-    const kind = reading(chosen);
-    const points = meldPoints(chosen);
-    text += " " + t(kind === "mixed" ? "selection.mixed" : `selection.${kind}`, { points });
-  }
-  $("#selection").textContent = text;
+  $("#selection").textContent = describeSelection(chosen);
   suggest(chosen);
 }
 
@@ -54,20 +49,23 @@ function suggest(chosen) {
   }
 }
 
-function render() {
-  const view = game.attempt.view;
-  renderOpponents(view, ctx);
-  renderPiles(view, ctx);
+// The own hand and melds (they change only by the player's own moves).
+function renderMine(view) {
   renderOwnMelds(view, (n) => pickMeld(n));
-  renderStatus(view, ctx);
-  $("#hand-title").textContent = t("hand.title", {
-    n: view.hand.length, points: meldPoints(view.hand),
-  });
+  $("#hand-title").textContent = t("hand.title", { n: view.hand.length, points: meldPoints(view.hand) });
   $("#own-title").textContent = t("table.ownMeldsPoints", {
     points: view.melds[0].reduce((sum, m) => sum + meldPoints(m.cards), 0),
   });
   hand.show(view.hand, game.sort);
   selectionChanged();
+}
+
+function render() {
+  const view = game.attempt.view;
+  renderOpponents(view, ctx);
+  renderPiles(view);
+  renderStatus(view, ctx);
+  renderMine(view);
   const mine = !view.outcome && view.turn === 0;
   for (const button of document.querySelectorAll("#actions button[data-action]")) {
     button.disabled = !mine || game.busy;
@@ -107,6 +105,12 @@ function cancel() {
   hand.focusItem();
 }
 
+// Another tab moved on: the current table and the move list every tab of this browser keeps.
+async function resync() {
+  game.attempt = await fetchAttempt(attemptId);
+  restoreLog(ctx);
+}
+
 async function send(move) {
   if (game.busy) return;
   game.busy = true;
@@ -118,19 +122,17 @@ async function send(move) {
   render();
   const before = game.attempt.view;
   try {
-    const result = await post(`/api/attempts/${encodeURIComponent(attemptId)}/moves`,
-      { move, seq: game.attempt.seq });
-    hand.setHinted([]);
-    $("#hint").hidden = true;
+    const result = await sendMove(attemptId, move, game.attempt.seq);
+    closeHint(hand);
+    collapseGuide();
+    renderMine(result.attempt.view); // the own move shows at once; the bots' follow one by one
     await play(result.events, before, ctx);
     game.attempt = result.attempt;
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     failed = true;
-    if (e.code === "stale") {
-      game.attempt = (await get(`/api/attempts/${encodeURIComponent(attemptId)}`)).attempt;
-    }
-    say(`${e.explain()}${e.status === 422 ? ` (${t("message.tried")} ${describe(move)})` : ""}`,
+    if (e.code === "stale") await resync();
+    say(`${explainMove(e, move, before)}${e.status === 422 ? ` (${t("message.tried")} ${describe(move)})` : ""}`,
       "error");
   } finally {
     game.busy = false;
@@ -166,16 +168,28 @@ function toggleSort() {
   hand.resort(game.sort);
 }
 
-// The short guide is open on a player's first table, closed once they have seen it.
+// Escape closes what is open, the innermost first: the confirm panel, the hint, the selection.
+function escape() {
+  if (game.panel) cancel();
+  else if (hintOpen()) {
+    closeHint(hand);
+    hand.focusItem();
+  } else hand.clearSelection();
+}
+
+// The short guide is open on a player's first table until they have played a move; after that
+// it stays collapsed (it can always be opened again).
 function guide() {
   const box = $("#guide");
-  box.open = !load("guideSeen", false);
-  box.addEventListener("toggle", () => save("guideSeen", true));
-  if (box.open) save("guideSeen", true);
+  box.open = !load("guideSeen", false) && game.attempt.seq === 0;
+}
+
+function collapseGuide() {
+  $("#guide").open = false;
+  save("guideSeen", true);
 }
 
 async function start() {
-  guide();
   $("#sort").textContent = t(game.sort === "suit" ? "hand.sortRank" : "hand.sortSuit");
   $("#sort").addEventListener("click", toggleSort);
   $("#hint-btn").addEventListener("click", hint);
@@ -187,28 +201,27 @@ async function start() {
     button.addEventListener("click", () => action(button.dataset.action));
   }
   bindKeys({
-    action, hint, togglePile, toggleSort,
-    escape: () => (game.panel ? cancel() : hand.clearSelection()),
+    action, hint, togglePile, toggleSort, escape,
     panel: () => game.panel,
     focusHand: () => hand.focusItem(),
   });
   try {
-    game.attempt = (await get(`/api/attempts/${encodeURIComponent(attemptId)}`)).attempt;
+    game.attempt = await fetchAttempt(attemptId);
   } catch (e) {
     $("#table").hidden = true;
     $("#load-error").hidden = false;
-    $("#load-error").append(h("p", { text: e instanceof ApiError ? e.explain() : String(e) }));
+    $("#load-error").append(h("p", { text: explain(e) }));
     return;
   }
   ctx.name = game.attempt.name;
   try {
-    const day = await get(`/api/daily/${game.attempt.date}`);
-    ctx.seats = day.seats;
+    ctx.seats = (await fetchDay(game.attempt.date)).seats;
   } catch (e) {
     ctx.seats = null;
   }
   $("#table-date").textContent = game.attempt.date;
   $("#player-name").textContent = game.attempt.name;
+  guide();
   render();
   restoreLog(ctx);
   document.body.dataset.ready = "1";

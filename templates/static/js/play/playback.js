@@ -2,32 +2,43 @@
 // (the acting seat lit, its hand size, the stock and the discard pile updated) before the next.
 // Only public facts of each move are used; the final view from the server then replaces it all.
 
-import { face } from "../lib/cards.js";
 import { $, clear, h, sleep } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { describe, seatName } from "../lib/moves.js";
+import { describe, goesOut, parseMove, seatName } from "../lib/moves.js";
 import { load, save } from "../lib/store.js";
-import { melds } from "./table.js";
+import { seatMelds, showTop } from "./table.js";
 
 export const SPEEDS = { slow: 1000, normal: 450, fast: 180, veryfast: 15 };
+// The move list kept in the browser (a round has a few hundred moves at most).
+const KEPT = 1000;
 
 export function delay() {
   return SPEEDS[load("speed", "normal")] ?? SPEEDS.normal;
 }
 
-// goingOut: the move discards the last card, which goes out face down (R4.3): not shown.
-export function logLine(seat, move, ctx, goingOut = false, remember = true) {
-  const list = $("#log");
-  if (remember && ctx.attemptId) {
-    const kept = load(`log.${ctx.attemptId}`, []);
-    kept.push([seat, move, goingOut]);
-    save(`log.${ctx.attemptId}`, kept.slice(-60));
-  }
-  const item = h("li", { class: seat === 0 ? "mine" : "" },
+const logKey = (ctx) => `log.${ctx.attemptId}`;
+
+function logItem(seat, move, ctx, goingOut) {
+  return h("li", { class: seat === 0 ? "mine" : "" },
     h("b", { text: `${seatName(seat, ctx.seats, seat === 0 ? t("seat.you") : null)}: ` }),
-    goingOut ? t("move.goOut") : describe(move));
-  list.append(item);
-  while (list.children.length > 60) list.firstChild.remove();
+    describe(move, { goingOut }));
+}
+
+// goingOut: the move discards the last card, which goes out face down (R4.3).
+export function logLine(seat, move, ctx, goingOut = false) {
+  const kept = load(logKey(ctx), []);
+  kept.push([seat, move, goingOut]);
+  save(logKey(ctx), kept.slice(-KEPT));
+  const list = $("#log");
+  list.append(logItem(seat, move, ctx, goingOut));
+  list.scrollTop = list.scrollHeight;
+}
+
+// The move list as this browser saw it (every tab of it: they share the storage), after a
+// reload or when a stale tab resyncs.
+export function restoreLog(ctx) {
+  const list = clear($("#log"));
+  list.append(...load(logKey(ctx), []).map(([seat, move, goingOut]) => logItem(seat, move, ctx, goingOut)));
   list.scrollTop = list.scrollHeight;
 }
 
@@ -36,61 +47,42 @@ function setHandSize(seat, size) {
   if (node) node.textContent = t("table.handSize", { n: size });
 }
 
-function showTop(pile) {
-  const top = clear($("#discard-top"));
-  top.append(pile.length ? face(pile[pile.length - 1], { size: "large" })
-    : h("span", { class: "card card-large empty-slot", text: t("table.pileEmpty") }));
-  $("#pile-toggle").textContent = t("table.pileShow", { n: pile.length });
-}
-
-function redrawMelds(seat, list) {
-  const section = document.getElementById(`seat-${seat}`);
-  if (!section) return;
-  const old = section.querySelector(".meld-list, .empty");
-  if (old) old.replaceWith(melds(list));
-}
-
-// The move list as this browser saw it, after a reload (public moves only).
-export function restoreLog(ctx) {
-  for (const [seat, move, goingOut] of load(`log.${ctx.attemptId}`, [])) {
-    logLine(seat, move, ctx, goingOut, false);
-  }
+function redrawMelds(seat, list, ctx) {
+  const old = document.querySelector(`#seat-${seat} .seat-melds`);
+  if (old) old.replaceWith(seatMelds(seat, list, ctx));
 }
 
 // Apply one public move to the shown table (a sketch of the next view, for the eye only).
-function apply(shown, seat, move) {
-  const [kind, ...rest] = move.split(" ");
-  const cards = rest.filter((x) => x !== "set" && x !== "run");
-  if (kind === "draw") {
+function apply(shown, seat, text, ctx) {
+  const move = parseMove(text);
+  const melds = shown.melds[seat];
+  if (move.kind === "draw") {
     shown.stock -= 1;
     shown.sizes[seat] += 1;
     $("#stock-count").textContent = String(shown.stock);
-  } else if (kind === "discard") {
+  } else if (move.kind === "discard") {
     shown.sizes[seat] -= 1;
-    if (shown.sizes[seat] > 0) shown.pile.push(cards[0]);
+    if (shown.sizes[seat] > 0 && move.card) shown.pile.push(move.card);
     showTop(shown.pile);
-  } else if (kind === "take") {
-    shown.sizes[seat] += shown.pile.length - cards.length;
+  } else if (move.kind === "take") {
+    shown.sizes[seat] += shown.pile.length - move.cards.length;
     shown.pile = [];
     showTop(shown.pile);
-    shown.melds[seat].push({ kind: "run", cards });
-    redrawMelds(seat, shown.melds[seat]);
-  } else if (kind === "meld") {
-    shown.sizes[seat] -= cards.length;
-    shown.melds[seat].push({ kind: "run", cards });
-    redrawMelds(seat, shown.melds[seat]);
-  } else if (kind === "lay") {
+    melds.push({ kind: move.reading || "run", cards: move.cards });
+  } else if (move.kind === "meld") {
+    shown.sizes[seat] -= move.cards.length;
+    melds.push({ kind: move.reading || "run", cards: move.cards });
+  } else if (move.kind === "lay") {
     shown.sizes[seat] -= 1;
-    const meld = shown.melds[seat][Number(cards[1]) - 1];
-    if (meld) meld.cards = rest[2] === "low" ? [cards[0], ...meld.cards] : [...meld.cards, cards[0]];
-    redrawMelds(seat, shown.melds[seat]);
-  } else if (kind === "swap") {
+    const meld = melds[move.meld - 1];
+    if (meld) meld.cards = move.end === "low" ? [move.card, ...meld.cards] : [...meld.cards, move.card];
+  } else if (move.kind === "swap") {
     shown.sizes[seat] -= 1;
-    const meld = shown.melds[seat][Number(rest[0]) - 1];
+    const meld = melds[move.meld - 1];
     const at = meld ? meld.cards.indexOf("X") : -1;
-    if (at >= 0) meld.cards[at] = rest[1];
-    redrawMelds(seat, shown.melds[seat]);
+    if (at >= 0) meld.cards[at] = move.card;
   }
+  if (["take", "meld", "lay", "swap"].includes(move.kind)) redrawMelds(seat, melds, ctx);
   setHandSize(seat, Math.max(0, shown.sizes[seat]));
 }
 
@@ -101,7 +93,8 @@ function light(seat) {
   return section;
 }
 
-// Play the events after the player's own move (events[0] is the player's, already shown).
+// Play the events after the player's own move (events[0] is the player's: its hand and melds
+// are already shown, the rest of the table follows here).
 export async function play(events, before, ctx) {
   const shown = {
     stock: before.stock_size,
@@ -110,23 +103,23 @@ export async function play(events, before, ctx) {
     melds: before.melds.map((list) => list.map((m) => ({ kind: m.kind, cards: [...m.cards] }))),
   };
   for (const event of events) {
+    const goingOut = goesOut(event.move, shown.sizes[event.seat]);
     if (event.seat === 0) {
-      logLine(0, event.move, ctx, event.move.startsWith("discard") && shown.sizes[0] === 1);
-      if (event.move.startsWith("discard")) {
+      logLine(0, event.move, ctx, goingOut);
+      if (parseMove(event.move).kind === "discard") {
         shown.sizes[0] -= 1;
-        if (shown.sizes[0] > 0) shown.pile.push(event.move.split(" ")[1]);
+        if (!goingOut) shown.pile.push(parseMove(event.move).card);
         showTop(shown.pile);
       }
       continue;
     }
     const wait = delay();
     const section = light(event.seat);
-    const goingOut = event.move.startsWith("discard") && shown.sizes[event.seat] === 1;
     $("#status").textContent = t("status.botMove", {
-      name: seatName(event.seat, ctx.seats), move: goingOut ? t("move.goOut") : describe(event.move),
+      name: seatName(event.seat, ctx.seats), move: describe(event.move, { goingOut }),
     });
     if (wait > 0) await sleep(wait);
-    apply(shown, event.seat, event.move);
+    apply(shown, event.seat, event.move, ctx);
     logLine(event.seat, event.move, ctx, goingOut);
     if (wait > 0) await sleep(wait / 2);
     if (section) section.classList.remove("acting");

@@ -1,39 +1,29 @@
 // Drawing the table from the player's view V (API.md): opponents with their hand sizes and
 // melds, the stock's size, the discard pile, the own melds and whose turn it is.
 
-import { back, face, meldPoints } from "../lib/cards.js";
+import { back, face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
+import { meldList } from "../lib/melds.js";
 import { seatName } from "../lib/moves.js";
-import { jokerCards } from "../lib/notation.js";
 
-function meldBox(meld, number, { own = false, onPick = null } = {}) {
-  const jokers = jokerCards(meld);
-  let j = 0;
-  const cards = h("span", { class: "meld-cards" }, meld.cards.map((c) => face(c, {
-    size: "small", standsFor: c === "X" && jokers.length ? jokers[j++] : null,
-  })));
-  const label = t("meld.label", {
-    n: number, kind: t(`meld.${meld.kind}`), points: meldPoints(meld.cards),
-  });
-  if (own && onPick) {
-    return h("button", {
-      type: "button", class: "meld own", "aria-label": label, dataset: { meld: String(number) },
-      onclick: () => onPick(number),
-    }, h("span", { class: "meld-no", text: String(number) }), cards);
-  }
-  return h("div", { class: "meld", role: "group", "aria-label": label },
-    h("span", { class: "meld-no", text: String(number) }), cards);
-}
+// On a phone the bots are compact: their melds open on demand (a tap on "Auslagen (n)").
+const WIDE = window.matchMedia("(min-width: 700px)");
 
-export function melds(list, options = {}) {
-  if (list.length === 0) return h("p", { class: "empty", text: t("meld.none") });
-  return h("div", { class: "meld-list" }, list.map((m, i) => meldBox(m, i + 1, options)));
+// A bot's melds behind a disclosure; redrawn in place while the bots' moves play back.
+export function seatMelds(seat, list, ctx) {
+  ctx.seatOpen = ctx.seatOpen || new Map();
+  const opened = ctx.seatOpen.get(seat) ?? WIDE.matches;
+  const box = h("details", { class: "seat-melds", open: opened },
+    h("summary", { text: t("table.seatMelds", { n: list.length }) }), meldList(list));
+  box.addEventListener("toggle", () => ctx.seatOpen.set(seat, box.open));
+  return box;
 }
 
 function opponent(view, seat, ctx) {
   const size = view.hand_sizes[seat];
   const toMove = view.outcome === null && view.turn === seat;
+  const level = ctx.seats && ctx.seats[seat] && ctx.seats[seat].level;
   const backs = h("span", { class: "mini-hand", "aria-hidden": "true" },
     Array.from({ length: Math.min(size, 20) }, () => back({ size: "tiny" })));
   return h("section", {
@@ -41,13 +31,12 @@ function opponent(view, seat, ctx) {
   },
   h("header", {},
     h("h3", { text: seatName(seat, ctx.seats) }),
-    h("span", { class: "level", text: ctx.seats && ctx.seats[seat] && ctx.seats[seat].level
-      ? t(`level.${ctx.seats[seat].level}`) : "" }),
+    level ? h("span", { class: "level", text: t(`level.${level}`) }) : null,
     toMove ? h("span", { class: "turn-flag", text: t("table.toMove") }) : null),
   h("p", { class: "hand-size" }, backs,
     h("span", { class: "count", dataset: { handSize: String(seat) },
       text: t("table.handSize", { n: size }) })),
-  melds(view.melds[seat]));
+  seatMelds(seat, view.melds[seat], ctx));
 }
 
 export function renderOpponents(view, ctx) {
@@ -55,32 +44,33 @@ export function renderOpponents(view, ctx) {
   for (let seat = 1; seat < view.hand_sizes.length; seat += 1) root.append(opponent(view, seat, ctx));
 }
 
-export function renderPiles(view, ctx) {
-  const stock = clear($("#stock"));
-  stock.append(back({ size: "large", label: t("table.stockLabel", { n: view.stock_size }) }),
-    h("span", { class: "count", id: "stock-count", text: String(view.stock_size) }));
+// The discard pile's top card (or an empty slot) and the toggle that shows the whole pile.
+export function showTop(pile) {
   const top = clear($("#discard-top"));
-  const pile = view.discard;
-  if (pile.length === 0) {
-    top.append(h("span", { class: "card card-large empty-slot", text: t("table.pileEmpty") }));
-  } else {
-    top.append(face(pile[pile.length - 1], { size: "large" }));
-  }
+  top.append(pile.length ? face(pile[pile.length - 1], { size: "large" })
+    : h("span", { class: "card card-large empty-slot", text: t("table.pileEmpty") }));
   const toggle = $("#pile-toggle");
   toggle.textContent = t("table.pileShow", { n: pile.length });
   toggle.disabled = pile.length < 2;
+}
+
+export function renderPiles(view) {
+  const stock = clear($("#stock"));
+  stock.append(back({ size: "large", label: t("table.stockLabel", { n: view.stock_size }) }),
+    h("span", { class: "count", id: "stock-count", text: String(view.stock_size) }));
+  const pile = view.discard;
+  showTop(pile);
   const list = clear($("#pile"));
   list.append(h("p", { class: "hint-text", text: t("table.pileOrder") }),
     h("div", { class: "pile-cards" }, [...pile].reverse().map((c) => face(c, { size: "small" }))));
-  if (pile.length < 2 && ctx) {
+  if (pile.length < 2) {
     list.hidden = true;
-    toggle.setAttribute("aria-expanded", "false");
+    $("#pile-toggle").setAttribute("aria-expanded", "false");
   }
 }
 
 export function renderOwnMelds(view, onPick) {
-  const root = clear($("#own-melds"));
-  root.append(melds(view.melds[0], { own: true, onPick }));
+  clear($("#own-melds")).append(meldList(view.melds[0], { onPick }));
 }
 
 // The status line: whose turn, and what the player can do now.

@@ -1,0 +1,47 @@
+"""Bots (RULES.md R10): each level is a pure function of a seat's view to its next move.
+
+- ``beginner`` (beginner.py): takes a small pile with a plain meld, lays greedily (greedy.py),
+  discards its costliest lone card.
+- ``advanced`` (advanced.py): planner.py with plain judgement (evaluate.py): weighs every take
+  against drawing by the position it leaves, lays the exact optimiser's arrangement
+  (engine.pikdame.optimiser), discards what is least useful, least likely to feed the next
+  player's take.
+- ``zen`` (zen.py): the same planner with judgement tuned by tournament (engine.pikdame.tournament).
+
+Bots read only the view (knowledge.py works out unseen cards and take options from it), use no
+randomness, no floats in decisions and no set or dict order, so replay can recompute every move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from engine.pikdame.moves import Move
+from engine.pikdame.rules import LEVELS
+from engine.pikdame.view import View
+
+#: Bump whenever any bot's behaviour changes: game records name it (F6) and replay recomputes
+#: every bot move (F7 ``bot_mismatch``). The bots play engine.pikdame.optimiser's arrangements,
+#: so a change in its answers or tie-breaks is a change of behaviour too.
+BOTS_VERSION: Final = "9"
+
+
+def _choosers() -> dict[str, Callable[[View], Move]]:
+    # The levels load on first use: the optimiser behind them is heavy to import.
+    from engine.pikdame.bots import advanced, beginner, zen
+
+    return {"beginner": beginner.choose, "advanced": advanced.choose, "zen": zen.choose}
+
+
+_CHOOSERS: dict[str, Callable[[View], Move]] = {}
+
+
+def choose_move(level: str, view: View) -> Move:
+    """The move the bot of ``level`` makes in ``view`` (its own seat must be to move)."""
+    if not _CHOOSERS:
+        _CHOOSERS.update(_choosers())
+    return _CHOOSERS[level](view)
+
+
+__all__ = ["BOTS_VERSION", "LEVELS", "choose_move"]

@@ -1,0 +1,146 @@
+"""A round with its seats and deal facts in live play: the service plays through :meth:`Game.play`
+(a human move, then every bot move until a human must move, R10) and stores it with
+:meth:`Game.to_json`; its record (F6) comes from :mod:`engine.pikdame.record`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from engine.core.game import GameType
+from engine.pikdame import record
+from engine.pikdame.bots import choose_move
+from engine.pikdame.deal import deal as deal_round
+from engine.pikdame.errors import FormatError, IllegalMoveError
+from engine.pikdame.moves import Move
+from engine.pikdame.record import commitment
+from engine.pikdame.rules import Rules, Seat
+from engine.pikdame.state import State
+from engine.pikdame.view import View, view
+
+TIMER_LEVEL: Final = "advanced"  # R9: who plays a human's turn when the timer runs out
+
+
+class PikDame:
+    """Pik Dame as every game package offers itself (:class:`engine.core.game.GameType`)."""
+
+    name: Final = "pikdame"
+
+    def new_round(self, seed: bytes, rules: Rules, dealer: int) -> State:
+        """The state right after the deal (F3) with an automatic cut."""
+        return State.new_round(seed, rules, dealer)
+
+    def from_position(self, doc: Any) -> State:
+        return State.from_position(doc)
+
+    def parse_move(self, text: str) -> Move:
+        return Move.parse(text)
+
+    def view(self, state: State, seat: int) -> View:
+        return view(state, seat)
+
+
+PIKDAME: Final[GameType[Rules, State, View, Move]] = PikDame()
+
+
+class Game:
+    """One round in play: rules, seats, deal facts and the live state (history included)."""
+
+    __slots__ = ("commitment", "cut", "dealer", "rules", "seats", "state")
+
+    def __init__(
+        self,
+        rules: Rules,
+        seats: tuple[Seat, ...],
+        dealer: int,
+        cut: int,
+        commitment: str,
+        state: State,
+    ) -> None:
+        self.rules = rules
+        self.seats = seats
+        self.dealer = dealer
+        self.cut = cut
+        self.commitment = commitment
+        self.state = state
+
+    @staticmethod
+    def start(
+        seed: bytes, rules: Rules, seats: tuple[Seat, ...], dealer: int, cut: int | None = None
+    ) -> Game:
+        if len(seats) != rules.players:
+            raise FormatError("one seat per player", seats)
+        d = deal_round(seed, rules.players, dealer, cut)
+        game = Game(
+            rules, seats, dealer, d.cut, commitment(seed), State.from_deal(d, rules, dealer)
+        )
+        game.run_bots()
+        return game
+
+    @property
+    def finished(self) -> bool:
+        return self.state.outcome is not None
+
+    def play(self, move: Move | str, seat: int) -> list[tuple[int, str]]:
+        """Apply a human's move, then every bot move until a human must move or the round ends.
+
+        Returns every move made, the human's first. Raises on an illegal move, changing nothing.
+        """
+        if not 0 <= seat < len(self.seats):
+            raise IllegalMoveError("not_your_turn", f"there is no seat {seat}", move, self.state)
+        if self.seats[seat].kind != "human":
+            raise IllegalMoveError("not_your_turn", f"seat {seat} is a bot", move, self.state)
+        done = self.state.push(move, seat)
+        return [(seat, str(done)), *self.run_bots()]
+
+    def autoplay_turn(self, seat: int) -> list[tuple[int, str]]:
+        """The turn timer (R9): the human's time ran out, so the ``advanced`` bot logic finishes
+        that seat's turn; its moves are ordinary moves in the record. Then the bots answer."""
+        state = self.state
+        if state.outcome is not None or state.turn != seat:
+            raise IllegalMoveError("not_your_turn", f"it is not seat {seat}'s turn", None, state)
+        events: list[tuple[int, str]] = []
+        while state.outcome is None and state.turn == seat:
+            done = state.push(choose_move(TIMER_LEVEL, view(state, seat)), seat)
+            events.append((seat, str(done)))
+        return events + self.run_bots()
+
+    def run_bots(self) -> list[tuple[int, str]]:
+        events: list[tuple[int, str]] = []
+        state = self.state
+        while state.outcome is None and self.seats[state.turn].kind == "bot":
+            seat = state.turn
+            level = self.seats[seat].level
+            assert level is not None
+            done = state.push(choose_move(level, view(state, seat)), seat)
+            events.append((seat, str(done)))
+        return events
+
+    # -- documents -----------------------------------------------------------------------------
+
+    def to_record(self, seed: bytes | None = None) -> dict[str, Any]:
+        """The game record (F6); ``seed`` is written only when given (after the day closed)."""
+        return record.write(
+            self.rules,
+            self.seats,
+            record.DealFacts(self.dealer, self.cut, self.commitment),
+            self.state.history,
+            self.state.outcome,
+            seed,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """Storage form for the service (server-side only: it holds every hidden card)."""
+        return {"record": self.to_record(), "position": self.state.to_position()}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Game:
+        doc = data["record"]
+        state = State.from_position(data["position"])
+        state.history = [(m["seat"], m["move"]) for m in doc["moves"]]
+        deal = doc["deal"]
+        seats = tuple(Seat.from_json(s) for s in doc["seats"])
+        return Game(state.rules, seats, deal["dealer"], deal["cut"], deal["commitment"], state)
+
+
+__all__ = ["PIKDAME", "TIMER_LEVEL", "Game", "PikDame", "Seat", "commitment"]

@@ -1,0 +1,88 @@
+"""Enumerate every distinct meld a multiset of cards can form (for legal moves and take checks).
+
+Sets are enumerated by how many cards of each suit (0–2) and how many jokers they use; runs by suit,
+low end and, position by position, a natural or a joker. Identical cards are one choice, so each
+meld comes once. Order is fixed (sets by rank, then runs by suit and low end): deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from engine.core.cards import CARDS, JOKER, JOKER_CODE, Card
+from engine.pikdame.melds import MAX_RUN, MAX_SET, Meld
+
+
+def iter_melds(
+    counts: list[int], max_len: int | None = None, required: Card | None = None
+) -> Iterator[Meld]:
+    """Melds of 3 … ``max_len`` cards from ``counts`` (53 slots), with ``required`` if given."""
+    top = 13 if max_len is None else max_len
+    if top < 3:
+        return
+    yield from _sets(counts, min(top, MAX_SET), required)
+    yield from _runs(counts, min(top, MAX_RUN), required)
+
+
+def _sets(counts: list[int], top: int, required: Card | None) -> Iterator[Meld]:
+    jokers = counts[JOKER_CODE]
+    if required is not None and required != JOKER_CODE:
+        ranks: range = range(required % 13, required % 13 + 1)
+    else:
+        ranks = range(13)
+    for rank in ranks:
+        avail = [min(counts[s * 13 + rank], 2) for s in range(4)]
+        if not any(avail) or sum(avail) + jokers < 3:
+            continue
+        for a in range(avail[0] + 1):
+            for b in range(avail[1] + 1):
+                for c in range(avail[2] + 1):
+                    for d in range(avail[3] + 1):
+                        naturals = a + b + c + d
+                        if naturals == 0 or naturals > top:
+                            continue
+                        if (
+                            required is not None
+                            and required != JOKER_CODE
+                            and (a, b, c, d)[required // 13] == 0
+                        ):
+                            continue
+                        base: list[Card] = []
+                        for suit, k in enumerate((a, b, c, d)):
+                            base.extend([CARDS[suit * 13 + rank]] * k)
+                        lo = 1 if required == JOKER_CODE else 0
+                        for j in range(max(lo, 3 - naturals), min(jokers, top - naturals) + 1):
+                            yield Meld("set", (*base, *[JOKER] * j), rank, -1, -1)
+
+
+def _runs(counts: list[int], top: int, required: Card | None) -> Iterator[Meld]:
+    jokers = counts[JOKER_CODE]
+    suits: range = range(4)
+    if required is not None and required != JOKER_CODE:
+        suits = range(required // 13, required // 13 + 1)
+    for suit in suits:
+        base = suit * 13
+        if not any(counts[base : base + 13]):
+            continue
+        for start in range(13):
+            # Depth-first over positions: (cards so far, jokers left).
+            stack: list[tuple[tuple[Card, ...], int]] = [((), jokers)]
+            while stack:
+                cards, left = stack.pop()
+                n = len(cards)
+                if n >= 3 and (n < MAX_RUN or start == 0) and _keeps(cards, required):
+                    yield Meld("run", cards, -1, suit, start)
+                if n >= top:
+                    continue
+                card = CARDS[base + (start + n) % 13]
+                if left:
+                    stack.append(((*cards, JOKER), left - 1))
+                if counts[card]:
+                    stack.append(((*cards, card), left))
+
+
+def _keeps(cards: tuple[Card, ...], required: Card | None) -> bool:
+    """A run needs a natural (R5.3) and, for a take, the pile's top card."""
+    if all(c == JOKER_CODE for c in cards):
+        return False
+    return required is None or required in cards

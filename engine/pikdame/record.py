@@ -1,0 +1,118 @@
+"""Game records (FORMATS.md F6): the document that names a round's rules, seats, deal facts and
+every move, written from a game and read back with every field checked.
+
+Replaying a record (recomputing every bot move) is :mod:`engine.pikdame.replay`'s business.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.pikdame.cards import TOTAL_CARDS
+from engine.pikdame.errors import FormatError, PikDameError
+from engine.pikdame.rules import Outcome, Rules, Seat
+from engine.pikdame.version import ENGINE_VERSION
+
+LOG_FORMAT: Final = "pikdame-log/1"
+
+
+def commitment(seed: bytes) -> str:
+    """F4: lower-case hex of SHA-256(seed)."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def parse_seed(text: Any) -> bytes:
+    if not isinstance(text, str) or len(text) != 64:
+        raise FormatError("a seed is 64 hex digits", text)
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        raise FormatError("a seed is 64 hex digits", text) from None
+
+
+@dataclass(frozen=True)
+class DealFacts:
+    """What a record says about the deal (F6 ``deal``): the dealer, the cut, the commitment."""
+
+    dealer: int
+    cut: int
+    commitment: str
+
+
+def write(
+    rules: Rules,
+    seats: Sequence[Seat],
+    deal: DealFacts,
+    history: Sequence[tuple[int, str]],
+    outcome: Outcome | None,
+    seed: bytes | None,
+) -> dict[str, Any]:
+    """The game record (F6); ``seed`` is written only when given (after the day closed)."""
+    return {
+        "format": LOG_FORMAT,
+        "engine": ENGINE_VERSION,
+        "rules": rules.to_json(),
+        "seats": [s.to_json() for s in seats],
+        "deal": {
+            "dealer": deal.dealer,
+            "cut": deal.cut,
+            "commitment": deal.commitment,
+            "seed": None if seed is None else seed.hex(),
+        },
+        "moves": [{"seat": s, "move": m} for s, m in history],
+        "result": None if outcome is None else outcome.to_json(),
+    }
+
+
+def read_fields(record: Any) -> tuple[Rules, tuple[Seat, ...], dict[str, Any], list[Any]]:
+    if not isinstance(record, dict) or record.get("format") != LOG_FORMAT:
+        raise FormatError(f"a game record has format {LOG_FORMAT!r}", record)
+    try:
+        rules = Rules.from_json(record.get("rules"))
+    except PikDameError as e:
+        raise FormatError(f"record rules: {e.message}", record) from None
+    seats_json = record.get("seats")
+    if not isinstance(seats_json, list) or len(seats_json) != rules.players:
+        raise FormatError("record seats: one per player", record)
+    seats = tuple(Seat.from_json(s) for s in seats_json)
+    deal = record.get("deal")
+    if not isinstance(deal, dict):
+        raise FormatError("record deal: {dealer, cut, commitment, seed}", record)
+    dealer, cut = deal.get("dealer"), deal.get("cut")
+    if type(dealer) is not int or not 0 <= dealer < rules.players:
+        raise FormatError("record deal.dealer: a seat", record)
+    if type(cut) is not int or not 1 <= cut <= TOTAL_CARDS - 1:
+        raise FormatError("record deal.cut: 1 … 109", record)
+    moves = record.get("moves")
+    if not isinstance(moves, list) or not all(
+        isinstance(m, dict)
+        and type(m.get("seat")) is int
+        and 0 <= m["seat"] < rules.players
+        and isinstance(m.get("move"), str)
+        for m in moves
+    ):
+        raise FormatError("record moves: a list of {seat, move}", record)
+    return rules, seats, deal, moves
+
+
+def version_note(record: dict[str, Any]) -> str:
+    """Bots change between engine versions (F6 names the one that played): say so when they
+    differ, since a bot mismatch is then expected rather than a forgery."""
+    played_by = record.get("engine")
+    if played_by == ENGINE_VERSION:
+        return ""
+    return f" (the record was played by engine {played_by!r}; this is {ENGINE_VERSION!r})"
+
+
+__all__ = [
+    "LOG_FORMAT",
+    "DealFacts",
+    "commitment",
+    "parse_seed",
+    "read_fields",
+    "version_note",
+    "write",
+]

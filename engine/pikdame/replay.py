@@ -1,0 +1,84 @@
+"""Replaying a game record (FORMATS.md F6): every move checked, every bot move recomputed from
+the bot's own view (R10) and compared, the result compared with the record's.
+
+The worker verifies attempts through :func:`replay`; ``python -m engine replay`` (F7) too.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.pikdame.bots import choose_move
+from engine.pikdame.deal import deal as deal_round
+from engine.pikdame.errors import FormatError, PikDameError, ReplayError
+from engine.pikdame.game import Game
+from engine.pikdame.moves import Move
+from engine.pikdame.record import commitment, parse_seed, read_fields, version_note
+from engine.pikdame.state import State
+from engine.pikdame.view import view
+
+
+def replay(record: Any, seed: bytes | None = None) -> Game:
+    """Replay a game record (F6) from its seed: every move checked, every bot move recomputed
+    and compared, the result compared with the record's. Raises :class:`ReplayError`."""
+    try:
+        rules, seats, deal, moves = read_fields(record)
+        if seed is None:
+            seed = parse_seed(deal.get("seed"))
+        if not isinstance(seed, bytes) or len(seed) != 32:
+            raise FormatError("a seed is 32 bytes (F3)", seed)
+        committed = deal.get("commitment")
+        if committed != commitment(seed):  # a missing commitment cannot be checked either (F4)
+            raise FormatError("the seed does not match the record's commitment (F4)", committed)
+    except FormatError as e:
+        raise ReplayError("bad_format", e.message, None, record) from None
+    d = deal_round(seed, rules.players, deal["dealer"], deal["cut"])
+    game = Game(
+        rules,
+        seats,
+        deal["dealer"],
+        d.cut,
+        commitment(seed),
+        State.from_deal(d, rules, deal["dealer"]),
+    )
+    state = game.state
+    for i, entry in enumerate(moves):
+        seat, text = entry["seat"], entry["move"]
+        if seats[seat].kind == "bot" and state.outcome is None and seat != state.turn:
+            # R10: a bot moves only on its turn; `resign` by any seat (F2) is a human's word (R8).
+            raise ReplayError(
+                "not_your_turn", f"move {i} ({text!r}): seat {seat} is a bot not to move", i, record
+            )
+        try:
+            move = Move.parse(text)
+            expected = None
+            if seats[seat].kind == "bot" and state.outcome is None and seat == state.turn:
+                level = seats[seat].level
+                assert level is not None
+                expected = state.canonical(choose_move(level, view(state, seat)))
+            done = state.push(move, seat)
+        except PikDameError as e:
+            raise ReplayError(e.code, f"move {i} ({text!r}): {e.message}", i, record) from None
+        if expected is not None and str(expected) != str(done):
+            raise ReplayError(
+                "bot_mismatch",
+                f"move {i}: seat {seat}'s bot plays {expected}, the record says {text!r}"
+                + version_note(record),
+                i,
+                record,
+            )
+    result = record.get("result")
+    outcome = state.outcome
+    if result is not None and (outcome is None or outcome.to_json() != result):
+        actual = None if outcome is None else outcome.to_json()
+        raise ReplayError(
+            "score_mismatch",
+            f"the record's result {json.dumps(result)} is not the replay's {json.dumps(actual)}",
+            None,
+            record,
+        )
+    return game
+
+
+__all__ = ["replay"]

@@ -1,0 +1,124 @@
+"""The values that describe a Pik Dame game and how its rounds end: rules (R9), seats (R9),
+outcomes and their scoring (R7), the goal (R8).
+
+Plain values with no state behind them, so the state, the position document (F5), the record (F6)
+and the view all read them without reading one another. A second ruleset of this game (Tausende,
+R12) would be a further option here, read by the rules that differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.core.cards import Counts
+from engine.pikdame.cards import counts_points
+from engine.pikdame.errors import FormatError, PikDameError
+from engine.pikdame.melds import Meld, melds_points
+
+GOAL: Final = 1000
+#: The bot levels a seat can have (R10); the bots themselves live in ``engine.pikdame.bots``.
+LEVELS: Final = ("beginner", "advanced", "zen")
+#: How a round ends (R7): someone went out, the stock ran out, or a seat resigned (R8).
+ENDS: Final = ("out", "stock", "resign")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The options of a game that the engine needs (R9; bots and timers live elsewhere)."""
+
+    players: int = 4
+    hand_out_double: bool = False
+    strict_1000: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "hand_out_double": self.hand_out_double,
+            "strict_1000": self.strict_1000,
+        }
+
+    @staticmethod
+    def from_json(obj: Any) -> Rules:
+        if not isinstance(obj, dict) or set(obj) - {"players", "hand_out_double", "strict_1000"}:
+            raise PikDameError("rules are {players, hand_out_double, strict_1000}", obj)
+        players = obj.get("players", 4)
+        hod = obj.get("hand_out_double", False)
+        strict = obj.get("strict_1000", False)
+        if type(players) is not int or players not in (2, 3, 4):
+            raise PikDameError("rules.players is 2, 3 or 4", obj)
+        if not isinstance(hod, bool) or not isinstance(strict, bool):
+            raise PikDameError("rules.hand_out_double and rules.strict_1000 are true or false", obj)
+        return Rules(players, hod, strict)
+
+    def reached_goal(self, total: int) -> bool:
+        """R8: 1000 points reached (or passed, with ``strict_1000``)."""
+        return total > GOAL if self.strict_1000 else total >= GOAL
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat of a game: a human with a name, or a bot with a level (R9)."""
+
+    kind: str
+    name: str | None = None
+    level: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.kind == "bot":
+            return {"kind": "bot", "level": self.level}
+        return {"kind": "human", "name": self.name}
+
+    @staticmethod
+    def from_json(obj: Any) -> Seat:
+        if isinstance(obj, dict) and obj.get("kind") == "bot" and obj.get("level") in LEVELS:
+            return Seat("bot", level=obj["level"])
+        if (
+            isinstance(obj, dict)
+            and obj.get("kind") == "human"
+            and isinstance(obj.get("name"), str)
+        ):
+            return Seat("human", name=obj["name"])
+        raise FormatError(f"a seat is a human with a name or a bot of level {LEVELS}", obj)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a round ended (R7): ``end`` is ``out``, ``stock`` or ``resign``."""
+
+    end: str
+    winner: int | None
+    round_scores: tuple[int, ...]
+    doubled: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "end": self.end,
+            "winner": self.winner,
+            "round_scores": list(self.round_scores),
+            "doubled": self.doubled,
+        }
+
+
+def score_round(
+    rules: Rules,
+    end: str,
+    winner: int | None,
+    opened_at_turn_start: bool,
+    melds: Sequence[Sequence[Meld]],
+    hands: Sequence[Counts],
+) -> Outcome:
+    """Score a finished round (R7.1): own melds up, cards in hand down (not for the seat that
+    went out), doubled when a seat goes out in one go with ``hand_out_double`` (R7.2)."""
+    doubled = end == "out" and rules.hand_out_double and not opened_at_turn_start
+    scores = []
+    for seat in range(rules.players):
+        score = melds_points(melds[seat])
+        if seat != winner:
+            score -= counts_points(hands[seat])
+        scores.append(score * 2 if doubled else score)
+    return Outcome(end, winner, tuple(scores), doubled)
+
+
+__all__ = ["ENDS", "GOAL", "LEVELS", "Outcome", "Rules", "Seat", "score_round"]

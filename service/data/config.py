@@ -1,0 +1,183 @@
+"""Configuration from the environment (API.md): read here and nowhere else, shared by the web,
+the worker and the CLI as one typed, frozen :class:`Settings`.
+
+Each variable is declared once in :data:`VARIABLES` (its name, default and parser); README.md's
+table lists them all (a test keeps the two together). Tests and the app factory pass overrides
+under the same names, as text or already typed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import ipaddress
+import os
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+ROOT: Final = Path(__file__).resolve().parents[2]
+SECRET_FILE: Final = "pikdame_secret"
+MAX_BODY_BYTES: Final = 16 * 1024
+
+Clock = Callable[[], dt.datetime]
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_networks(text: str) -> tuple[Network, ...]:
+    """PIKDAME_PROXIES: ``"127.0.0.1, 10.0.0.0/8 ::1"`` -> networks (service.proxies trusts
+    their forwarded headers); raises ValueError naming a bad entry."""
+    networks = []
+    for part in text.replace(",", " ").split():
+        try:
+            networks.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            raise ValueError(
+                f"PIKDAME_PROXIES: {part!r} is not an address or network (e.g. 127.0.0.1, "
+                "10.0.0.0/8); it lists the proxies whose forwarded headers are trusted"
+            ) from None
+    return tuple(networks)
+
+
+def _flag(text: str) -> bool:
+    return text.strip() == "1"
+
+
+def _intervals(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split(",") if part.strip())
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One environment variable: the settings field it fills, its default (as text) and how the
+    text is read."""
+
+    name: str
+    field: str
+    default: str | None
+    parse: Callable[[str], Any] = str
+
+
+VARIABLES: Final = (
+    Variable("REDIS_URL", "redis_url", None),
+    Variable("PIKDAME_REDIS_PORT", "redis_port", "6390", int),  # make run's embedded Redis
+    Variable("PIKDAME_VAR", "var_dir", str(ROOT / "var"), lambda t: Path(t).resolve()),
+    Variable("PIKDAME_SECRET", "secret", None, str.encode),
+    Variable("PIKDAME_GRACE_MINUTES", "grace_minutes", "120", int),
+    Variable("PIKDAME_LIMITS_ENABLED", "limits_enabled", "1", lambda t: t.strip() != "0"),
+    Variable("PIKDAME_LIMIT_ATTEMPTS", "limit_attempts", "10 per hour"),
+    Variable("PIKDAME_LIMIT_MOVES", "limit_moves", "30 per second"),
+    # API.md's 60 a second, counted over ten seconds so a crowd behind one address is served
+    Variable("PIKDAME_LIMIT_DEFAULT", "limit_default", "600 per 10 seconds"),
+    Variable("PIKDAME_LIMIT_REPLAYS", "limit_replays", "120 per minute"),
+    Variable("PIKDAME_PROXIES", "proxies", "", parse_networks),
+    Variable("PIKDAME_SECURE_COOKIES", "secure_cookies", "0", _flag),
+    Variable("PIKDAME_QUEUE", "queue", "verify"),
+    Variable("PIKDAME_RETRY_INTERVALS", "retry_intervals", "5,30,120", _intervals),
+    Variable("PIKDAME_ARCHIVE_DIR", "archive_dir", None, Path),
+    Variable("PIKDAME_KEEP_DAYS", "keep_days", "7", int),
+    # requests per web process that may wait for a verdict (service/verdicts.py)
+    Variable("PIKDAME_VERDICT_WAITERS", "verdict_waiters", "2", int),
+    # gunicorn (deploy/gunicorn.conf.py); make run prints the address
+    Variable("PIKDAME_BIND", "bind", "127.0.0.1:8000"),
+    Variable("WEB_CONCURRENCY", "web_processes", str(min(4, (os.cpu_count() or 1) * 2)), int),
+    Variable("PIKDAME_THREADS", "web_threads", "4", int),
+    Variable("PIKDAME_LOGLEVEL", "log_level", "info"),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the environment configures (README.md, Configuration)."""
+
+    redis_url: str
+    redis_url_given: bool  # REDIS_URL was set (else make run embeds a redis-server)
+    redis_port: int
+    var_dir: Path
+    secret: bytes
+    secret_generated: bool  # the development secret under var_dir
+    grace_minutes: int
+    limits_enabled: bool
+    limit_attempts: str
+    limit_moves: str
+    limit_default: str
+    limit_replays: str
+    proxies: tuple[Network, ...]
+    secure_cookies: bool
+    queue: str
+    retry_intervals: tuple[int, ...]
+    archive_dir: Path
+    keep_days: int
+    verdict_waiters: int
+    bind: str
+    web_processes: int
+    web_threads: int
+    log_level: str
+    now: Clock | None = None  # tests: a settable clock (service.data.clock)
+
+    def flask_config(self) -> dict[str, Any]:
+        """Flask's own settings, this object (:func:`service.settings`), and each value under
+        its variable's name for code that reads ``app.config`` directly."""
+        by_name = {v.name: getattr(self, v.field) for v in VARIABLES}
+        return {
+            **by_name,
+            "PIKDAME_NOW": self.now,
+            "SETTINGS": self,
+            "SECRET_KEY": session_key(self.secret),
+            "SESSION_COOKIE_SECURE": self.secure_cookies,
+            "SESSION_COOKIE_HTTPONLY": True,
+            "SESSION_COOKIE_SAMESITE": "Lax",
+            "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
+        }
+
+
+def dev_secret(var_dir: Path) -> str:
+    """The development default of PIKDAME_SECRET: generated once under ``var/`` and kept, so
+    the commitments published today still match the seeds published tomorrow."""
+    path = var_dir / SECRET_FILE
+    if not path.exists():
+        var_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, secrets.token_hex(32).encode())
+        finally:
+            os.close(fd)
+    return path.read_text().strip()
+
+
+def session_key(secret: bytes) -> bytes:
+    """Flask's cookie-signing key, derived from the daily secret under its own label so that
+    signing cookies can never reveal anything about the daily seeds."""
+    return hmac.new(secret, b"pikdame/session/v1", hashlib.sha256).digest()
+
+
+def load(overrides: Mapping[str, Any] | None = None) -> Settings:
+    """The settings: each variable from ``overrides`` (tests, the app factory), else the
+    environment, else its default. Raises ValueError naming a variable that does not parse."""
+    given = {**os.environ, **(overrides or {})}
+    values: dict[str, Any] = {}
+    for variable in VARIABLES:
+        raw = given.get(variable.name)
+        if raw is None or raw == "":
+            raw = variable.default
+        if isinstance(raw, str):
+            try:
+                values[variable.field] = variable.parse(raw)
+            except ValueError as e:
+                raise ValueError(f"{variable.name}={raw!r}: {e}") from None
+        else:
+            values[variable.field] = raw
+    values["redis_url_given"] = values["redis_url"] is not None
+    values["redis_url"] = values["redis_url"] or "redis://127.0.0.1:6379/0"
+    values["secret_generated"] = values["secret"] is None
+    if values["secret"] is None:
+        values["secret"] = dev_secret(values["var_dir"]).encode()
+    if values["archive_dir"] is None:
+        values["archive_dir"] = values["var_dir"] / "archive"
+    values["now"] = given.get("PIKDAME_NOW")
+    return Settings(**values)

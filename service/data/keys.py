@@ -1,0 +1,79 @@
+"""Redis key names, namespaced under ``pd:`` and per day where they are per day.
+
+Rankings and attempts are separate key families so they could later live in different servers;
+the RQ queue has its own ``rq:`` keys.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+PREFIX: Final = "pd"
+FINISHED: Final = f"{PREFIX}:finished"  # zset attempt id -> finish ms, until verified/rejected
+DAYS: Final = f"{PREFIX}:days"  # zset date -> ordinal, days that have attempts
+ALLTIME: Final = f"{PREFIX}:alltime"  # zset player id -> sum of verified scores
+ARCHIVED: Final = f"{PREFIX}:archived"  # hash attempt id -> date of its archive file
+ARCHIVED_DAYS: Final = f"{PREFIX}:archived:days"  # zset date -> ordinal, days archived
+RECONCILE_LOCK: Final = f"{PREFIX}:lock:reconcile"  # one worker reconciles per tick
+
+
+def attempt(attempt_id: str) -> str:
+    return f"{PREFIX}:attempt:{attempt_id}"
+
+
+def token(token_hash: str) -> str:
+    """Which attempt a bearer token (by its SHA-256) belongs to."""
+    return f"{PREFIX}:token:{token_hash}"
+
+
+def player_day(date: str, player: str) -> str:
+    """The one ranked attempt of a player on a day."""
+    return f"{PREFIX}:day:{date}:player:{player}"
+
+
+def day_count(date: str) -> str:
+    return f"{PREFIX}:day:{date}:attempts"
+
+
+def day_rank(date: str) -> str:
+    """Sorted set of verified attempts of a day, scored by :func:`service.data.ranking.rank_key`."""
+    return f"{PREFIX}:day:{date}:rank"
+
+
+def player(player_id: str) -> str:
+    """A player's all-time facts: name, days, best."""
+    return f"{PREFIX}:player:{player_id}"
+
+
+def day_names(date: str) -> str:
+    """Hash attempt id -> player name of a day's ranked attempts, written with the rank, so a
+    leaderboard page is read from the ranking keys alone (one HMGET, no attempt hashes)."""
+    return f"{PREFIX}:day:{date}:names"
+
+
+def day_skeletons(date: str) -> str:
+    """Hash name skeleton (service.data.names) -> player id of a day's ranked attempts: no two
+    players of a day may have names that look alike."""
+    return f"{PREFIX}:day:{date}:skeletons"
+
+
+def day_ids(date: str) -> str:
+    """Set of the day's ranked attempt ids (what the archive writes and then lets expire)."""
+    return f"{PREFIX}:day:{date}:ids"
+
+
+def replay(attempt_id: str) -> str:
+    """A finished game's replay document (JSON), cached: it never changes once the day closed."""
+    return f"{PREFIX}:replay:{attempt_id}"
+
+
+def parked(job_id: str) -> str:
+    """When the reconciler first saw a job out of the queue's list but not started (in RQ's
+    intermediate queue): a second sighting later means its worker died (service.data.queue)."""
+    return f"{PREFIX}:parked:{job_id}"
+
+
+def verdict_channel(attempt_id: str) -> str:
+    """Pub/sub channel on which the verifier announces an attempt's verdict (``verified`` or
+    ``rejected``) when it records it, so a request can wait for it instead of polling."""
+    return f"{PREFIX}:verdict:{attempt_id}"

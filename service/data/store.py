@@ -1,0 +1,262 @@
+"""Attempts in Redis: the live game (state + append-only record) in one hash per attempt.
+
+Flask-free, shared by the web and the worker. A move is one load and one save under WATCH, so two
+requests for the same attempt can never both apply: the loser sees a changed ``seq`` (409 stale).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar, cast
+
+import redis
+
+from engine import Game
+from service.data import keys, names
+
+
+class AttemptExists(Exception):
+    """The player already has this day's ranked attempt."""
+
+    def __init__(self, attempt_id: str) -> None:
+        super().__init__(attempt_id)
+        self.attempt_id = attempt_id
+
+
+@dataclass(frozen=True)
+class Expiry:
+    """When a new attempt's keys expire (unix seconds; service.data.archive.expiry_for): its token
+    once its day no longer needs it; the attempt itself only when nothing will archive it."""
+
+    token_at: int
+    attempt_at: int | None
+
+
+class NameTaken(Exception):
+    """Another player of the day has a name that looks the same (service.data.names.skeleton)."""
+
+
+class Stale(Exception):
+    """The client's ``seq`` is not the record's length any more."""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One attempt as stored: identity, the game and its verification facts."""
+
+    id: str
+    date: str
+    name: str
+    player: str
+    token_hash: str
+    ranked: bool
+    status: str  # playing | finished
+    seq: int
+    game_json: str
+    created_ms: int
+    finished_ms: int | None
+    verification: str | None  # None (unranked or playing) | queued | verified | rejected
+    score: int | None  # the live round score of seat 0, set when the round ends
+    turns: int | None
+    reason: str | None
+
+    @property
+    def game(self) -> Game:
+        return Game.from_json(json.loads(self.game_json))
+
+    def owned_by_token(self, token: str) -> bool:
+        return hmac.compare_digest(token_hash(token), self.token_hash)
+
+    @staticmethod
+    def from_hash(h: dict[str, str]) -> Attempt:
+        def opt_int(name: str) -> int | None:
+            value = h.get(name, "")
+            return int(value) if value != "" else None
+
+        return Attempt(
+            id=h["id"],
+            date=h["date"],
+            name=h["name"],
+            player=h["player"],
+            token_hash=h["token"],
+            ranked=h["ranked"] == "1",
+            status=h["status"],
+            seq=int(h["seq"]),
+            game_json=h["game"],
+            created_ms=int(h["created"]),
+            finished_ms=opt_int("finished"),
+            verification=h.get("verification") or None,
+            score=opt_int("score"),
+            turns=opt_int("turns"),
+            reason=h.get("reason") or None,
+        )
+
+
+T = TypeVar("T")
+
+
+def transaction(
+    client: redis.Redis[str], body: Callable[[redis.client.Pipeline[str]], T], *watched: str
+) -> T:
+    """redis-py's optimistic transaction: WATCH ``watched``, run ``body`` (which reads, then
+    calls ``multi()`` and queues its writes), EXEC; run again from the start when a watched key
+    changed. Returns what ``body`` returned; an exception from ``body`` aborts, writing nothing."""
+    result = client.transaction(body, *watched, value_from_callable=True)  # type: ignore[no-untyped-call]
+    return cast(T, result)
+
+
+# What a move returns: the attempt and game after it, the moves made (the player's and the bots'
+# answers), and whether it finished the round.
+Played = tuple[Attempt, Game, list[tuple[int, str]], bool]
+
+
+def token_hash(token: str) -> str:
+    """Only a token's SHA-256 is stored: a leaked database cannot act as a player."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def player_turns(game: Game, seat: int = 0) -> int:
+    """R11's tie-break: the player's own turns, i.e. their draw and take moves."""
+    return sum(
+        1 for s, m in game.state.history if s == seat and m.split(" ", 1)[0] in ("draw", "take")
+    )
+
+
+def load(client: redis.Redis[str], attempt_id: str) -> Attempt | None:
+    h = client.hgetall(keys.attempt(attempt_id))
+    return Attempt.from_hash(h) if h else None
+
+
+def create(
+    client: redis.Redis[str],
+    *,
+    date: str,
+    name: str,
+    player: str,
+    ranked: bool,
+    game: Game,
+    now_ms: int,
+    day_ordinal: int,
+    expiry: Expiry | None = None,
+) -> tuple[Attempt, str]:
+    """Store a new attempt and return it with its bearer token (shown once, stored hashed).
+
+    A ranked attempt claims the player's slot for the day and the look of its name in the same
+    transaction, so two concurrent starts by one player yield one attempt and one
+    ``AttemptExists``, and a look-alike of another player's name of the day ``NameTaken``.
+    """
+    attempt_id = secrets.token_hex(8)
+    token = secrets.token_urlsafe(32)
+    fields: dict[str | bytes, str | int | float | bytes] = {
+        "id": attempt_id,
+        "date": date,
+        "name": name,
+        "player": player,
+        "token": token_hash(token),
+        "ranked": "1" if ranked else "0",
+        "status": "playing",
+        "seq": str(len(game.state.history)),
+        "game": json.dumps(game.to_json(), separators=(",", ":")),
+        "created": str(now_ms),
+    }
+    slot = keys.player_day(date, player)
+    lookalikes = keys.day_skeletons(date)
+    shape = names.skeleton(name)
+
+    def claim(pipe: redis.client.Pipeline[str]) -> None:
+        if ranked:
+            existing = pipe.get(slot)
+            if existing is not None:
+                raise AttemptExists(str(existing))
+            holder = pipe.hget(lookalikes, shape)
+            if holder is not None and holder != player:
+                raise NameTaken(name)
+        pipe.multi()
+        if ranked:
+            pipe.set(slot, attempt_id)
+            pipe.hset(lookalikes, shape, player)
+            pipe.incr(keys.day_count(date))
+            pipe.zadd(keys.DAYS, {date: day_ordinal})
+            pipe.sadd(keys.day_ids(date), attempt_id)
+        pipe.hset(keys.attempt(attempt_id), mapping=fields)
+        pipe.set(keys.token(str(fields["token"])), attempt_id)
+        if expiry is not None:
+            pipe.expireat(keys.token(str(fields["token"])), expiry.token_at)
+            if expiry.attempt_at is not None:
+                pipe.expireat(keys.attempt(attempt_id), expiry.attempt_at)
+
+    transaction(client, claim, slot, lookalikes)
+    stored = load(client, attempt_id)
+    assert stored is not None
+    return stored, token
+
+
+def attempt_for_token(client: redis.Redis[str], token: str) -> Attempt | None:
+    """The attempt a bearer token was issued for, or None."""
+    attempt_id = client.get(keys.token(token_hash(token)))
+    return None if attempt_id is None else load(client, str(attempt_id))
+
+
+def attempt_for_player(client: redis.Redis[str], date: str, player: str) -> str | None:
+    value = client.get(keys.player_day(date, player))
+    return None if value is None else str(value)
+
+
+def play(
+    client: redis.Redis[str],
+    attempt_id: str,
+    seq: int,
+    move: str,
+    now_ms: int,
+    check: Callable[[Attempt], None] | None = None,
+) -> Played | None:
+    """Apply the player's move and the bots' answers; returns (attempt, game, events,
+    just_finished), or None when there is no such attempt.
+
+    The attempt is read once, under WATCH: ``check`` (the caller's owner and phase checks) sees
+    it before the move and may raise; the returned attempt and game are built from what was read
+    and written, not read again. Raises :class:`Stale` when ``seq`` is not current (checked again
+    at commit time through WATCH), an engine error for an illegal move; nothing is written then.
+    """
+    key = keys.attempt(attempt_id)
+
+    def move_on(pipe: redis.client.Pipeline[str]) -> Played | None:
+        h = cast(dict[str, str], pipe.hgetall(key))
+        if not h:
+            return None
+        current = Attempt.from_hash(h)
+        if check is not None:
+            check(current)
+        if current.seq != seq:
+            raise Stale(attempt_id)
+        game = current.game
+        events = game.play(move, 0)
+        history = game.state.history
+        update: dict[str, str] = {
+            "seq": str(len(history)),
+            "game": json.dumps(game.to_json(), separators=(",", ":")),
+        }
+        finished = game.state.outcome is not None
+        if finished:
+            outcome = game.state.outcome
+            assert outcome is not None
+            update |= {
+                "status": "finished",
+                "finished": str(now_ms),
+                "score": str(outcome.round_scores[0]),
+                "turns": str(player_turns(game)),
+            }
+            if current.ranked:
+                update["verification"] = "queued"
+        pipe.multi()
+        pipe.hset(key, mapping=cast(dict[str | bytes, str], update))
+        if finished and current.ranked:
+            pipe.zadd(keys.FINISHED, {attempt_id: now_ms})
+        return Attempt.from_hash(h | update), game, events, finished
+
+    return transaction(client, move_on, key)

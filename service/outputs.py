@@ -1,0 +1,222 @@
+"""What the API answers, as documented in ``/api/openapi.json`` (API.md's documents).
+
+The views build their JSON in :mod:`service.present` and :mod:`service.data.ranking`; these
+models are the contract those documents keep, checked against real answers by the schemathesis run
+(tests/service/test_schemathesis.py), not at run time.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal
+
+from flask_openapi3.types import ResponseDict
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Document(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorDetail(Document):
+    code: str = Field(examples=["unknown_attempt"])
+    message: str
+    attempt_id: str | None = Field(None, description="409 attempt_exists: the existing attempt")
+    seq: int | None = Field(None, description="409 stale: the current seq")
+
+
+class Error(Document):
+    """API.md: every failure is ``{"error": {"code", "message"}}``."""
+
+    error: ErrorDetail
+
+
+class Day(Document):
+    """A day's challenge; its seed once the day and its grace have closed (F4)."""
+
+    date: str = Field(json_schema_extra={"format": "date"})
+    game: Literal["pikdame"]
+    engine: str
+    commitment: str = Field(pattern="^[0-9a-f]{64}$")
+    opens_at: str = Field(json_schema_extra={"format": "date-time"})
+    ends_at: str = Field(json_schema_extra={"format": "date-time"}, description="24:00 UTC")
+    closes_at: str = Field(
+        json_schema_extra={"format": "date-time"},
+        description="24:00 UTC + PIKDAME_GRACE_MINUTES: moves stop, seed published",
+    )
+    rules: dict[str, Any]
+    seats: list[dict[str, Any]]
+    seed: str | None = Field(description="hex, once the day has closed")
+    attempts: int
+
+
+class Days(Document):
+    days: list[Day]
+
+
+class Meld(Document):
+    kind: Literal["set", "run"]
+    cards: list[str]
+
+
+class View(Document):
+    """What seat 0 may know (RULES.md R10), cards in F5's canonical order."""
+
+    seat: Literal[0]
+    turn: int
+    phase: Literal["draw", "play"]
+    hand: list[str]
+    melds: list[list[Meld]]
+    hand_sizes: list[int]
+    stock_size: int
+    discard: list[str]
+    removed: list[str]
+    can_draw: bool
+    can_take: bool
+    outcome: dict[str, Any] | None
+
+
+class Verification(Document):
+    status: Literal["queued", "verified", "rejected"]
+    score: int | None
+    turns: int | None
+    rank: int | None
+    reason: str | None
+
+
+class Attempt(Document):
+    """API.md's ``A``."""
+
+    id: str
+    date: str = Field(json_schema_extra={"format": "date"})
+    name: str
+    ranked: bool = Field(description="false for practice of a closed day")
+    status: Literal["playing", "finished"]
+    seq: int = Field(description="moves in the record, every seat's")
+    view: View
+    verification: Verification | None
+
+
+class AttemptDoc(Document):
+    attempt: Attempt
+
+
+class Created(Document):
+    """The attempt and its bearer token (shown once)."""
+
+    attempt: Attempt
+    token: str
+
+
+class Event(Document):
+    seat: int
+    move: str
+
+
+class Played(Document):
+    """The attempt after the move and every move made, as seat 0 saw them."""
+
+    attempt: Attempt
+    events: list[Event]
+
+
+class Record(Document):
+    """A game record, FORMATS.md F6 (``deal.seed`` null until the day has closed)."""
+
+
+class Hint(Document):
+    moves: list[str]
+    points: int
+
+
+class VerificationDoc(Document):
+    """The attempt's verification: null for practice or while playing."""
+
+    model_config = ConfigDict(
+        extra="allow",
+        openapi_extra={  # type: ignore[typeddict-unknown-key]  # read by flask-openapi3
+            "headers": {
+                "Retry-After": {
+                    "description": "the server could not wait: ask again after these seconds",
+                    "schema": {"type": "integer"},
+                }
+            }
+        },
+    )
+
+    verification: Verification | None
+
+
+class Entry(Document):
+    rank: int
+    name: str
+    score: int
+    turns: int
+    attempt_id: str
+
+
+class Board(Document):
+    date: str = Field(json_schema_extra={"format": "date"})
+    total: int
+    entries: list[Entry]
+
+
+class Around(Board):
+    attempt_id: str
+    rank: int
+
+
+class AllTimeEntry(Document):
+    rank: int
+    name: str
+    total: int
+    days: int
+    best: int
+
+
+class AllTime(Document):
+    total: int
+    entries: list[AllTimeEntry]
+
+
+class Health(Document):
+    redis: Literal["ok", "unreachable"]
+    queue: int | None
+
+
+class OpenApi(Document):
+    """This document."""
+
+
+ERRORS: dict[int, str] = {
+    400: "malformed request: not JSON (UTF-8), not an object, wrong types",
+    401: "no credentials for an attempt that needs them",
+    403: "someone else's attempt",
+    404: "unknown day or attempt (a future day is unknown)",
+    409: "conflict: stale, attempt_exists, day_closed, day_open, not_finished …",
+    413: "body too large",
+    415: "state-changing requests must be application/json",
+    422: "an illegal move (FORMATS.md F7 code) or a bad value (bad_value)",
+    429: "rate limited",
+    503: "storage unavailable, try again shortly",
+}
+
+
+def errors(*statuses: int) -> ResponseDict:
+    """Error responses, each in API.md's envelope."""
+    ref = {"$ref": "#/components/schemas/Error"}
+    return {
+        status: {
+            "description": ERRORS[status],
+            "content": {"application/json": {"schema": ref}},
+        }
+        for status in statuses
+    }
+
+
+def answers(ok: type[BaseModel], *statuses: int, status: int = 200) -> ResponseDict:
+    """A route's documented answers: ``ok`` (as ``status``) and its errors. Every API route may
+    also be rate limited or find Redis away: :data:`COMMON`, given to each API blueprint."""
+    return {status: ok, **errors(*statuses)}
+
+
+COMMON: Final = errors(429, 503)

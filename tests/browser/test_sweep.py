@@ -1,0 +1,196 @@
+"""Every page and every dialog, in German and English, on a phone held upright (390 × 844) and on
+a desktop (1280 × 800): no raw placeholder ("{…}"), no "null"/"undefined" in what a person sees
+or a screen reader reads, nothing wider than the screen (issue 9)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, ViewportSize, expect
+
+from tests.support.browser_stack import Stack
+from tests.support.page_checks import overflow, raw_text
+from tests.support.page_flows import api_call
+from tests.support.table_player import hand, wait_idle
+
+SIZES: dict[str, ViewportSize] = {
+    "phone": {"width": 390, "height": 844},
+    "desktop": {"width": 1280, "height": 800},
+}
+# days whose deal gives the simple API player a meld before the round ends
+DAYS = {("de", "phone"): "2030-06-02", ("de", "desktop"): "2030-06-03",
+        ("en", "phone"): "2030-06-04", ("en", "desktop"): "2030-06-05"}  # fmt: skip
+LONG_NAME = "Wolfgang Amadeus M."  # 19 characters: a long name in every table
+
+
+def advance_to_melds(call: Any, attempt_id: str) -> None:
+    """Play through the API (draw, the hint's melds, the costliest discard) until the player
+    has a meld and it is their draw again: the table then offers every dialog."""
+    status, body = call("GET", f"/api/attempts/{attempt_id}", None)
+    attempt = body["attempt"]
+    for _ in range(200):
+        view = attempt["view"]
+        assert attempt["status"] == "playing", "the round ended before the player melded"
+        if view["phase"] == "draw" and view["melds"][0] and len(view["hand"]) > 4:
+            return
+        if view["phase"] == "draw":
+            move = "draw"
+        else:
+            _, hint = call("GET", f"/api/attempts/{attempt_id}/hint", None)
+            melds = [m for m in hint["moves"] if m.startswith("meld")]
+            move = melds[0] if melds and len(view["hand"]) > 4 else f"discard {view['hand'][-1]}"
+        status, body = call(
+            "POST", f"/api/attempts/{attempt_id}/moves", {"move": move, "seq": attempt["seq"]}
+        )
+        assert status == 200, (move, body)
+        attempt = body["attempt"]
+    raise AssertionError("no meld in 200 moves")
+
+
+class Sweep:
+    def __init__(self, page: Page, artifacts: Path, label: str) -> None:
+        self.page = page
+        self.artifacts = artifacts
+        self.label = label
+        self.seen: list[str] = []
+
+    def check(self, where: str) -> None:
+        """Nothing raw in the text, nothing wider than the screen."""
+        page = self.page
+        self.seen.append(where)
+        assert raw_text(page) == [], (self.label, where, raw_text(page))
+        assert overflow(page) <= 0, (self.label, where, overflow(page))
+        wide = page.evaluate(
+            "() => [...document.querySelectorAll('table, .confirm, .hint-box, .end, .seat')]"
+            ".filter((e) => e.getClientRects().length"
+            " && e.getBoundingClientRect().right > window.innerWidth + 0.5)"
+            ".map((e) => e.tagName + '.' + e.className)"
+        )
+        assert wide == [], (self.label, where, wide)
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(self.artifacts / f"sweep-{self.label}-{name}.png"))
+
+    def page_at(self, path: str, where: str) -> None:
+        self.page.goto(path)
+        self.page.wait_for_load_state("networkidle")
+        self.check(where)
+
+    def dialog(self, action: str, where: str) -> None:
+        """Open an action: its panel (or the explanation why not), checked, then closed."""
+        page = self.page
+        page.locator(f"#actions button[data-action={action}]").click()
+        self.check(where)
+        if page.locator("#confirm").is_visible():
+            self.shot(f"dialog-{action}")
+            page.locator("#confirm-cancel").click()
+            expect(page.locator("#confirm")).to_be_hidden()
+        else:
+            expect(page.locator("#message")).not_to_be_empty()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_page_and_dialog(
+    page: Page, stack: Stack, artifacts: Path, lang: str, size: str
+) -> None:
+    day = DAYS[(lang, size)]
+    stack.clock.set_day(day)
+    page.set_viewport_size(SIZES[size])
+    sweep = Sweep(page, artifacts, f"{lang}-{size}")
+    sweep.page_at(f"/?lang={lang}", "today")
+    sweep.page_at("/rules", "rules")
+    sweep.page_at("/play/0000000000000000", "play: unknown game")
+
+    # a game with a meld, at the player's draw: every dialog of the table
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='1']")
+    call = api_call(page)
+    status, started = call("POST", f"/api/daily/{day}/attempts", {"name": LONG_NAME})
+    assert status == 201, started
+    attempt = started["attempt"]["id"]
+    sweep.page_at(f"/replay/{attempt}", "replay: day still open")
+    advance_to_melds(call, attempt)
+    page.goto(f"/play/{attempt}")
+    page.wait_for_selector("body[data-ready='1']")
+    sweep.check("table")
+    sweep.shot("table")
+    page.locator("#guide summary").click()
+    sweep.check("guide")
+    page.locator(".keys-help summary").click()
+    sweep.check("keys help")
+    for summary in page.locator("#opponents .seat-melds summary").all():
+        summary.click()
+    sweep.check("bots' melds")
+    if page.locator("#pile-toggle").is_enabled():
+        page.locator("#pile-toggle").click()
+        sweep.check("whole pile")
+    sweep.dialog("draw", "draw")
+    page.locator("#hand li").nth(0).click()
+    page.locator("#hand li").nth(1).click()
+    sweep.dialog("take", "take")
+    page.keyboard.press("Escape")
+    page.locator("#resign").click()
+    sweep.check("resign")
+    page.locator("#confirm-cancel").click()
+    page.locator("#actions button[data-action=draw]").click()
+    page.locator("#confirm-ok").click()
+    wait_idle(page)
+    page.locator("#hint-btn").click()
+    expect(page.locator("#hint h3, #hint .error")).to_be_visible()
+    sweep.check("hint")
+    sweep.shot("hint")
+    page.keyboard.press("Escape")
+    page.locator("#hand li").nth(0).click()
+    for action in ("lay", "swap", "discard"):
+        sweep.dialog(action, action)
+    sweep.shot("discard")
+    page.locator("#hand li").nth(1).click()
+    page.locator("#hand li").nth(2).click()
+    sweep.dialog("meld", "meld")
+    # a refused lay-off explains itself: every own meld tried with the first card
+    page.keyboard.press("Escape")
+    page.locator("#hand li").nth(0).click()
+    page.locator("#own-melds .meld").first.click()
+    page.locator("#confirm-ok").click()
+    wait_idle(page)
+    sweep.check("after a lay-off")
+    assert len(hand(page)) > 0
+
+    # the end: scores, verdict, share text
+    page.locator("#resign").click()
+    page.locator("#confirm-ok").click()
+    wait_idle(page)
+    expect(page.locator("#verify-status")).to_have_attribute("data-state", "verified",
+                                                             timeout=90_000)  # fmt: skip
+    sweep.check("end screen")
+    sweep.shot("end")
+
+    # rankings: every tab
+    page.goto("/rankings")
+    page.wait_for_selector("body[data-ready='1']")
+    for tab in ("today", "alltime", "around", "day"):
+        page.locator(f"#tab-{tab}").click()
+        page.wait_for_load_state("networkidle")
+        sweep.check(f"rankings: {tab}")
+        if tab in ("today", "day"):  # the board of a day names its date, in the page's language
+            expect(page.locator("#board-title")).to_contain_text("2030")
+    sweep.shot("rankings")
+
+    # the next day: the archive and the replay of the closed day
+    stack.clock.set_day(day.replace(day[-2:], f"{int(day[-2:]) + 10:02}"))
+    sweep.page_at("/archive", "archive")
+    sweep.shot("archive")
+    page.locator(f"li.day[data-date='{day}'] button.check").click()
+    sweep.check("archive: fairness check")
+    page.goto(f"/replay/{attempt}")
+    page.wait_for_selector("body[data-ready='1']")
+    page.keyboard.press("End")
+    sweep.check("replay")
+    sweep.shot("replay")
+    page.goto(f"/rankings?date={day}&tab=day")
+    page.wait_for_selector("body[data-ready='1']")
+    sweep.check("rankings of a closed day")
+    page.goto("/rules?lang=de")

@@ -1,0 +1,69 @@
+"""Issues 10.2, 10.4, 10.5: what the shipped deployments promise, read from deploy/.
+
+No shipped deployment publishes gunicorn (its threads never time out a half-sent request): nginx
+is in front, buffers requests and is the only trusted proxy; the units restart forever.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+LONG_RUNNING = ["pikdame-web.service", "pikdame-worker@.service"]
+
+
+def directives(text: str) -> dict[str, str]:
+    return dict(
+        line.split("=", 1) for line in text.splitlines() if "=" in line and line[:1].isalpha()
+    )
+
+
+@pytest.mark.parametrize("unit", LONG_RUNNING)
+def test_systemd_units_restart_forever_with_a_delay(unit: str) -> None:
+    found = directives((DEPLOY / "systemd" / unit).read_text())
+    assert found["Restart"] == "always"
+    assert int(found["RestartSec"]) >= 1
+    assert found["StartLimitIntervalSec"] == "0"
+
+
+def test_the_systemd_web_listens_on_loopback_only() -> None:
+    start = directives((DEPLOY / "systemd" / "pikdame-web.service").read_text())["ExecStart"]
+    assert "--bind 127.0.0.1:" in start
+
+
+def compose_service(name: str) -> str:
+    """One service's block of docker-compose.yml (text: no YAML parser in the dev deps)."""
+    text = (DEPLOY / "docker-compose.yml").read_text()
+    match = re.search(rf"^  {name}:\n((?:    .*\n|\n)*)", text, re.MULTILINE)
+    assert match, name
+    return match.group(1)
+
+
+def test_compose_publishes_nginx_only_and_trusts_only_it() -> None:
+    assert "ports:" in compose_service("nginx")
+    for service in ("web", "worker", "reconcile", "redis"):
+        assert "ports:" not in compose_service(service), service
+    web = compose_service("web")
+    address = re.search(r"ipv4_address: ([0-9.]+)", compose_service("nginx"))
+    assert address
+    assert f'PIKDAME_PROXIES: "{address.group(1)}"' in web
+    assert 'PIKDAME_SECURE_COOKIES: "1"' in web
+    assert "*" not in web
+
+
+def test_nginx_reads_whole_requests_before_proxying() -> None:
+    proxy = directives(
+        "\n".join(
+            line.split("#")[0].strip().rstrip(";").replace(" ", "=", 1)
+            for line in (DEPLOY / "nginx" / "proxy.conf").read_text().splitlines()
+        )
+    )
+    assert proxy["proxy_request_buffering"] == "on"
+    assert proxy["client_body_buffer_size"] == proxy["client_max_body_size"]
+    assert proxy["client_body_timeout"].endswith("s")
+    assert proxy["client_header_timeout"].endswith("s")
+    for site in ("pikdame.conf", "compose.conf"):
+        assert "include /etc/nginx/pikdame/proxy.conf;" in (DEPLOY / "nginx" / site).read_text()

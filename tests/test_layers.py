@@ -1,0 +1,288 @@
+"""The house's layers hold (issue 11 item 3, docs/ARCHITECTURE.md): every import of every module of
+``engine``, ``service`` and ``worker`` (read from the source, lazy imports inside functions too)
+runs downward, and no modules import each other in a cycle.
+
+    engine.core  ←  engine.<game>  ←  engine (the facade, the CLI)  ←  service  ←  worker
+
+No game package imports another game package or the facade above it; the engine imports no
+Flask, Redis or RQ (it is pure Python, docs/ENGINE_API.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "service", "worker")
+#: What the engine never imports: it is pure and knows nothing of the web or the queue.
+ENGINE_FORBIDDEN = ("flask", "flask_limiter", "werkzeug", "jinja2", "redis", "rq", "gunicorn")
+#: Known edges against the layers, each with the reason it is still here.
+ALLOWED: set[tuple[str, str]] = set()
+
+Graph = dict[str, set[str]]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            found[module_name(path)] = path
+    return found
+
+
+def _imported(tree: ast.AST, name: str, is_package: bool) -> Iterable[str]:
+    """Every module name an import statement of module ``name`` names (relative ones resolved;
+    ``from m import x`` names ``m.x`` when that is a module, else ``m``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                here = name.split(".") if is_package else name.split(".")[:-1]
+                here = here[: len(here) - (node.level - 1)]
+                base = ".".join([*here, base] if base else here)
+            yield base
+            yield from (f"{base}.{a.name}" for a in node.names)
+
+
+def import_graph() -> tuple[Graph, Graph]:
+    """(edges between our modules, every top-level foreign package each module imports)."""
+    found = modules()
+    ours: Graph = {}
+    foreign: Graph = {}
+    for name, path in found.items():
+        tree = ast.parse(path.read_text(), str(path))
+        ours[name] = set()
+        foreign[name] = set()
+        for target in _imported(tree, name, path.name == "__init__.py"):
+            top = target.split(".")[0]
+            if top not in PACKAGES:
+                foreign[name].add(top)
+            elif target in found:
+                ours[name].add(target)
+        # `from engine.pikdame import bots` names both the package and its submodule: keep the
+        # most specific (the package itself is only imported on the way).
+        ours[name] -= {t for t in ours[name] if any(o.startswith(t + ".") for o in ours[name])}
+        ours[name].discard(name)
+    return ours, foreign
+
+
+def cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def layer(module: str) -> tuple[int, str]:
+    """(height, owner): engine.core 0, a game 1 (its package the owner), the engine facade 2,
+    service 3, worker 4. A module may import only its own owner's modules or lower layers."""
+    parts = module.split(".")
+    if parts[0] == "engine":
+        if len(parts) > 1 and parts[1] == "core":
+            return 0, "engine.core"
+        if len(parts) > 2 or (len(parts) == 2 and ROOT.joinpath(*parts).is_dir()):
+            return 1, f"engine.{parts[1]}"
+        return 2, "engine"
+    return (3, "service") if parts[0] == "service" else (4, "worker")
+
+
+def violations(graph: Mapping[str, set[str]], foreign: Mapping[str, set[str]]) -> list[str]:
+    found = []
+    for source in sorted(graph):
+        height, owner = layer(source)
+        for target in sorted(graph[source]):
+            t_height, t_owner = layer(target)
+            if (source, target) in ALLOWED or t_owner == owner:
+                continue
+            if t_height >= height:
+                found.append(f"{source} imports {target} (layer {t_height} from layer {height})")
+        if source.split(".")[0] == "engine":
+            bad = sorted(foreign[source] & set(ENGINE_FORBIDDEN))
+            found.extend(f"{source} imports {b}: the engine stays pure" for b in bad)
+    return found
+
+
+@pytest.fixture(scope="module")
+def graph() -> tuple[Graph, Graph]:
+    return import_graph()
+
+
+def test_the_walk_sees_the_packages(graph: tuple[Graph, Graph]) -> None:
+    ours, _ = graph
+    assert {"engine.core.cards", "engine.pikdame.state", "service.app", "worker.verify"} <= set(
+        ours
+    )
+    assert "engine.pikdame.rules" in ours["engine.pikdame.state"]
+    assert "service.data.reconcile" in ours["service.cli"]  # lazy imports inside functions count
+
+
+def test_no_import_cycles(graph: tuple[Graph, Graph]) -> None:
+    """Issue 11: e.g. engine/state.py ↔ engine/position.py was one (now the F5 document is read
+    into a plain Position that the state takes)."""
+    ours, _ = graph
+    assert cycles(ours) == []
+
+
+def test_every_import_runs_down_the_layers(graph: tuple[Graph, Graph]) -> None:
+    ours, foreign = graph
+    assert violations(ours, foreign) == []
+
+
+def test_the_engine_imports_only_itself_and_the_standard_library(
+    graph: tuple[Graph, Graph],
+) -> None:
+    """Every engine package (engine.core, each game, the facade) imports nothing but engine.*
+    and the standard library: the rules engine installs and runs with Python alone (was
+    tests/gin/test_layers.py, now the rule for every game)."""
+    _, foreign = graph
+    wrong = [
+        f"{source} imports {top}"
+        for source in sorted(foreign)
+        if source.split(".")[0] == "engine"
+        for top in sorted(foreign[source])
+        if top and top != "__future__" and top not in sys.stdlib_module_names
+    ]
+    assert wrong == []
+
+
+def test_the_allowlist_is_still_needed(graph: tuple[Graph, Graph]) -> None:
+    """An allowed edge that is gone must leave the list too, so the list cannot hide new ones."""
+    ours, _ = graph
+    assert all(target in ours.get(source, set()) for source, target in ALLOWED)
+
+
+def test_the_checks_find_what_they_look_for() -> None:
+    """The checker itself: a cycle, an upward import, a game importing another game, the engine
+    importing redis and a game importing the facade are each reported."""
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    bad: Graph = {
+        "engine.core.cards": {"engine.pikdame.cards"},
+        "engine.pikdame.state": {"engine.cli", "engine.core.cards"},
+        "engine.cli": {"service.app"},
+        "service.app": {"worker.verify", "engine.cli"},
+        "worker.verify": {"service.app"},
+    }
+    foreign: Graph = {name: set() for name in bad}
+    foreign["engine.pikdame.state"] = {"redis"}
+    found = violations(bad, foreign)
+    assert any(f.startswith("engine.core.cards imports engine.pikdame.cards") for f in found)
+    assert any(f.startswith("engine.pikdame.state imports engine.cli") for f in found)
+    assert any(f.startswith("engine.cli imports service.app") for f in found)
+    assert any(f.startswith("service.app imports worker.verify") for f in found)
+    assert "engine.pikdame.state imports redis: the engine stays pure" in found
+    assert len(found) == 5
+    assert layer("engine.gin.state") == (1, "engine.gin")
+    assert layer("engine.pikdame.bots.zen") == (1, "engine.pikdame")
+
+
+#: Pik Dame's modules bottom-up, as docs/ARCHITECTURE.md lists them: each imports only modules
+#: before it (a package counts with everything inside it).
+PIKDAME_ORDER = [
+    "cards",
+    "errors",
+    "melds",
+    "meldgen",
+    "moves",
+    "rules",
+    "deal",
+    "position",
+    "state",
+    "view",
+    "optimiser",
+    "bots",
+    "version",
+    "record",
+    "game",
+    "replay",
+    "daily",
+    "cli",
+    "tournament",
+]
+
+
+def _pikdame_part(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[:2] != ["engine", "pikdame"] or len(parts) < 3:
+        return None
+    return parts[2]
+
+
+def test_pikdame_modules_import_only_those_below_them(graph: tuple[Graph, Graph]) -> None:
+    ours, _ = graph
+    parts = {p for m in ours if (p := _pikdame_part(m)) is not None}
+    assert parts == set(PIKDAME_ORDER)
+    wrong = []
+    for source, targets in sorted(ours.items()):
+        here = _pikdame_part(source)
+        if here is None:
+            continue
+        for target in sorted(targets):
+            there = _pikdame_part(target)
+            if there is None or there == here:
+                continue
+            if PIKDAME_ORDER.index(there) > PIKDAME_ORDER.index(here):
+                wrong.append(f"{source} imports {target}")
+    assert wrong == []
+
+
+#: The test folders whose shared helpers live in tests/support (issue 11 item 7). tests/service
+#: and tests/browser follow when their own refactor lands.
+HELPER_CLEAN = ("engine", "bots", "cli", "view", "gin")
+
+
+def test_tests_import_no_test_module_and_no_conftest() -> None:
+    """A test imports shared helpers from tests/support only: never another test module, a
+    helper module beside the tests, or a conftest.py."""
+    wrong = []
+    for folder in HELPER_CLEAN:
+        for path in sorted((ROOT / "tests" / folder).rglob("*.py")):
+            name = module_name(path)
+            tree = ast.parse(path.read_text(), str(path))
+            for target in _imported(tree, name, path.name == "__init__.py"):
+                if target.startswith("tests.") and not target.startswith("tests.support"):
+                    wrong.append(f"{name} imports {target}")
+    assert wrong == []

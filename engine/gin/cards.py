@@ -1,10 +1,9 @@
 """Gin cards and their points (GIN.md G1, G3): the 52 naturals of one deck, no jokers.
 
-A card is an ``int`` 0 … 51: ``suit * 13 + rank`` with suits S H D C and ranks A 2 … K (G3), so
-the integer order is the canonical order (by suit, then rank) and a hand is a 52-bit mask.
-Notation is FORMATS.md F1 (``10`` and the suit symbols accepted on input); the joker ``X`` does
-not exist in Gin and is rejected. After the engine restructuring this folds into
-``engine.core.cards``.
+A card is an ``int`` 0 … 51, the id of :class:`engine.core.cards.Card` (``suit * 13 + rank``,
+suits S H D C, ranks A 2 … K), so the integer order is the canonical order (by suit, then rank)
+and a hand is a 52-bit mask. F1 notation is ``engine.core.cards``' (written once for every game);
+Gin adds only that the joker ``X`` does not exist here (G1) and the G1 points.
 """
 
 from __future__ import annotations
@@ -12,18 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
+from engine.core.cards import NAMES as CARD_NAMES
+from engine.core.cards import NATURALS, RANKS, SUITS, Card
 from engine.core.errors import NotationError
 
-RANKS: Final = "A23456789TJQK"
-SUITS: Final = "SHDC"
-SUIT_SYMBOLS: Final = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
-DECK_SIZE: Final = 52
+DECK_SIZE: Final = NATURALS
 
-#: F1 names by id: NAMES[11] == "QS".
-NAMES: Final = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(DECK_SIZE))
+#: F1 names by id, the 52 naturals only: NAMES[11] == "QS".
+NAMES: Final = CARD_NAMES[:DECK_SIZE]
 #: G1 deadwood value by id: A = 1, 2–10 their value, J Q K = 10.
 POINTS: Final = tuple(min(c % 13 + 1, 10) for c in range(DECK_SIZE))
-_BY_NAME: Final = {name: c for c, name in enumerate(NAMES)}
 
 
 def suit(card: int) -> int:
@@ -35,16 +32,15 @@ def rank(card: int) -> int:
 
 
 def parse_card(text: str) -> int:
-    """One card in F1 notation, any case; ``10`` for ``T`` and the suit symbols accepted."""
-    t = text.strip().upper()
-    if len(t) >= 2 and t[-1] in SUIT_SYMBOLS:
-        t = t[:-1] + SUIT_SYMBOLS[t[-1]]
-    if t.startswith("10"):
-        t = "T" + t[2:]
-    card = _BY_NAME.get(t)
-    if card is None:
+    """One card in F1 notation (``Card.parse``: any case, ``10`` for ``T``, suit symbols),
+    surrounding blanks ignored; the joker is no Gin card (G1)."""
+    try:
+        card = Card.parse(text.strip())
+    except NotationError:
+        card = None
+    if card is None or card.is_joker:
         raise NotationError(f"{text!r} is not a card of the 52-card deck (G1, F1)", text)
-    return card
+    return int(card)
 
 
 def card_name(card: int) -> str:

@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.core.records import commitment, parse_seed, version_note
 from engine.pikdame.bots import choose_move
 from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
 from engine.pikdame.game import Game
 from engine.pikdame.moves import Move
-from engine.pikdame.record import commitment, parse_seed, read_fields, version_note
+from engine.pikdame.record import read_fields
 from engine.pikdame.state import State
+from engine.pikdame.version import ENGINE_VERSION
 from engine.pikdame.view import view
 
 
@@ -64,7 +66,7 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
             raise ReplayError(
                 "bot_mismatch",
                 f"move {i}: seat {seat}'s bot plays {expected}, the record says {text!r}"
-                + version_note(record),
+                + version_note(record, ENGINE_VERSION),
                 i,
                 record,
             )

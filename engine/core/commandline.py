@@ -37,6 +37,24 @@ class Position(Protocol):
     def to_position(self) -> dict[str, Any]: ...
 
 
+def streams(
+    argv: list[str] | None, out: TextIO | None, stdin: TextIO | None
+) -> tuple[list[str], TextIO, TextIO]:
+    """A command's arguments, output and input: the process's own unless given (tests)."""
+    return (
+        sys.argv[1:] if argv is None else argv,
+        sys.stdout if out is None else out,
+        sys.stdin if stdin is None else stdin,
+    )
+
+
+def add_file_commands(sub: Any, check_help: str, replay_help: str) -> None:
+    """``check`` and ``replay``, each reading one JSON file (standard input by default)."""
+    for name, text in (("check", check_help), ("replay", replay_help)):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("file", nargs="?", default=None, help="input file (default: stdin)")
+
+
 def write_json(doc: Any, out: TextIO) -> None:
     out.write(json.dumps(doc, ensure_ascii=False) + "\n")
 
@@ -115,9 +133,11 @@ __all__ = [
     "Malformed",
     "Parser",
     "Position",
+    "add_file_commands",
     "check",
     "read_json",
     "replay",
     "run",
+    "streams",
     "write_json",
 ]

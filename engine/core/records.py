@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.errors import FormatError
+from engine.core.errors import FormatError, ReplayError
 
 
 @dataclass(frozen=True)
@@ -62,4 +62,18 @@ def version_note(record: dict[str, Any], engine_version: str) -> str:
     return f" (the record was played by engine {played_by!r}; this is {engine_version!r})"
 
 
-__all__ = ["Seat", "commitment", "parse_seed", "version_note"]
+def bot_mismatch(
+    index: int, seat: int, expected: object, text: str, record: dict[str, Any], engine: str
+) -> ReplayError:
+    """The replay's ``bot_mismatch`` (F6, G9): the bot of ``seat`` plays ``expected`` where the
+    record says ``text`` at move ``index``; with the version note when engines differ."""
+    return ReplayError(
+        "bot_mismatch",
+        f"move {index}: seat {seat}'s bot plays {expected}, the record says {text!r}"
+        + version_note(record, engine),
+        index,
+        record,
+    )
+
+
+__all__ = ["Seat", "bot_mismatch", "commitment", "parse_seed", "version_note"]

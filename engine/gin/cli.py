@@ -6,7 +6,6 @@ output) is every game's, in ``engine.core.commandline``.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any, TextIO
 
 from engine.core import commandline as cl
@@ -43,12 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument(
         "--dealer", type=int, default=FIRST_DEALER, help="dealer seat, default 1 (G2)"
     )
-    for name, text in (
-        ("check", 'apply moves to a position: {"position": gin-position/1, "moves": [...]}'),
-        ("replay", "replay and verify a match record (gin-log/1) with its seed"),
-    ):
-        p = sub.add_parser(name, help=text)
-        p.add_argument("file", nargs="?", default=None, help="input file (default: stdin)")
+    cl.add_file_commands(
+        sub,
+        'apply moves to a position: {"position": gin-position/1, "moves": [...]}',
+        "replay and verify a match record (gin-log/1) with its seed",
+    )
     sub.add_parser("tournament", help="bot tournament (see --help after it)", add_help=False)
     return parser
 
@@ -56,9 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(
     argv: list[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None
 ) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    output = sys.stdout if out is None else out
-    source = sys.stdin if stdin is None else stdin
+    argv, output, source = cl.streams(argv, out, stdin)
     if argv[:1] == ["tournament"]:
         from engine.gin.tournament import main as tournament_main
 

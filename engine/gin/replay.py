@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from engine.core.errors import EngineError, FormatError, ReplayError
-from engine.core.records import commitment, parse_seed, version_note
+from engine.core.records import bot_mismatch, commitment, parse_seed
 from engine.gin.bots import choose_move
 from engine.gin.match import GinMatch
 from engine.gin.moves import parse_move
@@ -58,13 +58,7 @@ def replay(record: Any, seed: bytes | None = None) -> GinMatch:
         except EngineError as e:
             raise ReplayError(e.code, f"move {i} ({text!r}): {e.message}", i, record) from None
         if expected is not None and str(expected) != str(done):
-            raise ReplayError(
-                "bot_mismatch",
-                f"move {i}: seat {seat}'s bot plays {expected}, the record says {text!r}"
-                + version_note(record, ENGINE_VERSION),
-                i,
-                record,
-            )
+            raise bot_mismatch(i, seat, expected, text, record, ENGINE_VERSION)
     _compare(record, "hands", [r.to_json() for r in match.results])
     _compare(record, "totals", list(match.totals))
     _compare(record, "result", match.result_json())

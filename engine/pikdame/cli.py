@@ -9,7 +9,6 @@ and to this module.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any, TextIO
 
 from engine.core import commandline as cl
@@ -59,12 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--players", type=int, required=True)
     deal.add_argument("--dealer", type=int, required=True)
     deal.add_argument("--cut", type=int, default=None, help="1 … 109; automatic cut if omitted")
-    for name, text in (
-        ("check", 'apply moves to a position: {"position": F5, "moves": [...]}'),
-        ("replay", "replay and verify a game record (F6) with its seed"),
-    ):
-        p = sub.add_parser(name, help=text)
-        p.add_argument("file", nargs="?", default=None, help="input file (default: stdin)")
+    cl.add_file_commands(
+        sub,
+        'apply moves to a position: {"position": F5, "moves": [...]}',
+        "replay and verify a game record (F6) with its seed",
+    )
     sub.add_parser(
         "tournament", help="bot tournament (see --help after the command)", add_help=False
     )
@@ -75,9 +73,7 @@ def main(
     argv: list[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None
 ) -> int:
     """Run one of F7's commands (``deal``, ``check``, ``replay``) on ``argv``."""
-    argv = sys.argv[1:] if argv is None else argv
-    output = sys.stdout if out is None else out
-    source = sys.stdin if stdin is None else stdin
+    argv, output, source = cl.streams(argv, out, stdin)
 
     def command() -> int:
         args = build_parser().parse_args(argv)

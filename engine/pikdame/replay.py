@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.core.records import commitment, parse_seed, version_note
+from engine.core.records import bot_mismatch, commitment, parse_seed
 from engine.pikdame.bots import choose_move
 from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
@@ -63,13 +63,7 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
         except PikDameError as e:
             raise ReplayError(e.code, f"move {i} ({text!r}): {e.message}", i, record) from None
         if expected is not None and str(expected) != str(done):
-            raise ReplayError(
-                "bot_mismatch",
-                f"move {i}: seat {seat}'s bot plays {expected}, the record says {text!r}"
-                + version_note(record, ENGINE_VERSION),
-                i,
-                record,
-            )
+            raise bot_mismatch(i, seat, expected, text, record, ENGINE_VERSION)
     result = record.get("result")
     outcome = state.outcome
     if result is not None and (outcome is None or outcome.to_json() != result):

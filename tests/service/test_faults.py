@@ -58,7 +58,7 @@ def test_worker_killed_mid_job_then_reconciler_verifies_once(
     thread.start()
     worker = start_worker(env, tmp_path / "worker1.log")
     try:
-        wait_for(lambda: job_status(redis_url, aid) == "started", interval=0.005)
+        wait_for(lambda: job_status(redis_url, aid) == "started", timeout=120, interval=0.005)
         rdb.execute_command("CLIENT", "PAUSE", 10_000, "WRITE")
         time.sleep(0.3)
         assert rdb.hget(key, "verification") == "queued"

@@ -14,11 +14,11 @@ from rq.serializers import JSONSerializer
 
 from service.data.queue import job_id, queue
 from service.data.reconcile import reconcile
-from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.processes import service_env, start_worker, wait_for
 from tests.support.servers import start_redis
+from tests.support.service_app import SECRET, Clock, make_app
 
 pytestmark = pytest.mark.integration
 

@@ -315,7 +315,7 @@ class Match:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Match:
-        seats = tuple(Seat.from_json(s) for s in data["seats"])
+        seats = tuple(Seat.from_json(s, LEVELS) for s in data["seats"])
         match = Match(Rules.from_json(data["rules"]), seats, data["first_dealer"])
         match.seq = data["seq"]
         match.resigned_by = data["resigned_by"]
@@ -352,7 +352,7 @@ def replay_match(record: Any) -> Match:
         seats_json = record.get("seats")
         if not isinstance(seats_json, list) or len(seats_json) != rules.players:
             raise FormatError("record seats: one per player", record)
-        seats = tuple(Seat.from_json(s) for s in seats_json)
+        seats = tuple(Seat.from_json(s, LEVELS) for s in seats_json)
     except PikDameError as e:
         raise bad(f"record: {e.message}") from None
     first = record.get("first_dealer")

@@ -159,7 +159,8 @@ class MoveBody(ApiModel):
 # --- tables (API.md "Tables", docs/TABLES.md) ----------------------------------------------------
 
 GameName: TypeAlias = Literal["pikdame", "tausende", "gin"]
-Level: TypeAlias = Literal["beginner", "advanced", "zen"]
+#: Pik Dame's levels (R9) and Gin's (GIN.md); each game accepts its own (else 422 bad_value).
+Level: TypeAlias = Literal["beginner", "advanced", "zen", "plain", "strong"]
 
 
 class TablePath(ApiModel):

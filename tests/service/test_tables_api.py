@@ -113,7 +113,10 @@ def test_bad_seats_and_rules_are_422(client: FlaskClient) -> None:
         {"name": "Ada", "seats": [HUMAN, {"kind": "bot", "level": "god"}]},
         {"name": "Ada", "seats": [HUMAN, HUMAN], "rules": {"turn_timer": 45}},
         {"name": "", "seats": [HUMAN, HUMAN]},
-        {"game": "gin", "name": "Ada", "seats": [HUMAN, HUMAN]},
+        {"game": "tausende", "name": "Ada", "seats": [HUMAN, HUMAN]},
+        {"game": "gin", "name": "Ada", "seats": [HUMAN, HUMAN, HUMAN]},
+        {"game": "gin", "name": "Ada", "seats": [HUMAN, bot("zen")]},
+        {"name": "Ada", "seats": [HUMAN, bot("strong")]},
     ):
         response = client.post("/api/tables", json=body)
         assert response.status_code == 422, (body, response.get_json())
@@ -344,3 +347,29 @@ def test_an_idle_table_expires_and_a_finished_one_is_kept(
     as_player(app, token)("POST", f"/api/tables/{table_id}/resign", {})
     assert rdb.ttl(keys.table(table_id)) > 29 * 86400
     assert rdb.ttl(keys.table_events(table_id)) > 29 * 86400
+
+
+def test_gin_plugs_in_through_the_same_routes(app: Flask) -> None:
+    """GIN.md: a Gin match at a table through the same routes and registry; one seed deals the
+    whole match, so its commitment stands in T and the seed comes with the record at the end."""
+    response = app.test_client().post(
+        "/api/tables",
+        json={"game": "gin", "name": "Ada", "seats": [HUMAN, {"kind": "bot", "level": "plain"}]},
+    )
+    assert response.status_code == 201, response.get_json()
+    body = response.get_json()
+    ada = as_player(app, body["token"])
+    table_id = body["table"]["id"]
+    status, answer = ada("POST", f"/api/tables/{table_id}/start", {})
+    assert status == 200, answer
+    table = answer["table"]
+    assert table["game"] == "gin" and table["commitment"] and table["view"]["seat"] == 0
+    status, answer = ada("POST", f"/api/tables/{table_id}/seats/1", {"level": "strong"})
+    assert status == 422 and answer["error"]["code"] == "bad_value"
+    status, answer = ada("POST", f"/api/tables/{table_id}/resign", {})
+    assert status == 200 and answer["table"]["status"] == "finished"
+    status, record = as_player(app, None)("GET", f"/api/tables/{table_id}/record", None)
+    assert status == 200 and record["format"] == "gin-log/1"
+    from engine.gin.replay import replay as gin_replay
+
+    gin_replay(record)

@@ -7,10 +7,15 @@ import hashlib
 import http.client
 import itertools
 import json
+import re
 import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import redis
+
+from engine.pikdame.match import Match
+from service.data import tables
 from tests.support.player import card_points
 
 # (method, path, json body or None) -> (status, json)
@@ -119,3 +124,41 @@ class EventStream:
 
     def close(self) -> None:
         self.connection.close()
+
+
+CARD = re.compile(r"(?<![0-9A-Za-z])(?:[2-9TJQKA][SHDC]|X)(?![0-9A-Za-z])")
+
+
+def hidden_from(game: Any, seat: int) -> set[str]:
+    """Card names of which every copy is hidden from ``seat``: in other hands or the stock and
+    never named in a public move (R10)."""
+    state = game.state
+    hidden = {str(c) for s in range(state.players) if s != seat for c in state.hand(s)}
+    hidden.update(str(c) for c in state.stock)
+    known = {str(c) for c in state.hand(seat)}
+    known.update(str(c) for ms in state.melds for m in ms for c in m.cards)
+    known.update(str(c) for c in state.discard)
+    known.update(str(c) for c in state.removed)
+    for _, move in state.history:
+        known.update(CARD.findall(move))
+    return hidden - known
+
+
+def assert_nothing_hidden(client: redis.Redis[str], table_id: str, seat: int, text: str) -> None:
+    """``text`` (an answer or a stream message for ``seat``) names no card the seat may not know
+    in the running round and no seed of a round not yet over (R10; API.md "Fairness")."""
+    table = tables.load(client, table_id)
+    assert table is not None and table.session is not None
+    match = table.loaded()
+    assert isinstance(match, Match)
+    if match.pending is not None:
+        assert match.pending[1].hex() not in text
+    named_before: set[str] = set()  # an answer may name the last round's public moves
+    for facts, game in match.rounds:
+        if game.finished:
+            named_before.update(c for _, m in game.state.history for c in CARD.findall(m))
+        else:
+            assert facts.seed.hex() not in text
+            leaked = set(CARD.findall(text)) & (hidden_from(game, seat) - named_before)
+            assert not leaked, f"hidden cards {leaked} in {text}"
+    assert '"stock":' not in text and '"hands":' not in text and '"position"' not in text

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from service.app import create_app
 from service.data import keys
 from tests.support.api import caller
-from tests.support.tables import Call, assert_nothing_hidden, play_game, scripted_move
+from tests.support.tables import Call, assert_nothing_hidden, play_game, play_turn
 
 HUMAN: dict[str, Any] = {"kind": "human"}
 
@@ -273,15 +273,11 @@ def test_no_hidden_card_or_seed_in_any_answer(app: Flask) -> None:
 
     for _ in range(40):
         status, body = spy("GET", f"/api/tables/{table_id}", None)
+        assert status == 200
         table = body["table"]
         if table["status"] == "finished" or table["round"] > 1:
             break
-        for move in scripted_move(table):
-            status, _ = spy(
-                "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": table["seq"]}
-            )
-            if status == 200:
-                break
+        play_turn(spy, table)
     assert texts
 
 

@@ -33,7 +33,7 @@ from tests.support.tables import (
     EventStream,
     assert_nothing_hidden,
     play_game,
-    scripted_move,
+    play_turn,
 )
 
 pytestmark = pytest.mark.integration
@@ -206,18 +206,13 @@ def test_no_hidden_card_in_any_stream_message(stack: Stack) -> None:
     stream = EventStream(stack.stream.base, f"/api/tables/{table_id}/events", token)
     stream.next()
     status, body = ada("POST", f"/api/tables/{table_id}/start", {})
+    assert status == 200
     table = body["table"]
     messages = 0
     for _ in range(60):
         if table["status"] == "finished" or table["round"] > 1:
             break
-        for move in scripted_move(table):
-            status, body = ada(
-                "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": table["seq"]}
-            )
-            if status == 200:
-                table = body["table"]
-                break
+        table = play_turn(ada, table)
         while True:  # every message up to this move's seq, each checked
             event_id, message = stream.next()
             assert_nothing_hidden(client, table_id, 0, json.dumps(message))

@@ -53,9 +53,22 @@ def scripted_move(table: dict[str, Any]) -> list[str]:
     return ["discard " + max(view["hand"], key=card_points)]
 
 
+def play_turn(call: Call, table: dict[str, Any]) -> dict[str, Any]:
+    """One scripted move of the seat to act (the first try the server accepts); every refused
+    try must be a 422 that changed nothing. Returns the table after it."""
+    table_id = table["id"]
+    for move in scripted_move(table):
+        status, body = call(
+            "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": table["seq"]}
+        )
+        if status == 200:
+            return dict(body["table"])
+        assert status == 422, body
+    raise AssertionError(f"no move found in {table['view']}")
+
+
 def play_game(call: Call, table_id: str, seat: int, limit: int = 3000) -> dict[str, Any]:
-    """Play seat ``seat`` scriptedly until the game is over; returns the final table. Every
-    refused try must be a 422 that changed nothing (the seq stays)."""
+    """Play seat ``seat`` scriptedly until the game is over; returns the final table."""
     status, body = call("GET", f"/api/tables/{table_id}", None)
     assert status == 200, body
     table: dict[str, Any] = body["table"]
@@ -63,16 +76,7 @@ def play_game(call: Call, table_id: str, seat: int, limit: int = 3000) -> dict[s
         if table["status"] == "finished":
             return table
         assert table["turn"] == seat, table["turn"]
-        for move in scripted_move(table):
-            status, body = call(
-                "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": table["seq"]}
-            )
-            if status == 200:
-                table = body["table"]
-                break
-            assert status == 422, body
-        else:
-            raise AssertionError(f"no move found in {table['view']}")
+        table = play_turn(call, table)
     raise AssertionError("the game did not end")
 
 

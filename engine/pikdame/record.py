@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from engine.core.records import Seat, commitment, parse_seed
 from engine.pikdame.cards import TOTAL_CARDS
@@ -78,7 +78,7 @@ def read_fields(record: Any) -> tuple[Rules, tuple[Seat, ...], dict[str, Any], l
     return rules, seats, deal, moves
 
 
-def are_moves(moves: Any, players: int) -> bool:
+def are_moves(moves: Any, players: int) -> TypeGuard[list[Any]]:
     """Whether ``moves`` is a record's move list: ``{seat, move}`` objects with real seats."""
     return isinstance(moves, list) and all(
         isinstance(m, dict)

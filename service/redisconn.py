@@ -15,9 +15,16 @@ QUEUE = "pikdame_queue"
 
 def init_app(app: Flask) -> None:
     config = settings_of(app)
-    app.extensions[EXTENSION] = redis.Redis.from_url(
-        config.redis_url, decode_responses=True, health_check_interval=30
+    # A bounded pool that waits for a free connection instead of failing: a gevent stream
+    # worker (docs/TABLES.md) runs thousands of greenlets, each borrowing a connection briefly.
+    pool = redis.BlockingConnectionPool.from_url(
+        config.redis_url,
+        max_connections=config.redis_connections,
+        timeout=5,
+        decode_responses=True,
+        health_check_interval=30,
     )
+    app.extensions[EXTENSION] = redis.Redis(connection_pool=pool)
     app.extensions[QUEUE] = queue.queue(config.redis_url, config.queue, config.retry_intervals)
 
 

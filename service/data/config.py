@@ -100,6 +100,8 @@ VARIABLES: Final = (
     Variable("PIKDAME_STREAM_CONNECTIONS", "stream_connections", "2000", int),
     Variable("PIKDAME_STREAM_SECONDS", "stream_seconds", "300", int),
     Variable("PIKDAME_HEARTBEAT_SECONDS", "heartbeat_seconds", "15", int),
+    # Redis connections per web or stream process (a request waits up to 5 s for a free one)
+    Variable("PIKDAME_REDIS_CONNECTIONS", "redis_connections", "100", int),
 )
 
 
@@ -140,6 +142,7 @@ class Settings:
     stream_connections: int
     stream_seconds: int
     heartbeat_seconds: int
+    redis_connections: int
     now: Clock | None = None  # tests: a settable clock (service.data.clock)
 
     def flask_config(self) -> dict[str, Any]:

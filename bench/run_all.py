@@ -24,6 +24,7 @@ BENCHES = {
     "profile": ["bench.profile_http", "--before-commit", "c6c7bb9"],
     "verify": ["bench.bench_verify"],
     "memory": ["bench.bench_memory"],
+    "tables": ["bench.bench_tables"],
 }
 
 HEADER = """# Benchmarks

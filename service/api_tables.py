@@ -281,3 +281,19 @@ def get_table_record(path: TablePath) -> Response:
         raise ApiError(409, "not_finished", "the record is available once the game has ended")
     first = Table(**{**table.__dict__, "seats": table.first_seats})
     return jsonify(table.kind.record(table.loaded(), first.engine_seats()))
+
+
+@bp.post(
+    "/<id:table_id>/rematch",
+    responses=outputs.answers(outputs.TableDoc, 401, 403, 404, 409, 415),
+)
+def rematch_table(path: TablePath) -> Response:
+    """A rematch with the same seats and rules once the game is over (any seated human; asking
+    again gives the same table). Every human keeps their token and session; the creator starts
+    it. The finished table's ``rematch`` names it (streams see it too)."""
+    _, seat = _seated(path.table_id)
+    try:
+        new = tables.rematch(get_redis(), path.table_id, seat, _lifetimes(), _now_ms())
+    except TableError as e:
+        raise ApiError(e.status, e.code, e.message) from None
+    return jsonify({"table": _doc(new, seat)})

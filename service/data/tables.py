@@ -62,6 +62,7 @@ class Table:
     deadline_ms: int | None = None
     resign: list[int] | None = None  # seats that agreed to the pending resign proposal
     seq: int = 0
+    rematch: str | None = None  # the table of the rematch, once made
 
     @property
     def kind(self) -> TableGame:
@@ -414,6 +415,46 @@ def resign(
     return change(client, table_id, agree, lifetimes, now), pending
 
 
+def rematch(
+    client: redis.Redis[str], table_id: str, seat: int | None, lifetimes: Lifetimes, now: int
+) -> Table:
+    """A new waiting table with the same seats, rules and game (any seated human asks, once the
+    game is over): every human keeps their seat, token and session, so the creator just starts
+    it. Asking again gives the same rematch."""
+    made: list[Table] = []
+
+    def again(table: Table) -> Events:
+        member(table, seat)
+        if table.status != "finished":
+            raise TableError(409, "not_finished", "a rematch follows a finished game")
+        if table.rematch is not None:
+            return []
+        seats = [dict(s) for s in table.seats]
+        new = Table(
+            id=secrets.token_hex(8),
+            game=table.game,
+            players=table.players,
+            options=dict(table.options),
+            turn_timer=table.turn_timer,
+            seats=seats,
+            invite=secrets.token_urlsafe(9),
+            created_ms=now,
+        )
+        table.rematch = new.id
+        made.append(new)
+        return []
+
+    done = change(client, table_id, again, lifetimes, now)
+    if made:
+        pipe = client.pipeline(transaction=True)
+        _write(pipe, made[0], [], [], lifetimes, now)
+        pipe.execute()
+    found = load(client, str(done.table.rematch))
+    if found is None:
+        raise TableError(404, "unknown_table", "the rematch has expired")
+    return found
+
+
 # --- presence ----------------------------------------------------------------------------------
 
 
@@ -449,6 +490,7 @@ __all__ = [
     "new_seed",
     "play",
     "present",
+    "rematch",
     "resign",
     "seen_by",
     "set_level",

@@ -294,8 +294,12 @@ def member(table: Table, seat: int | None) -> int:
     return seat
 
 
-def _after(table: Table, session: Session, now_ms: int) -> None:
-    """Store the session; set the turn timer's deadline when a human is to act (R9)."""
+def _after(
+    table: Table, session: Session, now_ms: int, same_turn: tuple[int, int] | None = None
+) -> None:
+    """Store the session; set the turn timer's deadline when a human is to act (R9). The timer
+    is per turn: while ``same_turn`` (the mover's seat and round) still acts, e.g. after a draw,
+    the deadline stays."""
     table.session = session.to_json()
     table.resign = None if session.finished else table.resign
     if session.finished:
@@ -303,6 +307,8 @@ def _after(table: Table, session: Session, now_ms: int) -> None:
         table.deadline_ms = None
         return
     turn = session.turn
+    if same_turn == (turn, session.round) and table.deadline_ms is not None:
+        return
     human = turn is not None and table.seats[turn]["kind"] == "human"
     table.deadline_ms = now_ms + table.turn_timer * 1000 if human and table.turn_timer else None
 
@@ -325,8 +331,10 @@ def play(
         if table.status != "playing":
             raise TableError(409, "not_playing", f"the table is {table.status}")
         session = table.loaded()
+        # a cut is an action of its own: the first turn after it gets its own time
+        turn = None if move.strip().lower().startswith("cut") else (me, session.round)
         events = session.play(move, me, new_seed)
-        _after(table, session, now)
+        _after(table, session, now, turn)
         return events
 
     return change(client, table_id, move_on, lifetimes, now)

@@ -354,3 +354,19 @@ def test_a_rematch_keeps_the_seats_and_every_players_token(app: Flask) -> None:
     assert ada("GET", f"/api/tables/{table_id}", None)[1]["table"]["rematch"] == new["id"]
     status, body = ada("POST", f"/api/tables/{new['id']}/start", {})
     assert status == 200 and body["table"]["status"] == "playing"
+
+
+def test_r9_the_turn_timer_is_per_turn(app: Flask) -> None:
+    """R9 reading: the deadline covers a whole turn; a draw does not restart it."""
+    table_id, (token,) = started(app, [HUMAN, bot()], turn_timer=60)
+    ada = as_player(app, token)
+    status, body = ada("GET", f"/api/tables/{table_id}", None)
+    cut_deadline = body["table"]["deadline"]
+    status, body = ada("POST", f"/api/tables/{table_id}/moves", {"move": "cut 20", "seq": 0})
+    table = body["table"]
+    assert status == 200 and table["turn"] == 0 and table["deadline"]
+    assert table["deadline"] >= cut_deadline  # the turn after the cut has its own time
+    status, body = ada(
+        "POST", f"/api/tables/{table_id}/moves", {"move": "draw", "seq": table["seq"]}
+    )
+    assert status == 200 and body["table"]["deadline"] == table["deadline"]

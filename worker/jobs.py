@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -50,12 +49,6 @@ def table_turn_timeout(table_id: str, seq: int) -> dict[str, Any]:
     settings = ctx.settings
     lifetimes = tables.Lifetimes(settings.table_idle_hours * 3600, settings.table_keep_days * 86400)
     now_ms = int(clock.now(settings).timestamp() * 1000)
-    waiting = tables.load(ctx.client, table_id)
-    if waiting is not None and waiting.seq == seq and waiting.deadline_ms is not None:
-        early = waiting.deadline_ms - now_ms
-        if 0 < early <= 2 * timers.EARLY_MS:  # scheduled early on purpose: wait for the deadline
-            time.sleep(early / 1000)
-            now_ms = int(clock.now(settings).timestamp() * 1000)
     done = tables.autoplay(ctx.client, table_id, seq, lifetimes, now_ms)
     if done is None:
         table = tables.load(ctx.client, table_id)

@@ -16,10 +16,6 @@ from rq.serializers import JSONSerializer
 JOB_PATH: Final = "worker.jobs.table_turn_timeout"
 JOB_TIMEOUT: Final = 60  # seconds: one autoplayed turn and the bots' answers
 RESULT_TTL: Final = 60
-# RQ's scheduler moves due jobs to the queue once a second: a job is scheduled this much before
-# the deadline and waits out the rest itself (worker.jobs.table_turn_timeout), so it plays at
-# the deadline instead of up to a second after it.
-EARLY_MS: Final = 1000
 
 
 def job_id(table_id: str, seq: int) -> str:
@@ -32,8 +28,13 @@ def queue(url: str, name: str) -> Queue:
 
 
 def schedule(q: Queue, table_id: str, seq: int, deadline_ms: int) -> None:
-    """Play the turn at ``deadline_ms`` unless the table has moved past ``seq`` by then."""
-    at = dt.datetime.fromtimestamp((deadline_ms - EARLY_MS) / 1000, dt.UTC)
+    """Play the turn at ``deadline_ms`` unless the table has moved past ``seq`` by then.
+
+    RQ's scheduler moves due jobs to the queue once a second, so a turn is played up to about a
+    second after its deadline (bench/results/tables.md). Scheduling early and sleeping in the
+    job was measured and dropped: one worker then serialises the sleeps of simultaneous timers.
+    """
+    at = dt.datetime.fromtimestamp(deadline_ms / 1000, dt.UTC)
     q.enqueue_at(
         at,
         JOB_PATH,

@@ -20,7 +20,7 @@ def init_app(app: Flask) -> None:
     pool = redis.BlockingConnectionPool.from_url(
         config.redis_url,
         max_connections=config.redis_connections,
-        timeout=5,
+        timeout=20,
         decode_responses=True,
         health_check_interval=30,
     )

@@ -100,7 +100,7 @@ VARIABLES: Final = (
     Variable("PIKDAME_STREAM_CONNECTIONS", "stream_connections", "2000", int),
     Variable("PIKDAME_STREAM_SECONDS", "stream_seconds", "300", int),
     Variable("PIKDAME_HEARTBEAT_SECONDS", "heartbeat_seconds", "15", int),
-    # Redis connections per web or stream process (a request waits up to 5 s for a free one)
+    # Redis connections per web or stream process (a request waits up to 20 s for a free one)
     Variable("PIKDAME_REDIS_CONNECTIONS", "redis_connections", "100", int),
 )
 

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench venv clean
+.PHONY: run test test-roles lint typecheck bench venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -23,6 +23,11 @@ run: $(STAMP)
 
 test: $(STAMP) lint typecheck
 	$(BIN)/python -m pytest -q
+
+# The service tests once more with game state, the queue and the rankings on three separate
+# redis-servers (tests/support/servers.py): no operation may need two of them at once.
+test-roles: $(STAMP)
+	PIKDAME_TEST_REDIS_ROLES=1 $(BIN)/python -m pytest -q tests/service $(ROLES_SKIP)
 
 # The pages' JavaScript tooling (ESLint) lives in templates/ with its lockfile; npm ci installs
 # exactly the locked versions.

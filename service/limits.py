@@ -123,7 +123,7 @@ def _limit_headers(response: Response) -> Response:
 
 def init_app(app: Flask) -> None:
     config = settings_of(app)
-    app.config.setdefault("RATELIMIT_STORAGE_URI", config.redis_url)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", config.redis_state_url)
     app.config.setdefault("RATELIMIT_DEFAULT", config.limit_default)
     app.config.setdefault("RATELIMIT_ENABLED", config.limits_enabled)
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "pd:limits")

@@ -21,6 +21,7 @@ from engine import (
 from service.data import clock, keys, ranking
 from service.data.config import Settings
 from service.data.store import Attempt
+from service.redisconn import get_rankings
 
 
 def attempt_json(
@@ -51,7 +52,7 @@ def verification_json(client: redis.Redis[str], attempt: Attempt) -> dict[str, A
         "status": attempt.verification,
         "score": attempt.score if verified else None,
         "turns": attempt.turns if verified else None,
-        "rank": ranking.rank_of(client, attempt.date, attempt.id) if verified else None,
+        "rank": ranking.rank_of(get_rankings(), attempt.date, attempt.id) if verified else None,
         "reason": attempt.reason,
     }
 

@@ -1,5 +1,9 @@
-"""The app's shared objects: its settings, and its Redis client (one connection pool per
-process) and verification queue."""
+"""The app's shared objects: its settings, and one Redis client per role (one connection pool
+per process each): game state, rankings, and the verification queue.
+
+The roles (PIKDAME_REDIS_{STATE,RANKINGS,QUEUE}_URL, each defaulting to REDIS_URL) may be separate
+servers: a request uses the client of the keys it touches, and no operation spans two roles.
+"""
 
 from __future__ import annotations
 
@@ -10,15 +14,24 @@ from service.data import queue
 from service.data.config import Settings
 
 EXTENSION = "pikdame_redis"
+RANKINGS = "pikdame_rankings"
 QUEUE = "pikdame_queue"
+
+
+def connect(url: str) -> redis.Redis[str]:
+    """A text-mode client for one role's URL."""
+    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30)
 
 
 def init_app(app: Flask) -> None:
     config = settings_of(app)
-    app.extensions[EXTENSION] = redis.Redis.from_url(
-        config.redis_url, decode_responses=True, health_check_interval=30
+    state = connect(config.redis_state_url)
+    app.extensions[EXTENSION] = state
+    same = config.redis_rankings_url == config.redis_state_url
+    app.extensions[RANKINGS] = state if same else connect(config.redis_rankings_url)
+    app.extensions[QUEUE] = queue.queue(
+        config.redis_queue_url, config.queue, config.retry_intervals
     )
-    app.extensions[QUEUE] = queue.queue(config.redis_url, config.queue, config.retry_intervals)
 
 
 def settings_of(app: Flask) -> Settings:
@@ -33,8 +46,14 @@ def settings() -> Settings:
 
 
 def get_redis() -> redis.Redis[str]:
-    """The current app's client (text in, text out)."""
+    """Game state: attempts, tokens, days, verdict announcements, rate limits."""
     client: redis.Redis[str] = current_app.extensions[EXTENSION]
+    return client
+
+
+def get_rankings() -> redis.Redis[str]:
+    """Rankings: the days' boards and names, the all-time board, the players' facts."""
+    client: redis.Redis[str] = current_app.extensions[RANKINGS]
     return client
 
 

@@ -12,5 +12,5 @@ import engine.pikdame.bots.beginner
 import engine.pikdame.bots.zen  # noqa: F401  (preloaded: the daily challenge's bots)
 from worker.jobs import context
 
-REDIS_URL = context().settings.redis_url
+REDIS_URL = context().settings.redis_queue_url  # rq's own connection: the queue's server
 QUEUES = [context().settings.queue]

@@ -65,6 +65,12 @@ class Variable:
 
 VARIABLES: Final = (
     Variable("REDIS_URL", "redis_url", None),
+    # Redis by role (issue 16), each defaulting to REDIS_URL: game state (attempts, tokens, days,
+    # rate limits), the verification queue (RQ), the rankings (boards, all-time, player facts).
+    # No operation needs two of them at once, so each can be its own server (or a Cluster).
+    Variable("PIKDAME_REDIS_STATE_URL", "redis_state_url", None),
+    Variable("PIKDAME_REDIS_QUEUE_URL", "redis_queue_url", None),
+    Variable("PIKDAME_REDIS_RANKINGS_URL", "redis_rankings_url", None),
     Variable("PIKDAME_REDIS_PORT", "redis_port", "6390", int),  # make run's embedded Redis
     Variable("PIKDAME_VAR", "var_dir", str(ROOT / "var"), lambda t: Path(t).resolve()),
     Variable("PIKDAME_SECRET", "secret", None, str.encode),
@@ -97,6 +103,9 @@ class Settings:
 
     redis_url: str
     redis_url_given: bool  # REDIS_URL was set (else make run embeds a redis-server)
+    redis_state_url: str
+    redis_queue_url: str
+    redis_rankings_url: str
     redis_port: int
     var_dir: Path
     secret: bytes
@@ -174,6 +183,8 @@ def load(overrides: Mapping[str, Any] | None = None) -> Settings:
             values[variable.field] = raw
     values["redis_url_given"] = values["redis_url"] is not None
     values["redis_url"] = values["redis_url"] or "redis://127.0.0.1:6379/0"
+    for role in ("redis_state_url", "redis_queue_url", "redis_rankings_url"):
+        values[role] = values[role] or values["redis_url"]
     values["secret_generated"] = values["secret"] is None
     if values["secret"] is None:
         values["secret"] = dev_secret(values["var_dir"]).encode()

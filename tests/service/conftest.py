@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.app import create_app
-from tests.support.servers import start_redis
+from tests.support.servers import flush_roles, role_urls, start_redis
 
 SECRET = b"test-secret-not-for-production"
 
@@ -54,6 +54,7 @@ def rdb(redis_url: str) -> Iterator[redis.Redis[str]]:
     """The session's Redis, emptied before each test so tests do not see each other."""
     client: redis.Redis[str] = redis.Redis.from_url(redis_url, decode_responses=True)
     client.flushdb()
+    flush_roles()
     yield client
     client.close()
 
@@ -62,6 +63,7 @@ def make_app(redis_url: str, clock: Clock, **extra: Any) -> Flask:
     return create_app(
         {
             "REDIS_URL": redis_url,
+            **role_urls(redis_url),
             "PIKDAME_SECRET": SECRET,
             "PIKDAME_NOW": clock,
             "PIKDAME_LIMITS_ENABLED": False,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import os
 import shutil
 import socket
 import subprocess
@@ -102,3 +104,45 @@ def start_redis(appendonly: bool = False, directory: Path | None = None) -> Redi
             last = e
             server.stop()
     raise RuntimeError(f"could not start redis-server: {last}")
+
+
+# Redis by role (issue 16): with PIKDAME_TEST_REDIS_ROLES=1 (``make test-roles``) the queue and
+# the rankings each get a redis-server of their own, beside the tests' state server, so the suite
+# shows that no operation needs two of them at once.
+ROLES_ENV = "PIKDAME_TEST_REDIS_ROLES"
+_roles: dict[str, RedisServer] = {}
+
+
+def roles_enabled() -> bool:
+    return os.environ.get(ROLES_ENV, "") == "1"
+
+
+def role_servers() -> dict[str, RedisServer]:
+    """The queue's and the rankings' own servers (started once per test process), or none."""
+    if roles_enabled() and not _roles:
+        _roles["PIKDAME_REDIS_QUEUE_URL"] = start_redis()
+        _roles["PIKDAME_REDIS_RANKINGS_URL"] = start_redis()
+        atexit.register(close_roles)
+    return _roles
+
+
+def close_roles() -> None:
+    for server in _roles.values():
+        server.close()
+
+
+def role_urls(state_url: str) -> dict[str, str]:
+    """The role variables for an app or a process whose game state is on ``state_url``: empty
+    (everything on REDIS_URL) unless the roles are split."""
+    servers = role_servers()
+    if not servers:
+        return {}
+    return {"PIKDAME_REDIS_STATE_URL": state_url, **{k: s.url for k, s in servers.items()}}
+
+
+def flush_roles() -> None:
+    """Empty the role servers (between tests, with the state server)."""
+    for server in role_servers().values():
+        client = redis.Redis.from_url(server.url)
+        client.flushdb()
+        client.close()

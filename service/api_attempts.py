@@ -14,7 +14,7 @@ from service.data import clock, keys, queue, store
 from service.errors import ApiError
 from service.inputs import AttemptPath, MoveBody, WaitQuery
 from service.limits import counted_read, limit_moves, read_pipeline
-from service.redisconn import get_queue, get_redis, settings
+from service.redisconn import acknowledge, get_queue, get_redis, settings
 from service.validation import checks_first
 
 bp = api_blueprint("attempts", __name__, "/api/attempts", authorised=True)
@@ -115,6 +115,7 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
         except redis.RedisError:
             # The attempt is in the finished set: the reconciler will queue it.
             current_app.logger.warning("could not enqueue verification for %s", attempt_id)
+    acknowledge()  # the replicas have the move before the player is told (deploy/SCALING.md)
     # The moves as seat 0 saw them (R10): a bot's face-down going-out card stays hidden (R4.3).
     seat_view = view(game.state, 0)
     seen = seat_view.history

@@ -10,7 +10,7 @@ from __future__ import annotations
 import redis
 from flask import Flask, current_app
 
-from service.data import queue
+from service.data import connect, queue
 from service.data.config import Settings
 
 EXTENSION = "pikdame_redis"
@@ -18,19 +18,18 @@ RANKINGS = "pikdame_rankings"
 QUEUE = "pikdame_queue"
 
 
-def connect(url: str) -> redis.Redis[str]:
-    """A text-mode client for one role's URL."""
-    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30)
-
-
 def init_app(app: Flask) -> None:
     config = settings_of(app)
-    state = connect(config.redis_state_url)
+    state = connect.text_client(config, config.redis_state_url)
     app.extensions[EXTENSION] = state
     same = config.redis_rankings_url == config.redis_state_url
-    app.extensions[RANKINGS] = state if same else connect(config.redis_rankings_url)
-    app.extensions[QUEUE] = queue.queue(
-        config.redis_queue_url, config.queue, config.retry_intervals
+    app.extensions[RANKINGS] = (
+        state if same else connect.text_client(config, config.redis_rankings_url)
+    )
+    app.extensions[QUEUE] = queue.queue_on(
+        connect.client(config, config.redis_queue_url, text=False),
+        config.queue,
+        config.retry_intervals,
     )
 
 
@@ -55,6 +54,15 @@ def get_rankings() -> redis.Redis[str]:
     """Rankings: the days' boards and names, the all-time board, the players' facts."""
     client: redis.Redis[str] = current_app.extensions[RANKINGS]
     return client
+
+
+def acknowledge() -> None:
+    """Before answering a write the player relies on (a move, a start): with
+    PIKDAME_REDIS_WAIT_REPLICAS, the replicas have it, or the answer is 503 (ask again)."""
+    if not connect.acknowledged(get_redis(), settings().redis_wait_replicas):
+        from service.errors import ApiError
+
+        raise ApiError(503, "unavailable", "storage not confirmed, try again shortly")
 
 
 def get_queue() -> queue.VerifyQueue:

@@ -8,7 +8,7 @@ from typing import Any
 
 import redis
 
-from service.data import config, queue
+from service.data import config, connect, queue
 from worker.verify import verify
 
 
@@ -28,17 +28,21 @@ class Context:
 def context() -> Context:
     """One per worker process, from the environment (service.data.config)."""
     settings = config.load()
-    state = redis.Redis.from_url(settings.redis_state_url, decode_responses=True)
+    state = connect.text_client(settings, settings.redis_state_url)
     rankings = (
         state
         if settings.redis_rankings_url == settings.redis_state_url
-        else redis.Redis.from_url(settings.redis_rankings_url, decode_responses=True)
+        else connect.text_client(settings, settings.redis_rankings_url)
     )
     return Context(
         settings,
         state,
         rankings,
-        queue.queue(settings.redis_queue_url, settings.queue, settings.retry_intervals),
+        queue.queue_on(
+            connect.client(settings, settings.redis_queue_url, text=False),
+            settings.queue,
+            settings.retry_intervals,
+        ),
     )
 
 

@@ -44,6 +44,17 @@ def parse_networks(text: str) -> tuple[Network, ...]:
     return tuple(networks)
 
 
+def parse_hosts(text: str) -> tuple[tuple[str, int], ...]:
+    """PIKDAME_REDIS_SENTINELS: ``"10.0.0.1:26379, 10.0.0.2:26379"`` -> ((host, port), …)."""
+    hosts = []
+    for part in text.replace(",", " ").split():
+        host, _, port = part.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"{part!r} is not host:port")
+        hosts.append((host, int(port)))
+    return tuple(hosts)
+
+
 def _flag(text: str) -> bool:
     return text.strip() == "1"
 
@@ -71,6 +82,12 @@ VARIABLES: Final = (
     Variable("PIKDAME_REDIS_STATE_URL", "redis_state_url", None),
     Variable("PIKDAME_REDIS_QUEUE_URL", "redis_queue_url", None),
     Variable("PIKDAME_REDIS_RANKINGS_URL", "redis_rankings_url", None),
+    # Failover (service/data/connect.py): Sentinels ("host:port, host:port") that name the primary
+    # PIKDAME_REDIS_MASTER for every role on REDIS_URL; before acknowledging a move or a start,
+    # wait for this many replicas to have it (0: do not wait; 1 with one replica: no loss).
+    Variable("PIKDAME_REDIS_SENTINELS", "redis_sentinels", "", parse_hosts),
+    Variable("PIKDAME_REDIS_MASTER", "redis_master", "pikdame"),
+    Variable("PIKDAME_REDIS_WAIT_REPLICAS", "redis_wait_replicas", "0", int),
     Variable("PIKDAME_REDIS_PORT", "redis_port", "6390", int),  # make run's embedded Redis
     Variable("PIKDAME_VAR", "var_dir", str(ROOT / "var"), lambda t: Path(t).resolve()),
     Variable("PIKDAME_SECRET", "secret", None, str.encode),
@@ -106,6 +123,9 @@ class Settings:
     redis_state_url: str
     redis_queue_url: str
     redis_rankings_url: str
+    redis_sentinels: tuple[tuple[str, int], ...]
+    redis_master: str
+    redis_wait_replicas: int
     redis_port: int
     var_dir: Path
     secret: bytes

@@ -11,6 +11,7 @@ import pytest
 
 from engine import Card, Meld
 from engine.pikdame.optimiser import BOTS, HINT, best_arrangement, fallback, search
+from engine.pikdame.optimiser.tree import Node
 
 OWNED = (
     Meld.build([Card.parse(x) for x in ("X", "5H", "6H")]),
@@ -36,11 +37,11 @@ def test_a_hint_never_makes_more_search_calls_than_its_budget(
     calls = [0]
     exact_search, discrepancy = search.Search.search, fallback.Discrepancies.go
 
-    def counted_search(self: search.Search, node: search.Node, alpha: int) -> int:
+    def counted_search(self: search.Search, node: Node, alpha: int) -> int:
         calls[0] += 1
         return exact_search(self, node, alpha)
 
-    def counted_go(self: fallback.Discrepancies, node: search.Node, acc: int, slack: int) -> None:
+    def counted_go(self: fallback.Discrepancies, node: Node, acc: int, slack: int) -> None:
         calls[0] += 1
         discrepancy(self, node, acc, slack)
 

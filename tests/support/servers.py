@@ -32,6 +32,7 @@ class RedisServer:
     appendonly: bool
     process: subprocess.Popen[bytes] | None = None
     _owns_dir: bool = field(default=True)
+    extra: tuple[str, ...] = ()  # more redis-server arguments (--replicaof …)
 
     @property
     def url(self) -> str:
@@ -56,6 +57,7 @@ class RedisServer:
             "no",
             "--logfile",
             str(self.directory / "redis.log"),
+            *self.extra,
         ]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         client = redis.Redis.from_url(self.url)
@@ -90,13 +92,15 @@ class RedisServer:
             shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def start_redis(appendonly: bool = False, directory: Path | None = None) -> RedisServer:
+def start_redis(
+    appendonly: bool = False, directory: Path | None = None, extra: tuple[str, ...] = ()
+) -> RedisServer:
     """Start redis-server on a free port: the server with ``.url``, ``.stop()``, ``.close()``."""
     owns = directory is None
     path = Path(tempfile.mkdtemp(prefix="pikdame-redis-")) if directory is None else directory
     last: Exception | None = None
     for _ in range(5):  # the free port may be taken between probing and binding
-        server = RedisServer(free_port(), path, appendonly, _owns_dir=owns)
+        server = RedisServer(free_port(), path, appendonly, _owns_dir=owns, extra=extra)
         try:
             server.start()
             return server
@@ -146,3 +150,64 @@ def flush_roles() -> None:
         client = redis.Redis.from_url(server.url)
         client.flushdb()
         client.close()
+
+
+@dataclass
+class SentinelServer:
+    """A running redis-sentinel watching one primary under ``master`` (quorum 1: one Sentinel
+    on loopback decides alone; production runs three on separate hosts)."""
+
+    port: int
+    directory: Path
+    master: str
+    process: subprocess.Popen[bytes]
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def primary_port(self) -> int:
+        client = redis.Redis(port=self.port, decode_responses=True)
+        host_port = client.execute_command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", self.master)
+        client.close()
+        return int(host_port[1])
+
+    def replicas(self) -> int:
+        client = redis.Redis(port=self.port, decode_responses=True)
+        found = client.execute_command("SENTINEL", "REPLICAS", self.master)
+        client.close()
+        return len(found)
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def start_sentinel(primary_port: int, master: str = "pikdame") -> SentinelServer:
+    """Debian's redis-sentinel on a free port, watching the primary on ``primary_port``: down
+    after 1 s of silence, so a test's failover takes seconds."""
+    directory = Path(tempfile.mkdtemp(prefix="pikdame-sentinel-"))
+    port = free_port()
+    conf = directory / "sentinel.conf"  # Sentinel rewrites it: its own writable copy
+    conf.write_text(
+        f"port {port}\nbind 127.0.0.1\ndaemonize no\ndir {directory}\n"
+        f"logfile {directory / 'sentinel.log'}\n"
+        f"sentinel monitor {master} 127.0.0.1 {primary_port} 1\n"
+        f"sentinel down-after-milliseconds {master} 1000\n"
+        f"sentinel failover-timeout {master} 10000\n"
+    )
+    binary = shutil.which("redis-sentinel") or "redis-sentinel"
+    process = subprocess.Popen(
+        [binary, str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    sentinel = SentinelServer(port, directory, master, process)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            sentinel.primary_port()
+            return sentinel
+        except redis.exceptions.RedisError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("redis-sentinel did not start") from None
+            time.sleep(0.05)

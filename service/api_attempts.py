@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import redis
-from flask import Response, current_app, jsonify
+from flask import Response, current_app, jsonify, request
 
 from engine import view
 from service import identity, outputs, present, verdicts
@@ -49,7 +49,16 @@ def get_attempt(path: AttemptPath) -> Response:
         raise ApiError(404, "unknown_attempt", "no such attempt")
     attempt = store.Attempt.from_hash(stored)
     identity.require_reader(attempt)
-    return jsonify({"attempt": present.attempt_json(get_redis(), attempt)})
+    # Unchanged since the client's copy (same seq, same verdict and rank): 304, without parsing
+    # the game or building the view (issue 16). Private: the browser keeps it, no proxy does.
+    tag = present.attempt_etag(attempt)
+    if request.if_none_match.contains(tag):
+        unchanged = Response(status=304)
+    else:
+        unchanged = jsonify({"attempt": present.attempt_json(get_redis(), attempt)})
+    unchanged.set_etag(tag)
+    unchanged.headers["Cache-Control"] = "private, no-cache"
+    return unchanged
 
 
 @bp.get(

@@ -13,7 +13,7 @@ from flask import Response, current_app, jsonify, request
 
 from service import identity, limits, outputs
 from service.apidoc import api_blueprint
-from service.data import clock, tables, timers
+from service.data import clock, connect, tables, timers
 from service.data.games import GAMES
 from service.data.store import Stale
 from service.data.tables import Changed, Lifetimes, Table, TableError
@@ -49,7 +49,9 @@ def _timer_queue() -> Any:
     q = current_app.extensions.get(TIMER_QUEUE)
     if q is None:
         config = settings()
-        q = current_app.extensions[TIMER_QUEUE] = timers.queue(config.redis_url, config.table_queue)
+        q = current_app.extensions[TIMER_QUEUE] = timers.queue_on(
+            connect.client(config, config.redis_queue_url, text=False), config.table_queue
+        )
     return q
 
 

@@ -23,8 +23,9 @@ def job_id(table_id: str, seq: int) -> str:
     return f"timer-{table_id}-{seq}"
 
 
-def queue(url: str, name: str) -> Queue:
-    return Queue(name, connection=redis.Redis.from_url(url), serializer=JSONSerializer)
+def queue_on(connection: redis.Redis[bytes], name: str) -> Queue:
+    """The timers' queue on the queue's server (bytes mode: RQ's own)."""
+    return Queue(name, connection=connection, serializer=JSONSerializer)
 
 
 def schedule(q: Queue, table_id: str, seq: int, deadline_ms: int) -> None:

@@ -12,11 +12,11 @@ import json
 import sys
 from typing import Any, NoReturn, TextIO
 
-from engine.pikdame.cards import TOTAL_CARDS
+from engine.pikdame.cards import TAUSENDE_TOTAL, TOTAL_CARDS
 from engine.pikdame.errors import FormatError, PikDameError
 from engine.pikdame.record import parse_seed
 from engine.pikdame.replay import replay
-from engine.pikdame.rules import Rules
+from engine.pikdame.rules import RULESETS, Rules
 from engine.pikdame.state import State
 
 EXIT_OK, EXIT_MALFORMED, EXIT_ILLEGAL = 0, 2, 3
@@ -56,9 +56,11 @@ def cmd_deal(args: argparse.Namespace, out: TextIO) -> int:
         raise _Malformed("--players is 2, 3 or 4")
     if not 0 <= args.dealer < args.players:
         raise _Malformed("--dealer is a seat: 0 … players-1")
-    if args.cut is not None and not 1 <= args.cut <= TOTAL_CARDS - 1:
-        raise _Malformed("--cut is 1 … 109")
-    state = State.new_round(seed, Rules(players=args.players), args.dealer, args.cut)
+    total = TAUSENDE_TOTAL if args.rules == "tausende" else TOTAL_CARDS
+    if args.cut is not None and not 1 <= args.cut <= total - 1:
+        raise _Malformed(f"--cut is 1 … {total - 1}")
+    rules = Rules(players=args.players, ruleset=args.rules)
+    state = State.new_round(seed, rules, args.dealer, args.cut)
     _write(state.to_position(), out)
     return EXIT_OK
 
@@ -112,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--players", type=int, required=True)
     deal.add_argument("--dealer", type=int, required=True)
     deal.add_argument("--cut", type=int, default=None, help="1 … 109; automatic cut if omitted")
+    deal.add_argument(
+        "--rules", choices=RULESETS, default="pikdame", help="the ruleset (R12: tausende)"
+    )
     for name, text in (
         ("check", 'apply moves to a position: {"position": F5, "moves": [...]}'),
         ("replay", "replay and verify a game record (F6) with its seed"),

@@ -14,7 +14,7 @@ from typing import Any, Final
 from engine.pikdame.cards import TOTAL_CARDS
 from engine.pikdame.errors import FormatError, PikDameError
 from engine.pikdame.rules import Outcome, Rules, Seat
-from engine.pikdame.version import ENGINE_VERSION
+from engine.pikdame.version import engine_version
 
 LOG_FORMAT: Final = "pikdame-log/1"
 
@@ -53,7 +53,7 @@ def write(
     """The game record (F6); ``seed`` is written only when given (after the day closed)."""
     return {
         "format": LOG_FORMAT,
-        "engine": ENGINE_VERSION,
+        "engine": engine_version(rules.tausende),
         "rules": rules.to_json(),
         "seats": [s.to_json() for s in seats],
         "deal": {
@@ -102,9 +102,11 @@ def version_note(record: dict[str, Any]) -> str:
     """Bots change between engine versions (F6 names the one that played): say so when they
     differ, since a bot mismatch is then expected rather than a forgery."""
     played_by = record.get("engine")
-    if played_by == ENGINE_VERSION:
+    rules = record.get("rules")
+    ours = engine_version(isinstance(rules, dict) and rules.get("ruleset") == "tausende")
+    if played_by == ours:
         return ""
-    return f" (the record was played by engine {played_by!r}; this is {ENGINE_VERSION!r})"
+    return f" (the record was played by engine {played_by!r}; this is {ours!r})"
 
 
 __all__ = [

@@ -538,7 +538,7 @@ class State:
     def _read_extra(self, p: position.Position, doc: Any) -> None:
         """A ruleset's further fields of a position (Tausende's, R12)."""
 
-    def _extra(self) -> dict[str, Any] | None:
+    def ruleset_fields(self) -> dict[str, Any] | None:
         return None
 
     def to_position(self) -> dict[str, Any]:
@@ -558,7 +558,7 @@ class State:
                 self.removed,
                 self.totals,
                 self.outcome,
-                self._extra(),
+                self.ruleset_fields(),
             )
         )
 

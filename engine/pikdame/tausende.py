@@ -118,7 +118,7 @@ class TausendeState(State):
             self.discard = [Card.from_id(d.face_up)]
             self.swaps = 0
 
-    def _extra(self) -> dict[str, Any]:
+    def ruleset_fields(self) -> dict[str, Any]:
         return {
             "opened": self.opened[:],
             "laid": self.laid[:],

@@ -10,12 +10,11 @@ from typing import Any, Final
 from engine.core.game import GameType
 from engine.pikdame import record
 from engine.pikdame.bots import choose_move
-from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import FormatError, IllegalMoveError
 from engine.pikdame.moves import Move
 from engine.pikdame.record import commitment
 from engine.pikdame.rules import Rules, Seat
-from engine.pikdame.state import State
+from engine.pikdame.state import State, deal_for
 from engine.pikdame.view import View, view
 
 TIMER_LEVEL: Final = "advanced"  # R9: who plays a human's turn when the timer runs out
@@ -70,7 +69,7 @@ class Game:
     ) -> Game:
         if len(seats) != rules.players:
             raise FormatError("one seat per player", seats)
-        d = deal_round(seed, rules.players, dealer, cut)
+        d = deal_for(seed, rules, dealer, cut)
         game = Game(
             rules, seats, dealer, d.cut, commitment(seed), State.from_deal(d, rules, dealer)
         )

@@ -10,12 +10,11 @@ import json
 from typing import Any
 
 from engine.pikdame.bots import choose_move
-from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
 from engine.pikdame.game import Game
 from engine.pikdame.moves import Move
 from engine.pikdame.record import commitment, parse_seed, read_fields, version_note
-from engine.pikdame.state import State
+from engine.pikdame.state import State, deal_for
 from engine.pikdame.view import view
 
 
@@ -33,7 +32,7 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
             raise FormatError("the seed does not match the record's commitment (F4)", committed)
     except FormatError as e:
         raise ReplayError("bad_format", e.message, None, record) from None
-    d = deal_round(seed, rules.players, deal["dealer"], deal["cut"])
+    d = deal_for(seed, rules, deal["dealer"], deal["cut"])
     game = Game(
         rules,
         seats,

@@ -93,20 +93,8 @@ class State:
         totals: list[int] | None = None,
     ) -> State:
         """The state right after the deal of F3 (automatic cut when ``cut`` is None)."""
-        if rules.tausende:
-            d = deal_round(
-                seed,
-                rules.players,
-                dealer,
-                cut,
-                total=TAUSENDE_TOTAL,
-                hand_size=TAUSENDE_HAND,
-                tausende=True,
-            )
-        else:
-            d = deal_round(seed, rules.players, dealer, cut)
         return State.from_deal(
-            d,
+            deal_for(seed, rules, dealer, cut),
             rules,
             dealer,
             round=round,
@@ -594,6 +582,21 @@ class State:
         )
 
 
+def deal_for(seed: bytes, rules: Rules, dealer: int, cut: int | None = None) -> Deal:
+    """F3's deal for the ruleset: 110 cards and 15 each, or Tausende's 108 and 13 (R12.1)."""
+    if rules.tausende:
+        return deal_round(
+            seed,
+            rules.players,
+            dealer,
+            cut,
+            total=TAUSENDE_TOTAL,
+            hand_size=TAUSENDE_HAND,
+            tausende=True,
+        )
+    return deal_round(seed, rules.players, dealer, cut)
+
+
 def _state_class(rules: Rules) -> type[State]:
     """The state class of the ruleset (R12: Tausende's hooks over this state)."""
     if rules.tausende:
@@ -603,4 +606,4 @@ def _state_class(rules: Rules) -> type[State]:
     return State
 
 
-__all__ = ["State"]
+__all__ = ["State", "deal_for"]

@@ -67,7 +67,7 @@ class Move(NamedTuple):
 
     def __str__(self) -> str:
         kind = self.kind
-        if kind in ("draw", "resign"):
+        if kind in ("draw", "resign", "pass"):
             return kind
         if kind == "discard":
             return f"discard {NAMES[self.cards[0]]}"

@@ -451,12 +451,16 @@ class State:
             self.end_round("out", seat)
             return move
         self.discard.append(card)
+        self._next_turn(seat)
+        return move
+
+    def _next_turn(self, seat: int) -> None:
+        """The turn passes to the next seat; an empty stock without a take ends the round."""
         self.turn = (seat + 1) % self.rules.players
         self.phase = "draw"
         self.opened_at_turn_start = self._opened(self.turn)
         if not self.stock and not self.can_take():
             self.end_round("stock", None)  # R4.4
-        return move
 
     def end_round(self, end: str, winner: int | None) -> None:
         """End the round as ``end`` (R7: ``out`` by ``winner``, ``stock``, ``resign``): score it

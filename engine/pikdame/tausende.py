@@ -23,6 +23,8 @@ from engine.pikdame.position import Position, fail
 from engine.pikdame.rules import Outcome, Rules
 from engine.pikdame.state import State
 
+#: A hand of Q♠s only passes its turn (R12.6, docs/TAUSENDE.md).
+PASS: Final = Move("pass")
 #: R12.3: the points a player's first melds of one turn must reach.
 OPENING: Final = 30
 #: The rank positions a run may cover without wrap-around: A (0) … K (12), then A high (13).
@@ -68,6 +70,8 @@ def parse(text: str) -> Move:
         return Move.parse(text)
     tokens = text.split()
     verb = tokens[0].lower() if tokens else ""
+    if verb == "pass" and len(tokens) == 1:
+        return Move("pass")
     if verb == "swap-up":
         if len(tokens) != 2:
             raise NotationError(f"{text!r}: expected 'swap-up CARD'", text)
@@ -169,9 +173,14 @@ class TausendeState(State):
 
     def _check_keep(self, move: Move, removing: tuple[Card, ...] | list[Card], why: str) -> None:
         super()._check_keep(move, removing, why)
-        if move.kind == "take":
-            return
         seat = self.turn
+        if move.kind == "take":  # the pile's rest comes into the hand: a card beside any Q♠
+            pile = self.discard[:-1]
+            queens = self.hands[seat][QUEEN_OF_SPADES_CODE] - removing.count(QUEEN_OF_SPADES_CODE)
+            left = self.hand_sizes[seat] - len(removing) + len(pile)
+            if left - queens - pile.count(QUEEN_OF_SPADES_CODE) < 1:
+                raise self._illegal("must_keep_card", "keep a card beside the Q♠ (R12.6)", move)
+            return
         left = self.hand_sizes[seat] - len(removing)
         queens = self.hands[seat][QUEEN_OF_SPADES_CODE] - removing.count(QUEEN_OF_SPADES_CODE)
         if left - queens < 1:
@@ -258,6 +267,8 @@ class TausendeState(State):
         return move
 
     def _discard(self, move: Move) -> Move:
+        if move.kind == "pass":
+            return self._pass(move)
         card = move.cards[0]
         self._need(move, move.cards)
         seat = self.turn
@@ -268,6 +279,18 @@ class TausendeState(State):
         done = super()._discard(move)
         self.turn_points = 0
         return done
+
+    def _pass(self, move: Move) -> Move:
+        """docs/TAUSENDE.md: a hand of Q♠s only cannot discard (R12.6): the turn passes."""
+        seat = self.turn
+        if self.hand_sizes[seat] != self.hands[seat][QUEEN_OF_SPADES_CODE]:
+            raise self._illegal("pass_not_allowed", "pass only with nothing but Q♠s in hand", move)
+        if not self.opened[seat] and self.melds[seat]:
+            self._take_back(seat)
+        self._record(seat, move)
+        self.turn_points = 0
+        self._next_turn(seat)
+        return move
 
     def _take_back(self, seat: int) -> None:
         """R12.3 (docs/TAUSENDE.md): melds short of the opening go back into the hand at the
@@ -338,6 +361,8 @@ class TausendeState(State):
             discard = Move("discard", (card,))
             if self._accepts(discard):
                 yield discard
+        if self._accepts(PASS):
+            yield PASS
         yield RESIGN
 
     def _accepts(self, move: Move) -> bool:
@@ -350,4 +375,4 @@ class TausendeState(State):
         return True
 
 
-__all__ = ["OPENING", "TausendeState", "meld_fault", "opening_points", "parse"]
+__all__ = ["OPENING", "PASS", "TausendeState", "meld_fault", "opening_points", "parse"]

@@ -274,3 +274,13 @@ def test_pikdame_rejects_tausende_notation() -> None:
     rejected(s, "lay 8H 1.1", "syntax")
     rejected(s, "swap-up 8H", "syntax")
     assert "ruleset" not in s.to_position()["rules"]
+
+
+def test_r12_6_a_hand_of_queens_of_spades_passes() -> None:
+    """docs/TAUSENDE.md: with nothing but Q♠s in hand there is no card to discard: `pass`."""
+    s = state([["QS", "QS"], ["2C", "5D"]], opened=[True, True])
+    assert [str(m) for m in s.legal_moves()] == ["pass", "resign"]
+    s.push("pass")
+    assert s.turn == 1 and s.phase == "draw"
+    t = state([["QS", "5C"], ["2C"]], opened=[True, True])
+    rejected(t, "pass", "pass_not_allowed")

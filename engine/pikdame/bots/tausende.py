@@ -22,7 +22,7 @@ from engine.core.cards import JOKER, JOKER_CODE, NUM_KINDS, Card, counts_of
 from engine.pikdame.cards import QUEEN_OF_SPADES_CODE, TAUSENDE_POINTS
 from engine.pikdame.melds import Meld
 from engine.pikdame.moves import DRAW, RESIGN, Move
-from engine.pikdame.tausende import OPENING, TausendeState, opening_points
+from engine.pikdame.tausende import OPENING, PASS, TausendeState, opening_points
 from engine.pikdame.view import View
 
 #: The largest new meld the bots consider (bigger ones are a meld plus lay-offs).
@@ -84,6 +84,8 @@ def _worth(hand: Sequence[Card], card: Card) -> int:
 
 def _discard(hand: Sequence[Card], legal: list[Move]) -> Move:
     options = [m for m in legal if m.kind == "discard"]
+    if not options:
+        return PASS if PASS in legal else RESIGN
     return max(options, key=lambda m: (-_worth(hand, m.cards[0]), TAUSENDE_POINTS[m.cards[0]], str(m)))
 
 

@@ -12,7 +12,6 @@ from typing import Any
 from engine.pikdame.bots import choose_move
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
 from engine.pikdame.game import Game
-from engine.pikdame.moves import Move
 from engine.pikdame.record import commitment, parse_seed, read_fields, version_note
 from engine.pikdame.state import State, deal_for
 from engine.pikdame.view import view
@@ -50,7 +49,7 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
                 "not_your_turn", f"move {i} ({text!r}): seat {seat} is a bot not to move", i, record
             )
         try:
-            move = Move.parse(text)
+            move = state.parse_move(text)
             expected = None
             if seats[seat].kind == "bot" and state.outcome is None and seat == state.turn:
                 level = seats[seat].level

@@ -227,14 +227,14 @@ class State:
                 return move
             return Move.laying(meld, kind)
         if kind == "lay":
-            melds = self.melds[self.turn]
+            melds = self.melds[self._owner(move)] if self._owner(move) < self.players else []
             low = (
                 move.end == "low"
                 and move.cards[0] == JOKER_CODE
                 and 0 < move.meld <= len(melds)
                 and melds[move.meld - 1].kind == "run"
             )
-            return move if move.end is None or low else Move("lay", move.cards, move.meld)
+            return move if move.end is None or low else move._replace(end=None)
         return move
 
     # -- playing -------------------------------------------------------------------------------
@@ -290,6 +290,10 @@ class State:
     # -- the hooks a ruleset overrides (Tausende, R12: engine/pikdame/tausende.py) ---------------
 
     _parse = staticmethod(Move.parse)
+
+    def parse_move(self, text: str) -> Move:
+        """Read a move in this ruleset's notation (F2; Tausende's forms too, R12)."""
+        return self._parse(text)
 
     def _swap_up(self, move: Move) -> Move:
         raise NotationError(f"{move}: 'swap-up' is a Tausende move (R12.2)", move)

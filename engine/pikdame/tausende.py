@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from engine.core.cards import JOKER_CODE, Card, held
-from engine.pikdame.cards import QUEEN_OF_SPADES_CODE, TAUSENDE_POINTS
+from engine.pikdame.cards import QUEEN_OF_SPADES, QUEEN_OF_SPADES_CODE, TAUSENDE_POINTS
 from engine.pikdame.deal import Deal
 from engine.pikdame.errors import NotationError
 from engine.pikdame.meldgen import iter_melds
@@ -135,7 +135,9 @@ class TausendeState(State):
         n = self.players
         opened, laid = extra.get("opened"), extra.get("laid")
         swaps, points = extra.get("swaps"), extra.get("turn_points")
-        if not (isinstance(opened, list) and len(opened) == n and all(type(o) is bool for o in opened)):
+        if not (
+            isinstance(opened, list) and len(opened) == n and all(type(o) is bool for o in opened)
+        ):
             raise fail("opened lists true or false per seat (R12.3)", doc)
         if not (isinstance(laid, list) and len(laid) == n and all(type(x) is int for x in laid)):
             raise fail("laid lists one integer per seat (R12.5)", doc)
@@ -176,20 +178,22 @@ class TausendeState(State):
         seat = self.turn
         if move.kind == "take":  # the pile's rest comes into the hand: a card beside any Q♠
             pile = self.discard[:-1]
-            queens = self.hands[seat][QUEEN_OF_SPADES_CODE] - removing.count(QUEEN_OF_SPADES_CODE)
+            queens = self.hands[seat][QUEEN_OF_SPADES_CODE] - removing.count(QUEEN_OF_SPADES)
             left = self.hand_sizes[seat] - len(removing) + len(pile)
-            if left - queens - pile.count(QUEEN_OF_SPADES_CODE) < 1:
+            if left - queens - pile.count(QUEEN_OF_SPADES) < 1:
                 raise self._illegal("must_keep_card", "keep a card beside the Q♠ (R12.6)", move)
             return
         left = self.hand_sizes[seat] - len(removing)
-        queens = self.hands[seat][QUEEN_OF_SPADES_CODE] - removing.count(QUEEN_OF_SPADES_CODE)
+        queens = self.hands[seat][QUEEN_OF_SPADES_CODE] - removing.count(QUEEN_OF_SPADES)
         if left - queens < 1:
             raise self._illegal(
                 "must_keep_card", "keep a card to discard: a Q♠ never is (R12.6, R12.7)", move
             )
         if left < 2 and not (self.opened_at_turn_start or self.rules.go_out_on_opening):
             raise self._illegal(
-                "must_keep_card", "no going out in the turn you open (R12.8 go_out_on_opening)", move
+                "must_keep_card",
+                "no going out in the turn you open (R12.8 go_out_on_opening)",
+                move,
             )
 
     def _place(self, seat: int, meld: Meld) -> None:
@@ -226,7 +230,9 @@ class TausendeState(State):
     def _take(self, move: Move) -> Move:
         if self.swaps is not None or not self.opened[self.turn]:
             raise self._illegal(
-                "take_not_allowed", "only a player who has opened takes the pot (R12.3, R12.4)", move
+                "take_not_allowed",
+                "only a player who has opened takes the pot (R12.3, R12.4)",
+                move,
             )
         return super()._take(move)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.pikdame.state import State
+from engine.pikdame.tausende import TausendeState
 
 RULES: dict[str, Any] = {
     "players": 2,
@@ -56,8 +57,10 @@ def position(
     }
 
 
-def state(hands: list[list[str]], **kw: Any) -> State:
-    return State.from_position(position(hands, **kw))
+def state(hands: list[list[str]], **kw: Any) -> TausendeState:
+    s = State.from_position(position(hands, **kw))
+    assert isinstance(s, TausendeState)
+    return s
 
 
 def run(*cards: str) -> dict[str, Any]:

@@ -165,9 +165,7 @@ def test_r12_5_joker_majority_reached_by_a_lay_off() -> None:
     )
     s.push("lay X 1")  # 3 naturals, 2 jokers: still fewer
     rejected(s, "lay X 1", "card_not_in_hand")
-    s2 = state(
-        [["X", "9C", "2D"], ["2C"]], opened=[True, True], melds=[[run("5H", "X", "7H")], []]
-    )
+    s2 = state([["X", "9C", "2D"], ["2C"]], opened=[True, True], melds=[[run("5H", "X", "7H")], []])
     rejected(s2, "lay X 1", "invalid_meld")  # 2 naturals, 2 jokers: not fewer
 
 
@@ -191,20 +189,26 @@ def test_r12_5_swap_on_another_players_meld() -> None:
 
 
 def test_r12_5_own_meld_addressed_by_seat_is_written_in_f2_form() -> None:
-    s = state([["8H", "9C", "2D"], ["2C"]], opened=[True, True], melds=[[run("5H", "6H", "7H")], []])
+    s = state(
+        [["8H", "9C", "2D"], ["2C"]], opened=[True, True], melds=[[run("5H", "6H", "7H")], []]
+    )
     s.push("lay 8H 0.1")
     assert s.history[-1] == (0, "lay 8H 1")
 
 
 def test_r12_5_no_such_seat_or_meld() -> None:
-    s = state([["8H", "9C", "2D"], ["2C"]], opened=[True, True], melds=[[], [run("5H", "6H", "7H")]])
+    s = state(
+        [["8H", "9C", "2D"], ["2C"]], opened=[True, True], melds=[[], [run("5H", "6H", "7H")]]
+    )
     rejected(s, "lay 8H 1.2", "no_such_meld")
     rejected(s, "lay 8H 3.1", "no_such_meld")
     rejected(s, "lay 8H 12.1", "syntax")
 
 
 def test_r12_5_melds_never_joined() -> None:
-    s = state([["5C", "5D", "5S", "5H", "5C", "5D", "9C"], ["2C"]], opened=[True, True], stock=["2S"])
+    s = state(
+        [["5C", "5D", "5S", "5H", "5C", "5D", "9C"], ["2C"]], opened=[True, True], stock=["2S"]
+    )
     s.push("meld 5C 5D 5S")
     s.push("meld 5H 5C 5D")
     assert len(s.melds[0]) == 2
@@ -247,7 +251,11 @@ def test_r12_8_no_going_out_in_the_opening_turn_by_default() -> None:
 
 
 def test_r12_8_ace_high_only() -> None:
-    s = state([["AH", "2H", "3H", "QH", "KH", "AD", "5C"], ["2C"]], opened=[True, True], ace_high_only=True)
+    s = state(
+        [["AH", "2H", "3H", "QH", "KH", "AD", "5C"], ["2C"]],
+        opened=[True, True],
+        ace_high_only=True,
+    )
     rejected(s, "meld AH 2H 3H", "invalid_meld")
 
 
@@ -266,9 +274,17 @@ def test_pikdame_rejects_tausende_notation() -> None:
     doc: dict[str, Any] = {
         "format": "pikdame-position/1",
         "rules": {"players": 2, "hand_out_double": False, "strict_1000": False},
-        "round": 1, "dealer": 1, "turn": 0, "phase": "play", "opened_at_turn_start": False,
-        "hands": [["8H", "9C"], ["2C"]], "melds": [[], []], "stock": [], "discard": [],
-        "removed": [], "totals": [0, 0],
+        "round": 1,
+        "dealer": 1,
+        "turn": 0,
+        "phase": "play",
+        "opened_at_turn_start": False,
+        "hands": [["8H", "9C"], ["2C"]],
+        "melds": [[], []],
+        "stock": [],
+        "discard": [],
+        "removed": [],
+        "totals": [0, 0],
     }
     s = State.from_position(doc)
     rejected(s, "lay 8H 1.1", "syntax")

@@ -86,7 +86,9 @@ def _discard(hand: Sequence[Card], legal: list[Move]) -> Move:
     options = [m for m in legal if m.kind == "discard"]
     if not options:
         return PASS if PASS in legal else RESIGN
-    return max(options, key=lambda m: (-_worth(hand, m.cards[0]), TAUSENDE_POINTS[m.cards[0]], str(m)))
+    return max(
+        options, key=lambda m: (-_worth(hand, m.cards[0]), TAUSENDE_POINTS[m.cards[0]], str(m))
+    )
 
 
 def _meld_of(move: Move) -> Meld:
@@ -133,7 +135,9 @@ def choose(level: str, view: View) -> Move:
             face_up = view.discard[-1]
             ups = [m for m in legal if m.kind == "swap-up"]
             if ups:
-                worst = min(ups, key=lambda m: (_worth(hand, m.cards[0]), -TAUSENDE_POINTS[m.cards[0]]))
+                worst = min(
+                    ups, key=lambda m: (_worth(hand, m.cards[0]), -TAUSENDE_POINTS[m.cards[0]])
+                )
                 gain = _worth((*hand, face_up), face_up) - _worth(hand, worst.cards[0])
                 if gain >= 40 and face_up != QUEEN_OF_SPADES_CODE:
                     return worst
@@ -159,10 +163,19 @@ def choose(level: str, view: View) -> Move:
         return max(melds, key=value)
     if style.lay_off:
         offs = [
-            m for m in legal if m.kind in ("lay", "swap") and (m.cards[0] != JOKER_CODE or len(hand) <= 3)
+            m
+            for m in legal
+            if m.kind in ("lay", "swap") and (m.cards[0] != JOKER_CODE or len(hand) <= 3)
         ]
         if offs:
-            return max(offs, key=lambda m: (m.cards[0] == QUEEN_OF_SPADES_CODE, TAUSENDE_POINTS[m.cards[0]], str(m)))
+            return max(
+                offs,
+                key=lambda m: (
+                    m.cards[0] == QUEEN_OF_SPADES_CODE,
+                    TAUSENDE_POINTS[m.cards[0]],
+                    str(m),
+                ),
+            )
     return _discard(hand, legal)
 
 

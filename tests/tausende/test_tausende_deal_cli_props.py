@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -20,8 +17,8 @@ from engine.pikdame.game import Game
 from engine.pikdame.rules import LEVELS, Rules, Seat
 from engine.pikdame.state import State
 from engine.pikdame.view import view
+from tests.support.engine_cli import run
 
-ROOT = Path(__file__).resolve().parents[2]
 RULES = Rules(players=3, ruleset="tausende")
 NAMES = [r + s for s in "SHDC" for r in "A23456789TJQK"]
 
@@ -76,46 +73,16 @@ def test_r12_1_deal_matches_the_reference_golden_vectors() -> None:
 
 
 def cli(*args: str, stdin: str = "") -> tuple[int, Any]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "engine", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
-    return proc.returncode, json.loads(proc.stdout) if proc.stdout.strip() else None
+    code, out, _ = run(*args, stdin=stdin)
+    return code, out
 
 
 def test_f7_deal_check_replay_with_rules_tausende() -> None:
     seed = hashlib.sha256(b"t").digest()
-    code, doc = cli(
-        "deal",
-        "--seed",
-        seed.hex(),
-        "--players",
-        "2",
-        "--dealer",
-        "1",
-        "--cut",
-        "9",
-        "--rules",
-        "tausende",
-    )
+    deal_args = ["deal", "--seed", seed.hex(), "--players", "2", "--dealer", "1", "--rules"]
+    code, doc = cli(*deal_args, "tausende", "--cut", "9")
     assert code == 0 and doc["rules"]["ruleset"] == "tausende" and len(doc["hands"][0]) == 13
-    code, out = cli(
-        "deal",
-        "--seed",
-        seed.hex(),
-        "--players",
-        "2",
-        "--dealer",
-        "1",
-        "--cut",
-        "108",
-        "--rules",
-        "tausende",
-    )
+    code, out = cli(*deal_args, "tausende", "--cut", "108")
     assert code == 2
     hand = doc["hands"][0]
     code, out = cli(

@@ -3,23 +3,11 @@ move is answered with its code and changes nothing (F7)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-
-from engine.pikdame.errors import PikDameError
 from engine.pikdame.rules import Rules
 from engine.pikdame.state import State
+from tests.support import pikdame
+from tests.support.pikdame import reject
 from tests.support.tausende import run, set_, state
-
-
-def rejected(s: State, move: str, code: str) -> None:
-    before = s.to_position()
-    with pytest.raises(PikDameError) as e:
-        s.push(move)
-    assert e.value.code == code, e.value.message
-    assert s.to_position() == before
-
 
 # -- R12.1 cards, points, deal -------------------------------------------------------------------
 
@@ -47,15 +35,15 @@ def test_r12_2_swap_up_and_draw_ends_the_round_of_swaps() -> None:
     s.push("swap-up 5C")
     assert s.to_position()["discard"] == ["5C"] and s.turn == 1
     assert sorted(s.to_position()["hands"][0]) == ["7D", "KH", "QS"]
-    rejected(s, "take 5C 9C 9D", "take_not_allowed")  # nobody has opened (R12.3)
+    reject(s, "take 5C 9C 9D", "take_not_allowed")  # nobody has opened (R12.3)
     s.push("draw")
     assert s.to_position()["swaps"] is None
-    rejected(s, "swap-up 9C", "wrong_phase")
+    reject(s, "swap-up 9C", "wrong_phase")
 
 
 def test_r12_2_queen_of_spades_never_goes_face_up() -> None:
     s = state([["5C", "QS"], ["9C", "9D"]], phase="draw", discard=["KH"], swaps=0)
-    rejected(s, "swap-up QS", "queen_kept")
+    reject(s, "swap-up QS", "queen_kept")
 
 
 def test_r12_2_each_seat_swaps_at_most_once_around() -> None:
@@ -63,7 +51,7 @@ def test_r12_2_each_seat_swaps_at_most_once_around() -> None:
     s = state([["5C", "6C"], ["9C", "9D"]], phase="draw", discard=["KH"], swaps=0)
     s.push("swap-up 5C")
     s.push("swap-up 9C")
-    rejected(s, "swap-up KH", "wrong_phase")
+    reject(s, "swap-up KH", "wrong_phase")
     assert [str(m) for m in s.legal_moves()] == ["draw", "resign"]
 
 
@@ -100,13 +88,13 @@ def test_r12_3_short_opening_goes_back_into_hand_at_the_discard() -> None:
 
 def test_r12_3_take_before_opening_is_refused() -> None:
     s = state([["9C", "9D", "5H"], ["2C"]], phase="draw", discard=["9S"])
-    rejected(s, "take 9S 9C 9D", "take_not_allowed")
+    reject(s, "take 9S 9C 9D", "take_not_allowed")
     assert "take" not in {m.kind for m in s.legal_moves()}
 
 
 def test_r12_3_no_lay_off_before_opening() -> None:
     s = state([["8H", "5C"], ["2C"]], melds=[[], [run("5H", "6H", "7H")]], opened=[False, True])
-    rejected(s, "lay 8H 1.1", "not_opened")
+    reject(s, "lay 8H 1.1", "not_opened")
 
 
 # -- R12.4 the pot -----------------------------------------------------------------------------
@@ -126,7 +114,7 @@ def test_r12_4_opened_player_takes_the_pot_rest_into_hand() -> None:
 
 def test_r12_4_take_using_every_hand_card_is_must_keep_card() -> None:
     s = state([["9C", "9D"], ["2C"]], phase="draw", discard=["9S"], opened=[True, True])
-    rejected(s, "take 9S 9C 9D", "must_keep_card")
+    reject(s, "take 9S 9C 9D", "must_keep_card")
 
 
 # -- R12.5 melds -----------------------------------------------------------------------------
@@ -134,28 +122,28 @@ def test_r12_4_take_using_every_hand_card_is_must_keep_card() -> None:
 
 def test_r12_5_k_a_2_rejected_q_k_a_accepted() -> None:
     s = state([["KH", "AH", "2H", "QH", "KD", "AD", "5C"], ["2C"]], opened=[True, True])
-    rejected(s, "meld KH AH 2H", "invalid_meld")
-    rejected(s, "meld X AH 2H", "card_not_in_hand")
+    reject(s, "meld KH AH 2H", "invalid_meld")
+    reject(s, "meld X AH 2H", "card_not_in_hand")
     s.push("meld QH KH AH")
     assert s.to_position()["melds"][0] == [run("QH", "KH", "AH")]
 
 
-def test_r12_5_joker_run_wrapping_the_ace_rejected() -> None:
+def test_r12_5_joker_run_wrapping_the_ace_reject() -> None:
     s = state([["X", "AH", "2H", "5C"], ["2C"]], opened=[True, True])
-    rejected(s, "meld X AH 2H", "invalid_meld")  # the joker would be K♥: K-A-2
+    reject(s, "meld X AH 2H", "invalid_meld")  # the joker would be K♥: K-A-2
     s.push("meld AH 2H X")  # the joker is 3♥
 
 
 def test_r12_5_nothing_laid_past_a_high_ace() -> None:
     s = state([["X", "2H", "5C"], ["2C"]], opened=[True, True], melds=[[run("QH", "KH", "AH")], []])
-    rejected(s, "lay 2H 1", "invalid_meld")
-    rejected(s, "lay X 1", "invalid_meld")  # the high end is past the ace
+    reject(s, "lay 2H 1", "invalid_meld")
+    reject(s, "lay X 1", "invalid_meld")  # the high end is past the ace
     s.push("lay X 1 low")
 
 
 def test_r12_5_jokers_fewer_than_naturals_in_a_new_meld() -> None:
     s = state([["X", "X", "5H", "6H", "9C"], ["2C"]], opened=[True, True])
-    rejected(s, "meld run 5H X X", "invalid_meld")
+    reject(s, "meld run 5H X X", "invalid_meld")
     s.push("meld 5H 6H X")
 
 
@@ -164,9 +152,9 @@ def test_r12_5_joker_majority_reached_by_a_lay_off() -> None:
         [["X", "9C", "2D"], ["2C"]], opened=[True, True], melds=[[run("5H", "X", "7H", "8H")], []]
     )
     s.push("lay X 1")  # 3 naturals, 2 jokers: still fewer
-    rejected(s, "lay X 1", "card_not_in_hand")
+    reject(s, "lay X 1", "card_not_in_hand")
     s2 = state([["X", "9C", "2D"], ["2C"]], opened=[True, True], melds=[[run("5H", "X", "7H")], []])
-    rejected(s2, "lay X 1", "invalid_meld")  # 2 naturals, 2 jokers: not fewer
+    reject(s2, "lay X 1", "invalid_meld")  # 2 naturals, 2 jokers: not fewer
 
 
 def test_r12_5_lay_off_on_another_players_meld_counts_for_the_layer() -> None:
@@ -200,9 +188,9 @@ def test_r12_5_no_such_seat_or_meld() -> None:
     s = state(
         [["8H", "9C", "2D"], ["2C"]], opened=[True, True], melds=[[], [run("5H", "6H", "7H")]]
     )
-    rejected(s, "lay 8H 1.2", "no_such_meld")
-    rejected(s, "lay 8H 3.1", "no_such_meld")
-    rejected(s, "lay 8H 12.1", "syntax")
+    reject(s, "lay 8H 1.2", "no_such_meld")
+    reject(s, "lay 8H 3.1", "no_such_meld")
+    reject(s, "lay 8H 12.1", "syntax")
 
 
 def test_r12_5_melds_never_joined() -> None:
@@ -219,12 +207,12 @@ def test_r12_5_melds_never_joined() -> None:
 
 def test_r12_6_queen_of_spades_never_discarded() -> None:
     s = state([["QS", "5C"], ["2C"]], opened=[True, True])
-    rejected(s, "discard QS", "queen_kept")
+    reject(s, "discard QS", "queen_kept")
 
 
 def test_r12_6_queen_of_spades_as_the_last_card() -> None:
     s = state([["QS", "5C", "5D", "5S"], ["2C"]], opened=[True, True])
-    rejected(s, "meld 5C 5D 5S", "must_keep_card")  # only the Q♠ would be left to discard
+    reject(s, "meld 5C 5D 5S", "must_keep_card")  # only the Q♠ would be left to discard
     assert "meld 5S 5D 5C" not in {str(m) for m in s.legal_moves()}
     discards = {str(m) for m in s.legal_moves() if m.kind == "discard"}
     assert discards == {"discard 5S", "discard 5D", "discard 5C"}
@@ -243,7 +231,7 @@ def test_r12_7_going_out_scores_laid_points_without_doubling() -> None:
 
 def test_r12_8_no_going_out_in_the_opening_turn_by_default() -> None:
     s = state([["TH", "JH", "QH", "9C"], ["2C"]])
-    rejected(s, "meld TH JH QH", "must_keep_card")
+    reject(s, "meld TH JH QH", "must_keep_card")
     t = state([["TH", "JH", "QH", "9C"], ["2C"]], go_out_on_opening=True)
     t.push("meld TH JH QH")
     t.push("discard 9C")
@@ -256,7 +244,7 @@ def test_r12_8_ace_high_only() -> None:
         opened=[True, True],
         ace_high_only=True,
     )
-    rejected(s, "meld AH 2H 3H", "invalid_meld")
+    reject(s, "meld AH 2H 3H", "invalid_meld")
 
 
 def test_r12_8_no_joker_swap() -> None:
@@ -266,29 +254,14 @@ def test_r12_8_no_joker_swap() -> None:
         melds=[[run("5H", "X", "7H", "8H")], []],
         no_joker_swap=True,
     )
-    rejected(s, "swap 1 6H", "invalid_meld")
+    reject(s, "swap 1 6H", "invalid_meld")
 
 
 def test_pikdame_rejects_tausende_notation() -> None:
     """F2 stays Pik Dame's: `S.N` and `swap-up` are syntax there."""
-    doc: dict[str, Any] = {
-        "format": "pikdame-position/1",
-        "rules": {"players": 2, "hand_out_double": False, "strict_1000": False},
-        "round": 1,
-        "dealer": 1,
-        "turn": 0,
-        "phase": "play",
-        "opened_at_turn_start": False,
-        "hands": [["8H", "9C"], ["2C"]],
-        "melds": [[], []],
-        "stock": [],
-        "discard": [],
-        "removed": [],
-        "totals": [0, 0],
-    }
-    s = State.from_position(doc)
-    rejected(s, "lay 8H 1.1", "syntax")
-    rejected(s, "swap-up 8H", "syntax")
+    s = pikdame.state(["8H 9C", "2C"])
+    reject(s, "lay 8H 1.1", "syntax")
+    reject(s, "swap-up 8H", "syntax")
     assert "ruleset" not in s.to_position()["rules"]
 
 
@@ -299,4 +272,4 @@ def test_r12_6_a_hand_of_queens_of_spades_passes() -> None:
     s.push("pass")
     assert s.turn == 1 and s.phase == "draw"
     t = state([["QS", "5C"], ["2C"]], opened=[True, True])
-    rejected(t, "pass", "pass_not_allowed")
+    reject(t, "pass", "pass_not_allowed")

@@ -213,6 +213,7 @@ PIKDAME_ORDER = [
     "deal",
     "position",
     "state",
+    "tausende",
     "view",
     "optimiser",
     "bots",

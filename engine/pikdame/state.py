@@ -605,13 +605,14 @@ def deal_for(seed: bytes, rules: Rules, dealer: int, cut: int | None = None) -> 
     return deal_round(seed, rules.players, dealer, cut)
 
 
+#: The state class of every ruleset but Pik Dame's, registered by the module that defines it
+#: (``engine.pikdame.tausende``, imported by the package), so this module imports none of them.
+RULESET_STATES: dict[str, type[State]] = {}
+
+
 def _state_class(rules: Rules) -> type[State]:
     """The state class of the ruleset (R12: Tausende's hooks over this state)."""
-    if rules.tausende:
-        from engine.pikdame.tausende import TausendeState
-
-        return TausendeState
-    return State
+    return State if rules.ruleset == "pikdame" else RULESET_STATES[rules.ruleset]
 
 
 __all__ = ["State", "deal_for"]

@@ -21,7 +21,7 @@ from engine.pikdame.melds import Meld
 from engine.pikdame.moves import DRAW, RESIGN, Move
 from engine.pikdame.position import Position, fail
 from engine.pikdame.rules import Outcome, Rules
-from engine.pikdame.state import State
+from engine.pikdame.state import RULESET_STATES, State
 
 #: A hand of Q♠s only passes its turn (R12.6, docs/TAUSENDE.md).
 PASS: Final = Move("pass")
@@ -380,5 +380,7 @@ class TausendeState(State):
             return False
         return True
 
+
+RULESET_STATES["tausende"] = TausendeState
 
 __all__ = ["OPENING", "PASS", "TausendeState", "meld_fault", "opening_points", "parse"]

@@ -157,3 +157,20 @@ def test_r10_tausende_bots_deterministic_and_blind() -> None:
             assert view(other, s.turn) == v
             assert choose_move(level, view(other, s.turn)) == move
             s.push(move)
+
+
+def test_tausende_game_type_for_tables() -> None:
+    """What the tables need (API.md "Tables"): a game type that deals and reads Tausende."""
+    from engine.pikdame.game import PIKDAME, TAUSENDE
+
+    state = TAUSENDE.new_round(hashlib.sha256(b"table").digest(), Rules(players=3), 0)
+    assert state.rules.tausende and state.card_count() == 108
+    assert str(TAUSENDE.parse_move("swap-up 5c")) == "swap-up 5C"
+    assert str(TAUSENDE.parse_move("lay 5C 2.1")) == "lay 5C 2.1"
+    assert TAUSENDE.name == "tausende" and PIKDAME.name == "pikdame"
+    try:
+        PIKDAME.parse_move("swap-up 5C")
+    except PikDameError as e:
+        assert e.code == "syntax"
+    else:
+        raise AssertionError("Pik Dame has no swap-up")

@@ -213,6 +213,39 @@ def errors(*statuses: int) -> ResponseDict:
     }
 
 
+class Device(Document):
+    """One passkey of an account."""
+
+    id: str = Field(description="the credential id (base64url)")
+    label: str
+    created_at: str = Field(json_schema_extra={"format": "date-time"})
+
+
+class Account(Document):
+    """The signed-in account: its name and devices (passkeys)."""
+
+    id: str
+    name: str
+    created_at: str = Field(json_schema_extra={"format": "date-time"})
+    devices: list[Device]
+
+
+class AccountDoc(Document):
+    account: Account
+
+
+class Ceremony(Document):
+    """WebAuthn options for ``navigator.credentials.create/get`` (JSON, base64url fields) and
+    the handle to send back with the answer (single use, expires in 5 minutes)."""
+
+    handle: str
+    options: dict[str, Any]
+
+
+class Done(Document):
+    ok: Literal[True]
+
+
 def answers(ok: type[BaseModel], *statuses: int, status: int = 200) -> ResponseDict:
     """A route's documented answers: ``ok`` (as ``status``) and its errors. Every API route may
     also be rate limited or find Redis away: :data:`COMMON`, given to each API blueprint."""

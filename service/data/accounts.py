@@ -23,6 +23,7 @@ from typing import Final
 
 import redis
 
+from service.data import keys
 from service.data.keys import PREFIX
 
 CHALLENGE_SECONDS: Final = 300
@@ -201,21 +202,46 @@ def delete(client: redis.Redis[str], account_id: str) -> list[str]:
 
 
 def new_challenge(client: redis.Redis[str], value: bytes, context: str) -> str:
-    """Store a WebAuthn challenge (single use, expiring) for ``context`` (what it may be
-    answered with, e.g. ``register:<name>``); returns its handle."""
+    """Store a WebAuthn challenge (single use, expiring) with its ``context`` (what answering it
+    does, e.g. a JSON list ``["signup", account id, name]``); returns its handle."""
     handle = secrets.token_urlsafe(16)
-    client.set(challenge_key(handle), f"{context}|{value.hex()}", ex=CHALLENGE_SECONDS)
+    client.set(challenge_key(handle), f"{value.hex()}|{context}", ex=CHALLENGE_SECONDS)
     return handle
 
 
-def take_challenge(client: redis.Redis[str], handle: str, context: str) -> bytes | None:
-    """The challenge under ``handle`` if it was issued for ``context``, consumed (GETDEL): a
-    replayed or expired handle gives None."""
+def take_challenge(client: redis.Redis[str], handle: str) -> tuple[bytes, str] | None:
+    """The challenge under ``handle`` and its context, consumed (GETDEL): a replayed or expired
+    handle gives None."""
     stored = client.getdel(challenge_key(handle))
     if stored is None:
         return None
-    kind, _, value = stored.rpartition("|")
-    return bytes.fromhex(value) if kind == context else None
+    value, _, context = stored.partition("|")
+    return bytes.fromhex(value), context
+
+
+def erase_names(client: redis.Redis[str], player_ids: list[str]) -> int:
+    """Show the players' names as "gelöscht" on every board (each day's, the all-time one) and
+    in their attempts; drop their cached replay documents. Scores stay. Returns attempts
+    renamed. (Walks the days that had attempts: deleting an account is rare.)"""
+    renamed = 0
+    dates = client.zrange(keys.DAYS, 0, -1)
+    for player in player_ids:
+        pipe = client.pipeline(transaction=False)
+        for date in dates:
+            pipe.get(keys.player_day(date, player))
+        for date, attempt_id in zip(dates, pipe.execute(), strict=True):
+            if attempt_id is None:
+                continue
+            write = client.pipeline(transaction=True)
+            write.hset(keys.attempt(attempt_id), "name", DELETED_NAME)
+            if client.hexists(keys.day_names(date), attempt_id):
+                write.hset(keys.day_names(date), attempt_id, DELETED_NAME)
+            write.delete(keys.replay(attempt_id))
+            write.execute()
+            renamed += 1
+        if client.exists(keys.player(player)):
+            client.hset(keys.player(player), "name", DELETED_NAME)
+    return renamed
 
 
 def created_between(client: redis.Redis[str], start_ms: int, end_ms: int) -> list[tuple[str, int]]:

@@ -1,0 +1,227 @@
+"""Accounts with passkeys (issue 13, Trust): sign up, sign in on another device, devices, sign
+out everywhere, delete; forged, replayed and unknown WebAuthn answers are 400 and change nothing;
+ranked play needs an account, anonymous play is "ohne Wertung"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.app import create_app
+from service.data import accounts, keys
+from tests.support.accounts import ORIGIN, sign_in, sign_up
+from tests.support.api import resign_at_once, start
+from tests.support.authenticator import Authenticator, b64
+
+
+@pytest.fixture(autouse=True)
+def accounts_deployment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default deployment: anonymous attempts are not ranked."""
+    monkeypatch.setenv("PIKDAME_RANK_ANONYMOUS", "0")
+
+
+def _state(rdb: redis.Redis[str]) -> dict[str, Any]:
+    """Everything stored but challenges, rate limits and the queue: what a refused request must
+    leave as it was."""
+    found = {}
+    for key in sorted(rdb.scan_iter("pd:*")):
+        if ":challenge" in key or key.startswith("pd:limits"):
+            continue
+        kind = rdb.type(key)
+        found[key] = rdb.hgetall(key) if kind == "hash" else rdb.dump(key)
+    return found
+
+
+def test_sign_up_in_two_steps_then_the_first_attempt_of_the_day_is_ranked(
+    client: FlaskClient, clock: Any, rdb: redis.Redis[str]
+) -> None:
+    account = sign_up(client, Authenticator(ORIGIN), "Ada")
+    assert account["name"] == "Ada" and len(account["devices"]) == 1
+    assert client.get("/api/account").get_json()["account"]["id"] == account["id"]
+    attempt, _ = start(client, clock.today)
+    assert attempt["ranked"] is True
+    again = client.post(f"/api/daily/{clock.today}/attempts", json={"name": "Ada"})
+    assert again.status_code == 409
+    assert again.get_json()["error"]["code"] == "attempt_exists"
+    player = rdb.hget(accounts.account_key(account["id"]), "player")
+    assert player is not None and accounts.account_of(rdb, player) == account["id"]
+
+
+def test_anonymous_play_is_ohne_wertung_and_not_limited_to_one(
+    client: FlaskClient, clock: Any, rdb: redis.Redis[str]
+) -> None:
+    """Issue 13: without an account an attempt of today is played unranked (``ranked: false``),
+    so a new browser no longer earns a second ranked attempt."""
+    first, _ = start(client, clock.today)
+    second, _ = start(client, clock.today)
+    assert first["ranked"] is False and second["ranked"] is False
+    assert rdb.zcard(keys.day_rank(clock.today)) == 0
+
+
+def test_operator_may_rank_anonymous_play(
+    redis_url: str, rdb: redis.Redis[str], clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PIKDAME_RANK_ANONYMOUS=1 (small private deployments): anonymous attempts ranked."""
+    monkeypatch.setenv("PIKDAME_RANK_ANONYMOUS", "1")
+    ranked_app = create_app({"REDIS_URL": redis_url, "PIKDAME_NOW": clock, "TESTING": True})
+    attempt, _ = start(ranked_app.test_client(), clock.today)
+    assert attempt["ranked"] is True
+
+
+def test_sign_in_on_another_device_with_a_discoverable_passkey(app: Flask) -> None:
+    phone = Authenticator(ORIGIN)
+    account = sign_up(app.test_client(), phone, "Ada")
+    laptop = app.test_client()
+    assert laptop.get("/api/account").status_code == 401
+    assert sign_in(laptop, phone)["id"] == account["id"]
+    assert laptop.get("/api/account").status_code == 200
+
+
+def test_replayed_challenge_is_refused_and_changes_nothing(
+    client: FlaskClient, rdb: redis.Redis[str]
+) -> None:
+    device = Authenticator(ORIGIN)
+    options = client.post("/api/account/signup/options", json={"name": "Ada"}).get_json()
+    credential = device.create(options["options"])
+    body = {"handle": options["handle"], "credential": credential}
+    assert client.post("/api/account", json=body).status_code == 201
+    before = _state(rdb)
+    again = client.post("/api/account", json=body)
+    assert again.status_code == 400 and again.get_json()["error"]["code"] == "bad_credential"
+    assert _state(rdb) == before
+    signin = client.post("/api/account/signin/options", json={}).get_json()
+    answer = device.get(signin["options"])
+    first = {"handle": signin["handle"], "credential": answer}
+    assert client.post("/api/account/signin", json=first).status_code == 200
+    before = _state(rdb)
+    assert client.post("/api/account/signin", json=first).status_code == 400
+    assert _state(rdb) == before
+
+
+@pytest.mark.parametrize("forgery", ["origin", "signature", "challenge", "mangled"])
+def test_forged_sign_in_is_400_and_changes_nothing(
+    app: Flask, rdb: redis.Redis[str], forgery: str
+) -> None:
+    device = Authenticator(ORIGIN)
+    sign_up(app.test_client(), device)
+    other = app.test_client()
+    options = other.post("/api/account/signin/options", json={}).get_json()
+    if forgery == "origin":
+        device.origin = "https://evil.example"
+    if forgery == "challenge":
+        options["options"]["challenge"] = b64(b"a challenge the server never sent")
+    answer = device.get(options["options"])
+    if forgery == "signature":
+        answer["response"]["signature"] = b64(b"\x30\x06\x02\x01\x01\x02\x01\x01")
+    if forgery == "mangled":
+        answer["response"] = {"clientDataJSON": "!!"}
+    before = _state(rdb)
+    response = other.post(
+        "/api/account/signin", json={"handle": options["handle"], "credential": answer}
+    )
+    assert response.status_code == 400, response.get_json()
+    assert response.get_json()["error"]["code"] == "bad_credential"
+    assert _state(rdb) == before
+    assert other.get("/api/account").status_code == 401
+
+
+def test_unknown_credential_is_400(app: Flask, rdb: redis.Redis[str]) -> None:
+    stranger = Authenticator(ORIGIN)
+    stranger.create(
+        {"rp": {"id": "localhost"}, "user": {"id": b64(b"nobody")}, "challenge": b64(b"x")}
+    )
+    client = app.test_client()
+    options = client.post("/api/account/signin/options", json={}).get_json()
+    answer = stranger.get(options["options"])
+    response = client.post(
+        "/api/account/signin", json={"handle": options["handle"], "credential": answer}
+    )
+    assert response.status_code == 400
+    assert "unknown passkey" in response.get_json()["error"]["message"]
+
+
+def test_devices_add_and_remove_but_never_the_last(client: FlaskClient) -> None:
+    phone = Authenticator(ORIGIN)
+    sign_up(client, phone)
+    key = Authenticator(ORIGIN)
+    options = client.post("/api/account/devices/options", json={}).get_json()
+    assert options["options"]["excludeCredentials"]  # the phone's passkey is not made twice
+    added = client.post(
+        "/api/account/devices",
+        json={
+            "handle": options["handle"],
+            "credential": key.create(options["options"]),
+            "label": "Schlüssel",
+        },
+    )
+    assert added.status_code == 201
+    devices = added.get_json()["account"]["devices"]
+    by_label = {d["label"]: d["id"] for d in devices}
+    assert sorted(by_label) == ["Gerät 1", "Schlüssel"]
+    assert client.delete("/api/account/devices/nope", json={}).status_code == 404
+    removed = client.delete(f"/api/account/devices/{by_label['Schlüssel']}", json={})
+    assert removed.status_code == 200 and len(removed.get_json()["account"]["devices"]) == 1
+    last = client.delete(f"/api/account/devices/{by_label['Gerät 1']}", json={})
+    assert last.status_code == 409 and last.get_json()["error"]["code"] == "last_device"
+    # a removed passkey no longer signs in
+    other = client.application.test_client()
+    options = other.post("/api/account/signin/options", json={}).get_json()
+    answer = key.get(options["options"])
+    response = other.post(
+        "/api/account/signin", json={"handle": options["handle"], "credential": answer}
+    )
+    assert response.status_code == 400
+
+
+def test_sign_out_everywhere_ends_every_session(app: Flask, clock: Any) -> None:
+    phone = Authenticator(ORIGIN)
+    first = app.test_client()
+    sign_up(first, phone)
+    attempt, _ = start(first, clock.today)
+    second = app.test_client()
+    sign_in(second, phone)
+    out = second.post("/api/account/signout", json={"everywhere": True})
+    assert out.status_code == 200
+    assert first.get("/api/account").status_code == 401
+    assert second.get("/api/account").status_code == 401
+    # the old session no longer owns the account's attempt
+    assert first.get(f"/api/attempts/{attempt['id']}").status_code == 401
+    sign_in(first, phone)
+    assert first.get(f"/api/attempts/{attempt['id']}").status_code == 200
+
+
+def test_anonymous_history_is_attached_to_a_new_account(
+    client: FlaskClient, clock: Any, rdb: redis.Redis[str]
+) -> None:
+    anonymous, _ = start(client, clock.today)
+    player = rdb.hget(keys.attempt(anonymous["id"]), "player")
+    assert player is not None and accounts.account_of(rdb, player) is None
+    account = sign_up(client, Authenticator(ORIGIN))
+    assert accounts.account_of(rdb, player) == account["id"]
+    assert player in accounts.players(rdb, account["id"])
+
+
+def test_delete_account_keeps_scores_as_geloescht(
+    client: FlaskClient, clock: Any, rdb: redis.Redis[str]
+) -> None:
+    sign_up(client, Authenticator(ORIGIN), "Ada")
+    attempt_id, _ = resign_at_once(client, clock.today, "Ada")
+    assert client.delete("/api/account", json={}).status_code == 200
+    assert rdb.hget(keys.attempt(attempt_id), "name") == accounts.DELETED_NAME
+    assert rdb.hget(keys.attempt(attempt_id), "status") == "finished"
+    assert client.get("/api/account").status_code == 401
+    assert client.delete("/api/account", json={}).status_code == 401
+
+
+def test_bad_input_is_a_clear_4xx(client: FlaskClient, rdb: redis.Redis[str]) -> None:
+    before = _state(rdb)
+    too_long = client.post("/api/account/signup/options", json={"name": "x" * 25})
+    assert too_long.status_code == 422
+    unknown = client.post("/api/account", json={"handle": "nope", "credential": {}})
+    assert unknown.status_code == 400 and unknown.get_json()["error"]["code"] == "bad_credential"
+    assert client.post("/api/account/devices/options", json={}).status_code == 401
+    assert _state(rdb) == before

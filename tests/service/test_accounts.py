@@ -31,7 +31,7 @@ def _state(rdb: redis.Redis[str]) -> dict[str, Any]:
     for key in sorted(rdb.scan_iter("pd:*")):
         if ":challenge" in key or key.startswith("pd:limits"):
             continue
-        kind = rdb.type(key)
+        kind = rdb.execute_command("TYPE", key)
         found[key] = rdb.hgetall(key) if kind == "hash" else rdb.dump(key)
     return found
 

@@ -54,16 +54,16 @@ def day(path: DayPath) -> Response:
 
 @bp.get("/days", responses=outputs.answers(outputs.Days, 422))
 def days(query: DaysQuery) -> Response:
-    """Archive: days that had players, newest first, strictly before ``before`` (default:
-    today)."""
+    """Archive: every day from the launch date (PIKDAME_LAUNCH_DATE) on, played or not, newest
+    first, strictly before ``before`` (default: today): practice opens on each once it closes."""
     config = settings()
     day = calendar_day(query.before or clock.today(config))
-    assert day is not None  # checked by DaysQuery
+    launch = calendar_day(config.launch_date)
+    assert day is not None and launch is not None  # checked by DaysQuery and config
+    first = max(launch.toordinal(), day.toordinal() - query.limit)
+    dates = [dt.date.fromordinal(o).isoformat() for o in range(day.toordinal() - 1, first - 1, -1)]
     client = get_redis()
-    dates = client.zrevrangebyscore(
-        keys.DAYS, day.toordinal() - 1, "-inf", start=0, num=query.limit
-    )
-    return jsonify({"days": [present.day_json(client, str(d), config) for d in dates]})
+    return jsonify({"days": [present.day_json(client, d, config) for d in dates]})
 
 
 def _created(attempt: store.Attempt, token: str) -> tuple[Response, int]:

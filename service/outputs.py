@@ -89,7 +89,10 @@ class Attempt(Document):
     id: str
     date: str = Field(json_schema_extra={"format": "date"})
     name: str
-    ranked: bool = Field(description="false for practice of a closed day")
+    ranked: bool = Field(
+        description="false for practice of a closed day and, unless the operator ranks "
+        'anonymous play, for an attempt without an account ("ohne Wertung")'
+    )
     status: Literal["playing", "finished"]
     seq: int = Field(description="moves in the record, every seat's")
     view: View
@@ -158,6 +161,9 @@ class Board(Document):
     date: str = Field(json_schema_extra={"format": "date"})
     total: int
     entries: list[Entry]
+    provisional: bool = Field(
+        description='true until the day and its grace have closed (shown as "vorläufig")'
+    )
 
 
 class Around(Board):

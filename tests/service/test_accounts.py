@@ -225,3 +225,33 @@ def test_bad_input_is_a_clear_4xx(client: FlaskClient, rdb: redis.Redis[str]) ->
     assert unknown.status_code == 400 and unknown.get_json()["error"]["code"] == "bad_credential"
     assert client.post("/api/account/devices/options", json={}).status_code == 401
     assert _state(rdb) == before
+
+
+def test_archive_lists_every_day_from_launch_played_or_not(
+    redis_url: str, rdb: redis.Redis[str], clock: Any
+) -> None:
+    """Issue 13 (the archive from day one): a fresh install lists every day since its launch
+    date, and practice of a day nobody played opens once it has closed."""
+    app = create_app(
+        {"REDIS_URL": redis_url, "PIKDAME_NOW": clock, "PIKDAME_LAUNCH_DATE": "2026-11-25"}
+    )
+    web = app.test_client()
+    days = web.get("/api/days").get_json()["days"]
+    assert [d["date"] for d in days] == [f"2026-11-{d}" for d in (29, 28, 27, 26, 25)]
+    assert all(d["attempts"] == 0 and d["seed"] is not None for d in days[1:])
+    assert [d["date"] for d in web.get("/api/days?limit=2").get_json()["days"]] == [
+        "2026-11-29",
+        "2026-11-28",
+    ]
+    practice = web.post("/api/daily/2026-11-27/practice", json={"name": "Ada"})
+    assert practice.status_code == 201 and practice.get_json()["attempt"]["ranked"] is False
+
+
+def test_rankings_are_provisional_until_the_day_closes(client: FlaskClient, clock: Any) -> None:
+    """Issue 13: "vorläufig" until the day and its grace have closed."""
+    today = clock.today
+    assert client.get(f"/api/leaderboard/{today}").get_json()["provisional"] is True
+    clock.advance(hours=15, minutes=30)  # 00:30 the next day: in the grace period
+    assert client.get(f"/api/leaderboard/{today}").get_json()["provisional"] is True
+    clock.advance(hours=2)
+    assert client.get(f"/api/leaderboard/{today}").get_json()["provisional"] is False

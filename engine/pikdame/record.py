@@ -49,11 +49,13 @@ def write(
     history: Sequence[tuple[int, str]],
     outcome: Outcome | None,
     seed: bytes | None,
+    engine: str = ENGINE_VERSION,
 ) -> dict[str, Any]:
-    """The game record (F6); ``seed`` is written only when given (after the day closed)."""
+    """The game record (F6); ``seed`` is written only when given (after the day closed);
+    ``engine`` is the version whose bots played it."""
     return {
         "format": LOG_FORMAT,
-        "engine": ENGINE_VERSION,
+        "engine": engine,
         "rules": rules.to_json(),
         "seats": [s.to_json() for s in seats],
         "deal": {

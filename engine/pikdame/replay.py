@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from engine.pikdame.bots import choose_move
+from engine.pikdame.bots.versions import Chooser
 from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
 from engine.pikdame.game import Game
@@ -19,9 +20,11 @@ from engine.pikdame.state import State
 from engine.pikdame.view import view
 
 
-def replay(record: Any, seed: bytes | None = None) -> Game:
+def replay(record: Any, seed: bytes | None = None, bots: Chooser = choose_move) -> Game:
     """Replay a game record (F6) from its seed: every move checked, every bot move recomputed
-    and compared, the result compared with the record's. Raises :class:`ReplayError`."""
+    (by ``bots``: the current ones unless given, e.g. the record's own version's from
+    engine.pikdame.bots.versions) and compared, the result compared with the record's. Raises
+    :class:`ReplayError`."""
     try:
         rules, seats, deal, moves = read_fields(record)
         if seed is None:
@@ -56,7 +59,7 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
             if seats[seat].kind == "bot" and state.outcome is None and seat == state.turn:
                 level = seats[seat].level
                 assert level is not None
-                expected = state.canonical(choose_move(level, view(state, seat)))
+                expected = state.canonical(bots(level, view(state, seat)))
             done = state.push(move, seat)
         except PikDameError as e:
             raise ReplayError(e.code, f"move {i} ({text!r}): {e.message}", i, record) from None

@@ -55,7 +55,7 @@ def test_a_record_of_an_older_release_verifies_with_its_own_bots(
     aid = played_under(client, clock, rdb, older_release)
     game = rdb.hget(f"pd:attempt:{aid}", "game") or ""
     assert f'"engine": "{older_release}"' in game or f'"engine":"{older_release}"' in game
-    assert ENGINE_VERSION != older_release  # the worker's current version is another one
+    assert older_release != ENGINE_VERSION  # the worker's current version is another one
     assert verify(rdb, aid, SECRET)["status"] == "verified"
 
 
@@ -79,7 +79,7 @@ def test_a_version_this_install_does_not_keep_fails_loudly(
 ) -> None:
     aid = played_under(client, clock, rdb, older_release)
     unregister(older_release)
-    with pytest.raises(EngineMismatch, match="bots-test-beginner.*does not keep"):
+    with pytest.raises(EngineMismatch, match=r"bots-test-beginner.*does not keep"):
         verify(rdb, aid, SECRET)
     assert rdb.hget(f"pd:attempt:{aid}", "verification") == "queued"  # no verdict
 

@@ -17,10 +17,10 @@ from flask import Response, jsonify
 
 from service import identity, outputs, passkeys
 from service.apidoc import api_blueprint
-from service.data import accounts, clock
+from service.data import accounts, clock, suspicious
 from service.errors import ApiError
 from service.inputs import CeremonyBody, DevicePath, EmptyBody, SignOutBody, SignUpBody
-from service.limits import limit_creations
+from service.limits import client_address, limit_creations
 from service.redisconn import get_redis, settings
 
 bp = api_blueprint("accounts", __name__, "/api/account", authorised=True)
@@ -81,6 +81,7 @@ def signup(body: CeremonyBody) -> tuple[Response, int]:
     credential = accounts.Credential(cred_id, account_id, public_key, sign_count, now_ms, label)
     anonymous = identity.session_player() if attach else None
     account = accounts.create(client, name, credential, now_ms, account_id)
+    suspicious.note_account(client, account.id, client_address())
     if anonymous is not None and accounts.account_of(client, anonymous) is None:
         accounts.attach(client, account.id, anonymous)
     identity.sign_in(account)

@@ -11,10 +11,10 @@ from flask import Response, jsonify
 from engine import daily_game, daily_seed
 from service import identity, outputs, present
 from service.apidoc import api_blueprint
-from service.data import accounts, archive, clock, keys, store
+from service.data import accounts, archive, clock, keys, store, suspicious
 from service.errors import ApiError
 from service.inputs import DayPath, DaysQuery, NameBody, calendar_day
-from service.limits import counted_read, limit_creations, read_pipeline
+from service.limits import client_address, counted_read, limit_creations, read_pipeline
 from service.redisconn import get_redis, settings
 from service.validation import checks_first
 
@@ -92,6 +92,8 @@ def _new_game(date: str, name: str, ranked: bool, player: str) -> tuple[Response
             422, "bad_value", "name: looks like another player's name today; choose another"
         ) from None
     identity.remember(player)
+    if ranked:
+        suspicious.note_start(get_redis(), date, attempt.id, client_address())
     return _created(attempt, token)
 
 

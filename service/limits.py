@@ -51,8 +51,13 @@ def address_of(address: str) -> str:
     return str(ip)
 
 
+def client_address() -> str:
+    """The request's address as limits count it (IPv6: its /64)."""
+    return address_of(get_remote_address())
+
+
 def address_key() -> str:
-    return f"addr:{address_of(get_remote_address())}"
+    return f"addr:{client_address()}"
 
 
 def client_key() -> str:

@@ -77,3 +77,9 @@ def verdict_channel(attempt_id: str) -> str:
     """Pub/sub channel on which the verifier announces an attempt's verdict (``verified`` or
     ``rejected``) when it records it, so a request can wait for it instead of polling."""
     return f"{PREFIX}:verdict:{attempt_id}"
+
+
+def day_starts(date: str) -> str:
+    """Hash ranked attempt id -> the address (IPv6: its /64) that started it, for the operator's
+    review (``pikdame suspicious``)."""
+    return f"{PREFIX}:day:{date}:starts"

@@ -4,6 +4,7 @@ ranked play needs an account, anonymous play is "ohne Wertung"."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -13,9 +14,13 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.data import accounts, keys
+from service.limits import address_of
+from tests.service.conftest import SECRET
 from tests.support.accounts import ORIGIN, sign_in, sign_up
 from tests.support.api import resign_at_once, start
 from tests.support.authenticator import Authenticator, b64
+from tests.support.processes import pikdame, service_env
+from worker.verify import verify
 
 
 @pytest.fixture(autouse=True)
@@ -255,3 +260,40 @@ def test_rankings_are_provisional_until_the_day_closes(client: FlaskClient, cloc
     assert client.get(f"/api/leaderboard/{today}").get_json()["provisional"] is True
     clock.advance(hours=2)
     assert client.get(f"/api/leaderboard/{today}").get_json()["provisional"] is False
+
+
+def test_operator_lists_suspicious_patterns(
+    app: Flask, clock: Any, rdb: redis.Redis[str], redis_url: str
+) -> None:
+    """``pikdame suspicious DATE``: three accounts made and three ranked attempts started from
+    one address, each account minutes old at its top score."""
+    started = []
+    for name in ("Ada", "Bea", "Cleo"):
+        web = app.test_client()
+        sign_up(web, Authenticator(ORIGIN), name)
+        attempt_id, _ = resign_at_once(web, clock.today, name)
+        assert verify(rdb, attempt_id, SECRET)["status"] == "verified"
+        started.append(attempt_id)
+    result = pikdame(service_env(redis_url, SECRET.decode()), "suspicious", clock.today)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["shared_address"] == [{"address": "127.0.0.1", "attempts": sorted(started)}]
+    assert sorted(f["attempt_id"] for f in report["fresh_account_top_score"]) == sorted(started)
+    assert all(f["minutes_before"] == 0 for f in report["fresh_account_top_score"])
+    (many,) = report["many_accounts_one_address"]
+    assert many["address"] == "127.0.0.1" and len(many["accounts"]) == 3
+    bad = pikdame(service_env(redis_url, SECRET.decode()), "suspicious", "2026-02-30")
+    assert bad.returncode != 0 and "YYYY-MM-DD" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("address", "counted_as"),
+    [
+        ("203.0.113.7", "203.0.113.7"),
+        ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff:1:2:3", "2001:db8:1:2::/64"),
+        ("::ffff:203.0.113.7", "203.0.113.7"),
+    ],
+)
+def test_ipv6_addresses_count_per_64(address: str, counted_as: str) -> None:
+    assert address_of(address) == counted_as

@@ -71,7 +71,11 @@ function render() {
     button.disabled = !mine || game.busy;
   }
   $("#hint-btn").disabled = !mine || game.busy || view.phase !== "play";
-  $("#practice-flag").hidden = game.attempt.ranked !== false;
+  // Unranked: practice of a closed day, or today's game without an account ("ohne Wertung").
+  const flag = $("#practice-flag");
+  flag.hidden = game.attempt.ranked !== false;
+  const todays = game.attempt.date >= new Date().toISOString().slice(0, 10);
+  flag.textContent = t(todays ? "play.unranked" : "play.practice");
 }
 
 // Clicking an own meld with one card selected prepares "Anlegen" (or "Joker tauschen").

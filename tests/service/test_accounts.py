@@ -297,3 +297,28 @@ def test_operator_lists_suspicious_patterns(
 )
 def test_ipv6_addresses_count_per_64(address: str, counted_as: str) -> None:
     assert address_of(address) == counted_as
+
+
+@pytest.mark.parametrize("forgery", ["origin", "rp", "challenge", "attestation"])
+def test_forged_sign_up_is_400_and_creates_nothing(
+    client: FlaskClient, rdb: redis.Redis[str], forgery: str
+) -> None:
+    device = Authenticator("https://evil.example" if forgery == "origin" else ORIGIN)
+    step = client.post("/api/account/signup/options", json={"name": "Ada"}).get_json()
+    options = step["options"]
+    if forgery == "rp":
+        options["rp"]["id"] = "evil.example"
+    if forgery == "challenge":
+        options["challenge"] = b64(b"a challenge the server never sent")
+    credential = device.create(options)
+    if forgery == "attestation":
+        credential["response"]["attestationObject"] = b64(b"\xa0")
+    before = _state(rdb)
+    response = client.post(
+        "/api/account", json={"handle": step["handle"], "credential": credential}
+    )
+    assert response.status_code == 400, response.get_json()
+    assert response.get_json()["error"]["code"] == "bad_credential"
+    assert _state(rdb) == before
+    assert rdb.zcard(accounts.ACCOUNTS_BY_TIME) == 0
+    assert client.get("/api/account").status_code == 401

@@ -146,7 +146,7 @@ def add_device(body: CeremonyBody) -> tuple[Response, int]:
 
 @bp.delete(
     "/devices/<credential_id>",
-    responses=outputs.answers(outputs.AccountDoc, 401, 404, 409, 415),
+    responses=outputs.answers(outputs.AccountDoc, 400, 401, 404, 409, 413, 415),
 )
 def remove_device(path: DevicePath) -> Response:
     """Remove a passkey of the account (not its last one: delete the account instead)."""
@@ -161,7 +161,7 @@ def remove_device(path: DevicePath) -> Response:
     return jsonify(_doc(account))
 
 
-@bp.post("/signout", responses=outputs.answers(outputs.Done, 413, 415, 422))
+@bp.post("/signout", responses=outputs.answers(outputs.Done, 400, 413, 415, 422))
 def signout(body: SignOutBody) -> Response:
     """Sign this device out; with ``everywhere``, every device of the account."""
     account = identity.signed_in()
@@ -171,7 +171,7 @@ def signout(body: SignOutBody) -> Response:
     return jsonify({"ok": True})
 
 
-@bp.delete("", responses=outputs.answers(outputs.Done, 401, 415))
+@bp.delete("", responses=outputs.answers(outputs.Done, 400, 401, 413, 415))
 def delete_account() -> Response:
     """Delete the account: its passkeys go, its name shows as "gelöscht" on every board; its
     scores stay."""

@@ -8,7 +8,9 @@ try with the same answer finds none.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import webauthn
@@ -72,18 +74,25 @@ def take(handle: str) -> tuple[bytes, str]:
     return found
 
 
+@contextlib.contextmanager
+def _refused() -> Iterator[None]:
+    """py_webauthn's refusals (and what a mangled credential makes it raise) as a 400."""
+    try:
+        yield
+    except (WebAuthnException, ValueError, KeyError, TypeError) as e:
+        raise ApiError(400, "bad_credential", f"passkey not accepted: {e}") from None
+
+
 def verify_registration(challenge: bytes, credential: dict[str, Any]) -> tuple[str, bytes, int]:
     """The new passkey's (id, public key, sign count), or 400."""
     config = settings()
-    try:
+    with _refused():
         verified = webauthn.verify_registration_response(
             credential=credential,
             expected_challenge=challenge,
             expected_rp_id=config.rp_id,
             expected_origin=list(config.origins),
         )
-    except (WebAuthnException, ValueError, KeyError, TypeError) as e:
-        raise ApiError(400, "bad_credential", f"passkey not accepted: {e}") from None
     return (
         bytes_to_base64url(verified.credential_id),
         verified.credential_public_key,
@@ -99,7 +108,7 @@ def verify_authentication(challenge: bytes, credential: dict[str, Any]) -> accou
     if stored is None:
         raise ApiError(400, "bad_credential", "unknown passkey (removed, or of another site)")
     config = settings()
-    try:
+    with _refused():
         verified = webauthn.verify_authentication_response(
             credential=credential,
             expected_challenge=challenge,
@@ -108,7 +117,5 @@ def verify_authentication(challenge: bytes, credential: dict[str, Any]) -> accou
             credential_public_key=stored.public_key,
             credential_current_sign_count=stored.sign_count,
         )
-    except (WebAuthnException, ValueError, KeyError, TypeError) as e:
-        raise ApiError(400, "bad_credential", f"passkey not accepted: {e}") from None
     accounts.set_sign_count(client, stored.id, verified.new_sign_count)
     return stored

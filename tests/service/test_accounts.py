@@ -41,6 +41,18 @@ def _state(rdb: redis.Redis[str]) -> dict[str, Any]:
     return found
 
 
+def refused_changing_nothing(
+    client: FlaskClient, rdb: redis.Redis[str], path: str, body: dict[str, Any]
+) -> None:
+    """A forged WebAuthn answer: 400 ``bad_credential``, nothing stored, nobody signed in."""
+    before = _state(rdb)
+    response = client.post(path, json=body)
+    assert response.status_code == 400, response.get_json()
+    assert response.get_json()["error"]["code"] == "bad_credential"
+    assert _state(rdb) == before
+    assert client.get("/api/account").status_code == 401
+
+
 def test_sign_up_in_two_steps_then_the_first_attempt_of_the_day_is_ranked(
     client: FlaskClient, clock: Any, rdb: redis.Redis[str]
 ) -> None:
@@ -124,14 +136,8 @@ def test_forged_sign_in_is_400_and_changes_nothing(
         answer["response"]["signature"] = b64(b"\x30\x06\x02\x01\x01\x02\x01\x01")
     if forgery == "mangled":
         answer["response"] = {"clientDataJSON": "!!"}
-    before = _state(rdb)
-    response = other.post(
-        "/api/account/signin", json={"handle": options["handle"], "credential": answer}
-    )
-    assert response.status_code == 400, response.get_json()
-    assert response.get_json()["error"]["code"] == "bad_credential"
-    assert _state(rdb) == before
-    assert other.get("/api/account").status_code == 401
+    body = {"handle": options["handle"], "credential": answer}
+    refused_changing_nothing(other, rdb, "/api/account/signin", body)
 
 
 def test_unknown_credential_is_400(app: Flask, rdb: redis.Redis[str]) -> None:
@@ -313,12 +319,6 @@ def test_forged_sign_up_is_400_and_creates_nothing(
     credential = device.create(options)
     if forgery == "attestation":
         credential["response"]["attestationObject"] = b64(b"\xa0")
-    before = _state(rdb)
-    response = client.post(
-        "/api/account", json={"handle": step["handle"], "credential": credential}
-    )
-    assert response.status_code == 400, response.get_json()
-    assert response.get_json()["error"]["code"] == "bad_credential"
-    assert _state(rdb) == before
+    body = {"handle": step["handle"], "credential": credential}
+    refused_changing_nothing(client, rdb, "/api/account", body)
     assert rdb.zcard(accounts.ACCOUNTS_BY_TIME) == 0
-    assert client.get("/api/account").status_code == 401

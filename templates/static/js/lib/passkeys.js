@@ -17,6 +17,15 @@ const toText = (buffer) => {
 
 const descriptors = (list) => (list || []).map((d) => ({ ...d, id: toBytes(d.id) }));
 
+// A credential as PublicKeyCredential.toJSON() gives it: `fields` are its response's own.
+const asJson = (credential, fields) => ({
+  id: credential.id,
+  rawId: toText(credential.rawId),
+  type: credential.type,
+  response: { clientDataJSON: toText(credential.response.clientDataJSON), ...fields },
+  clientExtensionResults: credential.getClientExtensionResults(),
+});
+
 export const supported = () => typeof window.PublicKeyCredential === "function";
 
 export async function create(options) {
@@ -29,17 +38,10 @@ export async function create(options) {
     },
   });
   const r = credential.response;
-  return {
-    id: credential.id,
-    rawId: toText(credential.rawId),
-    type: credential.type,
-    response: {
-      clientDataJSON: toText(r.clientDataJSON),
-      attestationObject: toText(r.attestationObject),
-      transports: r.getTransports ? r.getTransports() : [],
-    },
-    clientExtensionResults: credential.getClientExtensionResults(),
-  };
+  return asJson(credential, {
+    attestationObject: toText(r.attestationObject),
+    transports: r.getTransports ? r.getTransports() : [],
+  });
 }
 
 export async function get(options) {
@@ -51,16 +53,9 @@ export async function get(options) {
     },
   });
   const r = credential.response;
-  return {
-    id: credential.id,
-    rawId: toText(credential.rawId),
-    type: credential.type,
-    response: {
-      clientDataJSON: toText(r.clientDataJSON),
-      authenticatorData: toText(r.authenticatorData),
-      signature: toText(r.signature),
-      userHandle: toText(r.userHandle),
-    },
-    clientExtensionResults: credential.getClientExtensionResults(),
-  };
+  return asJson(credential, {
+    authenticatorData: toText(r.authenticatorData),
+    signature: toText(r.signature),
+    userHandle: toText(r.userHandle),
+  });
 }

@@ -21,7 +21,7 @@ from service.data import accounts, clock, suspicious
 from service.errors import ApiError
 from service.inputs import CeremonyBody, DevicePath, EmptyBody, SignOutBody, SignUpBody
 from service.limits import client_address, limit_creations
-from service.redisconn import get_redis, settings
+from service.redisconn import get_rankings, get_redis, settings
 
 bp = api_blueprint("accounts", __name__, "/api/account", authorised=True)
 CEREMONY = outputs.answers(outputs.Ceremony, 400, 401, 413, 415, 422)
@@ -178,6 +178,6 @@ def delete_account() -> Response:
     account = identity.require_account()
     client = get_redis()
     player_ids = accounts.delete(client, account.id)
-    accounts.erase_names(client, player_ids)
+    accounts.erase_names(client, get_rankings(), player_ids)
     identity.sign_out()
     return jsonify({"ok": True})

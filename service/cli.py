@@ -43,8 +43,8 @@ def reconcile(older_than: int) -> None:
     from service.data.reconcile import reconcile as run
 
     cfg = config.load()
-    client = redis.Redis.from_url(cfg.redis_url, decode_responses=True)
-    q = queue.queue(cfg.redis_url, cfg.queue, cfg.retry_intervals)
+    client = redis.Redis.from_url(cfg.redis_state_url, decode_responses=True)
+    q = queue.queue(cfg.redis_queue_url, cfg.queue, cfg.retry_intervals)
     ids = run(client, q, int(time.time() * 1000), older_than)
     click.echo(json.dumps({"requeued": ids}))
 
@@ -58,7 +58,7 @@ def archive(date: str | None) -> None:
     from service.data import archive as archives
 
     cfg = config.load()
-    client = redis.Redis.from_url(cfg.redis_url, decode_responses=True)
+    client = redis.Redis.from_url(cfg.redis_state_url, decode_responses=True)
     store = archives.from_settings(cfg)
     if date is None:
         archived = archives.archive_closed_days(client, store, cfg)
@@ -84,8 +84,9 @@ def suspicious(date: str | None) -> None:
     if date is not None and clock.parse_date(date) is None:
         raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
     cfg = config.load()
-    client = redis.Redis.from_url(cfg.redis_url, decode_responses=True)
-    click.echo(json.dumps(report(client, date or clock.today(cfg)), indent=2))
+    state = redis.Redis.from_url(cfg.redis_state_url, decode_responses=True)
+    rankings = redis.Redis.from_url(cfg.redis_rankings_url, decode_responses=True)
+    click.echo(json.dumps(report(state, rankings, date or clock.today(cfg)), indent=2))
 
 
 @main.command("seed-info")

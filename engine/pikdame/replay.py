@@ -9,21 +9,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.core.records import bot_mismatch, commitment, parse_seed
 from engine.pikdame.bots import choose_move
-from engine.pikdame.bots.versions import Chooser
 from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
 from engine.pikdame.game import Game
 from engine.pikdame.moves import Move
-from engine.pikdame.record import commitment, parse_seed, read_fields, version_note
+from engine.pikdame.record import read_fields
+from engine.pikdame.releases import Chooser
 from engine.pikdame.state import State
+from engine.pikdame.version import ENGINE_VERSION
 from engine.pikdame.view import view
 
 
 def replay(record: Any, seed: bytes | None = None, bots: Chooser = choose_move) -> Game:
     """Replay a game record (F6) from its seed: every move checked, every bot move recomputed
     (by ``bots``: the current ones unless given, e.g. the record's own version's from
-    engine.pikdame.bots.versions) and compared, the result compared with the record's. Raises
+    engine.pikdame.releases) and compared, the result compared with the record's. Raises
     :class:`ReplayError`."""
     try:
         rules, seats, deal, moves = read_fields(record)
@@ -64,13 +66,7 @@ def replay(record: Any, seed: bytes | None = None, bots: Chooser = choose_move) 
         except PikDameError as e:
             raise ReplayError(e.code, f"move {i} ({text!r}): {e.message}", i, record) from None
         if expected is not None and str(expected) != str(done):
-            raise ReplayError(
-                "bot_mismatch",
-                f"move {i}: seat {seat}'s bot plays {expected}, the record says {text!r}"
-                + version_note(record),
-                i,
-                record,
-            )
+            raise bot_mismatch(i, seat, expected, text, record, ENGINE_VERSION)
     result = record.get("result")
     outcome = state.outcome
     if result is not None and (outcome is None or outcome.to_json() != result):

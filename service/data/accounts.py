@@ -219,10 +219,11 @@ def take_challenge(client: redis.Redis[str], handle: str) -> tuple[bytes, str] |
     return bytes.fromhex(value), context
 
 
-def erase_names(client: redis.Redis[str], player_ids: list[str]) -> int:
+def erase_names(client: redis.Redis[str], rankings: redis.Redis[str], player_ids: list[str]) -> int:
     """Show the players' names as "gelöscht" on every board (each day's, the all-time one) and
     in their attempts; drop their cached replay documents. Scores stay. Returns attempts
-    renamed. (Walks the days that had attempts: deleting an account is rare.)"""
+    renamed. ``client`` holds the game state, ``rankings`` the boards (never one operation on
+    both). Walks the days that had attempts: deleting an account is rare."""
     renamed = 0
     dates = client.zrange(keys.DAYS, 0, -1)
     for player in player_ids:
@@ -232,15 +233,15 @@ def erase_names(client: redis.Redis[str], player_ids: list[str]) -> int:
         for date, attempt_id in zip(dates, pipe.execute(), strict=True):
             if attempt_id is None:
                 continue
-            write = client.pipeline(transaction=True)
-            write.hset(keys.attempt(attempt_id), "name", DELETED_NAME)
-            if client.hexists(keys.day_names(date), attempt_id):
-                write.hset(keys.day_names(date), attempt_id, DELETED_NAME)
-            write.delete(keys.replay(attempt_id))
-            write.execute()
+            state = client.pipeline(transaction=True)
+            state.hset(keys.attempt(attempt_id), "name", DELETED_NAME)
+            state.delete(keys.replay(attempt_id))
+            state.execute()
+            if rankings.hexists(keys.day_names(date), attempt_id):
+                rankings.hset(keys.day_names(date), attempt_id, DELETED_NAME)
             renamed += 1
-        if client.exists(keys.player(player)):
-            client.hset(keys.player(player), "name", DELETED_NAME)
+        if rankings.exists(keys.player(player)):
+            rankings.hset(keys.player(player), "name", DELETED_NAME)
     return renamed
 
 

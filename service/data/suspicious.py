@@ -30,8 +30,9 @@ def note_account(client: redis.Redis[str], account_id: str, address: str) -> Non
     client.hset(accounts.account_key(account_id), "address", address)
 
 
-def report(client: redis.Redis[str], date: str) -> dict[str, Any]:
-    """The day's patterns, each a list sorted for stable output."""
+def report(client: redis.Redis[str], rankings: redis.Redis[str], date: str) -> dict[str, Any]:
+    """The day's patterns, each a list sorted for stable output (``client``: game state and
+    accounts; ``rankings``: the boards)."""
     by_address: dict[str, list[str]] = defaultdict(list)
     for attempt_id, address in sorted(client.hgetall(keys.day_starts(date)).items()):
         by_address[address].append(attempt_id)
@@ -39,7 +40,7 @@ def report(client: redis.Redis[str], date: str) -> dict[str, Any]:
         {"address": a, "attempts": ids} for a, ids in sorted(by_address.items()) if len(ids) > 1
     ]
     fresh = []
-    for entry in ranking.day_page(client, date, 0, TOP)["entries"]:
+    for entry in ranking.day_page(rankings, date, 0, TOP)["entries"]:
         attempt = store.load(client, entry["attempt_id"])
         if attempt is None:
             continue

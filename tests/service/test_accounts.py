@@ -12,14 +12,13 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.app import create_app
 from service.data import accounts, keys
 from service.limits import address_of
-from tests.service.conftest import SECRET
 from tests.support.accounts import ORIGIN, sign_in, sign_up
 from tests.support.api import resign_at_once, start
 from tests.support.authenticator import Authenticator, b64
 from tests.support.processes import pikdame, service_env
+from tests.support.service_app import SECRET, make_app
 from worker.verify import verify
 
 
@@ -84,7 +83,7 @@ def test_operator_may_rank_anonymous_play(
 ) -> None:
     """PIKDAME_RANK_ANONYMOUS=1 (small private deployments): anonymous attempts ranked."""
     monkeypatch.setenv("PIKDAME_RANK_ANONYMOUS", "1")
-    ranked_app = create_app({"REDIS_URL": redis_url, "PIKDAME_NOW": clock, "TESTING": True})
+    ranked_app = make_app(redis_url, clock)
     attempt, _ = start(ranked_app.test_client(), clock.today)
     assert attempt["ranked"] is True
 
@@ -243,9 +242,7 @@ def test_archive_lists_every_day_from_launch_played_or_not(
 ) -> None:
     """Issue 13 (the archive from day one): a fresh install lists every day since its launch
     date, and practice of a day nobody played opens once it has closed."""
-    app = create_app(
-        {"REDIS_URL": redis_url, "PIKDAME_NOW": clock, "PIKDAME_LAUNCH_DATE": "2026-11-25"}
-    )
+    app = make_app(redis_url, clock, PIKDAME_LAUNCH_DATE="2026-11-25")
     web = app.test_client()
     days = web.get("/api/days").get_json()["days"]
     assert [d["date"] for d in days] == [f"2026-11-{d}" for d in (29, 28, 27, 26, 25)]

@@ -1,6 +1,6 @@
 """Deploy-safe verification (issue 13): a record names the engine that played it (F6
 ``engine``) and the worker replays it with that version's bots, kept side by side
-(engine.pikdame.bots.versions); a version this install does not keep fails loudly."""
+(engine.pikdame.releases); a version this install does not keep fails loudly."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from flask.testing import FlaskClient
 
 from engine import ENGINE_VERSION, View, bots_of
 from engine.pikdame.bots import choose_move
-from engine.pikdame.bots.versions import register, unregister
 from engine.pikdame.moves import Move
-from tests.service.conftest import SECRET, Clock
+from engine.pikdame.releases import register, unregister
 from tests.support.api import caller, start, tamper
 from tests.support.player import play_to_end
+from tests.support.service_app import SECRET, Clock
 from worker.verify import EngineMismatch, verify
 
 # A test-only release whose bots differ from today's: every level plays as the beginner.

@@ -5,8 +5,8 @@ A record names the engine that played it (F6 ``engine``); replaying it with othe
 replays with it, and a deploy during a day never fails a game begun before it.
 
 The current bots (BOTS_VERSION 9) are registered under today's ENGINE_VERSION. When a bot's
-behaviour changes, freeze the old code as a module of this package (``v9.py`` exposing
-``choose(level, view)``), register it under its old engine version below, then bump
+behaviour changes, freeze the old code under ``engine/pikdame/bots/versions/`` (e.g. ``v9/``
+exposing ``choose(level, view)``), register it under its old engine version below, then bump
 BOTS_VERSION. A version not registered here fails loudly (:class:`UnknownVersion`) instead of
 rejecting a player.
 """

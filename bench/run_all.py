@@ -26,6 +26,7 @@ BENCHES = {
     "memory": ["bench.bench_memory"],
     # issue 16: reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
     "front": ["bench.bench_front"],
+    "tables": ["bench.bench_tables"],
 }
 
 HEADER = """# Benchmarks

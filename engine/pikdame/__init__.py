@@ -8,6 +8,7 @@ Layers inside the package, each importing only those above it:
 - ``optimiser`` (R4.2, one entry point), ``bots`` (R10), ``version``, ``releases`` (every
   released version's bots, issue 13)
 - ``record`` (F6 document), ``game`` (live play), ``replay`` (F6 verification), ``daily`` (F4, R11)
+- ``tausende`` (R12: Tausende as a ruleset, the hooks of ``state`` it overrides)
 - ``cli`` (F7), ``tournament``
 """
 
@@ -30,6 +31,7 @@ from engine.pikdame.releases import UnknownVersion, bots_of
 from engine.pikdame.replay import replay
 from engine.pikdame.rules import Outcome, Rules, Seat
 from engine.pikdame.state import State
+from engine.pikdame.tausende import TausendeState  # registers Tausende's state (R12)
 from engine.pikdame.version import ENGINE_VERSION
 from engine.pikdame.view import View, view
 
@@ -53,6 +55,7 @@ __all__ = [
     "Rules",
     "Seat",
     "State",
+    "TausendeState",
     "UnknownVersion",
     "View",
     "bots_of",

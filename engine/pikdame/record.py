@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from engine.core.records import Seat, commitment, parse_seed
 from engine.pikdame.cards import TOTAL_CARDS
 from engine.pikdame.errors import FormatError, PikDameError
 from engine.pikdame.rules import LEVELS, Outcome, Rules
-from engine.pikdame.version import ENGINE_VERSION
+from engine.pikdame.version import engine_version
 
 LOG_FORMAT: Final = "pikdame-log/1"
 
@@ -35,13 +35,12 @@ def write(
     history: Sequence[tuple[int, str]],
     outcome: Outcome | None,
     seed: bytes | None,
-    engine: str = ENGINE_VERSION,
+    engine: str | None = None,
 ) -> dict[str, Any]:
-    """The game record (F6); ``seed`` is written only when given (after the day closed);
-    ``engine`` is the version whose bots played it."""
+    """The game record (F6); ``seed`` is written only when given (after the day closed)."""
     return {
         "format": LOG_FORMAT,
-        "engine": engine,
+        "engine": engine or engine_version(rules.tausende),  # the version whose bots played
         "rules": rules.to_json(),
         "seats": [s.to_json() for s in seats],
         "deal": {
@@ -75,20 +74,26 @@ def read_fields(record: Any) -> tuple[Rules, tuple[Seat, ...], dict[str, Any], l
     if type(cut) is not int or not 1 <= cut <= TOTAL_CARDS - 1:
         raise FormatError("record deal.cut: 1 … 109", record)
     moves = record.get("moves")
-    if not isinstance(moves, list) or not all(
-        isinstance(m, dict)
-        and type(m.get("seat")) is int
-        and 0 <= m["seat"] < rules.players
-        and isinstance(m.get("move"), str)
-        for m in moves
-    ):
+    if not are_moves(moves, rules.players):
         raise FormatError("record moves: a list of {seat, move}", record)
     return rules, seats, deal, moves
+
+
+def are_moves(moves: Any, players: int) -> TypeGuard[list[Any]]:
+    """Whether ``moves`` is a record's move list: ``{seat, move}`` objects with real seats."""
+    return isinstance(moves, list) and all(
+        isinstance(m, dict)
+        and type(m.get("seat")) is int
+        and 0 <= m["seat"] < players
+        and isinstance(m.get("move"), str)
+        for m in moves
+    )
 
 
 __all__ = [
     "LOG_FORMAT",
     "DealFacts",
+    "are_moves",
     "commitment",
     "parse_seed",
     "read_fields",

@@ -19,12 +19,16 @@ from typing import Final
 from engine.pikdame.bots import BOTS_VERSION, choose_move
 from engine.pikdame.errors import PikDameError
 from engine.pikdame.moves import Move
-from engine.pikdame.version import ENGINE_VERSION
+from engine.pikdame.version import ENGINE_VERSION, TAUSENDE_ENGINE_VERSION
 from engine.pikdame.view import View
 
 Chooser = Callable[[str, View], Move]  # (level, view) -> move, as bots.choose_move
 
-RELEASED: Final[dict[str, Chooser]] = {ENGINE_VERSION: choose_move}
+# today's bots under both rulesets' version strings (a Tausende record names its own, R12)
+RELEASED: Final[dict[str, Chooser]] = {
+    ENGINE_VERSION: choose_move,
+    TAUSENDE_ENGINE_VERSION: choose_move,
+}
 CURRENT: Final = ENGINE_VERSION
 assert CURRENT.endswith(f"bots-{BOTS_VERSION}")
 
@@ -48,8 +52,8 @@ def register(version: str, chooser: Chooser) -> None:
 
 
 def unregister(version: str) -> None:
-    """Forget a registered version (tests); the current one stays."""
-    if version != CURRENT:
+    """Forget a registered version (tests); today's stay."""
+    if version not in (ENGINE_VERSION, TAUSENDE_ENGINE_VERSION):
         RELEASED.pop(version, None)
 
 

@@ -8,7 +8,8 @@ from typing import Any
 
 import redis
 
-from service.data import config, queue
+from service.data import config, keys, queue
+from worker import par as par_job
 from worker.verify import verify
 
 
@@ -36,4 +37,14 @@ def context() -> Context:
 def verify_attempt(attempt_id: str) -> dict[str, Any]:
     """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected."""
     ctx = context()
-    return verify(ctx.client, attempt_id, ctx.settings.secret)
+    verdict = verify(ctx.client, attempt_id, ctx.settings.secret)
+    date = ctx.client.hget(keys.attempt(attempt_id), "date")
+    if date is not None and not ctx.client.exists(keys.par(date)):
+        queue.enqueue_par(ctx.queue, date)  # lazily, on the day's first finished attempt
+    return verdict
+
+
+def compute_par(date: str) -> dict[str, int]:
+    """The day's bot par, computed once (idempotent: a second job reads the stored one)."""
+    ctx = context()
+    return par_job.compute(ctx.client, date, ctx.settings.secret)

@@ -11,7 +11,7 @@ from typing import Any, cast
 import redis
 
 from engine import ENGINE_VERSION, ReplayError, daily_game, daily_seed, replay
-from service.data import keys, ranking, store
+from service.data import field, history, keys, owners, ranking, store, streaks
 from service.data.clock import opens_at
 
 
@@ -28,6 +28,7 @@ class EngineMismatch(RuntimeError):
 # The parts of a record (F6) that R11 fixes for everyone on a day: nothing in them is the
 # player's choice, so a record that differs in any of them is forged, whatever its moves.
 SETUP_FIELDS = ("rules", "seats", "deal")
+GAME = "pikdame"  # the daily game this verifier judges (streaks and statistics per game)
 
 
 def setup_mismatch(record: dict[str, Any], seed: bytes, name: str) -> str | None:
@@ -84,6 +85,7 @@ def verify(client: redis.Redis[str], attempt_id: str, secret: bytes) -> dict[str
         player_key = keys.player(attempt.player)
         pipe.watch(player_key)
         best = cast(str | None, pipe.hget(player_key, "best"))
+        owner = owners.owner_of(pipe, attempt.player)
         pipe.multi()
         pipe.zrem(keys.FINISHED, attempt_id)
         if status == "verified":
@@ -100,6 +102,11 @@ def verify(client: redis.Redis[str], attempt_id: str, secret: bytes) -> dict[str
             pipe.hincrby(player_key, "days", 1)
             if best is None or score > int(best):
                 pipe.hset(player_key, "best", str(score))
+            # The daily habit (issue 13), in the verdict's transaction: a retried job finds the
+            # verdict above and adds nothing twice.
+            field.add(pipe, attempt.date, score)
+            history.record(pipe, owner, GAME, attempt.date, score, attempt.name)
+            streaks.advance(pipe, owner, GAME, attempt.date)
         else:
             pipe.hset(key, mapping={"verification": "rejected", "reason": reason or ""})
         pipe.publish(keys.verdict_channel(attempt_id), status)  # for whoever waits on it

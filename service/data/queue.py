@@ -17,9 +17,10 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from service.data import keys
+from service.data import keys, par
 
 JOB_PATH: Final = "worker.jobs.verify_attempt"
+PAR_PATH: Final = "worker.jobs.compute_par"
 JOB_TIMEOUT: Final = 120  # seconds; a verification takes well under one
 # A successful job and its result (an RQ stream, ~4.7 KB, plus the job hash, ~1.6 KB) are kept
 # ten minutes, not a day: the verdict lives in the attempt's hash, and a day of them was half of
@@ -60,6 +61,24 @@ def enqueue_verify(q: VerifyQueue, attempt_id: str) -> bool:
             JOB_PATH,
             args=(attempt_id,),
             job_id=job_id(attempt_id),
+            timeout=JOB_TIMEOUT,
+            retry=q.retry_policy(),
+            result_ttl=RESULT_TTL,
+            failure_ttl=7 * 86400,
+            unique=True,
+        )
+    except DuplicateJobError:
+        return False
+    return True
+
+
+def enqueue_par(q: VerifyQueue, date: str) -> bool:
+    """Queue the day's bot par once (service.data.par); False when its job already exists."""
+    try:
+        q.enqueue_call(
+            PAR_PATH,
+            args=(date,),
+            job_id=par.job_id(date),
             timeout=JOB_TIMEOUT,
             retry=q.retry_policy(),
             result_ttl=RESULT_TTL,

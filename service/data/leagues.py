@@ -1,0 +1,158 @@
+"""Leagues: private groups joined by an invite code, with their own daily and all-time boards.
+
+A league holds owners (service.data.owners). Its daily board reads each member's verified score
+of the day (one HGET per member) and their place in the whole field (three O(log n) reads); its
+all-time board averages each member's matchpoint percentage over the best 20 of the last 30 days.
+A league has at most MAX_MEMBERS members, so a board costs a bounded number of O(log n) reads
+however large the field (bench/results/field.md).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import secrets
+from typing import Any, Final
+
+import redis
+
+from service.data import field, keys
+
+ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+CODE_LENGTH: Final = 8
+CODE: Final = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
+MAX_NAME: Final = 40
+MAX_MEMBERS: Final = 50
+WINDOW_DAYS: Final = 30
+BEST_OF: Final = 20
+GAME: Final = "pikdame"
+
+
+class Full(Exception):
+    """The league already has MAX_MEMBERS members."""
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def exists(client: redis.Redis[str], code: str) -> bool:
+    return CODE.fullmatch(code) is not None and bool(client.exists(keys.league(code)))
+
+
+def create(client: redis.Redis[str], name: str, owner: str, now_ms: int) -> str:
+    """A new league with its creator as first member; returns its invite code."""
+    while True:
+        code = new_code()
+        if client.hsetnx(keys.league(code), "name", name):
+            break
+    pipe = client.pipeline(transaction=True)
+    pipe.hset(keys.league(code), mapping={"created": str(now_ms), "owner": owner})
+    pipe.sadd(keys.league_members(code), owner)
+    pipe.sadd(keys.owner_leagues(owner), code)
+    pipe.execute()
+    return code
+
+
+def join(client: redis.Redis[str], code: str, owner: str) -> None:
+    """Join (idempotent); raises :class:`Full` when the league has no room."""
+    members = keys.league_members(code)
+
+    def add(pipe: redis.client.Pipeline[str]) -> None:
+        if not pipe.sismember(members, owner) and pipe.scard(members) >= MAX_MEMBERS:
+            raise Full(code)
+        pipe.multi()
+        pipe.sadd(members, owner)
+        pipe.sadd(keys.owner_leagues(owner), code)
+
+    client.transaction(add, members)  # type: ignore[no-untyped-call]
+
+
+def leave(client: redis.Redis[str], code: str, owner: str) -> bool:
+    """Leave; False when not a member. A league stays when its last member leaves (its code
+    still works)."""
+    pipe = client.pipeline(transaction=True)
+    pipe.srem(keys.league_members(code), owner)
+    pipe.srem(keys.owner_leagues(owner), code)
+    removed, _ = pipe.execute()
+    return bool(removed)
+
+
+def summary(client: redis.Redis[str], code: str, owner: str | None = None) -> dict[str, Any]:
+    pipe = client.pipeline(transaction=False)
+    pipe.hget(keys.league(code), "name")
+    pipe.scard(keys.league_members(code))
+    pipe.sismember(keys.league_members(code), owner or "")
+    name, count, member = pipe.execute()
+    return {"code": code, "name": name or "", "members": int(count), "member": bool(member)}
+
+
+def of_owner(client: redis.Redis[str], owner: str) -> list[dict[str, Any]]:
+    codes = sorted(client.smembers(keys.owner_leagues(owner)))
+    return [summary(client, code, owner) for code in codes]
+
+
+def _members(client: redis.Redis[str], code: str) -> list[tuple[str, str]]:
+    """(owner, display name) of every member, in owner order."""
+    owners = sorted(client.smembers(keys.league_members(code)))
+    pipe = client.pipeline(transaction=False)
+    for o in owners:
+        pipe.hget(keys.owner(o), "name")
+    return [(o, n or "—") for o, n in zip(owners, pipe.execute(), strict=True)]
+
+
+def _percentages(
+    client: redis.Redis[str], members: list[str], dates: list[str]
+) -> dict[tuple[str, str], tuple[int, float | None]]:
+    """(owner, date) -> (score, matchpoint percentage in the whole field) of each verified day."""
+    pipe = client.pipeline(transaction=False)
+    for o in members:
+        pipe.hmget(keys.owner_days(o, GAME), dates)
+    played: list[tuple[str, str, int]] = []
+    for o, row in zip(members, pipe.execute(), strict=True):
+        played += [(o, d, int(s)) for d, s in zip(dates, row, strict=True) if s is not None]
+    pipe = client.pipeline(transaction=False)
+    for _, d, s in played:
+        field.queue_place(pipe, d, s)
+    replies = pipe.execute()
+    out = {}
+    for i, (o, d, s) in enumerate(played):
+        out[(o, d)] = (s, field.place_from(s, replies[3 * i : 3 * i + 3], True).percentage)
+    return out
+
+
+def day_board(client: redis.Redis[str], code: str, date: str) -> dict[str, Any]:
+    """The members' verified results of ``date``, best first (score, then name)."""
+    members = _members(client, code)
+    results = _percentages(client, [o for o, _ in members], [date])
+    rows = [
+        {"name": name, "score": results[(o, date)][0], "percentage": results[(o, date)][1]}
+        for o, name in members
+        if (o, date) in results
+    ]
+    rows.sort(key=lambda r: (-int(r["score"]), str(r["name"])))
+    for i, row in enumerate(rows):
+        row["rank"] = i + 1
+    return {"date": date, "entries": rows}
+
+
+def all_time_board(client: redis.Redis[str], code: str, today: str) -> dict[str, Any]:
+    """Average matchpoint percentage over each member's best 20 of the last 30 days (today
+    included), best first; members without a day in the window are left out."""
+    end = dt.date.fromisoformat(today)
+    dates = [(end - dt.timedelta(days=i)).isoformat() for i in range(WINDOW_DAYS)]
+    members = _members(client, code)
+    results = _percentages(client, [o for o, _ in members], dates)
+    rows = []
+    for o, name in members:
+        mine = [p for (who, _), (_, p) in results.items() if who == o and p is not None]
+        if not mine:
+            continue
+        best = sorted(mine, reverse=True)[:BEST_OF]
+        rows.append({"name": name, "average": round(sum(best) / len(best), 1), "days": len(best)})
+    rows.sort(key=lambda r: (-float(r["average"]), str(r["name"])))
+    for i, row in enumerate(rows):
+        row["rank"] = i + 1
+    return {"window_days": WINDOW_DAYS, "best_of": BEST_OF, "entries": rows}
+
+

@@ -37,7 +37,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     verdicts.init_app(app)
     routing.register(app)
 
-    from service import api_accounts, api_attempts, api_daily, api_leaderboard, apidoc, ops, pages
+    from service import (
+        api_accounts,
+        api_attempts,
+        api_daily,
+        api_habit,
+        api_leaderboard,
+        api_leagues,
+        apidoc,
+        ops,
+        pages,
+    )
 
     for api in (
         ops.bp,
@@ -46,6 +56,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
         api_attempts.bp,
         api_leaderboard.bp,
         api_accounts.bp,
+        api_habit.bp,
+        api_leagues.bp,
     ):
         app.register_api(api)
     app.register_blueprint(pages.bp)

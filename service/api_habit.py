@@ -111,8 +111,10 @@ def share_text(doc: dict[str, Any], streak: int, lang: str) -> str:
     """Date, game, score, place, percentage and streak; never a card (spoiler-free)."""
     table = pages.strings(lang)
     percentage = "–" if doc["percentage"] is None else f"{doc['percentage']:g}"
-    place_text = f"{doc['beaten'] + 1}/{doc['total']}" if doc["rank"] is None else (
-        f"{doc['rank']}/{doc['total']}"
+    place_text = (
+        f"{doc['beaten'] + 1}/{doc['total']}"
+        if doc["rank"] is None
+        else (f"{doc['rank']}/{doc['total']}")
     )
     values = {
         "date": doc["date"],
@@ -140,6 +142,3 @@ def share(path: AttemptPath, query: LangQuery) -> Response:
     streak = streaks.read(get_redis(), owner, clock.today(settings()))[GAME]["current"]
     assert isinstance(streak, int)
     return jsonify({"text": share_text(place_doc(attempt), streak, query.lang)})
-
-
-

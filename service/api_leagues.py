@@ -50,9 +50,7 @@ def create(body: LeagueBody) -> tuple[Response, int]:
     """A new private league; the caller is its first member. Share its code to invite."""
     owner = joining_owner()
     config = settings()
-    code = leagues.create(
-        get_redis(), body.name, owner, int(clock.now(config).timestamp() * 1000)
-    )
+    code = leagues.create(get_redis(), body.name, owner, int(clock.now(config).timestamp() * 1000))
     return jsonify({"league": leagues.summary(get_redis(), code, owner)}), 201
 
 

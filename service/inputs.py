@@ -230,7 +230,3 @@ class LeagueBody(ApiModel):
     """Creating a league: its name (a bad or oversize one is 422 ``bad_value``)."""
 
     name: LeagueName
-
-
-class EmptyBody(ApiModel):
-    """Joining or leaving a league: ``{}`` (the code is in the URL)."""

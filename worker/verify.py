@@ -36,9 +36,9 @@ def setup_mismatch(record: dict[str, Any], seed: bytes, name: str) -> str | None
     ``hand_out_double``, the player in seat 0 and zen bots in seats 1–3, dealer 3, the automatic
     cut of the day's seed), or None."""
     day = daily_game(seed, name).to_record()
-    for field in SETUP_FIELDS:
-        if record.get(field) != day[field]:
-            return field
+    for part in SETUP_FIELDS:
+        if record.get(part) != day[part]:
+            return part
     return None
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import secrets
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import redis
 
@@ -59,7 +59,10 @@ def join(client: redis.Redis[str], code: str, owner: str) -> None:
     members = keys.league_members(code)
 
     def add(pipe: redis.client.Pipeline[str]) -> None:
-        if not pipe.sismember(members, owner) and pipe.scard(members) >= MAX_MEMBERS:
+        if (
+            not pipe.sismember(members, owner)
+            and int(cast(int, pipe.scard(members))) >= MAX_MEMBERS
+        ):
             raise Full(code)
         pipe.multi()
         pipe.sadd(members, owner)
@@ -125,14 +128,15 @@ def day_board(client: redis.Redis[str], code: str, date: str) -> dict[str, Any]:
     """The members' verified results of ``date``, best first (score, then name)."""
     members = _members(client, code)
     results = _percentages(client, [o for o, _ in members], [date])
-    rows = [
-        {"name": name, "score": results[(o, date)][0], "percentage": results[(o, date)][1]}
+    played = sorted(
+        (-results[(o, date)][0], name, results[(o, date)][1])
         for o, name in members
         if (o, date) in results
+    )
+    rows = [
+        {"rank": i + 1, "name": name, "score": -negative, "percentage": percentage}
+        for i, (negative, name, percentage) in enumerate(played)
     ]
-    rows.sort(key=lambda r: (-int(r["score"]), str(r["name"])))
-    for i, row in enumerate(rows):
-        row["rank"] = i + 1
     return {"date": date, "entries": rows}
 
 
@@ -143,16 +147,14 @@ def all_time_board(client: redis.Redis[str], code: str, today: str) -> dict[str,
     dates = [(end - dt.timedelta(days=i)).isoformat() for i in range(WINDOW_DAYS)]
     members = _members(client, code)
     results = _percentages(client, [o for o, _ in members], dates)
-    rows = []
+    averages = []
     for o, name in members:
         mine = [p for (who, _), (_, p) in results.items() if who == o and p is not None]
-        if not mine:
-            continue
-        best = sorted(mine, reverse=True)[:BEST_OF]
-        rows.append({"name": name, "average": round(sum(best) / len(best), 1), "days": len(best)})
-    rows.sort(key=lambda r: (-float(r["average"]), str(r["name"])))
-    for i, row in enumerate(rows):
-        row["rank"] = i + 1
+        if mine:
+            best = sorted(mine, reverse=True)[:BEST_OF]
+            averages.append((-round(sum(best) / len(best), 1), name, len(best)))
+    rows = [
+        {"rank": i + 1, "name": name, "average": -negative, "days": days}
+        for i, (negative, name, days) in enumerate(sorted(averages))
+    ]
     return {"window_days": WINDOW_DAYS, "best_of": BEST_OF, "entries": rows}
-
-

@@ -114,14 +114,8 @@ def _percentages(
     played: list[tuple[str, str, int]] = []
     for o, row in zip(members, pipe.execute(), strict=True):
         played += [(o, d, int(s)) for d, s in zip(dates, row, strict=True) if s is not None]
-    pipe = client.pipeline(transaction=False)
-    for _, d, s in played:
-        field.queue_place(pipe, d, s)
-    replies = pipe.execute()
-    out = {}
-    for i, (o, d, s) in enumerate(played):
-        out[(o, d)] = (s, field.place_from(s, replies[3 * i : 3 * i + 3], True).percentage)
-    return out
+    percentages = field.places(client, [(d, s) for _, d, s in played])
+    return {(o, d): (s, p) for (o, d, s), p in zip(played, percentages, strict=True)}
 
 
 def day_board(client: redis.Redis[str], code: str, date: str) -> dict[str, Any]:

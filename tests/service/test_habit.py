@@ -8,6 +8,7 @@ in test_habit_flow.py.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 import redis
@@ -92,7 +93,9 @@ def test_matchpoints_match_counting_by_hand(scores: list[int], mine: int) -> Non
     beaten = sum(1 for s in scores if s < mine)
     ties = sum(1 for s in scores if s == mine)
     assert (where.beaten, where.ties, where.others) == (beaten, ties, len(scores))
-    assert where.percentage == round(100 * (beaten + ties / 2) / len(scores), 1)
+    exact = Fraction(100 * (2 * beaten + ties), 2 * len(scores))
+    assert where.percentage == int(exact * 10 + Fraction(1, 2)) / 10  # one decimal, halves up
+    assert field.places(client, [("2026-01-01", mine)]) == [where.percentage]  # the Lua twin
 
 
 _PORT: list[int] = []

@@ -23,6 +23,7 @@ BENCHES = {
     "profile": ["bench.profile_http", "--before-commit", "c6c7bb9"],
     "verify": ["bench.bench_verify"],
     "memory": ["bench.bench_memory"],
+    "field": ["bench.bench_field"],
 }
 
 HEADER = """# Benchmarks

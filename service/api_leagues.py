@@ -63,11 +63,16 @@ def board(path: LeaguePath, query: LeagueQuery) -> Response:
     client = get_redis()
     today = clock.today(settings())
     date = query.date if query.date is not None and query.date <= today else today
+    config = settings()
+
+    def closed(day: str) -> bool:
+        return clock.is_closed(day, config)
+
     return jsonify(
         {
             "league": leagues.summary(client, code, caller_owner()),
-            "day": leagues.day_board(client, code, date),
-            "all_time": leagues.all_time_board(client, code, today),
+            "day": leagues.day_board(client, code, date, closed),
+            "all_time": leagues.all_time_board(client, code, today, closed),
         }
     )
 

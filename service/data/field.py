@@ -110,7 +110,7 @@ def places(client: redis.Redis[str], results: list[tuple[str, int]]) -> list[flo
     for d, score in results:
         args += [index[d], *score_range(score)]
     board_keys = [keys.day_rank(d) for d in days]
-    replies = client.eval(PLACES_LUA, len(board_keys), *board_keys, *args)
+    replies = client.eval(PLACES_LUA, len(board_keys), *board_keys, *args)  # type: ignore[no-untyped-call]
     return [None if int(r) < 0 else int(r) / 10 for r in replies]
 
 

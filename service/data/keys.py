@@ -97,6 +97,12 @@ def streak(owner_id: str, game: str) -> str:
     return f"{PREFIX}:{{o:{owner_id}}}:streak:{game}"
 
 
+def owner_matchpoints(owner_id: str, game: str) -> str:
+    """Hash date -> final matchpoints (per mille, -1: nobody to compare with) of an owner's
+    closed days: kept once read, so a league's all-time board reads 29 of its 30 days here."""
+    return f"{PREFIX}:{{o:{owner_id}}}:matchpoints:{game}"
+
+
 def owner_leagues(owner_id: str) -> str:
     """Set of the league codes an owner belongs to."""
     return f"{PREFIX}:{{o:{owner_id}}}:leagues"

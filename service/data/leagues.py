@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import secrets
+from collections.abc import Callable
 from typing import Any, Final, cast
 
 import redis
@@ -26,6 +27,11 @@ MAX_MEMBERS: Final = 50
 WINDOW_DAYS: Final = 30
 BEST_OF: Final = 20
 GAME: Final = "pikdame"
+
+
+# Whether a day has closed (service.data.clock.is_closed with the settings): its matchpoints are
+# final then.
+Closed = Callable[[str], bool]
 
 
 class Full(Exception):
@@ -105,23 +111,41 @@ def _members(client: redis.Redis[str], code: str) -> list[tuple[str, str]]:
 
 
 def _percentages(
-    client: redis.Redis[str], members: list[str], dates: list[str]
+    client: redis.Redis[str], members: list[str], dates: list[str], closed: Closed
 ) -> dict[tuple[str, str], tuple[int, float | None]]:
-    """(owner, date) -> (score, matchpoint percentage in the whole field) of each verified day."""
+    """(owner, date) -> (score, matchpoint percentage in the whole field) of each verified day.
+
+    A closed day's percentage never changes: once computed it is kept beside the score
+    (keys.owner_matchpoints), so a board recomputes only open days and days not read before."""
     pipe = client.pipeline(transaction=False)
     for o in members:
         pipe.hmget(keys.owner_days(o, GAME), dates)
-    played: list[tuple[str, str, int]] = []
-    for o, row in zip(members, pipe.execute(), strict=True):
-        played += [(o, d, int(s)) for d, s in zip(dates, row, strict=True) if s is not None]
-    percentages = field.places(client, [(d, s) for _, d, s in played])
-    return {(o, d): (s, p) for (o, d, s), p in zip(played, percentages, strict=True)}
+        pipe.hmget(keys.owner_matchpoints(o, GAME), dates)
+    rows = pipe.execute()
+    out: dict[tuple[str, str], tuple[int, float | None]] = {}
+    missing: list[tuple[str, str, int]] = []
+    for i, o in enumerate(members):
+        for d, s, kept in zip(dates, rows[2 * i], rows[2 * i + 1], strict=True):
+            if s is None:
+                continue
+            if kept is None:
+                missing.append((o, d, int(s)))
+            else:
+                out[(o, d)] = (int(s), None if int(kept) < 0 else int(kept) / 10)
+    computed = field.places(client, [(d, s) for _, d, s in missing])
+    pipe = client.pipeline(transaction=False)
+    for (o, d, s), p in zip(missing, computed, strict=True):
+        out[(o, d)] = (s, p)
+        if closed(d):
+            pipe.hset(keys.owner_matchpoints(o, GAME), d, -1 if p is None else round(p * 10))
+    pipe.execute()
+    return out
 
 
-def day_board(client: redis.Redis[str], code: str, date: str) -> dict[str, Any]:
+def day_board(client: redis.Redis[str], code: str, date: str, closed: Closed) -> dict[str, Any]:
     """The members' verified results of ``date``, best first (score, then name)."""
     members = _members(client, code)
-    results = _percentages(client, [o for o, _ in members], [date])
+    results = _percentages(client, [o for o, _ in members], [date], closed)
     played = sorted(
         (-results[(o, date)][0], name, results[(o, date)][1])
         for o, name in members
@@ -134,13 +158,15 @@ def day_board(client: redis.Redis[str], code: str, date: str) -> dict[str, Any]:
     return {"date": date, "entries": rows}
 
 
-def all_time_board(client: redis.Redis[str], code: str, today: str) -> dict[str, Any]:
+def all_time_board(
+    client: redis.Redis[str], code: str, today: str, closed: Closed
+) -> dict[str, Any]:
     """Average matchpoint percentage over each member's best 20 of the last 30 days (today
     included), best first; members without a day in the window are left out."""
     end = dt.date.fromisoformat(today)
     dates = [(end - dt.timedelta(days=i)).isoformat() for i in range(WINDOW_DAYS)]
     members = _members(client, code)
-    results = _percentages(client, [o for o, _ in members], dates)
+    results = _percentages(client, [o for o, _ in members], dates, closed)
     averages = []
     for o, name in members:
         mine = [p for (who, _), (_, p) in results.items() if who == o and p is not None]

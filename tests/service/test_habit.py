@@ -168,6 +168,12 @@ def test_leagues_create_join_boards_leave(app: Any, rdb: redis.Redis[str], clock
     assert {e["percentage"] for e in doc["day"]["entries"]} <= {0.0, 50.0, 100.0}
     assert [e["days"] for e in doc["all_time"]["entries"]] == [1, 1]
     assert [e["code"] for e in bob.get("/api/leagues").get_json()["leagues"]] == [code]
+    assert not rdb.keys("pd:*matchpoints*")  # an open day's matchpoints are not final
+    clock.advance(days=2)
+    later = eve.get(f"/api/leagues/{code}").get_json()
+    assert later["all_time"] == doc["all_time"]
+    assert len(rdb.keys("pd:*matchpoints*")) == 2  # the closed day's, kept per member
+    assert eve.get(f"/api/leagues/{code}").get_json()["all_time"] == doc["all_time"]
     assert bob.post(f"/api/leagues/{code}/leave", json={}).get_json()["league"]["members"] == 1
     assert bob.post(f"/api/leagues/{code}/leave", json={}).status_code == 409
 

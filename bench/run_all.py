@@ -18,11 +18,15 @@ RESULTS = ROOT / "bench" / "results"
 BENCHES = {
     "engine": ["bench.bench_engine", "--ref-python", "var/refvenv/bin/python"],
     "bots": ["bench.bench_bots"],
+    "gin": ["bench.bench_gin", "--ref-python", "var/refvenv/bin/python"],
     # the service beside its code before the performance work (commit c6c7bb9), same run
     "service": ["bench.bench_http", "--before-commit", "c6c7bb9", "--limits-off-variant"],
     "profile": ["bench.profile_http", "--before-commit", "c6c7bb9"],
     "verify": ["bench.bench_verify"],
     "memory": ["bench.bench_memory"],
+    # issue 16: reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
+    "front": ["bench.bench_front"],
+    # issue 13: the place in the field and league boards on a 1,000,000-entry board
     "field": ["bench.bench_field"],
 }
 

@@ -16,7 +16,7 @@ from service.data import clock, field, history, owners, par, ranking, store, str
 from service.errors import ApiError
 from service.inputs import AttemptPath, LangQuery
 from service.limits import counted_read
-from service.redisconn import get_redis, settings
+from service.redisconn import get_rankings, get_redis, settings
 from service.validation import checks_first
 
 bp = api_blueprint("habit", __name__, "/api", authorised=True)
@@ -42,7 +42,7 @@ def caller_owner() -> str | None:
 def my_stats() -> Response:
     """The caller's streaks and statistics (zeros for a browser that has never played)."""
     owner = caller_owner()
-    client = get_redis()
+    client = get_rankings()
     today = clock.today(settings())
     if owner is None:
         return jsonify(
@@ -74,7 +74,7 @@ def _finished(attempt_id: str, lang: str = "de") -> store.Attempt:
 
 
 def place_doc(attempt: store.Attempt) -> dict[str, Any]:
-    client = get_redis()
+    client = get_rankings()
     assert attempt.score is not None
     ranked = attempt.verification == "verified"
     where = field.place(client, attempt.date, attempt.score, ranked)
@@ -139,6 +139,6 @@ def share(path: AttemptPath, query: LangQuery) -> Response:
     """The spoiler-free share text of a finished attempt (no card names)."""
     attempt = _finished(path.attempt_id)
     owner = owners.owner_of(get_redis(), attempt.player)
-    streak = streaks.read(get_redis(), owner, clock.today(settings()))[GAME]["current"]
+    streak = streaks.read(get_rankings(), owner, clock.today(settings()))[GAME]["current"]
     assert isinstance(streak, int)
     return jsonify({"text": share_text(place_doc(attempt), streak, query.lang)})

@@ -11,7 +11,7 @@ from service.data import clock, leagues, owners
 from service.errors import ApiError
 from service.inputs import EmptyBody, LeagueBody, LeaguePath, LeagueQuery
 from service.limits import counted_read, limit_creations
-from service.redisconn import get_redis, settings
+from service.redisconn import get_rankings, get_redis, settings
 from service.validation import checks_first
 
 bp = api_blueprint("leagues", __name__, "/api/leagues", authorised=True)
@@ -21,11 +21,11 @@ def joining_owner() -> str:
     """The caller's owner; a browser that has never played gets its player id now."""
     player = identity.player_for_new_attempt()
     identity.remember(player)
-    return owners.owner_of(get_redis(), player)
+    return owners.owner_of(get_redis(), player)  # accounts: the state server
 
 
 def known_league(code: str) -> str:
-    if not leagues.exists(get_redis(), code):
+    if not leagues.exists(get_rankings(), code):
         raise ApiError(404, "unknown_league", "no league with this invite code")
     return code
 
@@ -40,7 +40,7 @@ def _known(code: str, date: str | None = None) -> str:
 def mine() -> Response:
     """The caller's leagues."""
     owner = caller_owner()
-    found = [] if owner is None else leagues.of_owner(get_redis(), owner)
+    found = [] if owner is None else leagues.of_owner(get_rankings(), owner)
     return jsonify({"leagues": found})
 
 
@@ -50,8 +50,10 @@ def create(body: LeagueBody) -> tuple[Response, int]:
     """A new private league; the caller is its first member. Share its code to invite."""
     owner = joining_owner()
     config = settings()
-    code = leagues.create(get_redis(), body.name, owner, int(clock.now(config).timestamp() * 1000))
-    return jsonify({"league": leagues.summary(get_redis(), code, owner)}), 201
+    code = leagues.create(
+        get_rankings(), body.name, owner, int(clock.now(config).timestamp() * 1000)
+    )
+    return jsonify({"league": leagues.summary(get_rankings(), code, owner)}), 201
 
 
 @bp.get("/<code>", responses=outputs.answers(outputs.LeagueDoc, 401, 404, 422))
@@ -60,7 +62,7 @@ def create(body: LeagueBody) -> tuple[Response, int]:
 def board(path: LeaguePath, query: LeagueQuery) -> Response:
     """A league with its daily board (``date``, default today) and its all-time board."""
     code = known_league(path.code)
-    client = get_redis()
+    client = get_rankings()
     today = clock.today(settings())
     date = query.date if query.date is not None and query.date <= today else today
     config = settings()
@@ -88,12 +90,12 @@ def join(path: LeaguePath, body: EmptyBody) -> Response:
     code = known_league(path.code)
     owner = joining_owner()
     try:
-        leagues.join(get_redis(), code, owner)
+        leagues.join(get_rankings(), code, owner)
     except leagues.Full:
         raise ApiError(
             409, "league_full", f"a league has at most {leagues.MAX_MEMBERS} members"
         ) from None
-    return jsonify({"league": leagues.summary(get_redis(), code, owner)})
+    return jsonify({"league": leagues.summary(get_rankings(), code, owner)})
 
 
 @bp.post(
@@ -105,6 +107,6 @@ def leave(path: LeaguePath, body: EmptyBody) -> Response:
     """Leave a league (409 ``not_member`` when the caller is not in it)."""
     code = known_league(path.code)
     owner = caller_owner()
-    if owner is None or not leagues.leave(get_redis(), code, owner):
+    if owner is None or not leagues.leave(get_rankings(), code, owner):
         raise ApiError(409, "not_member", "you are not a member of this league")
-    return jsonify({"league": leagues.summary(get_redis(), code, owner)})
+    return jsonify({"league": leagues.summary(get_rankings(), code, owner)})

@@ -8,18 +8,20 @@ from typing import Any
 
 import redis
 
-from service.data import config, keys, queue
+from service.data import config, connect, keys, queue
 from worker import par as par_job
 from worker.verify import verify
 
 
 @dataclass(frozen=True)
 class Context:
-    """What a worker process shares between its jobs: settings, a text-mode Redis client and the
+    """What a worker process shares between its jobs: settings, a text-mode client of the game
+    state's Redis and one of the rankings' (the same when they share a server), and the
     verification queue (for the reconciler)."""
 
     settings: config.Settings
     client: redis.Redis[str]
+    rankings: redis.Redis[str]
     queue: queue.VerifyQueue
 
 
@@ -27,19 +29,30 @@ class Context:
 def context() -> Context:
     """One per worker process, from the environment (service.data.config)."""
     settings = config.load()
+    state = connect.text_client(settings, settings.redis_state_url)
+    rankings = (
+        state
+        if settings.redis_rankings_url == settings.redis_state_url
+        else connect.text_client(settings, settings.redis_rankings_url)
+    )
     return Context(
         settings,
-        redis.Redis.from_url(settings.redis_url, decode_responses=True),
-        queue.queue(settings.redis_url, settings.queue, settings.retry_intervals),
+        state,
+        rankings,
+        queue.queue_on(
+            connect.client(settings, settings.redis_queue_url, text=False),
+            settings.queue,
+            settings.retry_intervals,
+        ),
     )
 
 
 def verify_attempt(attempt_id: str) -> dict[str, Any]:
     """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected."""
     ctx = context()
-    verdict = verify(ctx.client, attempt_id, ctx.settings.secret)
+    verdict = verify(ctx.client, attempt_id, ctx.settings.secret, ctx.rankings)
     date = ctx.client.hget(keys.attempt(attempt_id), "date")
-    if date is not None and not ctx.client.exists(keys.par(date)):
+    if date is not None and not ctx.rankings.exists(keys.par(date)):
         queue.enqueue_par(ctx.queue, date)  # lazily, on the day's first finished attempt
     return verdict
 
@@ -47,4 +60,4 @@ def verify_attempt(attempt_id: str) -> dict[str, Any]:
 def compute_par(date: str) -> dict[str, int]:
     """The day's bot par, computed once (idempotent: a second job reads the stored one)."""
     ctx = context()
-    return par_job.compute(ctx.client, date, ctx.settings.secret)
+    return par_job.compute(ctx.rankings, date, ctx.settings.secret)

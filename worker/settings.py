@@ -10,7 +10,9 @@ from __future__ import annotations
 import engine.pikdame.bots.advanced
 import engine.pikdame.bots.beginner
 import engine.pikdame.bots.zen  # noqa: F401  (preloaded: the daily challenge's bots)
+from service.data.connect import rq_settings
 from worker.jobs import context
 
-REDIS_URL = context().settings.redis_url
+# rq's own connection: the queue's server, directly (REDIS_URL) or through Sentinel (SENTINEL)
+globals().update(rq_settings(context().settings))
 QUEUES = [context().settings.queue]

@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.core.records import bot_mismatch, commitment, parse_seed
 from engine.pikdame.bots import choose_move
 from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
 from engine.pikdame.game import Game
 from engine.pikdame.moves import Move
-from engine.pikdame.record import commitment, parse_seed, read_fields, version_note
+from engine.pikdame.record import read_fields
 from engine.pikdame.state import State
+from engine.pikdame.version import ENGINE_VERSION
 from engine.pikdame.view import view
 
 
@@ -61,13 +63,7 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
         except PikDameError as e:
             raise ReplayError(e.code, f"move {i} ({text!r}): {e.message}", i, record) from None
         if expected is not None and str(expected) != str(done):
-            raise ReplayError(
-                "bot_mismatch",
-                f"move {i}: seat {seat}'s bot plays {expected}, the record says {text!r}"
-                + version_note(record),
-                i,
-                record,
-            )
+            raise bot_mismatch(i, seat, expected, text, record, ENGINE_VERSION)
     result = record.get("result")
     outcome = state.outcome
     if result is not None and (outcome is None or outcome.to_json() != result):

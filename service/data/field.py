@@ -4,8 +4,8 @@ The percentage is bridge's matchpoints: results beaten plus half the ties, divid
 other results). Scores alone count (not R11's tie-breaks): the day's rank keys
 (service.data.ranking) put a score's keys in one contiguous range, so "beaten" and "tied" are two
 ZCOUNTs and N one ZCARD, each O(log n) on the day's sorted set. The histogram is a hash of score
-buckets maintained when an attempt is ranked (:func:`add`), read in one HGETALL whose size is the
-number of buckets, never the number of players (bench/results/field.md).
+buckets maintained when an attempt is ranked (worker.verify.RANK_LUA), read in one HGETALL whose
+size is the number of buckets, never the number of players (bench/results/field.md).
 """
 
 from __future__ import annotations
@@ -31,11 +31,6 @@ def score_range(score: int) -> tuple[int, int]:
 def bucket_of(score: int) -> int:
     """The histogram bar of a score: the bar's lowest score (floor to BUCKET)."""
     return (score // BUCKET) * BUCKET
-
-
-def add(pipe: Pipeline[str], date: str, score: int) -> None:
-    """Count a newly ranked score in the day's histogram (queued in the ranking transaction)."""
-    pipe.hincrby(keys.day_histogram(date), str(bucket_of(score)), 1)
 
 
 @dataclass(frozen=True)

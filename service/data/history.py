@@ -1,21 +1,15 @@
-"""An owner's verified daily scores per game, and the statistics page's figures from them."""
+"""An owner's verified daily scores per game (written by worker.verify.RANK_LUA), and the
+statistics page's figures from them."""
 
 from __future__ import annotations
 
 from typing import Any, Final
 
 import redis
-from redis.client import Pipeline
 
 from service.data import field, keys
 
 RECENT: Final = 14  # days on the statistics page's recent list
-
-
-def record(pipe: Pipeline[str], owner: str, game: str, date: str, score: int, name: str) -> None:
-    """Keep the day's score and the owner's latest name (queued with the verdict)."""
-    pipe.hset(keys.owner_days(owner, game), date, str(score))
-    pipe.hset(keys.owner(owner), "name", name)
 
 
 def scores(client: redis.Redis[str], owner: str, game: str) -> dict[str, int]:

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.data import field, keys, leagues, ranking, streaks
-from tests.service.conftest import SECRET, Clock
 from tests.support.player import play_to_end
+from tests.support.service_app import SECRET, Clock
 from worker import par as par_job
 from worker.verify import verify
 

@@ -61,13 +61,13 @@ def queue_on(
     return q
 
 
-def enqueue_verify(q: VerifyQueue, attempt_id: str) -> bool:
-    """Queue the attempt's verification once; False when its job already exists."""
+def _enqueue_once(q: VerifyQueue, path: str, arg: str, job: str) -> bool:
+    """Queue ``path(arg)`` under the deterministic id ``job``; False when that job exists."""
     try:
         q.enqueue_call(
-            JOB_PATH,
-            args=(attempt_id,),
-            job_id=job_id(attempt_id),
+            path,
+            args=(arg,),
+            job_id=job,
             timeout=JOB_TIMEOUT,
             retry=q.retry_policy(),
             result_ttl=RESULT_TTL,
@@ -77,24 +77,16 @@ def enqueue_verify(q: VerifyQueue, attempt_id: str) -> bool:
     except DuplicateJobError:
         return False
     return True
+
+
+def enqueue_verify(q: VerifyQueue, attempt_id: str) -> bool:
+    """Queue the attempt's verification once; False when its job already exists."""
+    return _enqueue_once(q, JOB_PATH, attempt_id, job_id(attempt_id))
 
 
 def enqueue_par(q: VerifyQueue, date: str) -> bool:
     """Queue the day's bot par once (service.data.par); False when its job already exists."""
-    try:
-        q.enqueue_call(
-            PAR_PATH,
-            args=(date,),
-            job_id=par.job_id(date),
-            timeout=JOB_TIMEOUT,
-            retry=q.retry_policy(),
-            result_ttl=RESULT_TTL,
-            failure_ttl=7 * 86400,
-            unique=True,
-        )
-    except DuplicateJobError:
-        return False
-    return True
+    return _enqueue_once(q, PAR_PATH, date, par.job_id(date))
 
 
 class JobState(enum.Enum):

@@ -28,6 +28,7 @@ BENCHES = {
     "front": ["bench.bench_front"],
     # issue 13: the place in the field and league boards on a 1,000,000-entry board
     "field": ["bench.bench_field"],
+    "tables": ["bench.bench_tables"],
 }
 
 HEADER = """# Benchmarks

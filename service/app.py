@@ -45,6 +45,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
         api_habit,
         api_leaderboard,
         api_leagues,
+        api_tables,
         apidoc,
         ops,
         pages,
@@ -59,6 +60,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
         api_accounts.bp,
         api_habit.bp,
         api_leagues.bp,
+        api_tables.bp,
     ):
         app.register_api(api)
     app.register_blueprint(pages.bp)

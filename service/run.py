@@ -220,11 +220,15 @@ def main() -> None:
         )
     for child in (
         Child("web", commands.gunicorn_args()),
+        Child("stream", commands.stream_args()),
         Child("worker", commands.worker_args()),
     ):
         child.start(env)
         children.append(child)
     print(f"web: http://{settings.bind}/  (Ctrl-C stops)", flush=True)
+    print(
+        f"table streams (gevent): http://{settings.stream_bind}/api/tables/<id>/events", flush=True
+    )
     Supervisor(env, children).run()
 
 

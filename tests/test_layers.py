@@ -239,6 +239,7 @@ PIKDAME_ORDER = [
     "record",
     "game",
     "replay",
+    "match",
     "daily",
     "cli",
     "tournament",

@@ -16,6 +16,7 @@ from engine.core.commandline import EXIT_ILLEGAL, EXIT_MALFORMED, EXIT_OK
 from engine.core.records import parse_seed
 from engine.pikdame.cards import TAUSENDE_TOTAL, TOTAL_CARDS
 from engine.pikdame.errors import FormatError
+from engine.pikdame.match import GAME_FORMAT, replay_match
 from engine.pikdame.replay import replay
 from engine.pikdame.rules import RULESETS, Rules
 from engine.pikdame.state import State
@@ -40,6 +41,9 @@ def cmd_deal(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _verify(record: Any) -> dict[str, Any] | None:
+    if isinstance(record, dict) and record.get("format") == GAME_FORMAT:
+        # a whole game's record (tables, docs/TABLES.md): F7's shapes and exit codes too
+        return replay_match(record).result()
     outcome = replay(record).state.outcome
     return None if outcome is None else outcome.to_json()
 

@@ -7,6 +7,7 @@ The worker verifies attempts through :func:`replay`; ``python -m engine replay``
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.records import bot_mismatch, commitment, parse_seed
@@ -14,6 +15,7 @@ from engine.pikdame.bots import choose_move
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
 from engine.pikdame.game import Game
 from engine.pikdame.record import read_fields
+from engine.pikdame.rules import Seat
 from engine.pikdame.state import State, deal_for
 from engine.pikdame.version import engine_version
 from engine.pikdame.view import view
@@ -42,8 +44,41 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
         commitment(seed),
         State.from_deal(d, rules, deal["dealer"]),
     )
+    check_moves(game, moves, record)
+    result = record.get("result")
+    outcome = game.state.outcome
+    if result is not None and (outcome is None or outcome.to_json() != result):
+        actual = None if outcome is None else outcome.to_json()
+        raise ReplayError(
+            "score_mismatch",
+            f"the record's result {json.dumps(result)} is not the replay's {json.dumps(actual)}",
+            None,
+            record,
+        )
+    return game
+
+
+def check_moves(
+    game: Game,
+    moves: Sequence[Any],
+    record: Any,
+    *,
+    first_index: int = 0,
+    levels: Mapping[int, Sequence[tuple[int, str]]] | None = None,
+) -> None:
+    """Push a round's recorded moves onto ``game``: each checked, each bot move recomputed from
+    the bot's view (R10) and compared. ``levels`` maps a move's index in the round to the bot
+    level changes made before it (tables, R9); ``first_index`` numbers the moves in errors."""
     state = game.state
-    for i, entry in enumerate(moves):
+    rules = game.rules
+    for j, entry in enumerate(moves):
+        i = first_index + j
+        for seat_changed, level in (levels or {}).get(j, ()):
+            game.seats = tuple(
+                Seat("bot", level=level) if n == seat_changed else s
+                for n, s in enumerate(game.seats)
+            )
+        seats = game.seats
         seat, text = entry["seat"], entry["move"]
         if seats[seat].kind == "bot" and state.outcome is None and seat != state.turn:
             # R10: a bot moves only on its turn; `resign` by any seat (F2) is a human's word (R8).
@@ -62,17 +97,6 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
             raise ReplayError(e.code, f"move {i} ({text!r}): {e.message}", i, record) from None
         if expected is not None and str(expected) != str(done):
             raise bot_mismatch(i, seat, expected, text, record, engine_version(rules.tausende))
-    result = record.get("result")
-    outcome = state.outcome
-    if result is not None and (outcome is None or outcome.to_json() != result):
-        actual = None if outcome is None else outcome.to_json()
-        raise ReplayError(
-            "score_mismatch",
-            f"the record's result {json.dumps(result)} is not the replay's {json.dumps(actual)}",
-            None,
-            record,
-        )
-    return game
 
 
-__all__ = ["replay"]
+__all__ = ["check_moves", "replay"]

@@ -42,7 +42,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
         api_accounts,
         api_attempts,
         api_daily,
+        api_habit,
         api_leaderboard,
+        api_leagues,
         api_tables,
         apidoc,
         ops,
@@ -56,6 +58,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
         api_attempts.bp,
         api_leaderboard.bp,
         api_accounts.bp,
+        api_habit.bp,
+        api_leagues.bp,
         api_tables.bp,
     ):
         app.register_api(api)

@@ -19,6 +19,7 @@ MAX_ID: Final = 64  # longer than any id the service hands out (keys.py: 16 hex 
 MAX_OFFSET: Final = 10**9
 MAX_MOVE: Final = 400  # characters: the longest F2 move is far shorter
 MAX_NAME: Final = names.MAX_LENGTH
+MAX_LEAGUE_NAME: Final = 40  # service.data.leagues.MAX_NAME
 MAX_WAIT: Final = 25  # seconds a verdict wait may last: below gunicorn's 30 s timeout
 FIRST_YEAR: Final = 1000  # API.md's times are RFC 3339: four-digit years
 INTEGER: Final = re.compile(r"-?[0-9]{1,12}")
@@ -92,6 +93,29 @@ PlayerName: TypeAlias = Annotated[
 ]
 
 
+def league_name(name: str) -> str:
+    """A league's name: a player name's rules (service.data.names), up to MAX_LEAGUE_NAME."""
+    return names.normalise(name, MAX_LEAGUE_NAME, "name")
+
+
+LeagueName: TypeAlias = Annotated[
+    str,
+    Field(
+        description=f"A player name's rules, 1 to {MAX_LEAGUE_NAME} characters; else 422.",
+        json_schema_extra={"minLength": 1, "maxLength": MAX_LEAGUE_NAME, "pattern": NAME_PATTERN},
+    ),
+    AfterValidator(league_name),
+]
+LeagueCode: TypeAlias = Annotated[
+    str,
+    Field(
+        description="the invite code; an unknown or malformed one is 404",
+        json_schema_extra={"minLength": 1, "maxLength": MAX_ID},
+    ),
+]
+Lang: TypeAlias = Literal["de", "en"]
+
+
 # Query integers: the bounds are the Field's (and the schema's), the text's form _integer's.
 AsInteger: Final = BeforeValidator(_integer)
 Offset: TypeAlias = Annotated[int, Field(ge=0, le=MAX_OFFSET), AsInteger]
@@ -109,6 +133,10 @@ class DayPath(ApiModel):
 
 class AttemptPath(ApiModel):
     attempt_id: Id
+
+
+class LeaguePath(ApiModel):
+    code: LeagueCode
 
 
 class AroundPath(ApiModel):
@@ -131,6 +159,14 @@ class DaysQuery(ApiModel):
 
 class AroundQuery(ApiModel):
     radius: Radius = 5
+
+
+class LangQuery(ApiModel):
+    lang: Lang = "de"
+
+
+class LeagueQuery(ApiModel):
+    date: Day | None = Field(default=None, description="the daily board's day (default: today)")
 
 
 class WaitQuery(ApiModel):
@@ -188,6 +224,12 @@ class SignOutBody(ApiModel):
 
 class DevicePath(ApiModel):
     credential_id: Annotated[str, Field(min_length=1, max_length=MAX_ID * 4)]
+
+
+class LeagueBody(ApiModel):
+    """Creating a league: its name (a bad or oversize one is 422 ``bad_value``)."""
+
+    name: LeagueName
 
 
 # --- tables (API.md "Tables", docs/TABLES.md) ----------------------------------------------------

@@ -188,6 +188,115 @@ class AllTime(Document):
     entries: list[AllTimeEntry]
 
 
+class Streak(Document):
+    current: int = Field(description="consecutive UTC days up to today or yesterday")
+    best: int
+    last: str | None = Field(json_schema_extra={"format": "date"})
+
+
+class Bar(Document):
+    """A histogram bar: scores ``from`` … ``to`` and how many."""
+
+    from_: int = Field(alias="from")
+    to: int
+    count: int
+
+
+class DayScore(Document):
+    date: str = Field(json_schema_extra={"format": "date"})
+    score: int
+
+
+class Stats(Document):
+    game: Literal["pikdame"]
+    games: int
+    average: float | None
+    best: int | None
+    histogram: list[Bar]
+    recent: list[DayScore] = Field(description="the latest days played, newest first")
+
+
+class Me(Document):
+    """The caller's streaks (per daily game) and statistics; empty for a new browser."""
+
+    streaks: dict[str, Streak]
+    stats: Stats
+
+
+class Par(Document):
+    score: int
+    turns: int
+
+
+class Place(Document):
+    """A finished attempt's place in the day's field of verified results (issue 13)."""
+
+    attempt_id: str
+    date: str = Field(json_schema_extra={"format": "date"})
+    score: int
+    final: bool = Field(description="false while the day is open: the place is provisional")
+    ranked: bool = Field(description="false: compared as if added (practice, not yet verified)")
+    beaten: int
+    ties: int
+    others: int = Field(description="N − 1")
+    percentage: float | None = Field(description="(beaten + ties / 2) / (N − 1) × 100")
+    rank: int | None
+    total: int
+    histogram: list[Bar]
+    mark: int = Field(description="the histogram bar (its from) holding this score")
+    par: Par | None = Field(description="the Zen-Meister's score in this seat, once computed")
+
+
+class Share(Document):
+    text: str
+
+
+class League(Document):
+    code: str
+    name: str
+    members: int
+    member: bool = Field(description="whether the caller belongs to it")
+
+
+class LeagueCreated(Document):
+    league: League
+
+
+class Leagues(Document):
+    leagues: list[League]
+
+
+class LeagueDayEntry(Document):
+    rank: int
+    name: str
+    score: int
+    percentage: float | None
+
+
+class LeagueDay(Document):
+    date: str = Field(json_schema_extra={"format": "date"})
+    entries: list[LeagueDayEntry]
+
+
+class LeagueAllTimeEntry(Document):
+    rank: int
+    name: str
+    average: float
+    days: int
+
+
+class LeagueAllTime(Document):
+    window_days: int
+    best_of: int
+    entries: list[LeagueAllTimeEntry]
+
+
+class LeagueDoc(Document):
+    league: League
+    day: LeagueDay
+    all_time: LeagueAllTime
+
+
 class Health(Document):
     redis: Literal["ok", "unreachable"]
     queue: int | None

@@ -120,6 +120,28 @@ def account() -> Response:
     return page("account.html", "account")
 
 
+@bp.get("/stats")
+def stats() -> Response:
+    """The caller's statistics and streaks (issue 13)."""
+    return page("stats.html", "stats")
+
+
+@bp.get("/field/<attempt_id>")
+def field(attempt_id: str) -> Response:
+    """A finished attempt's place in the field (the API decides who may see it)."""
+    return page("field.html", "field", attempt_id=attempt_id)
+
+
+@bp.get("/leagues")
+def leagues() -> Response:
+    return page("leagues.html", "leagues")
+
+
+@bp.get("/leagues/<code>")
+def league(code: str) -> Response:
+    return page("league.html", "leagues", code=code)
+
+
 @bp.get("/rules")
 def rules() -> Response:
     return page(f"rules_{current_lang()}.html", "rules")

@@ -9,7 +9,8 @@ from typing import Any
 import redis
 from rq import Queue
 
-from service.data import clock, config, connect, queue, tables, timers
+from service.data import clock, config, connect, keys, queue, tables, timers
+from worker import par as par_job
 from worker.verify import verify
 
 
@@ -54,7 +55,17 @@ def context() -> Context:
 def verify_attempt(attempt_id: str) -> dict[str, Any]:
     """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected."""
     ctx = context()
-    return verify(ctx.client, attempt_id, ctx.settings.secret, ctx.rankings)
+    verdict = verify(ctx.client, attempt_id, ctx.settings.secret, ctx.rankings)
+    date = ctx.client.hget(keys.attempt(attempt_id), "date")
+    if date is not None and not ctx.rankings.exists(keys.par(date)):
+        queue.enqueue_par(ctx.queue, date)  # lazily, on the day's first finished attempt
+    return verdict
+
+
+def compute_par(date: str) -> dict[str, int]:
+    """The day's bot par, computed once (idempotent: a second job reads the stored one)."""
+    ctx = context()
+    return par_job.compute(ctx.rankings, date, ctx.settings.secret)
 
 
 def table_turn_timeout(table_id: str, seq: int) -> dict[str, Any]:

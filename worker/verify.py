@@ -11,7 +11,7 @@ from typing import Any, Final, cast
 import redis
 
 from engine import ReplayError, UnknownVersion, bots_of, daily_game, daily_seed, replay
-from service.data import keys, ranking, store
+from service.data import field, keys, owners, ranking, store, streaks
 from service.data.clock import opens_at
 
 
@@ -28,6 +28,7 @@ class EngineMismatch(RuntimeError):
 # The parts of a record (F6) that R11 fixes for everyone on a day: nothing in them is the
 # player's choice, so a record that differs in any of them is forged, whatever its moves.
 SETUP_FIELDS = ("rules", "seats", "deal")
+GAME = "pikdame"  # the daily game this verifier judges (streaks and statistics per game)
 
 
 def setup_mismatch(record: dict[str, Any], seed: bytes, name: str) -> str | None:
@@ -35,9 +36,9 @@ def setup_mismatch(record: dict[str, Any], seed: bytes, name: str) -> str | None
     ``hand_out_double``, the player in seat 0 and zen bots in seats 1–3, dealer 3, the automatic
     cut of the day's seed), or None."""
     day = daily_game(seed, name).to_record()
-    for field in SETUP_FIELDS:
-        if record.get(field) != day[field]:
-            return field
+    for part in SETUP_FIELDS:
+        if record.get(part) != day[part]:
+            return part
     return None
 
 
@@ -72,8 +73,10 @@ def judge(attempt: store.Attempt, secret: bytes) -> tuple[str, int | None, int |
 # The ranking of one verified attempt, atomic on the rankings server and idempotent: the attempt
 # on the day's board is the mark that it was ranked, so a retried job (its worker died between
 # ranking and recording the verdict) ranks it exactly once.
-# KEYS: day rank, day names, all-time, player; ARGV: attempt id, rank key, name, score, player id
-RANK_LUA: Final = """
+# KEYS: day rank, day names, all-time, player, day histogram, owner's days, owner, owner's streak;
+# ARGV: attempt id, rank key, name, score, player id, histogram bucket, date, day ordinal
+RANK_LUA: Final = (
+    """
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
@@ -84,22 +87,40 @@ local best = redis.call('HGET', KEYS[4], 'best')
 if (not best) or tonumber(ARGV[4]) > tonumber(best) then
   redis.call('HSET', KEYS[4], 'best', ARGV[4])
 end
+-- the daily habit (issue 13): the day's histogram, the owner's day and name, the streak
+redis.call('HINCRBY', KEYS[5], ARGV[6], 1)
+redis.call('HSET', KEYS[6], ARGV[7], ARGV[4])
+redis.call('HSET', KEYS[7], 'name', ARGV[3])
+"""
+    + streaks.ADVANCE_BODY.replace("KEYS[1]", "KEYS[8]")
+    .replace("ARGV[1]", "ARGV[8]")
+    .replace("ARGV[2]", "ARGV[7]")
+    + """
 return 1
 """
+)
 
 
-def rank_once(rankings: redis.Redis[str], attempt: store.Attempt, score: int, turns: int) -> bool:
-    """Put a verified attempt on its day's board and into the all-time sums, unless it is there
-    already; True when this call ranked it."""
+def rank_once(
+    rankings: redis.Redis[str], attempt: store.Attempt, score: int, turns: int, owner: str
+) -> bool:
+    """Put a verified attempt on its day's board and into the all-time sums, the day's histogram,
+    its owner's statistics and streak (service.data.owners), unless it is there already; True
+    when this call ranked it."""
     finished_ms = (attempt.finished_ms or 0) - _ms(attempt.date)
     rank_keys = [
         keys.day_rank(attempt.date),
         keys.day_names(attempt.date),
         keys.ALLTIME,
         keys.player(attempt.player),
+        keys.day_histogram(attempt.date),
+        keys.owner_days(owner, GAME),
+        keys.owner(owner),
+        keys.streak(owner, GAME),
     ]
     args = [attempt.id, ranking.rank_key(score, turns, finished_ms), attempt.name, score]
-    ranked = rankings.eval(RANK_LUA, len(rank_keys), *rank_keys, *args, attempt.player)  # type: ignore[no-untyped-call]
+    args += [attempt.player, field.bucket_of(score), attempt.date, streaks.ordinal(attempt.date)]
+    ranked = rankings.eval(RANK_LUA, len(rank_keys), *rank_keys, *args)  # type: ignore[no-untyped-call]
     return bool(ranked)
 
 
@@ -122,7 +143,8 @@ def verify(
     status, score, turns, reason = judge(attempt, secret)
     if status == "verified":
         assert score is not None and turns is not None
-        rank_once(client if rankings is None else rankings, attempt, score, turns)
+        owner = owners.owner_of(client, attempt.player)
+        rank_once(client if rankings is None else rankings, attempt, score, turns, owner)
 
     def record_verdict(pipe: redis.client.Pipeline[str]) -> dict[str, Any]:
         now = finished_attempt(cast(dict[str, str], pipe.hgetall(key)), attempt_id)

@@ -85,6 +85,55 @@ def day_starts(date: str) -> str:
     return f"{PREFIX}:day:{date}:starts"
 
 
+# --- the daily habit (issue 13): keyed by owner (service.data.owners.owner_of) ---------------
+
+
+def owner(owner_id: str) -> str:
+    """Hash of an owner's habit facts: the name of their latest verified day."""
+    return f"{PREFIX}:{{o:{owner_id}}}:owner"
+
+
+def owner_days(owner_id: str, game: str) -> str:
+    """Hash date -> verified score of one owner's daily games of ``game``."""
+    return f"{PREFIX}:{{o:{owner_id}}}:days:{game}"
+
+
+def streak(owner_id: str, game: str) -> str:
+    """Hash current, best, last (day ordinal), last_date: an owner's streak in one daily game."""
+    return f"{PREFIX}:{{o:{owner_id}}}:streak:{game}"
+
+
+def owner_matchpoints(owner_id: str, game: str) -> str:
+    """Hash date -> final matchpoints (per mille, -1: nobody to compare with) of an owner's
+    closed days: kept once read, so a league's all-time board reads 29 of its 30 days here."""
+    return f"{PREFIX}:{{o:{owner_id}}}:matchpoints:{game}"
+
+
+def owner_leagues(owner_id: str) -> str:
+    """Set of the league codes an owner belongs to."""
+    return f"{PREFIX}:{{o:{owner_id}}}:leagues"
+
+
+def day_histogram(date: str) -> str:
+    """Hash score bucket -> count of the day's verified scores, kept with the rank."""
+    return f"{PREFIX}:day:{date}:histogram"
+
+
+def par(date: str) -> str:
+    """Hash score, turns: what the Zen-Meister scores in the player's seat on the day's deal."""
+    return f"{PREFIX}:par:{date}"
+
+
+def league(code: str) -> str:
+    """Hash name, created, owner of a private league."""
+    return f"{PREFIX}:{{l:{code}}}:league"
+
+
+def league_members(code: str) -> str:
+    """Set of a league's member owner ids."""
+    return f"{PREFIX}:{{l:{code}}}:members"
+
+
 # --- tables (API.md "Tables"): every key of one table carries its id as a hash tag, so a later
 # Redis Cluster keeps a table's transaction on one slot.
 

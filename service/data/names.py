@@ -36,7 +36,7 @@ def _is_mark(char: str) -> bool:
     return unicodedata.category(char).startswith("M")
 
 
-def normalise(text: str) -> str:
+def normalise(text: str, max_length: int = MAX_LENGTH, what: str = "name") -> str:
     """The stored form of a name: NFKC, outer spaces stripped, inner runs of spaces as one.
     (Only the space is printable among Unicode's spaces, so tabs and wide spaces are refused.)
     Raises :class:`BadName` for an empty, too long, unprintable or invisible name, one with
@@ -45,8 +45,8 @@ def normalise(text: str) -> str:
     if not name.isprintable():
         raise BadName("name: only printable characters (no control or zero-width characters)")
     name = SPACES.sub(" ", name).strip(" ")
-    if not 1 <= len(name) <= MAX_LENGTH:
-        raise BadName(f"name: 1 to {MAX_LENGTH} characters")
+    if not 1 <= len(name) <= max_length:
+        raise BadName(f"{what}: 1 to {max_length} characters")
     if any(char in INVISIBLE for char in name):
         raise BadName("name: contains a character that does not show (a blank or filler)")
     if all(char.isspace() or _is_mark(char) for char in name):

@@ -17,9 +17,10 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from service.data import keys
+from service.data import keys, par
 
 JOB_PATH: Final = "worker.jobs.verify_attempt"
+PAR_PATH: Final = "worker.jobs.compute_par"
 JOB_TIMEOUT: Final = 120  # seconds; a verification takes well under one
 # A successful job and its result (an RQ stream, ~4.7 KB, plus the job hash, ~1.6 KB) are kept
 # ten minutes, not a day: the verdict lives in the attempt's hash, and a day of them was half of
@@ -60,13 +61,13 @@ def queue_on(
     return q
 
 
-def enqueue_verify(q: VerifyQueue, attempt_id: str) -> bool:
-    """Queue the attempt's verification once; False when its job already exists."""
+def _enqueue_once(q: VerifyQueue, path: str, arg: str, job: str) -> bool:
+    """Queue ``path(arg)`` under the deterministic id ``job``; False when that job exists."""
     try:
         q.enqueue_call(
-            JOB_PATH,
-            args=(attempt_id,),
-            job_id=job_id(attempt_id),
+            path,
+            args=(arg,),
+            job_id=job,
             timeout=JOB_TIMEOUT,
             retry=q.retry_policy(),
             result_ttl=RESULT_TTL,
@@ -76,6 +77,16 @@ def enqueue_verify(q: VerifyQueue, attempt_id: str) -> bool:
     except DuplicateJobError:
         return False
     return True
+
+
+def enqueue_verify(q: VerifyQueue, attempt_id: str) -> bool:
+    """Queue the attempt's verification once; False when its job already exists."""
+    return _enqueue_once(q, JOB_PATH, attempt_id, job_id(attempt_id))
+
+
+def enqueue_par(q: VerifyQueue, date: str) -> bool:
+    """Queue the day's bot par once (service.data.par); False when its job already exists."""
+    return _enqueue_once(q, PAR_PATH, date, par.job_id(date))
 
 
 class JobState(enum.Enum):

@@ -169,6 +169,24 @@ def test_every_page_and_dialog(
     sweep.check("end screen")
     sweep.shot("end")
 
+    # the daily habit (issue 13): place in the field, statistics, leagues
+    page.goto(f"/field/{attempt}")
+    page.wait_for_selector("body[data-ready='1']")
+    sweep.check("field")
+    sweep.shot("field")
+    page.goto("/stats")
+    page.wait_for_selector("body[data-ready='1']")
+    sweep.check("stats")
+    status, created = call("POST", "/api/leagues", {"name": LONG_NAME})
+    assert status == 201, created
+    page.goto("/leagues")
+    page.wait_for_selector("body[data-ready='1']")
+    sweep.check("leagues")
+    page.goto(f"/leagues/{created['league']['code']}")
+    page.wait_for_selector("body[data-ready='1']")
+    sweep.check("league")
+    sweep.shot("league")
+
     # rankings: every tab
     page.goto("/rankings")
     page.wait_for_selector("body[data-ready='1']")

@@ -13,7 +13,7 @@ import pytest
 import redis
 
 from service.app import create_app
-from service.data import keys, store
+from service.data import keys, owners, store
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.processes import service_env, start_worker, wait_for
@@ -102,7 +102,8 @@ def test_a_retried_verify_job_ranks_exactly_once_across_the_servers(
     status, score, turns, _ = judge(attempt, SECRET)
     assert status == "verified" and score is not None and turns is not None
     # the first run ranks, then its worker dies before recording the verdict
-    assert rank_once(rankings, attempt, score, turns) is True
+    owner = owners.owner_of(state, attempt.player)
+    assert rank_once(rankings, attempt, score, turns, owner) is True
     assert state.hget(keys.attempt(attempt_id), "verification") == "queued"
     # the retry and one more
     assert verify(state, attempt_id, SECRET, rankings)["new"] is True

@@ -1,6 +1,8 @@
 // Today's challenge: the day's facts, a countdown to the next one, and start or continue.
 
-import { ApiError, attempt as fetchAttempt, startAttempt as start, today } from "./lib/api.js";
+import {
+  ApiError, attempt as fetchAttempt, myStats, startAttempt as start, today,
+} from "./lib/api.js";
 import { $ } from "./lib/dom.js";
 import { explain } from "./lib/explain.js";
 import { formatDate, formatNumber, t } from "./lib/i18n.js";
@@ -73,6 +75,18 @@ async function startAttempt(date) {
   }
 }
 
+// The player's streak in the daily game, kept on the server (issue 13).
+async function showStreak() {
+  try {
+    const streak = (await myStats()).streaks.pikdame;
+    if (!streak.best) return;
+    $("#streak").textContent = t("streak.line", { current: streak.current, best: streak.best });
+    $("#streak").hidden = false;
+  } catch (e) {
+    // The streak is a nicety: the start page works without it.
+  }
+}
+
 async function main() {
   let day;
   try {
@@ -89,7 +103,7 @@ async function main() {
     e.preventDefault();
     startAttempt(day.date);
   });
-  await offerContinue(day.date);
+  await Promise.all([offerContinue(day.date), showStreak()]);
   document.body.dataset.ready = "1";
 }
 

@@ -93,3 +93,16 @@ export const removeDevice = (id) =>
   remove(`/api/account/devices/${encodeURIComponent(id)}`).then((data) => data.account);
 export const signOut = (everywhere = false) => post("/api/account/signout", { everywhere });
 export const deleteAccount = () => remove("/api/account");
+
+// The daily habit (issue 13): own streaks and statistics, a finished attempt's place in the
+// field and share text, leagues.
+export const myStats = () => get("/api/me/stats");
+export const place = (id) => get(`${attemptUrl(id)}/place`);
+export const shareOf = (id, lang) => get(`${attemptUrl(id)}/share?${query({ lang })}`)
+  .then((data) => data.text);
+const leagueUrl = (code) => `/api/leagues/${encodeURIComponent(code)}`;
+export const myLeagues = () => get("/api/leagues").then((data) => data.leagues);
+export const createLeague = (name) => post("/api/leagues", { name }).then((data) => data.league);
+export const league = (code, date = null) => get(`${leagueUrl(code)}?${query({ date })}`);
+export const joinLeague = (code) => post(`${leagueUrl(code)}/join`, {}).then((data) => data.league);
+export const leaveLeague = (code) => post(`${leagueUrl(code)}/leave`, {}).then((data) => data.league);

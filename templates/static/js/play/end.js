@@ -1,11 +1,12 @@
 // The end screen: every seat's round score, the own result, the verification status as it moves
 // from queued to verified (or rejected, with the reason), the rank, and a spoiler-free share text.
 
-import { ApiError, attempt as fetchAttempt, gameLog, verification } from "../lib/api.js";
+import { ApiError, attempt as fetchAttempt, gameLog, shareOf, verification } from "../lib/api.js";
 import { $, clear, h, sleep } from "../lib/dom.js";
 import { explain, explainReason } from "../lib/explain.js";
 import { formatDate, signed, t } from "../lib/i18n.js";
 import { lays, parseMove, seatName, startsTurn } from "../lib/moves.js";
+import { copyOnClick } from "../lib/share.js";
 
 // The verdict is waited for with a long poll (the service answers as soon as it exists); where the
 // service has no long poll (404), the attempt is polled with a growing pause instead.
@@ -138,20 +139,19 @@ export async function showEnd(attempt, ctx) {
       rank.append(h("strong", { id: "rank-value", text: t("end.rank", { rank: v.rank }) }), " ",
         h("a", {
           href: `/rankings?date=${a.date}&around=${encodeURIComponent(a.id)}`, text: t("end.toRankings"),
-        }));
+        }), " ", h("a", { id: "field-link", href: `/field/${encodeURIComponent(a.id)}`,
+          text: t("field.link") }));
     }
     share.value = practice ? "" : shareText(a, turns ?? 0, pattern);
-  };
-  render(attempt);
-  $("#share-copy").onclick = async () => {
-    share.select();
-    try {
-      await navigator.clipboard.writeText(share.value);
-      $("#share-done").textContent = t("share.copied");
-    } catch (e) {
-      $("#share-done").textContent = t("share.selectHint");
+    if (v && v.status === "verified") {
+      // The server's text adds the place, the matchpoints and the streak (no card either).
+      shareOf(a.id, document.documentElement.lang).then((text) => {
+        share.value = `${text}\n${pattern ? `${pattern}\n` : ""}${window.location.origin}/`;
+      }).catch(() => {});
     }
   };
+  render(attempt);
+  copyOnClick($("#share-copy"), share, $("#share-done"));
   root.scrollIntoView({ behavior: "smooth", block: "start" });
   if (practice) return;
   await awaitVerdict(attempt.id, attempt.verification,

@@ -1,0 +1,35 @@
+// The statistics page: the caller's games, average, best, streaks, a histogram of own scores and
+// the recent days, charts drawn as SVG by lib/chart.js.
+
+import { myStats } from "./lib/api.js";
+import { barChart, histogram } from "./lib/chart.js";
+import { $, clear, h } from "./lib/dom.js";
+import { explain } from "./lib/explain.js";
+import { formatDate, formatNumber, signed, t } from "./lib/i18n.js";
+
+async function main() {
+  let me;
+  try {
+    me = await myStats();
+  } catch (e) {
+    $("#stats-error").textContent = explain(e);
+    return;
+  }
+  const stats = me.stats;
+  const streak = me.streaks.pikdame;
+  $("#stats-games").textContent = formatNumber(stats.games);
+  $("#stats-average").textContent = stats.average === null ? "–" : formatNumber(stats.average);
+  $("#stats-best").textContent = stats.best === null ? "–" : signed(stats.best);
+  $("#stats-streak").textContent = formatNumber(streak.current);
+  $("#stats-best-streak").textContent = formatNumber(streak.best);
+  $("#stats-none").hidden = stats.games > 0;
+  clear($("#stats-histogram")).append(histogram(stats.histogram, t("stats.histogram")));
+  const recent = [...stats.recent].reverse();
+  clear($("#stats-recent-chart")).append(barChart(
+    recent.map((d) => ({ label: formatDate(d.date), value: d.score })), { title: t("stats.recent") }));
+  clear($("#stats-recent")).append(...stats.recent.map((d) => h("tr", {},
+    h("td", { text: formatDate(d.date) }), h("td", { class: "num", text: signed(d.score) }))));
+  document.body.dataset.ready = "1";
+}
+
+main();

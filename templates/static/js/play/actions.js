@@ -39,8 +39,8 @@ export function preview(text, goingOut = false) {
 // Checks that need no server: the shape of the selection. Returns an explanation or null.
 export function precheck(action, view, selected) {
   if (view.outcome) return t("need.over");
-  if (view.turn !== 0) return t("need.notYourTurn");
-  const own = view.melds[0];
+  if (view.turn !== (view.seat ?? 0)) return t("need.notYourTurn");
+  const own = view.melds[view.seat ?? 0];
   switch (action) {
     case "take":
       if (view.discard.length === 0) return t("need.pileEmpty");
@@ -68,7 +68,7 @@ export function prepare(action, view, selected, preset = {}) {
   const body = h("div", { class: "confirm-body" });
   const shown = h("p", { class: "preview", id: "confirm-preview" });
   const last = view.hand.length === 1;
-  const own = view.melds[0];
+  const own = view.melds[view.seat ?? 0];
   let move = () => action;
 
   const meldChoices = (filter) => {

@@ -7,11 +7,11 @@ import { explain, explainMove } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
 import { describe } from "../lib/moves.js";
 import { load, save } from "../lib/store.js";
-import { closePanel } from "./actions.js";
-import { createBoard } from "./board.js";
+import { closePanel } from "../lib/table/actions.js";
+import { createBoard } from "../lib/table/board.js";
 import { showEnd } from "./end.js";
-import { closeHint, showHint } from "./hint.js";
-import { play, restoreLog } from "./playback.js";
+import { closeHint, showHint } from "../lib/table/hint.js";
+import { play, restoreLog } from "../lib/table/playback.js";
 
 const attemptId = document.body.dataset.attempt;
 const ctx = { seats: null, name: null, attemptId };

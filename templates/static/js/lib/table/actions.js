@@ -1,12 +1,12 @@
 // From a selection to one F2 move: every action opens a confirmation panel that shows the move
 // (and asks for the meld, the joker's end, set or run where needed); only "Bestätigen" sends it.
 
-import { face } from "../lib/cards.js";
-import { $, clear, h } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
-import { meldBox } from "../lib/melds.js";
-import { parseMove } from "../lib/moves.js";
-import { meldText, reading, spareJokers } from "../lib/notation.js";
+import { face } from "../cards.js";
+import { $, clear, h } from "../dom.js";
+import { t } from "../i18n.js";
+import { meldBox } from "../melds.js";
+import { parseMove } from "../moves.js";
+import { meldText, reading, spareJokers } from "../notation.js";
 
 function radios(name, legend, options, chosen, onChange) {
   return h("fieldset", { class: "choice" },

@@ -2,10 +2,10 @@
 // (the acting seat lit, its hand size, the stock and the discard pile updated) before the next.
 // Only public facts of each move are used; the final view from the server then replaces it all.
 
-import { $, clear, h, sleep } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
-import { describe, goesOut, parseMove, seatName } from "../lib/moves.js";
-import { load, save } from "../lib/store.js";
+import { $, clear, h, sleep } from "../dom.js";
+import { t } from "../i18n.js";
+import { describe, goesOut, parseMove, seatName } from "../moves.js";
+import { load, save } from "../store.js";
 import { seatMelds, showTop } from "./table.js";
 
 export const SPEEDS = { slow: 1000, normal: 450, fast: 180, veryfast: 15 };

@@ -98,6 +98,8 @@ def start_stack(redis_url: str, artifacts: Path) -> Stack:
             "PIKDAME_NOW": clock,
             "PIKDAME_QUEUE": QUEUE,
             "PIKDAME_LIMIT_ATTEMPTS": "1000 per hour",
+            "PIKDAME_LIMIT_TABLES": "1000 per hour",
+            "PIKDAME_LIMIT_JOINS": "1000 per hour",
         }
     )
     port = free_port()

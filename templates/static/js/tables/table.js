@@ -24,7 +24,8 @@ const board = createBoard(ctx, { send: (move) => send(move) });
 const dismissedKey = `table.${tableId}.seenRound`;
 
 const me = () => state.table.seat;
-const nameOf = (seat) => (seat === me() ? t("seat.you") : seatName(seat, state.table.seats));
+// Every human seat has its name (the player's own too, so sentences read the same for all).
+const nameOf = (seat) => seatName(seat, state.table.seats);
 
 // Work on the table one step at a time: stream messages and answers to own requests in order.
 function enqueue(step) {

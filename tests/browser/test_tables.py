@@ -1,0 +1,229 @@
+"""Tables in the browser (issue 12), against the real backend: create, invite, join and start in
+German and English; a 2-human + 2-bot table played in two browser contexts, each move visible in
+the other from the live stream; bot levels; resign by consent (R8); the cutter's cut (R3, F3);
+and no card of another seat in any page, answer or stream message the browser received."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from engine import Rules, State, view
+from tests.support.browser_stack import Stack
+from tests.support.page_checks import overflow, raw_text
+from tests.support.table_flows import (
+    CAPTURE_STREAM,
+    create_table,
+    discard_first,
+    draw,
+    join_table,
+    my_turn,
+)
+
+HIDDEN_KEYS = {"hands", "stock", "seed_hex", "position", "state", "token_hash", "player"}
+
+
+def new_player(
+    browser: Browser, stack: Stack, width: int = 1280, height: int = 900
+) -> BrowserContext:
+    ctx = browser.new_context(base_url=stack.base_url, viewport={"width": width, "height": height})
+    ctx.add_init_script("localStorage.setItem('pikdame.speed', JSON.stringify('veryfast'))")
+    ctx.add_init_script(CAPTURE_STREAM)
+    return ctx
+
+
+@pytest.fixture
+def two(browser: Browser, stack: Stack) -> Iterator[tuple[Page, Page]]:
+    """Two people, each in their own browser profile (their own session cookie)."""
+    a, b = new_player(browser, stack), new_player(browser, stack)
+    pages = (a.new_page(), b.new_page())
+    errors: list[str] = []
+    for p in pages:
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    yield pages
+    a.close()
+    b.close()
+    assert not errors, errors
+
+
+def started_table(a: Page, b: Page, lang: str = "de") -> None:
+    """Ada makes a 4-seat table (a friend's seat, two bots), Bea joins by the link, Ada starts."""
+    link = create_table(a, "Ada", ["human", "advanced", "beginner"], lang=lang)
+    join_table(b, link, "Bea")
+    expect(a.locator("#waiting-seats")).to_contain_text("Bea")  # live in the waiting room
+    a.locator("#start-button").click()
+    expect(a.locator("#table")).to_be_visible()
+    expect(b.locator("#table")).to_be_visible()
+
+
+@pytest.mark.parametrize(
+    ("lang", "waiting", "open_seat", "start"),
+    [
+        ("de", "Warteraum", "offen", "Partie starten"),
+        ("en", "Waiting room", "open", "Start the game"),
+    ],
+)
+def test_create_invite_join_start(
+    two: tuple[Page, Page], lang: str, waiting: str, open_seat: str, start: str
+) -> None:
+    a, b = two
+    link = create_table(a, "Ada", ["human", "zen"], lang=lang)
+    expect(a.locator("#waiting-title")).to_have_text(waiting)
+    expect(a.locator("#waiting-seats")).to_contain_text(open_seat)
+    expect(a.locator("#start-button")).to_have_text(start)
+    join_table(b, f"{link}?lang={lang}", "Bea")
+    expect(b.locator("#waiting")).to_be_visible()
+    expect(b.locator("#start-button")).to_be_hidden()  # only the creator starts
+    expect(a.locator("#waiting-seats")).to_contain_text("Bea")
+    expect(a.locator("[data-seat='1'] .presence.on")).to_be_visible()  # Bea's stream is open
+    for p in (a, b):
+        assert raw_text(p) == [], raw_text(p)
+    a.locator("#start-button").click()
+    expect(b.locator("#table")).to_be_visible()
+    expect(b.locator("#seat-strip")).to_contain_text("Ada")
+    # a late joiner finds the table started
+    assert (
+        b.request.post(link.replace("/t/", "/api/tables/join/"), data={"name": "Cem"}).status == 409
+    )
+
+
+def test_moves_live_in_the_other_browser(two: tuple[Page, Page], stack: Stack) -> None:
+    """R2: Ada (seat 0) starts; each move shows in Bea's page from the stream, and back."""
+    a, b = two
+    started_table(a, b)
+    my_turn(a)
+    expect(b.locator("#table.my-turn")).to_have_count(0)
+    draw(a)
+    expect(b.locator("#log li").last).to_contain_text("Ada")
+    expect(b.locator("#stock-count")).to_have_text(a.locator("#stock-count").inner_text())
+    card = discard_first(a)
+    expect(b.locator("#discard-top [data-card]")).to_have_attribute("data-card", card)
+    my_turn(b)  # Bea is seat 1: her turn comes right after Ada's discard
+    draw(b)
+    expect(a.locator("#log li").last).to_contain_text("Bea")
+    discard_first(b)
+    my_turn(a)  # the two bots played in between, seen by both
+    expect(a.locator("#log")).to_contain_text("Bot 2")
+    expect(b.locator("#log")).to_contain_text("Bot 3")
+    resign_together(b, a)
+    assert_no_hidden_cards(b)
+
+
+def test_bot_level_change(two: tuple[Page, Page]) -> None:
+    """Any human at the table taps a bot's icon and picks its level; everyone sees it."""
+    a, b = two
+    started_table(a, b)
+    a.locator("[data-bot-level='2']").click()
+    a.locator("[data-level='zen']").click()
+    expect(b.locator("[data-bot-level='2']")).to_contain_text("Zen-Meister")
+    expect(a.locator("[data-bot-level='2']")).to_contain_text("Zen-Meister")
+
+
+def test_resign_by_consent(two: tuple[Page, Page]) -> None:
+    """R8: one proposes, every human must agree; both see who still has to."""
+    a, b = two
+    started_table(a, b)
+    a.locator("#resign").click()
+    a.locator("#confirm-ok").click()
+    expect(b.locator("#resign-box")).to_be_visible()
+    expect(b.locator("#resign-text")).to_contain_text("Ada")
+    expect(a.locator("#resign-text")).to_contain_text("Bea")  # still to agree
+    expect(a.locator("#standings")).to_be_hidden()
+    b.locator("#resign-agree").click()
+    for p in (a, b):
+        expect(p.locator("#standings")).to_be_visible()
+        expect(p.locator("#standings-outcome")).to_contain_text("Ada")
+    assert raw_text(a) == []
+
+
+def test_cut_control(browser: Browser, stack: Stack) -> None:
+    """R2/R3: with two seats the creator starts and cuts; she picks K on the deck's edge with the
+    keyboard, the cut is her move, then the cards are dealt."""
+    ctx = new_player(browser, stack)
+    page = ctx.new_page()
+    create_table(page, "Ada", ["zen"])
+    page.locator("#start-button").click()
+    expect(page.locator("#cut-control")).to_be_visible()
+    expect(page.locator("#hand li")).to_have_count(0)
+    page.locator("#cut-range").focus()
+    page.keyboard.press("Home")
+    for _ in range(19):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#cut-value")).to_contain_text("20")
+    page.locator("#cut-button").click()
+    expect(page.locator("#cut-box")).to_be_hidden()
+    expect(page.locator("#log")).to_contain_text("20")
+    expect(page.locator("#hand li").first).to_be_visible()
+    table = page.request.get(page.url.replace("/tables/", "/api/tables/")).json()["table"]
+    assert table["rounds"][0]["cut"] == 20
+    ctx.close()
+
+
+def test_phone_layout(browser: Browser, stack: Stack) -> None:
+    """390 × 844: the form, the waiting room and the table fit the screen's width."""
+    ctx = new_player(browser, stack, 390, 844)
+    page = ctx.new_page()
+    create_table(page, "Wolfgang Amadeus M.", ["human", "zen", "beginner"])
+    assert overflow(page) <= 0
+    page.locator("#start-button").click()
+    expect(page.locator("#hand li").first).to_be_visible()
+    assert overflow(page) <= 0
+    wide = page.evaluate(
+        "() => [...document.querySelectorAll('#seat-strip li, #actions button, #opponents .seat,"
+        " #hand, .bot-level')].filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5)"
+        ".map((e) => e.className)"
+    )
+    assert wide == []
+    page.locator("[data-bot-level='2']").click()
+    assert overflow(page) <= 0
+    ctx.close()
+
+
+def keys_of(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys_of(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys_of(v)}
+    return set()
+
+
+def resign_together(proposer: Page, other: Page) -> None:
+    proposer.locator("#resign").click()
+    proposer.locator("#confirm-ok").click()
+    other.locator("#resign-agree").click()
+    expect(proposer.locator("#standings")).to_be_visible()
+
+
+def assert_no_hidden_cards(page: Page) -> None:
+    """Every stream message the page received shows the seat's view and nothing more: its `view`
+    is the engine's view of that seat at some point of a round (recomputed from the record
+    after the game), no hidden field, no seed before its round ended."""
+    stream = [json.loads(m) for m in page.evaluate("() => window.__stream")]
+    assert len(stream) >= 4
+    table_id = page.url.rsplit("/", 1)[1]
+    record = page.request.get(f"/api/tables/{table_id}/record").json()
+    seat = stream[0]["table"]["seat"]
+    truth: dict[int, set[str]] = {}
+    rules = Rules.from_json(record["rules"])
+    for entry in record["rounds"]:
+        state = State.new_round(bytes.fromhex(entry["seed"]), rules, entry["dealer"], entry["cut"])
+        seen = {json.dumps(view(state, seat).to_json(), sort_keys=True)}
+        for move in entry["moves"]:
+            state.push(move["move"], move["seat"])
+            seen.add(json.dumps(view(state, seat).to_json(), sort_keys=True))
+        truth[entry["round"]] = seen
+    for message in stream:
+        table = message["table"]
+        assert not keys_of(message) & HIDDEN_KEYS
+        text = json.dumps(message)
+        for entry in record["rounds"]:
+            revealed = [r for r in table["rounds"] if r["round"] == entry["round"] and r["seed"]]
+            if not revealed:
+                assert entry["seed"] not in text
+        if table["view"] is not None:
+            shown = json.dumps(table["view"], sort_keys=True)
+            assert any(shown in seen for seen in truth.values()), shown

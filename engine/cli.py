@@ -1,6 +1,7 @@
 """``python -m engine``: the command line of every game (FORMATS.md F7), dispatched by its first
 word. Pik Dame's commands (``deal``, ``check``, ``replay``) live in ``engine/pikdame/cli.py``,
-its bot tournaments in ``engine/pikdame/tournament.py``.
+its bot tournaments in ``engine/pikdame/tournament.py``; ``gin …`` goes to ``engine/gin/cli.py``
+(GIN.md G9).
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ def main(
     argv: list[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None
 ) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["gin"]:  # GIN.md G9: the second game's command line
+        from engine.gin.cli import main as gin_main
+
+        return gin_main(argv[1:], out, stdin)
     if argv[:1] == ["tournament"]:
         from engine.pikdame.tournament import main as tournament_main  # only when asked: heavy
 

@@ -14,6 +14,7 @@ from flask import Response, current_app, jsonify, request
 from service import identity, outputs
 from service.apidoc import api_blueprint
 from service.data import clock, tables, timers
+from service.data.games import GAMES
 from service.data.store import Stale
 from service.data.tables import Changed, Lifetimes, Table, TableError
 from service.errors import ApiError
@@ -133,16 +134,21 @@ def _created(response: Response) -> bool:
 @limiter.limit(_tables_limit, key_func=lambda: f"addr:{request.remote_addr}", deduct_when=_created)
 def create_table(body: NewTableBody) -> Response:
     """Make a table: seat 0 is yours; human seats wait for friends (invite), bots play (R9)."""
-    if body.game != "pikdame":
+    kind = GAMES.get(body.game)
+    if kind is None:
         raise ApiError(422, "bad_value", f"the game {body.game!r} is not offered yet")
     if body.seats[0].kind != "human":
         raise ApiError(422, "bad_value", "seat 0 is the creator's: a human seat")
+    if body.game == "gin" and len(body.seats) != 2:
+        raise ApiError(422, "bad_value", "a Gin match has two seats (GIN.md G2)")
     seats: list[dict[str, Any]] = []
     for spec in body.seats:
-        if spec.kind == "bot":
-            seats.append({"kind": "bot", "level": spec.level or "advanced"})
-        else:
+        if spec.kind == "human":
             seats.append({"kind": "human"})
+        elif spec.level is not None and spec.level not in kind.levels:
+            raise ApiError(422, "bad_value", f"{body.game} bots are {', '.join(kind.levels)}")
+        else:
+            seats.append({"kind": "bot", "level": spec.level or kind.default_level})
     player = _player()
     options = {"hand_out_double": body.rules.hand_out_double, "strict_1000": body.rules.strict_1000}
     table, token = tables.create(
@@ -254,7 +260,7 @@ def table_events(path: TablePath, query: EventsQuery) -> Response:
 
 
 @bp.post(
-    "/<id:table_id>/seats/<int:n>",
+    "/<id:table_id>/seats/<n>",
     responses=outputs.answers(outputs.TableDoc, 400, 401, 403, 404, 409, 415, 422),
 )
 def set_seat_level(path: SeatPath, body: LevelBody) -> Response:

@@ -159,7 +159,8 @@ class MoveBody(ApiModel):
 # --- tables (API.md "Tables", docs/TABLES.md) ----------------------------------------------------
 
 GameName: TypeAlias = Literal["pikdame", "tausende", "gin"]
-Level: TypeAlias = Literal["beginner", "advanced", "zen"]
+#: Pik Dame's levels (R9) and Gin's (GIN.md); each game accepts its own (else 422 bad_value).
+Level: TypeAlias = Literal["beginner", "advanced", "zen", "plain", "strong"]
 
 
 class TablePath(ApiModel):
@@ -172,7 +173,9 @@ class InvitePath(ApiModel):
 
 class SeatPath(ApiModel):
     table_id: Id
-    n: Annotated[int, Field(ge=0, le=3)]
+    n: Annotated[int, Field(ge=0, le=MAX_OFFSET), AsInteger] = Field(
+        description="the seat (a seat the table does not have: 404 unknown_seat)"
+    )
 
 
 class SeatSpec(ApiModel):

@@ -11,6 +11,7 @@ Flask, Redis or RQ (it is pure Python, docs/ENGINE_API.md).
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -171,6 +172,23 @@ def test_every_import_runs_down_the_layers(graph: tuple[Graph, Graph]) -> None:
     assert violations(ours, foreign) == []
 
 
+def test_the_engine_imports_only_itself_and_the_standard_library(
+    graph: tuple[Graph, Graph],
+) -> None:
+    """Every engine package (engine.core, each game, the facade) imports nothing but engine.*
+    and the standard library: the rules engine installs and runs with Python alone (was
+    tests/gin/test_layers.py, now the rule for every game)."""
+    _, foreign = graph
+    wrong = [
+        f"{source} imports {top}"
+        for source in sorted(foreign)
+        if source.split(".")[0] == "engine"
+        for top in sorted(foreign[source])
+        if top and top != "__future__" and top not in sys.stdlib_module_names
+    ]
+    assert wrong == []
+
+
 def test_the_allowlist_is_still_needed(graph: tuple[Graph, Graph]) -> None:
     """An allowed edge that is gone must leave the list too, so the list cannot hide new ones."""
     ours, _ = graph
@@ -220,6 +238,7 @@ PIKDAME_ORDER = [
     "record",
     "game",
     "replay",
+    "match",
     "daily",
     "cli",
     "tournament",
@@ -251,9 +270,10 @@ def test_pikdame_modules_import_only_those_below_them(graph: tuple[Graph, Graph]
     assert wrong == []
 
 
-#: The test folders whose shared helpers live in tests/support (issue 11 item 7). tests/service
-#: and tests/browser follow when their own refactor lands.
-HELPER_CLEAN = ("engine", "bots", "cli", "view")
+#: Every test folder: shared helpers live in tests/support (issue 11 item 7).
+HELPER_CLEAN = tuple(
+    sorted(p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and p.name != "support")
+)
 
 
 def test_tests_import_no_test_module_and_no_conftest() -> None:

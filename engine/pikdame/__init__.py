@@ -11,6 +11,7 @@ Layers inside the package, each importing only those above it:
 """
 
 from engine.core.cards import CARDS, JOKER, Card
+from engine.core.records import commitment
 from engine.pikdame.cards import QUEEN_OF_SPADES
 from engine.pikdame.daily import DAILY_DEALER, DAILY_RULES, daily_game, daily_seats, daily_seed
 from engine.pikdame.deal import deal
@@ -24,7 +25,6 @@ from engine.pikdame.errors import (
 from engine.pikdame.game import Game
 from engine.pikdame.melds import Meld
 from engine.pikdame.moves import Move
-from engine.pikdame.record import commitment
 from engine.pikdame.replay import replay
 from engine.pikdame.rules import Outcome, Rules, Seat
 from engine.pikdame.state import State

@@ -1,140 +1,72 @@
 """Pik Dame's command line (FORMATS.md F7): ``python -m engine deal | check | replay``.
 
 Exit status: 0 all legal, 3 an illegal move (or a record that does not verify), 2 malformed input
-(the message on standard error). ``tournament`` runs bot matches (engine/pikdame/tournament.py);
-``engine/cli.py`` dispatches to it and to this module.
+(the message on standard error). The plumbing is every game's, in ``engine.core.commandline``;
+``tournament`` runs bot matches (engine/pikdame/tournament.py); ``engine/cli.py`` dispatches to it
+and to this module.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
+from engine.core import commandline as cl
+from engine.core.commandline import EXIT_ILLEGAL, EXIT_MALFORMED, EXIT_OK
+from engine.core.records import parse_seed
 from engine.pikdame.cards import TOTAL_CARDS
-from engine.pikdame.errors import FormatError, PikDameError
+from engine.pikdame.errors import FormatError
 from engine.pikdame.match import GAME_FORMAT, replay_match
-from engine.pikdame.record import parse_seed
 from engine.pikdame.replay import replay
 from engine.pikdame.rules import Rules
 from engine.pikdame.state import State
-
-EXIT_OK, EXIT_MALFORMED, EXIT_ILLEGAL = 0, 2, 3
-
-
-class _Malformed(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _Malformed(message)
-
-
-def _write(doc: Any, out: TextIO) -> None:
-    out.write(json.dumps(doc, ensure_ascii=False) + "\n")
-
-
-def _read_json(path: str | None, stdin: TextIO) -> Any:
-    try:
-        if path is None or path == "-":
-            text = stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        return json.loads(text)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise _Malformed(f"cannot read JSON input: {e}") from None
 
 
 def cmd_deal(args: argparse.Namespace, out: TextIO) -> int:
     try:
         seed = parse_seed(args.seed)
     except FormatError as e:
-        raise _Malformed(f"--seed: {e.message}") from None
+        raise cl.Malformed(f"--seed: {e.message}") from None
     if args.players not in (2, 3, 4):
-        raise _Malformed("--players is 2, 3 or 4")
+        raise cl.Malformed("--players is 2, 3 or 4")
     if not 0 <= args.dealer < args.players:
-        raise _Malformed("--dealer is a seat: 0 … players-1")
+        raise cl.Malformed("--dealer is a seat: 0 … players-1")
     if args.cut is not None and not 1 <= args.cut <= TOTAL_CARDS - 1:
-        raise _Malformed("--cut is 1 … 109")
+        raise cl.Malformed("--cut is 1 … 109")
     state = State.new_round(seed, Rules(players=args.players), args.dealer, args.cut)
-    _write(state.to_position(), out)
+    cl.write_json(state.to_position(), out)
     return EXIT_OK
+
+
+def _verify(record: Any) -> dict[str, Any] | None:
+    if isinstance(record, dict) and record.get("format") == GAME_FORMAT:
+        # a whole game's record (tables, docs/TABLES.md): F7's shapes and exit codes too
+        return replay_match(record).result()
+    outcome = replay(record).state.outcome
+    return None if outcome is None else outcome.to_json()
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    doc = _read_json(args.file, stdin)
-    if not isinstance(doc, dict) or set(doc) != {"position", "moves"}:
-        raise _Malformed('input is {"position": <F5>, "moves": ["…", …]}')
-    moves = doc["moves"]
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise _Malformed("moves is a list of strings")
-    try:
-        state = State.from_position(doc["position"])
-    except PikDameError as e:
-        raise _Malformed(e.message) from None
-    results: list[dict[str, Any]] = []
-    status = EXIT_OK
-    for text in moves:
-        try:
-            state.push(text)
-        except PikDameError as e:
-            results.append({"move": text, "ok": False, "error": e.to_json()})
-            status = EXIT_ILLEGAL
-            break
-        results.append({"move": text, "ok": True})
-    _write({"results": results, "position": state.to_position()}, out)
-    return status
+    return cl.check(cl.read_json(args.file, stdin), State.from_position, out, "F5")
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    record = _read_json(args.file, stdin)
-    if isinstance(record, dict) and record.get("format") == GAME_FORMAT:
-        return _replay_whole_game(record, out)
-    try:
-        game = replay(record)
-    except PikDameError as e:
-        error: dict[str, Any] = {"move_index": None, **e.to_json()}
-        _write({"ok": False, "error": error}, out)
-        if e.code == "bad_format":
-            sys.stderr.write(f"engine replay: {e.message}\n")
-            return EXIT_MALFORMED
-        return EXIT_ILLEGAL
-    outcome = game.state.outcome
-    _write({"ok": True, "result": None if outcome is None else outcome.to_json()}, out)
-    return EXIT_OK
-
-
-def _replay_whole_game(record: dict[str, Any], out: TextIO) -> int:
-    """A whole game's record (``pikdame-game/1``, docs/TABLES.md): F7's shapes and exit codes."""
-    try:
-        match = replay_match(record)
-    except PikDameError as e:
-        _write({"ok": False, "error": {"move_index": None, **e.to_json()}}, out)
-        if e.code == "bad_format":
-            sys.stderr.write(f"engine replay: {e.message}\n")
-            return EXIT_MALFORMED
-        return EXIT_ILLEGAL
-    _write({"ok": True, "result": match.result()}, out)
-    return EXIT_OK
+    return cl.replay(cl.read_json(args.file, stdin), _verify, out, "engine")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m engine", description="Pik Dame rules engine (FORMATS.md F7)")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = cl.Parser(prog="python -m engine", description="Pik Dame rules engine (FORMATS.md F7)")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=cl.Parser)
     deal = sub.add_parser("deal", help="print the position after the deal (F3, F5)")
     deal.add_argument("--seed", required=True, help="the 32-byte seed as 64 hex digits")
     deal.add_argument("--players", type=int, required=True)
     deal.add_argument("--dealer", type=int, required=True)
     deal.add_argument("--cut", type=int, default=None, help="1 … 109; automatic cut if omitted")
-    for name, text in (
-        ("check", 'apply moves to a position: {"position": F5, "moves": [...]}'),
-        ("replay", "replay and verify a game record (F6) with its seed"),
-    ):
-        p = sub.add_parser(name, help=text)
-        p.add_argument("file", nargs="?", default=None, help="input file (default: stdin)")
+    cl.add_file_commands(
+        sub,
+        'apply moves to a position: {"position": F5, "moves": [...]}',
+        "replay and verify a game record (F6) with its seed",
+    )
     sub.add_parser(
         "tournament", help="bot tournament (see --help after the command)", add_help=False
     )
@@ -145,16 +77,17 @@ def main(
     argv: list[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None
 ) -> int:
     """Run one of F7's commands (``deal``, ``check``, ``replay``) on ``argv``."""
-    argv = sys.argv[1:] if argv is None else argv
-    out = sys.stdout if out is None else out
-    stdin = sys.stdin if stdin is None else stdin
-    try:
+    argv, output, source = cl.streams(argv, out, stdin)
+
+    def command() -> int:
         args = build_parser().parse_args(argv)
         if args.command == "deal":
-            return cmd_deal(args, out)
+            return cmd_deal(args, output)
         if args.command == "check":
-            return cmd_check(args, out, stdin)
-        return cmd_replay(args, out, stdin)
-    except _Malformed as e:
-        sys.stderr.write(json.dumps({"error": {"code": "bad_format", "message": str(e)}}) + "\n")
-        return EXIT_MALFORMED
+            return cmd_check(args, output, source)
+        return cmd_replay(args, output, source)
+
+    return cl.run(command)
+
+
+__all__ = ["EXIT_ILLEGAL", "EXIT_MALFORMED", "EXIT_OK", "build_parser", "main"]

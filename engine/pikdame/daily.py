@@ -7,9 +7,9 @@ import hashlib
 import hmac
 from typing import Final
 
+from engine.core.records import commitment
 from engine.pikdame.errors import FormatError
 from engine.pikdame.game import Game
-from engine.pikdame.record import commitment
 from engine.pikdame.rules import Rules, Seat
 
 DAILY_RULES: Final = Rules(players=4, hand_out_double=True, strict_1000=False)

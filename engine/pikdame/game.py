@@ -8,13 +8,13 @@ from __future__ import annotations
 from typing import Any, Final
 
 from engine.core.game import GameType
+from engine.core.records import commitment
 from engine.pikdame import record
 from engine.pikdame.bots import choose_move
 from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import FormatError, IllegalMoveError
 from engine.pikdame.moves import Move
-from engine.pikdame.record import commitment
-from engine.pikdame.rules import Rules, Seat
+from engine.pikdame.rules import LEVELS, Rules, Seat
 from engine.pikdame.state import State
 from engine.pikdame.view import View, view
 
@@ -139,7 +139,7 @@ class Game:
         state = State.from_position(data["position"])
         state.history = [(m["seat"], m["move"]) for m in doc["moves"]]
         deal = doc["deal"]
-        seats = tuple(Seat.from_json(s) for s in doc["seats"])
+        seats = tuple(Seat.from_json(s, LEVELS) for s in doc["seats"])
         return Game(state.rules, seats, deal["dealer"], deal["cut"], deal["commitment"], state)
 
 

@@ -25,6 +25,7 @@ from engine.pikdame.errors import (
     ReplayError,
 )
 from engine.pikdame.game import Game
+from engine.pikdame.moves import Move
 from engine.pikdame.record import commitment, parse_seed
 from engine.pikdame.replay import check_moves
 from engine.pikdame.rules import LEVELS, Rules, Seat
@@ -216,7 +217,10 @@ class Match:
         if text.strip().lower() == "resign":
             return self.resign(seat)
         if self.pending is not None:
-            k = parse_cut(text)  # syntax / bad_value first, as F7 orders a move's checks
+            if CUT.fullmatch(text) is None:
+                Move.parse(text)  # not even a move: syntax (F7's first code)
+                raise IllegalMoveError("wrong_phase", "the round waits for its cut", text)
+            k = parse_cut(text)  # bad_value before not_your_turn, as F7 orders syntax first
             if seat != self.cutter:
                 raise IllegalMoveError("not_your_turn", f"seat {self.cutter} cuts", text)
             return self._cut(seat, k, new_seed)
@@ -311,7 +315,7 @@ class Match:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Match:
-        seats = tuple(Seat.from_json(s) for s in data["seats"])
+        seats = tuple(Seat.from_json(s, LEVELS) for s in data["seats"])
         match = Match(Rules.from_json(data["rules"]), seats, data["first_dealer"])
         match.seq = data["seq"]
         match.resigned_by = data["resigned_by"]
@@ -348,7 +352,7 @@ def replay_match(record: Any) -> Match:
         seats_json = record.get("seats")
         if not isinstance(seats_json, list) or len(seats_json) != rules.players:
             raise FormatError("record seats: one per player", record)
-        seats = tuple(Seat.from_json(s) for s in seats_json)
+        seats = tuple(Seat.from_json(s, LEVELS) for s in seats_json)
     except PikDameError as e:
         raise bad(f"record: {e.message}") from None
     first = record.get("first_dealer")

@@ -6,31 +6,17 @@ Replaying a record (recomputing every bot move) is :mod:`engine.pikdame.replay`'
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from engine.core.records import Seat, commitment, parse_seed
 from engine.pikdame.cards import TOTAL_CARDS
 from engine.pikdame.errors import FormatError, PikDameError
-from engine.pikdame.rules import Outcome, Rules, Seat
+from engine.pikdame.rules import LEVELS, Outcome, Rules
 from engine.pikdame.version import ENGINE_VERSION
 
 LOG_FORMAT: Final = "pikdame-log/1"
-
-
-def commitment(seed: bytes) -> str:
-    """F4: lower-case hex of SHA-256(seed)."""
-    return hashlib.sha256(seed).hexdigest()
-
-
-def parse_seed(text: Any) -> bytes:
-    if not isinstance(text, str) or len(text) != 64:
-        raise FormatError("a seed is 64 hex digits", text)
-    try:
-        return bytes.fromhex(text)
-    except ValueError:
-        raise FormatError("a seed is 64 hex digits", text) from None
 
 
 @dataclass(frozen=True)
@@ -77,7 +63,7 @@ def read_fields(record: Any) -> tuple[Rules, tuple[Seat, ...], dict[str, Any], l
     seats_json = record.get("seats")
     if not isinstance(seats_json, list) or len(seats_json) != rules.players:
         raise FormatError("record seats: one per player", record)
-    seats = tuple(Seat.from_json(s) for s in seats_json)
+    seats = tuple(Seat.from_json(s, LEVELS) for s in seats_json)
     deal = record.get("deal")
     if not isinstance(deal, dict):
         raise FormatError("record deal: {dealer, cut, commitment, seed}", record)
@@ -98,21 +84,11 @@ def read_fields(record: Any) -> tuple[Rules, tuple[Seat, ...], dict[str, Any], l
     return rules, seats, deal, moves
 
 
-def version_note(record: dict[str, Any]) -> str:
-    """Bots change between engine versions (F6 names the one that played): say so when they
-    differ, since a bot mismatch is then expected rather than a forgery."""
-    played_by = record.get("engine")
-    if played_by == ENGINE_VERSION:
-        return ""
-    return f" (the record was played by engine {played_by!r}; this is {ENGINE_VERSION!r})"
-
-
 __all__ = [
     "LOG_FORMAT",
     "DealFacts",
     "commitment",
     "parse_seed",
     "read_fields",
-    "version_note",
     "write",
 ]

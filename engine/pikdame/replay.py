@@ -10,14 +10,16 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.core.records import bot_mismatch, commitment, parse_seed
 from engine.pikdame.bots import choose_move
 from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
 from engine.pikdame.game import Game
 from engine.pikdame.moves import Move
-from engine.pikdame.record import commitment, parse_seed, read_fields, version_note
+from engine.pikdame.record import read_fields
 from engine.pikdame.rules import Seat
 from engine.pikdame.state import State
+from engine.pikdame.version import ENGINE_VERSION
 from engine.pikdame.view import view
 
 
@@ -95,13 +97,7 @@ def check_moves(
         except PikDameError as e:
             raise ReplayError(e.code, f"move {i} ({text!r}): {e.message}", i, record) from None
         if expected is not None and str(expected) != str(done):
-            raise ReplayError(
-                "bot_mismatch",
-                f"move {i}: seat {seat}'s bot plays {expected}, the record says {text!r}"
-                + version_note(record),
-                i,
-                record,
-            )
+            raise bot_mismatch(i, seat, expected, text, record, ENGINE_VERSION)
 
 
 __all__ = ["check_moves", "replay"]

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.core.cards import Counts
+from engine.core.records import Seat  # every game's seat (R9, G9); re-exported here
 from engine.pikdame.cards import counts_points
-from engine.pikdame.errors import FormatError, PikDameError
+from engine.pikdame.errors import PikDameError
 from engine.pikdame.melds import Meld, melds_points
 
 GOAL: Final = 1000
@@ -55,32 +56,6 @@ class Rules:
     def reached_goal(self, total: int) -> bool:
         """R8: 1000 points reached (or passed, with ``strict_1000``)."""
         return total > GOAL if self.strict_1000 else total >= GOAL
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A seat of a game: a human with a name, or a bot with a level (R9)."""
-
-    kind: str
-    name: str | None = None
-    level: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        if self.kind == "bot":
-            return {"kind": "bot", "level": self.level}
-        return {"kind": "human", "name": self.name}
-
-    @staticmethod
-    def from_json(obj: Any) -> Seat:
-        if isinstance(obj, dict) and obj.get("kind") == "bot" and obj.get("level") in LEVELS:
-            return Seat("bot", level=obj["level"])
-        if (
-            isinstance(obj, dict)
-            and obj.get("kind") == "human"
-            and isinstance(obj.get("name"), str)
-        ):
-            return Seat("human", name=obj["name"])
-        raise FormatError(f"a seat is a human with a name or a bot of level {LEVELS}", obj)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, Protocol
 
+from engine.core.errors import IllegalMoveError
+from engine.gin.bots import LEVELS as GIN_LEVELS
+from engine.gin.match import GinMatch
 from engine.pikdame.match import Match
 from engine.pikdame.rules import LEVELS, Rules, Seat
 from engine.pikdame.view import FACE_DOWN_DISCARD, view
@@ -22,7 +25,10 @@ Events = list[tuple[int, str]]
 class Session(Protocol):
     """A whole game in play at a table (hidden cards inside: never sent as is)."""
 
-    seq: int
+    @property
+    def seq(self) -> int:
+        """Events so far (cuts and moves of every seat)."""
+        ...
 
     @property
     def finished(self) -> bool: ...
@@ -44,9 +50,14 @@ class Session(Protocol):
 class TableGame(Protocol):
     """A game as tables offer it."""
 
-    name: str
-    levels: tuple[str, ...]
-    default_level: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def levels(self) -> tuple[str, ...]: ...
+
+    @property
+    def default_level(self) -> str: ...
 
     def rules_of(self, players: int, options: dict[str, bool]) -> Any: ...
 
@@ -146,10 +157,123 @@ def _match(session: Session) -> Match:
     return session
 
 
+class GinSession:
+    """A Gin match (engine.gin.GinMatch, GIN.md) as a table's session: one seed deals every
+    hand, so its commitment stands for the whole match and the seed is revealed at its end."""
+
+    def __init__(self, match: GinMatch) -> None:
+        self.match = match
+
+    @property
+    def seq(self) -> int:
+        return len(self.match.moves)
+
+    @property
+    def finished(self) -> bool:
+        return self.match.finished
+
+    @property
+    def turn(self) -> int | None:
+        return self.match.to_move()
+
+    def play(self, text: str, seat: int, new_seed: SeedSource) -> Events:
+        return self.match.play(text, seat)
+
+    def autoplay_turn(self, seat: int, new_seed: SeedSource) -> Events:
+        return self.match.autoplay_turn(seat)
+
+    def resign(self, seat: int) -> Events:
+        done = self.match.push("resign", seat)
+        return [(seat, str(done))]
+
+    def set_level(self, seat: int, level: str) -> None:
+        # gin-log/1 names each seat's level once: a change in play would not replay.
+        raise IllegalMoveError("bad_value", "a Gin bot keeps its level once the match runs", level)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.match.to_json()
+
+
+class GinTables:
+    """Gin Rommé to 100 (GIN.md) for two seats."""
+
+    name: Final = "gin"
+    levels: Final = GIN_LEVELS
+    default_level: Final = "strong"
+
+    def rules_of(self, players: int, options: dict[str, bool]) -> None:
+        return None
+
+    def start(
+        self, rules: Any, seats: tuple[Seat, ...], new_seed: SeedSource
+    ) -> tuple[Session, Events]:
+        if len(seats) != 2:
+            raise IllegalMoveError("bad_value", "a Gin match has two seats (G2)", seats)
+        match = GinMatch.start(new_seed(), (seats[0], seats[1]))
+        return GinSession(match), list(match.moves)  # the bots' first moves, if any
+
+    def load(self, data: dict[str, Any]) -> Session:
+        return GinSession(GinMatch.from_json(data))
+
+    def facts(self, session: Session, seat: int | None) -> dict[str, Any]:
+        match = _gin(session).match
+        seed = match.to_record(reveal_seed=True)["seeds"]["seed"] if match.finished else None
+        return {
+            "round": match.hand_no,
+            "dealer": match.state.dealer,
+            "cutter": None,
+            "awaiting_cut": False,
+            "turn": match.to_move(),
+            "lucky": [],
+            "totals": list(match.totals),
+            "commitment": match.commitment,
+            "rounds": [
+                {
+                    "round": r.hand_no,
+                    "dealer": r.dealer,
+                    "cut": None,
+                    "commitment": match.commitment,
+                    "scores": list(r.outcome.scores),
+                    "end": r.outcome.end,
+                    "totals": None,
+                    "seed": seed,  # one seed deals the whole match: revealed at its end
+                    "lucky": [],
+                }
+                for r in match.results
+            ],
+            "result": match.result_json(),
+            "view": None if seat is None else match.view(seat).to_json(),
+        }
+
+    def face_down(self, session: Session, seq: int) -> bool:
+        return False
+
+    def record(self, session: Session, seats: tuple[Seat, ...]) -> dict[str, Any]:
+        return _gin(session).match.to_record(reveal_seed=True)
+
+
+def _gin(session: Session) -> GinSession:
+    assert isinstance(session, GinSession)
+    return session
+
+
 PIKDAME_TABLES: Final = PikDameTables()
-#: Every game a table can hold, by API.md's name.
-GAMES: Final[dict[str, TableGame]] = {PIKDAME_TABLES.name: PIKDAME_TABLES}
+GIN_TABLES: Final = GinTables()
+#: Every game a table can hold, by API.md's name (``tausende`` joins when its ruleset lands).
+GAMES: Final[dict[str, TableGame]] = {
+    PIKDAME_TABLES.name: PIKDAME_TABLES,
+    GIN_TABLES.name: GIN_TABLES,
+}
 #: What another seat sees of a face-down going-out card (R4.3).
 HIDDEN_MOVE: Final = FACE_DOWN_DISCARD
 
-__all__ = ["GAMES", "HIDDEN_MOVE", "PIKDAME_TABLES", "Events", "SeedSource", "Session", "TableGame"]
+__all__ = [
+    "GAMES",
+    "GIN_TABLES",
+    "HIDDEN_MOVE",
+    "PIKDAME_TABLES",
+    "Events",
+    "SeedSource",
+    "Session",
+    "TableGame",
+]

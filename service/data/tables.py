@@ -13,7 +13,7 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import redis
 
@@ -428,7 +428,7 @@ def absent(client: redis.Redis[str], table_id: str, seat: int, stream: str) -> N
 
 def connected(client: redis.Redis[str], table_id: str, players: int, now_ms: int) -> list[bool]:
     """Per seat: whether some live stream of it is open now."""
-    members = cast(list[str], client.zrangebyscore(keys.table_presence(table_id), now_ms, "+inf"))
+    members = client.zrangebyscore(keys.table_presence(table_id), now_ms, "+inf")
     seats = {int(m.split(":", 1)[0]) for m in members}
     return [n in seats for n in range(players)]
 

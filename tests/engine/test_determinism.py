@@ -3,6 +3,7 @@ clock, no floats, no ``hash()`` outside ``__hash__``; the same inputs give the s
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import random
 
@@ -12,9 +13,10 @@ from engine import Rules, State
 from tests.support.determinism import ENGINE, engine_sources, violations
 from tests.support.pikdame import choose
 
-#: The command-line tools beside the rules: they parse argv and time bot decisions for their
-#: reports (tournament), so they are exempt; nothing under the rules imports them.
-TOOLS = {"pikdame/cli.py", "pikdame/tournament.py"}
+#: The command-line tools beside the rules: they parse argv, read standard input and time bot
+#: decisions for their reports (tournament), so they are exempt; nothing under the rules imports
+#: them (test_no_rules_module_imports_a_tool). ``core/commandline.py`` is every game's CLI plumbing.
+TOOLS = {"core/commandline.py", "pikdame/cli.py", "pikdame/tournament.py"}
 RULES = [name for name in engine_sources("core", "pikdame") if name not in TOOLS]
 
 
@@ -26,7 +28,7 @@ def test_rules_module_is_deterministic(name: str) -> None:
 def test_every_rules_module_is_checked() -> None:
     """The shared core and every Pik Dame rules module (the bots and the optimiser are checked in
     tests/bots/test_bot_sources.py)."""
-    expected = {f"core/{m}.py" for m in ("cards", "errors", "game", "melds", "rng")} | {
+    expected = {f"core/{m}.py" for m in ("cards", "errors", "game", "melds", "records", "rng")} | {
         f"pikdame/{m}.py"
         for m in (
             "cards",
@@ -48,6 +50,23 @@ def test_every_rules_module_is_checked() -> None:
     }
     assert expected <= set(RULES)
     assert all((ENGINE / tool).exists() for tool in TOOLS)
+
+
+def test_no_rules_module_imports_a_tool() -> None:
+    """The exemption above holds only while the rules never reach the tools."""
+    tools = {"engine." + t.removesuffix(".py").replace("/", ".") for t in TOOLS}
+    wrong: list[str] = []
+    for name in RULES:
+        tree = ast.parse((ENGINE / name).read_text(), name)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                targets = {node.module, *(f"{node.module}.{a.name}" for a in node.names)}
+            elif isinstance(node, ast.Import):
+                targets = {a.name for a in node.names}
+            else:
+                continue
+            wrong.extend(f"{name} imports {t}" for t in sorted(targets & tools))
+    assert wrong == []
 
 
 def test_the_checker_finds_violations() -> None:

@@ -4,34 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.app import create_app
 from tests.support.servers import start_redis
-
-SECRET = b"test-secret-not-for-production"
-
-
-class Clock:
-    """A clock the tests move by hand (service.data.clock reads PIKDAME_NOW)."""
-
-    def __init__(self, moment: dt.datetime) -> None:
-        self.moment = moment
-
-    def __call__(self) -> dt.datetime:
-        return self.moment
-
-    @property
-    def today(self) -> str:
-        return self.moment.date().isoformat()
-
-    def advance(self, **delta: float) -> None:
-        self.moment += dt.timedelta(**delta)
+from tests.support.service_app import Clock, make_app
 
 
 @pytest.fixture(scope="session")
@@ -56,19 +36,6 @@ def rdb(redis_url: str) -> Iterator[redis.Redis[str]]:
     client.flushdb()
     yield client
     client.close()
-
-
-def make_app(redis_url: str, clock: Clock, **extra: Any) -> Flask:
-    return create_app(
-        {
-            "REDIS_URL": redis_url,
-            "PIKDAME_SECRET": SECRET,
-            "PIKDAME_NOW": clock,
-            "PIKDAME_LIMITS_ENABLED": False,
-            "TESTING": True,
-            **extra,
-        }
-    )
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 
 from service.data import store
 from service.inputs import MoveBody, PageQuery
-from tests.service.conftest import Clock
 from tests.support.api import start
+from tests.support.service_app import Clock
 
 DEEP = "[" * 1000 + "]" * 1000
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import redis
 from flask.testing import FlaskClient
 
-from tests.service.conftest import Clock
 from tests.support.api import start
+from tests.support.service_app import Clock
 
 
 def error(response: object) -> tuple[int, str]:

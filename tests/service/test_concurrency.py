@@ -9,9 +9,9 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.service.conftest import Clock
 from tests.support.api import start
 from tests.support.player import next_move
+from tests.support.service_app import Clock
 
 
 def twice_at_once(

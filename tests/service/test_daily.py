@@ -7,8 +7,8 @@ import hashlib
 from flask.testing import FlaskClient
 
 from engine import daily_seed
-from tests.service.conftest import SECRET, Clock
 from tests.support.api import start
+from tests.support.service_app import SECRET, Clock
 
 
 def test_today_has_commitment_and_no_seed(client: FlaskClient, clock: Clock) -> None:

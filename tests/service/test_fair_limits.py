@@ -14,8 +14,8 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.service.conftest import Clock, make_app
 from tests.support.api import resign_at_once
+from tests.support.service_app import Clock, make_app
 
 
 def limited(redis_url: str, clock: Clock, **limits: Any) -> Flask:

@@ -14,11 +14,11 @@ from rq.serializers import JSONSerializer
 
 from service.data.queue import job_id, queue
 from service.data.reconcile import reconcile
-from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.processes import service_env, start_worker, wait_for
 from tests.support.servers import start_redis
+from tests.support.service_app import SECRET, Clock, make_app
 
 pytestmark = pytest.mark.integration
 
@@ -58,7 +58,7 @@ def test_worker_killed_mid_job_then_reconciler_verifies_once(
     thread.start()
     worker = start_worker(env, tmp_path / "worker1.log")
     try:
-        wait_for(lambda: job_status(redis_url, aid) == "started", interval=0.005)
+        wait_for(lambda: job_status(redis_url, aid) == "started", timeout=120, interval=0.005)
         rdb.execute_command("CLIENT", "PAUSE", 10_000, "WRITE")
         time.sleep(0.3)
         assert rdb.hget(key, "verification") == "queued"

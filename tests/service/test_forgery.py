@@ -11,9 +11,9 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import daily_game, daily_seed
-from tests.service.conftest import SECRET, Clock
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
+from tests.support.service_app import SECRET, Clock
 from worker.verify import EngineMismatch, NotReady, verify
 
 

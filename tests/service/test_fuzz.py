@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.app import create_app
-from tests.service.conftest import Clock
 from tests.support.api import start
+from tests.support.service_app import Clock
 
 # The document generated from the routes' declarations (no Redis needed to build it).
 DOCUMENT: dict[str, Any] = create_app(

@@ -13,8 +13,8 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import Game, daily_seed
-from tests.service.conftest import SECRET, Clock
 from tests.support.player import next_move
+from tests.support.service_app import SECRET, Clock
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:[2-9TJQKA][SHDC]|X)(?![0-9A-Za-z])")
 ATTEMPT_KEYS = {"id", "date", "name", "ranked", "status", "seq", "view", "verification"}

@@ -8,9 +8,9 @@ import redis
 from flask.testing import FlaskClient
 
 from service.data import keys, ranking
-from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
+from tests.support.service_app import SECRET, Clock, make_app
 from worker.verify import verify
 
 

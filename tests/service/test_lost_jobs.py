@@ -14,9 +14,9 @@ from flask import Flask
 
 from service.data.queue import job_id
 from service.data.reconcile import reconcile
-from tests.service.conftest import SECRET, Clock
 from tests.support.api import resign_at_once
 from tests.support.processes import Process, service_env, start_worker, wait_for
+from tests.support.service_app import SECRET, Clock
 
 pytestmark = pytest.mark.integration
 

@@ -8,9 +8,9 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import Game, daily_game, daily_seed
-from tests.service.conftest import SECRET, Clock
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
+from tests.support.service_app import SECRET, Clock
 
 
 def stored(rdb: redis.Redis[str], attempt_id: str) -> dict[str, str]:

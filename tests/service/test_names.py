@@ -9,8 +9,8 @@ import redis
 from flask.testing import FlaskClient
 
 from service.data.names import BadName, normalise, skeleton
-from tests.service.conftest import Clock
 from tests.support.api import start
+from tests.support.service_app import Clock
 
 INVISIBLE = {
     "hangul filler": "\u3164",

@@ -17,11 +17,11 @@ from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
 from service.data.queue import queue
-from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import resign_at_once
 from tests.support.launcher import healthy, launch
 from tests.support.processes import WebServer, descendants, service_env, start_worker, wait_for
 from tests.support.servers import free_port, start_redis
+from tests.support.service_app import SECRET, Clock, make_app
 
 pytestmark = pytest.mark.integration
 

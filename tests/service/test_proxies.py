@@ -13,8 +13,8 @@ import pytest
 import redis
 
 from service.data.config import parse_networks
-from tests.service.conftest import SECRET
 from tests.support.processes import WebServer, service_env, start_web
+from tests.support.service_app import SECRET
 
 pytestmark = pytest.mark.integration
 

@@ -8,9 +8,9 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
-from tests.service.conftest import SECRET, Clock
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
+from tests.support.service_app import SECRET, Clock
 from worker.verify import verify
 
 

@@ -19,9 +19,9 @@ from flask import Flask
 from engine import ENGINE_VERSION, daily_seed, replay
 from service.data import archive
 from service.redisconn import settings_of
-from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import resign_at_once, start
 from tests.support.processes import ROOT, service_env
+from tests.support.service_app import SECRET, Clock, make_app
 from worker.verify import verify
 
 DAY = "2026-11-30"

@@ -26,9 +26,9 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from service.app import create_app
-from tests.service.conftest import SECRET
 from tests.support.processes import Process, WebServer, service_env, start_web, start_worker
 from tests.support.servers import start_redis
+from tests.support.service_app import SECRET
 
 pytestmark = pytest.mark.integration
 

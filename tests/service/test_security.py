@@ -10,9 +10,9 @@ from flask.testing import FlaskClient
 
 from engine import daily_seed
 from service.logs import LOGGER
-from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
+from tests.support.service_app import SECRET, Clock, make_app
 
 
 def test_security_headers_on_every_response(client: FlaskClient) -> None:

@@ -13,10 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.verdicts import Waiters
-from tests.service.conftest import SECRET, Clock, make_app
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.processes import Process, service_env, start_web, start_worker
+from tests.support.service_app import SECRET, Clock, make_app
 from worker.verify import verify
 
 

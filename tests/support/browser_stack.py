@@ -4,19 +4,19 @@ finished games from the same Redis."""
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import redis
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from service.app import create_app
+from tests.support.clock import Clock
 from tests.support.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,19 +29,6 @@ class QuietHandler(WSGIRequestHandler):
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         return
-
-
-@dataclass
-class Clock:
-    """The service's clock (PIKDAME_NOW): the test moves it between days."""
-
-    moment: dt.datetime = field(default_factory=lambda: dt.datetime(2030, 1, 1, 10, tzinfo=dt.UTC))
-
-    def __call__(self) -> dt.datetime:
-        return self.moment
-
-    def set_day(self, date: str, hour: int = 10) -> None:
-        self.moment = dt.datetime.combine(dt.date.fromisoformat(date), dt.time(hour), dt.UTC)
 
 
 @dataclass

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from service.commands import gunicorn_args, worker_args
+from service.commands import gunicorn_args, stream_args, worker_args
 from tests.support.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,6 +131,26 @@ def start_web(env: dict[str, str], log: Path) -> WebServer:
         time.sleep(0.1)
     server.process.stop()
     raise RuntimeError(f"gunicorn did not start; see {log}")
+
+
+def start_stream(env: dict[str, str], log: Path) -> WebServer:
+    """The tables' stream group: gunicorn with deploy/gunicorn_stream.conf.py (gevent) on a free
+    port, exactly as deploy/ runs it; waits for /healthz."""
+    port = free_port()
+    env = {**env, "PIKDAME_STREAM_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "2"}
+    server = WebServer(spawn(stream_args(), env, log), f"http://127.0.0.1:{port}")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if server.call("GET", "/healthz", None)[0] == 200:
+                return server
+        except OSError:
+            pass
+        if server.process.popen.poll() is not None:
+            break
+        time.sleep(0.1)
+    server.process.stop()
+    raise RuntimeError(f"the stream gunicorn did not start; see {log}")
 
 
 def wait_for(predicate: Any, timeout: float = 30, interval: float = 0.05) -> Any:

@@ -1,0 +1,56 @@
+"""Gin Rommé, the second game (GIN.md G1–G9): engine, bots, records and command line.
+
+Standard library only and deterministic; it builds on ``engine.core`` and on no other game.
+The public API for the service (tables, daily challenge) is re-exported here.
+"""
+
+from engine.core.records import parse_seed
+from engine.gin.bots import BOTS_VERSION, LEVELS, choose_move
+from engine.gin.cards import NAMES, POINTS, from_mask, names, parse_card, to_mask
+from engine.gin.deal import Deal, deal, hand_seed
+from engine.gin.match import TARGET, GinMatch, HandResult, Seat, commitment
+from engine.gin.melds import Defence, arrange, best_defence, is_meld, min_deadwood
+from engine.gin.moves import Move, parse_move
+from engine.gin.record import ENGINE_VERSION, LOG_FORMAT
+from engine.gin.replay import replay
+from engine.gin.state import CODES, POSITION_FORMAT, HandOutcome, HandState, Knock
+from engine.gin.view import View, suggested_defence, view
+
+__all__ = [
+    "BOTS_VERSION",
+    "CODES",
+    "ENGINE_VERSION",
+    "LEVELS",
+    "LOG_FORMAT",
+    "NAMES",
+    "POINTS",
+    "POSITION_FORMAT",
+    "TARGET",
+    "Deal",
+    "Defence",
+    "GinMatch",
+    "HandOutcome",
+    "HandResult",
+    "HandState",
+    "Knock",
+    "Move",
+    "Seat",
+    "View",
+    "arrange",
+    "best_defence",
+    "choose_move",
+    "commitment",
+    "deal",
+    "from_mask",
+    "hand_seed",
+    "is_meld",
+    "min_deadwood",
+    "names",
+    "parse_card",
+    "parse_move",
+    "parse_seed",
+    "replay",
+    "suggested_defence",
+    "to_mask",
+    "view",
+]

@@ -1,0 +1,95 @@
+"""Gin cards and their points (GIN.md G1, G3): the 52 naturals of one deck, no jokers.
+
+A card is an ``int`` 0 … 51, the id of :class:`engine.core.cards.Card` (``suit * 13 + rank``,
+suits S H D C, ranks A 2 … K), so the integer order is the canonical order (by suit, then rank)
+and a hand is a 52-bit mask. F1 notation is ``engine.core.cards``' (written once for every game);
+Gin adds only that the joker ``X`` does not exist here (G1) and the G1 points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from engine.core.cards import NAMES as CARD_NAMES
+from engine.core.cards import NATURALS, RANKS, SUITS, Card
+from engine.core.errors import NotationError
+
+DECK_SIZE: Final = NATURALS
+
+#: F1 names by id, the 52 naturals only: NAMES[11] == "QS".
+NAMES: Final = CARD_NAMES[:DECK_SIZE]
+#: G1 deadwood value by id: A = 1, 2–10 their value, J Q K = 10.
+POINTS: Final = tuple(min(c % 13 + 1, 10) for c in range(DECK_SIZE))
+
+
+def suit(card: int) -> int:
+    return card // 13
+
+
+def rank(card: int) -> int:
+    return card % 13
+
+
+def parse_card(text: str) -> int:
+    """One card in F1 notation (``Card.parse``: any case, ``10`` for ``T``, suit symbols),
+    surrounding blanks ignored; the joker is no Gin card (G1)."""
+    try:
+        card = Card.parse(text.strip())
+    except NotationError:
+        card = None
+    if card is None or card.is_joker:
+        raise NotationError(f"{text!r} is not a card of the 52-card deck (G1, F1)", text)
+    return int(card)
+
+
+def card_name(card: int) -> str:
+    return NAMES[card]
+
+
+def names(cards: Iterable[int]) -> list[str]:
+    """The F1 names of ``cards`` in canonical order (suit, then rank)."""
+    return [NAMES[c] for c in sorted(cards)]
+
+
+def to_mask(cards: Iterable[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def from_mask(mask: int) -> list[int]:
+    """The cards of a mask in canonical order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def points(cards: Iterable[int]) -> int:
+    return sum(POINTS[c] for c in cards)
+
+
+def mask_points(mask: int) -> int:
+    return sum(POINTS[c] for c in from_mask(mask))
+
+
+__all__ = [
+    "DECK_SIZE",
+    "NAMES",
+    "POINTS",
+    "RANKS",
+    "SUITS",
+    "card_name",
+    "from_mask",
+    "mask_points",
+    "names",
+    "parse_card",
+    "points",
+    "rank",
+    "suit",
+    "to_mask",
+]

@@ -138,6 +138,14 @@ def test_resign_by_consent(two: tuple[Page, Page]) -> None:
         expect(p.locator("#standings")).to_be_visible()
         expect(p.locator("#standings-outcome")).to_contain_text("Ada")
     assert raw_text(a) == []
+    # the finished game's replay, round by round, in the daily's viewer
+    b.locator("#replay-link").click()
+    b.wait_for_selector("body[data-ready='1']")
+    expect(b.locator("#replay-rounds button")).to_have_count(1)
+    b.keyboard.press("End")
+    expect(b.locator("#replay-seats .seat")).to_have_count(4)
+    expect(b.locator("#replay-seats")).to_contain_text("Bea")
+    assert raw_text(b) == []
 
 
 def test_cut_control(browser: Browser, stack: Stack) -> None:

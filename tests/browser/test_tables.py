@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from engine import Rules, State, view
 from tests.support.browser_stack import Stack
 from tests.support.page_checks import overflow, raw_text
+from tests.support.page_flows import api_call
 from tests.support.table_flows import (
     CAPTURE_STREAM,
     create_table,
@@ -22,6 +23,7 @@ from tests.support.table_flows import (
     draw,
     join_table,
     my_turn,
+    play_until,
 )
 
 HIDDEN_KEYS = {"hands", "stock", "seed_hex", "position", "state", "token_hash", "player"}
@@ -169,6 +171,48 @@ def test_cut_control(browser: Browser, stack: Stack) -> None:
     table = page.request.get(page.url.replace("/tables/", "/api/tables/")).json()["table"]
     assert table["rounds"][0]["cut"] == 20
     ctx.close()
+
+
+def test_round_results_standings_rematch(browser: Browser, stack: Stack) -> None:
+    """R7.4/R8: after a round its scores and the running totals; at the end the final
+    standings, the replay link and a rematch with the same seats and rules."""
+    ctx = new_player(browser, stack)
+    page = ctx.new_page()
+    create_table(page, "Ada", ["zen"], timer=90)
+    page.locator("#start-button").click()
+    expect(page.locator("#cut-control")).to_be_visible()
+    table_id = page.url.rsplit("/", 1)[1]
+    call = api_call(page)
+    first = play_until(call, table_id, 0, round_ended)
+    expect(page.locator("#round-result")).to_be_visible()
+    totals = page.locator("#round-scores tbody tr")
+    expect(totals).to_have_count(2)
+    expect(totals.first).to_contain_text(signed(first["rounds"][0]["totals"][0]))
+    page.locator("#round-close").click()
+    expect(page.locator("#round-result")).to_be_hidden()
+    if first["status"] == "playing":
+        play_until(call, table_id, 0, lambda t: t["status"] == "finished")
+    expect(page.locator("#standings")).to_be_visible(timeout=60_000)
+    expect(page.locator("#standings-table tbody tr")).to_have_count(2)
+    expect(page.locator("#standings-outcome")).to_contain_text("gewinnt")
+    assert raw_text(page) == []
+    page.locator("#rematch").click()
+    page.wait_for_url(lambda url: table_id not in url)
+    expect(page.locator("#waiting-seats li")).to_have_count(2)
+    expect(page.locator("#waiting-seats")).to_contain_text("Zen-Meister")
+    rematch = page.request.get(page.url.replace("/tables/", "/api/tables/")).json()["table"]
+    assert rematch["rules"]["turn_timer"] == 90
+    ctx.close()
+
+
+def round_ended(table: dict[str, Any]) -> bool:
+    return bool(table["rounds"]) and table["rounds"][0]["scores"] is not None
+
+
+def signed(n: int) -> str:
+    """As the page writes a score (lib/i18n.js signed, German digits)."""
+    text = f"{abs(n):,}".replace(",", ".")
+    return f"+{text}" if n > 0 else f"−{text}" if n < 0 else "0"
 
 
 def test_phone_layout(browser: Browser, stack: Stack) -> None:

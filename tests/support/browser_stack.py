@@ -87,6 +87,7 @@ def start_stack(redis_url: str, artifacts: Path) -> Stack:
             "PIKDAME_LIMIT_ATTEMPTS": "1000 per hour",
             "PIKDAME_LIMIT_TABLES": "1000 per hour",
             "PIKDAME_LIMIT_JOINS": "1000 per hour",
+            "PIKDAME_LIMIT_TABLE_MOVES": "1000 per second",
         }
     )
     port = free_port()

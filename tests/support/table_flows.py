@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from playwright.sync_api import Page, expect
+
+from tests.support.tables import Call, scripted_move
 
 # Wraps EventSource before any page script: every message of the table's stream, as received.
 CAPTURE_STREAM = """
@@ -71,3 +76,28 @@ def discard_first(page: Page) -> str:
     page.locator("#actions button[data-action=discard]").click()
     page.locator("#confirm-ok").click()
     return card
+
+
+def play_until(
+    call: Call, table_id: str, seat: int, done: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    """Play ``seat`` through the API with the scripted player of tests/support/tables.py (cut in
+    the middle, draw, discard the costliest card) until ``done(T)``; returns that table."""
+    status, body = call("GET", f"/api/tables/{table_id}", None)
+    assert status == 200, body
+    table: dict[str, Any] = body["table"]
+    for _ in range(5000):
+        if done(table):
+            return table
+        assert table["status"] == "playing" and table["turn"] == seat, table
+        for move in scripted_move(table):
+            status, body = call(
+                "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": table["seq"]}
+            )
+            if status == 200:
+                table = body["table"]
+                break
+            assert status == 422, body
+        else:
+            raise AssertionError(f"no move found in {table['view']}")
+    raise AssertionError("not done in 5000 moves")

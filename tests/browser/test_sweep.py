@@ -217,6 +217,8 @@ def test_every_tables_page(page: Page, stack: Stack, artifacts: Path, lang: str,
     page.locator("#start-button").click()
     expect(page.locator("#hand li").first).to_be_visible()
     expect(page.locator("#countdown")).to_contain_text(LONG_NAME)  # R9: the turn timer, shown
+    seconds = int("".join(ch for ch in page.locator("#countdown").inner_text() if ch.isdigit()))
+    assert 0 <= seconds <= 60
     sweep.check("tables: table")
     sweep.shot("table")
     page.locator("[data-bot-level='2']").click()

@@ -19,7 +19,9 @@ import { logLine, play, restoreLog } from "../lib/table/playback.js";
 const tableId = document.body.dataset.table;
 const LEVELS = ["beginner", "advanced", "zen"];
 const ctx = { seats: null, me: 0, attemptId: `table.${tableId}`, seatExtras: (seat) => seatExtras(seat) };
-const state = { table: null, seq: 0, queue: Promise.resolve(), levelMenu: null, timer: null };
+const state = {
+  table: null, seq: 0, queue: Promise.resolve(), levelMenu: null, timer: null, deadline: null, countdownEnd: 0,
+};
 const board = createBoard(ctx, { send: (move) => send(move) });
 const dismissedKey = `table.${tableId}.seenRound`;
 
@@ -51,7 +53,7 @@ function botButton(seat) {
     "aria-label": t("tables.botLevel", { name: seatName(seat, state.table.seats), level: t(`level.${s.level}`) }),
     dataset: { botLevel: String(seat) },
     onclick: () => { state.levelMenu = open ? null : seat; render(); },
-  }, h("span", { "aria-hidden": "true", text: "🤖" }), ` ${t(`level.${s.level}`)}`);
+  }, t(`level.${s.level}`), h("span", { "aria-hidden": "true", text: " ▾" }));
   if (!open) return button;
   const menu = h("span", { class: "level-menu", role: "group", "aria-label": t("tables.chooseLevel") },
     LEVELS.map((level) => h("button", {
@@ -180,6 +182,8 @@ function renderResign() {
   $("#resign-agree").hidden = agreed.includes(me());
 }
 
+// The turn timer for everyone. The deadline is the server's clock; the page counts down from
+// when it learnt it (at most the rule's seconds), so a browser clock set wrong shows no nonsense.
 function renderCountdown() {
   const T = state.table;
   const box = $("#countdown");
@@ -187,7 +191,12 @@ function renderCountdown() {
     box.hidden = true;
     return;
   }
-  const left = Math.max(0, Math.ceil((Date.parse(T.deadline) - Date.now()) / 1000));
+  if (state.deadline !== T.deadline) {
+    state.deadline = T.deadline;
+    const left = (Date.parse(T.deadline) - Date.now()) / 1000;
+    state.countdownEnd = Date.now() + 1000 * Math.max(0, Math.min(T.rules.turn_timer, left));
+  }
+  const left = Math.max(0, Math.ceil((state.countdownEnd - Date.now()) / 1000));
   box.hidden = false;
   box.textContent = t("tables.countdown", { name: nameOf(T.turn), n: left });
   box.classList.toggle("urgent", left <= 10);
@@ -232,8 +241,11 @@ function roundOutcomeText(round) {
 function renderStandings() {
   const T = state.table;
   const box = $("#standings");
+  const first = box.hidden;
   box.hidden = T.status !== "finished";
+  $("#table").classList.toggle("finished", !box.hidden);
   if (box.hidden) return;
+  if (first) box.scrollIntoView({ block: "start" });
   const result = T.result || { totals: T.totals, winner: null, end: "goal" };
   const order = result.totals.map((total, seat) => [seat, total]).sort((a, b) => b[1] - a[1]);
   $("#standings-outcome").textContent = result.end === "resign"
@@ -250,6 +262,7 @@ function renderGame() {
   const T = state.table;
   ctx.seats = T.seats;
   ctx.me = T.seat;
+  if (T.status !== "playing") state.levelMenu = null;
   $("#round-no").textContent = T.round ? t("tables.round", { n: T.round }) : "";
   renderStrip();
   const view = T.view;

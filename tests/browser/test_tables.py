@@ -115,6 +115,26 @@ def test_moves_live_in_the_other_browser(two: tuple[Page, Page], stack: Stack) -
     assert_no_hidden_cards(b)
 
 
+def test_reconnect_resumes_without_gap(two: tuple[Page, Page]) -> None:
+    """docs/TABLES.md: a stream that drops resumes from the last seq seen; the moves made while
+    Bea was offline all reach her page, in order."""
+    a, b = two
+    started_table(a, b)
+    my_turn(a)
+    b.context.set_offline(True)
+    expect(b.locator("body[data-stream='error']")).to_have_count(1)
+    draw(a)
+    card = discard_first(a)
+    b.context.set_offline(False)
+    my_turn(b)
+    expect(b.locator("#discard-top [data-card]")).to_have_attribute("data-card", card)
+    log = b.locator("#log li")
+    expect(log.nth(log.count() - 2)).to_contain_text("Ada")
+    assert log.count() >= 2
+    lines = [text for text in log.all_inner_texts() if text.startswith("Ada")]
+    assert len(lines) == 2, lines  # the draw and the discard, each once
+
+
 def test_bot_level_change(two: tuple[Page, Page]) -> None:
     """Any human at the table taps a bot's icon and picks its level; everyone sees it."""
     a, b = two

@@ -11,7 +11,7 @@ from typing import Any
 import redis
 from flask import Response, current_app, jsonify, request
 
-from service import identity, outputs
+from service import identity, limits, outputs
 from service.apidoc import api_blueprint
 from service.data import clock, tables, timers
 from service.data.games import GAMES
@@ -28,7 +28,6 @@ from service.inputs import (
     SeatPath,
     TablePath,
 )
-from service.limits import limiter
 from service.redisconn import get_redis, settings
 from service.table_docs import events_json, table_json
 from service.table_stream import stream
@@ -110,28 +109,8 @@ def _player() -> str:
     return identity.session_player() or tables.new_player()
 
 
-def _tables_limit() -> str:
-    return settings().limit_tables
-
-
-def _joins_limit() -> str:
-    return settings().limit_joins
-
-
-def _table_moves_limit() -> str:
-    return settings().limit_table_moves
-
-
-def _per_table() -> str:
-    return f"table:{(request.view_args or {}).get('table_id', '')}"
-
-
-def _created(response: Response) -> bool:
-    return response.status_code in (200, 201)
-
-
 @bp.post("", responses=outputs.answers(outputs.TableCreated, 400, 415, 422, status=201))
-@limiter.limit(_tables_limit, key_func=lambda: f"addr:{request.remote_addr}", deduct_when=_created)
+@limits.limit_table_entries(limits.tables_limit)
 def create_table(body: NewTableBody) -> Response:
     """Make a table: seat 0 is yours; human seats wait for friends (invite), bots play (R9)."""
     kind = GAMES.get(body.game)
@@ -169,7 +148,7 @@ def create_table(body: NewTableBody) -> Response:
 
 
 @bp.post("/join/<invite>", responses=outputs.answers(outputs.TableJoined, 400, 404, 409, 415, 422))
-@limiter.limit(_joins_limit, key_func=lambda: f"addr:{request.remote_addr}", deduct_when=_created)
+@limits.limit_table_entries(limits.joins_limit)
 def join_table(path: InvitePath, body: NameBody) -> Response:
     """Take the first open human seat of the invite's table, with a name."""
     player = _player()
@@ -211,7 +190,7 @@ def get_table(path: TablePath) -> Response:
     "/<id:table_id>/moves",
     responses=outputs.answers(outputs.TablePlayed, 400, 401, 403, 404, 409, 413, 415, 422),
 )
-@limiter.limit(_table_moves_limit, key_func=_per_table)
+@limits.limiter.limit(limits.table_moves_limit, key_func=limits.per_table_key)
 def post_table_move(path: TablePath, body: MoveBody) -> Response:
     """Play a move (F2, or ``cut K`` when the round waits for your cut); the bots answer."""
     _, seat = _seated(path.table_id)
@@ -238,7 +217,7 @@ def post_table_move(path: TablePath, body: MoveBody) -> Response:
         **outputs.errors(401, 403, 404, 422),
     },
 )
-@limiter.limit(lambda: settings().limit_default, key_func=_per_table)
+@limits.limiter.limit(lambda: settings().limit_default, key_func=limits.per_table_key)
 def table_events(path: TablePath, query: EventsQuery) -> Response:
     """The table's live stream (Server-Sent Events) in your seat's view; resume with
     ``Last-Event-ID`` (or ``?after=``) set to the last seq seen: no event is missed."""

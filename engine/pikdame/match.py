@@ -26,7 +26,7 @@ from engine.pikdame.errors import (
 )
 from engine.pikdame.game import Game
 from engine.pikdame.moves import Move
-from engine.pikdame.record import commitment, parse_seed
+from engine.pikdame.record import are_moves, commitment, parse_seed
 from engine.pikdame.replay import check_moves
 from engine.pikdame.rules import LEVELS, Rules, Seat
 from engine.pikdame.state import State
@@ -380,13 +380,7 @@ def replay_match(record: Any) -> Match:
         cut, moves, levels = entry.get("cut"), entry.get("moves"), entry.get("levels", [])
         if type(cut) is not int or not 1 <= cut <= TOTAL_CARDS - 1:
             raise bad(f"round {number}: cut 1 … 109")
-        if not isinstance(moves, list) or not all(
-            isinstance(m, dict)
-            and type(m.get("seat")) is int
-            and 0 <= m["seat"] < rules.players
-            and isinstance(m.get("move"), str)
-            for m in moves
-        ):
+        if not are_moves(moves, rules.players):
             raise bad(f"round {number}: moves are a list of {{seat, move}}")
         changes: dict[int, list[tuple[int, str]]] = {}
         try:

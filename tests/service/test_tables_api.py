@@ -5,7 +5,6 @@ moves and cuts, bad input and abuse (each a clear 4xx that changes nothing), res
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
@@ -14,11 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.app import create_app
-from service.data import keys, tables
+from service.data import keys
 from tests.support.api import caller
-from tests.support.tables import Call, play_game, scripted_move
+from tests.support.tables import Call, assert_nothing_hidden, play_game, play_turn
 
-CARD = re.compile(r"(?<![0-9A-Za-z])(?:[2-9TJQKA][SHDC]|X)(?![0-9A-Za-z])")
 HUMAN: dict[str, Any] = {"kind": "human"}
 
 
@@ -275,53 +273,17 @@ def test_no_hidden_card_or_seed_in_any_answer(app: Flask) -> None:
 
     for _ in range(40):
         status, body = spy("GET", f"/api/tables/{table_id}", None)
+        assert status == 200
         table = body["table"]
         if table["status"] == "finished" or table["round"] > 1:
             break
-        for move in scripted_move(table):
-            status, _ = spy(
-                "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": table["seq"]}
-            )
-            if status == 200:
-                break
+        play_turn(spy, table)
     assert texts
 
 
 def check(app: Flask, table_id: str, text: str) -> None:
     client: redis.Redis[str] = redis.Redis.from_url(app.config["REDIS_URL"], decode_responses=True)
-    table = tables.load(client, table_id)
-    assert table is not None and table.session is not None
-    match = table.loaded()
-    from engine.pikdame.match import Match
-
-    assert isinstance(match, Match)
-    if match.pending is not None:
-        assert match.pending[1].hex() not in text
-    named_before: set[str] = set()  # an answer may name the last round's public moves
-    for facts, game in match.rounds:
-        if game.finished:
-            named_before.update(c for _, m in game.state.history for c in CARD.findall(m))
-        else:
-            assert facts.seed.hex() not in text
-            secret = hidden_from(game, 0) - named_before
-            leaked = set(CARD.findall(text)) & secret
-            assert not leaked, f"hidden cards {leaked} in {text}"
-    assert '"stock":' not in text and '"hands":' not in text and '"position"' not in text
-
-
-def hidden_from(game: Any, seat: int) -> set[str]:
-    """Card names of which every copy is hidden from ``seat``: in other hands or the stock and
-    never named in a public move."""
-    state = game.state
-    hidden = {str(c) for s in range(state.players) if s != seat for c in state.hand(s)}
-    hidden.update(str(c) for c in state.stock)
-    known = {str(c) for c in state.hand(seat)}
-    known.update(str(c) for ms in state.melds for m in ms for c in m.cards)
-    known.update(str(c) for c in state.discard)
-    known.update(str(c) for c in state.removed)
-    for _, move in state.history:
-        known.update(CARD.findall(move))
-    return hidden - known
+    assert_nothing_hidden(client, table_id, 0, text)
 
 
 def test_a_full_game_through_the_api_with_a_scripted_player(app: Flask) -> None:

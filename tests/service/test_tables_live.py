@@ -28,7 +28,13 @@ from tests.support.processes import (
     wait_for,
 )
 from tests.support.servers import start_redis
-from tests.support.tables import Call, EventStream, play_game
+from tests.support.tables import (
+    Call,
+    EventStream,
+    assert_nothing_hidden,
+    play_game,
+    play_turn,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -188,3 +194,30 @@ def test_the_turn_timer_plays_with_no_client_connected(stack: Stack) -> None:
     assert tables.autoplay(client, table_id, 0, lifetimes, late) is None
     assert tables.load(client, table_id) is not None
     assert after.seq == tables.load(client, table_id).seq  # type: ignore[union-attr]
+
+
+def test_no_hidden_card_in_any_stream_message(stack: Stack) -> None:
+    """R10 on the stream: every message to seat 0 while a round is played (bots' moves, the
+    going-out card face down) names only cards seat 0 may know, and no running round's seed."""
+    seats = [HUMAN, {"kind": "bot", "level": "advanced"}, {"kind": "bot", "level": "beginner"}]
+    table_id, (token,), _ = stack.table(seats)
+    ada = stack.player(token)
+    client: redis.Redis[str] = redis.Redis.from_url(stack.redis_url, decode_responses=True)
+    stream = EventStream(stack.stream.base, f"/api/tables/{table_id}/events", token)
+    stream.next()
+    status, body = ada("POST", f"/api/tables/{table_id}/start", {})
+    assert status == 200
+    table = body["table"]
+    messages = 0
+    for _ in range(60):
+        if table["status"] == "finished" or table["round"] > 1:
+            break
+        table = play_turn(ada, table)
+        while True:  # every message up to this move's seq, each checked
+            event_id, message = stream.next()
+            assert_nothing_hidden(client, table_id, 0, json.dumps(message))
+            messages += 1
+            if event_id is not None and event_id >= table["seq"]:
+                break
+    stream.close()
+    assert messages > 5

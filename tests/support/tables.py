@@ -7,10 +7,15 @@ import hashlib
 import http.client
 import itertools
 import json
+import re
 import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import redis
+
+from engine.pikdame.match import Match
+from service.data import tables
 from tests.support.player import card_points
 
 # (method, path, json body or None) -> (status, json)
@@ -48,9 +53,22 @@ def scripted_move(table: dict[str, Any]) -> list[str]:
     return ["discard " + max(view["hand"], key=card_points)]
 
 
+def play_turn(call: Call, table: dict[str, Any]) -> dict[str, Any]:
+    """One scripted move of the seat to act (the first try the server accepts); every refused
+    try must be a 422 that changed nothing. Returns the table after it."""
+    table_id = table["id"]
+    for move in scripted_move(table):
+        status, body = call(
+            "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": table["seq"]}
+        )
+        if status == 200:
+            return dict(body["table"])
+        assert status == 422, body
+    raise AssertionError(f"no move found in {table['view']}")
+
+
 def play_game(call: Call, table_id: str, seat: int, limit: int = 3000) -> dict[str, Any]:
-    """Play seat ``seat`` scriptedly until the game is over; returns the final table. Every
-    refused try must be a 422 that changed nothing (the seq stays)."""
+    """Play seat ``seat`` scriptedly until the game is over; returns the final table."""
     status, body = call("GET", f"/api/tables/{table_id}", None)
     assert status == 200, body
     table: dict[str, Any] = body["table"]
@@ -58,16 +76,7 @@ def play_game(call: Call, table_id: str, seat: int, limit: int = 3000) -> dict[s
         if table["status"] == "finished":
             return table
         assert table["turn"] == seat, table["turn"]
-        for move in scripted_move(table):
-            status, body = call(
-                "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": table["seq"]}
-            )
-            if status == 200:
-                table = body["table"]
-                break
-            assert status == 422, body
-        else:
-            raise AssertionError(f"no move found in {table['view']}")
+        table = play_turn(call, table)
     raise AssertionError("the game did not end")
 
 
@@ -119,3 +128,41 @@ class EventStream:
 
     def close(self) -> None:
         self.connection.close()
+
+
+CARD = re.compile(r"(?<![0-9A-Za-z])(?:[2-9TJQKA][SHDC]|X)(?![0-9A-Za-z])")
+
+
+def hidden_from(game: Any, seat: int) -> set[str]:
+    """Card names of which every copy is hidden from ``seat``: in other hands or the stock and
+    never named in a public move (R10)."""
+    state = game.state
+    hidden = {str(c) for s in range(state.players) if s != seat for c in state.hand(s)}
+    hidden.update(str(c) for c in state.stock)
+    known = {str(c) for c in state.hand(seat)}
+    known.update(str(c) for ms in state.melds for m in ms for c in m.cards)
+    known.update(str(c) for c in state.discard)
+    known.update(str(c) for c in state.removed)
+    for _, move in state.history:
+        known.update(CARD.findall(move))
+    return hidden - known
+
+
+def assert_nothing_hidden(client: redis.Redis[str], table_id: str, seat: int, text: str) -> None:
+    """``text`` (an answer or a stream message for ``seat``) names no card the seat may not know
+    in the running round and no seed of a round not yet over (R10; API.md "Fairness")."""
+    table = tables.load(client, table_id)
+    assert table is not None and table.session is not None
+    match = table.loaded()
+    assert isinstance(match, Match)
+    if match.pending is not None:
+        assert match.pending[1].hex() not in text
+    named_before: set[str] = set()  # an answer may name the last round's public moves
+    for facts, game in match.rounds:
+        if game.finished:
+            named_before.update(c for _, m in game.state.history for c in CARD.findall(m))
+        else:
+            assert facts.seed.hex() not in text
+            leaked = set(CARD.findall(text)) & (hidden_from(game, seat) - named_before)
+            assert not leaked, f"hidden cards {leaked} in {text}"
+    assert '"stock":' not in text and '"hands":' not in text and '"position"' not in text

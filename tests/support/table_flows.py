@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.support.tables import Call, scripted_move
+from tests.support.tables import Call, play_turn
 
 # Wraps EventSource before any page script: every message of the table's stream, as received.
 CAPTURE_STREAM = """
@@ -90,14 +90,5 @@ def play_until(
         if done(table):
             return table
         assert table["status"] == "playing" and table["turn"] == seat, table
-        for move in scripted_move(table):
-            status, body = call(
-                "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": table["seq"]}
-            )
-            if status == 200:
-                table = body["table"]
-                break
-            assert status == 422, body
-        else:
-            raise AssertionError(f"no move found in {table['view']}")
+        table = play_turn(call, table)
     raise AssertionError("not done in 5000 moves")

@@ -18,6 +18,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from service.data import replays, tables
 from service.data.archive import from_settings as archive_of
+from service.data.games import GAMES
 from service.limits import limiter, replay_limit
 from service.redisconn import get_redis, settings
 
@@ -25,6 +26,9 @@ TEMPLATES: Final = Path(__file__).resolve().parent.parent / "templates"
 STATIC: Final = TEMPLATES / "static"
 LANGS: Final = ("de", "en")
 LANG_COOKIE: Final = "lang"
+#: The games of the "Spielen" page, and those its table page can show (Gin's own table: later).
+TABLE_GAMES: Final = ("pikdame", "gin", "tausende")
+PLAYABLE: Final = ("pikdame",)
 
 bp = Blueprint(
     "pages",
@@ -119,8 +123,10 @@ def rules() -> Response:
 
 @bp.get("/spielen")
 def new_table() -> Response:
-    """Make a table (issue 12): game, seats, bot levels, house rules (R9)."""
-    return page("table_new.html", "tables")
+    """Make a table (issue 12): game, seats, bot levels, house rules (R9). A game is offered
+    once the backend has it and the table page can show it; the others show "bald"."""
+    offered = [game for game in PLAYABLE if game in GAMES]
+    return page("table_new.html", "tables", games=TABLE_GAMES, offered=offered)
 
 
 @bp.get("/t/<invite>")

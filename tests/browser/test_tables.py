@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from engine import Rules, State, view
 from tests.support.browser_stack import Stack
-from tests.support.page_checks import overflow, raw_text
+from tests.support.page_checks import keys_of, overflow, raw_text
 from tests.support.page_flows import api_call
 from tests.support.table_flows import (
     CAPTURE_STREAM,
@@ -253,14 +253,6 @@ def test_phone_layout(browser: Browser, stack: Stack) -> None:
     page.locator("[data-bot-level='2']").click()
     assert overflow(page) <= 0
     ctx.close()
-
-
-def keys_of(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in keys_of(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in keys_of(v)}
-    return set()
 
 
 def resign_together(proposer: Page, other: Page) -> None:

@@ -2,7 +2,7 @@
 // from queued to verified (or rejected, with the reason), the rank, and a spoiler-free share text.
 
 import { ApiError, attempt as fetchAttempt, gameLog, verification } from "../lib/api.js";
-import { $, clear, h, sleep } from "../lib/dom.js";
+import { $, clear, copyField, h, sleep } from "../lib/dom.js";
 import { explain, explainReason } from "../lib/explain.js";
 import { formatDate, signed, t } from "../lib/i18n.js";
 import { lays, parseMove, seatName, startsTurn } from "../lib/moves.js";
@@ -144,13 +144,7 @@ export async function showEnd(attempt, ctx) {
   };
   render(attempt);
   $("#share-copy").onclick = async () => {
-    share.select();
-    try {
-      await navigator.clipboard.writeText(share.value);
-      $("#share-done").textContent = t("share.copied");
-    } catch (e) {
-      $("#share-done").textContent = t("share.selectHint");
-    }
+    $("#share-done").textContent = t((await copyField(share)) ? "share.copied" : "share.selectHint");
   };
   root.scrollIntoView({ behavior: "smooth", block: "start" });
   if (practice) return;

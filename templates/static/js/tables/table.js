@@ -8,7 +8,7 @@ import {
   tableEvents,
 } from "../lib/api.js";
 import { face } from "../lib/cards.js";
-import { $, clear, h } from "../lib/dom.js";
+import { $, clear, copyField, h } from "../lib/dom.js";
 import { explain, explainMove } from "../lib/explain.js";
 import { signed, t } from "../lib/i18n.js";
 import { seatName } from "../lib/moves.js";
@@ -107,14 +107,7 @@ function renderWaiting() {
 }
 
 async function copyInvite() {
-  const input = $("#invite-link");
-  input.select();
-  try {
-    await navigator.clipboard.writeText(input.value);
-    $("#invite-done").textContent = t("share.copied");
-  } catch (e) {
-    $("#invite-done").textContent = t("share.selectHint");
-  }
+  $("#invite-done").textContent = t((await copyField($("#invite-link"))) ? "share.copied" : "share.selectHint");
 }
 
 async function start() {

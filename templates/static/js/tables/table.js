@@ -15,12 +15,13 @@ import { seatName } from "../lib/moves.js";
 import { load, save } from "../lib/store.js";
 import { createBoard } from "../lib/table/board.js";
 import { logLine, play, restoreLog } from "../lib/table/playback.js";
+import { renderOpponents } from "../lib/table/table.js";
 
 const tableId = document.body.dataset.table;
 const LEVELS = ["beginner", "advanced", "zen"];
 const ctx = { seats: null, me: 0, attemptId: `table.${tableId}`, seatExtras: (seat) => seatExtras(seat) };
 const state = {
-  table: null, seq: 0, queue: Promise.resolve(), levelMenu: null, timer: null, deadline: null, countdownEnd: 0,
+  table: null, seq: 0, queue: Promise.resolve(), levelMenu: null, timer: null, deadline: null, countdownEnd: 0, shownView: null,
 };
 const board = createBoard(ctx, { send: (move) => send(move) });
 const dismissedKey = `table.${tableId}.seenRound`;
@@ -261,7 +262,16 @@ function renderGame() {
   const view = T.view;
   const showBoard = Boolean(view) && !(T.status === "playing" && T.awaiting_cut);
   $("#table").classList.toggle("no-view", !showBoard);
-  if (view) board.render(view);
+  // A new view redraws the board; a message that changed no card (presence, a level, a resign
+  // proposal) redraws only the other seats, so the player's selection stays.
+  const shown = JSON.stringify(view);
+  if (view && shown !== state.shownView) {
+    state.shownView = shown;
+    board.render(view);
+  } else if (view) {
+    renderOpponents(view, ctx);
+    board.enable();
+  }
   if (T.status === "playing" && T.awaiting_cut) {
     $("#status").textContent = T.cutter === me() ? t("tables.youCut") : t("tables.cuts", { name: nameOf(T.cutter) });
   } else if (T.status === "finished") {

@@ -68,6 +68,12 @@ export function createBoard(ctx, handlers) {
     renderPiles(view);
     renderStatus(view, ctx);
     renderMine(view);
+    enable();
+  }
+
+  // The actions are live on the player's turn while no move is under way.
+  function enable() {
+    const view = board.view;
     const mine = myTurn(view);
     for (const button of actionButtons()) button.disabled = !mine || board.busy;
     const hintButton = $("#hint-btn");
@@ -145,5 +151,5 @@ export function createBoard(ctx, handlers) {
     focusHand: () => hand.focusItem(),
   });
 
-  return Object.assign(board, { hand, say, render, renderMine, action, open, cancel });
+  return Object.assign(board, { hand, say, render, renderMine, enable, action, open, cancel });
 }

@@ -30,9 +30,15 @@ HIDDEN_KEYS = {"hands", "stock", "seed_hex", "position", "state", "token_hash", 
 
 
 def new_player(
-    browser: Browser, stack: Stack, width: int = 1280, height: int = 900
+    browser: Browser, stack: Stack, width: int = 1280, height: int = 900, touch: bool = False
 ) -> BrowserContext:
-    ctx = browser.new_context(base_url=stack.base_url, viewport={"width": width, "height": height})
+    """A new person in their own browser profile; ``touch``: a phone driven by taps."""
+    ctx = browser.new_context(
+        base_url=stack.base_url,
+        viewport={"width": width, "height": height},
+        has_touch=touch,
+        is_mobile=touch,
+    )
     ctx.add_init_script("localStorage.setItem('pikdame.speed', JSON.stringify('veryfast'))")
     ctx.add_init_script(CAPTURE_STREAM)
     return ctx
@@ -236,12 +242,13 @@ def signed(n: int) -> str:
 
 
 def test_phone_layout(browser: Browser, stack: Stack) -> None:
-    """390 × 844: the form, the waiting room and the table fit the screen's width."""
-    ctx = new_player(browser, stack, 390, 844)
+    """390 × 844 with a touch screen: the form, the waiting room and the table fit the screen's
+    width, and a game is played by taps (start, a bot's level, draw)."""
+    ctx = new_player(browser, stack, 390, 844, touch=True)
     page = ctx.new_page()
     create_table(page, "Wolfgang Amadeus M.", ["human", "zen", "beginner"])
     assert overflow(page) <= 0
-    page.locator("#start-button").click()
+    page.locator("#start-button").tap()
     expect(page.locator("#hand li").first).to_be_visible()
     assert overflow(page) <= 0
     wide = page.evaluate(
@@ -250,8 +257,16 @@ def test_phone_layout(browser: Browser, stack: Stack) -> None:
         ".map((e) => e.className)"
     )
     assert wide == []
-    page.locator("[data-bot-level='2']").click()
+    page.locator("[data-bot-level='2']").tap()
+    page.locator("[data-level='beginner']").tap()
+    expect(page.locator("[data-bot-level='2']")).to_contain_text("Anfänger")
     assert overflow(page) <= 0
+    before = page.locator("#hand li").count()
+    page.locator("#actions button[data-action=draw]").tap()
+    page.locator("#confirm-ok").tap()
+    expect(page.locator("#hand li")).to_have_count(before + 1)
+    page.locator("#hand li").first.tap()
+    expect(page.locator("#hand li.selected")).to_have_count(1)
     ctx.close()
 
 

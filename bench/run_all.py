@@ -24,6 +24,9 @@ BENCHES = {
     "profile": ["bench.profile_http", "--before-commit", "c6c7bb9"],
     "verify": ["bench.bench_verify"],
     "memory": ["bench.bench_memory"],
+    # issue 16: reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
+    "front": ["bench.bench_front"],
+    "tables": ["bench.bench_tables"],
 }
 
 HEADER = """# Benchmarks

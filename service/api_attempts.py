@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import redis
-from flask import Response, current_app, jsonify
+from flask import Response, current_app, jsonify, request
 
 from engine import view
 from service import identity, outputs, present, verdicts
@@ -14,7 +14,7 @@ from service.data import clock, keys, queue, store
 from service.errors import ApiError
 from service.inputs import AttemptPath, MoveBody, WaitQuery
 from service.limits import counted_read, limit_moves, read_pipeline
-from service.redisconn import get_queue, get_redis, settings
+from service.redisconn import acknowledge, get_queue, get_redis, settings
 from service.validation import checks_first
 
 bp = api_blueprint("attempts", __name__, "/api/attempts", authorised=True)
@@ -49,7 +49,16 @@ def get_attempt(path: AttemptPath) -> Response:
         raise ApiError(404, "unknown_attempt", "no such attempt")
     attempt = store.Attempt.from_hash(stored)
     identity.require_reader(attempt)
-    return jsonify({"attempt": present.attempt_json(get_redis(), attempt)})
+    # Unchanged since the client's copy (same seq, same verdict and rank): 304, without parsing
+    # the game or building the view (issue 16). Private: the browser keeps it, no proxy does.
+    tag = present.attempt_etag(attempt)
+    if request.if_none_match.contains(tag):
+        unchanged = Response(status=304)
+    else:
+        unchanged = jsonify({"attempt": present.attempt_json(get_redis(), attempt)})
+    unchanged.set_etag(tag)
+    unchanged.headers["Cache-Control"] = "private, no-cache"
+    return unchanged
 
 
 @bp.get(
@@ -115,6 +124,7 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
         except redis.RedisError:
             # The attempt is in the finished set: the reconciler will queue it.
             current_app.logger.warning("could not enqueue verification for %s", attempt_id)
+    acknowledge()  # the replicas have the move before the player is told (deploy/SCALING.md)
     # The moves as seat 0 saw them (R10): a bot's face-down going-out card stays hidden (R4.3).
     seat_view = view(game.state, 0)
     seen = seat_view.history
@@ -150,7 +160,11 @@ def get_hint(path: AttemptPath) -> Response:
     if seat_view.outcome is not None or seat_view.turn != 0 or seat_view.phase != "play":
         raise ApiError(409, "wrong_phase", "a hint is available in your play phase")
     # Imported lazily: the optimiser is heavy to import.
-    from engine.pikdame.optimiser import best_arrangement
+    from engine.pikdame.optimiser import HINT, best_arrangement
 
-    best = best_arrangement(seat_view.hand, seat_view.melds[0])
-    return jsonify({"moves": [str(m) for m in best.moves], "points": best.points})
+    # A web worker waits for this: the hint's small deterministic budget keeps it under 50 ms;
+    # past it the answer is the best found, marked as not proven optimal (issue 16).
+    best = best_arrangement(seat_view.hand, seat_view.melds[0], HINT)
+    return jsonify(
+        {"moves": [str(m) for m in best.moves], "points": best.points, "exact": best.exact}
+    )

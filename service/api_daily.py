@@ -15,7 +15,7 @@ from service.data import archive, clock, keys, store
 from service.errors import ApiError
 from service.inputs import DayPath, DaysQuery, NameBody, calendar_day
 from service.limits import counted_read, limit_creations, read_pipeline
-from service.redisconn import get_redis, settings
+from service.redisconn import acknowledge, get_redis, settings
 from service.validation import checks_first
 
 bp = api_blueprint("daily", __name__, "/api")
@@ -92,6 +92,7 @@ def _new_game(date: str, name: str, ranked: bool, player: str) -> tuple[Response
             422, "bad_value", "name: looks like another player's name today; choose another"
         ) from None
     identity.remember(player)
+    acknowledge()  # a 503 here: asking again finds the attempt (409 attempt_exists)
     return _created(attempt, token)
 
 

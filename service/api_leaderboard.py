@@ -11,7 +11,7 @@ from service.data import ranking
 from service.errors import ApiError
 from service.inputs import AroundPath, AroundQuery, DayPath, PageQuery
 from service.limits import counted_read, read_pipeline
-from service.redisconn import get_redis
+from service.redisconn import get_rankings
 from service.validation import checks_first
 
 bp = api_blueprint("leaderboard", __name__, "/api/leaderboard")
@@ -25,7 +25,7 @@ def _day_of(date: str, attempt_id: str = "") -> str:
 @bp.get("/all-time", responses=outputs.answers(outputs.AllTime, 422))
 def all_time(query: PageQuery) -> Response:
     """Per player: the sum of verified daily scores."""
-    return jsonify(ranking.alltime_page(get_redis(), query.offset, query.limit))
+    return jsonify(ranking.alltime_page(get_rankings(), query.offset, query.limit))
 
 
 @bp.get("/<date>", responses=outputs.answers(outputs.Board, 404, 422))
@@ -34,8 +34,8 @@ def all_time(query: PageQuery) -> Response:
 def day_board(path: DayPath, query: PageQuery) -> Response:
     """A day's verified attempts in R11 order."""
     date = known_day(path.date)
-    pipe, count = read_pipeline(get_redis())
-    page = ranking.day_page(get_redis(), date, query.offset, query.limit, pipe, count.check)
+    pipe, count = read_pipeline(get_rankings())
+    page = ranking.day_page(get_rankings(), date, query.offset, query.limit, pipe, count.check)
     return jsonify(page)
 
 
@@ -48,8 +48,8 @@ def day_board(path: DayPath, query: PageQuery) -> Response:
 def around(path: AroundPath, query: AroundQuery) -> Response:
     """The entries around one ranked attempt."""
     date = known_day(path.date)
-    pipe, count = read_pipeline(get_redis())
-    page = ranking.around(get_redis(), date, path.attempt_id, query.radius, pipe, count.check)
+    pipe, count = read_pipeline(get_rankings())
+    page = ranking.around(get_rankings(), date, path.attempt_id, query.radius, pipe, count.check)
     if page is None:
         raise ApiError(404, "not_ranked", "this attempt is not on the day's leaderboard")
     return jsonify(page)

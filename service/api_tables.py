@@ -13,7 +13,7 @@ from flask import Response, current_app, jsonify, request
 
 from service import identity, limits, outputs
 from service.apidoc import api_blueprint
-from service.data import clock, tables, timers
+from service.data import clock, connect, tables, timers
 from service.data.games import GAMES
 from service.data.store import Stale
 from service.data.tables import Changed, Lifetimes, Table, TableError
@@ -49,7 +49,9 @@ def _timer_queue() -> Any:
     q = current_app.extensions.get(TIMER_QUEUE)
     if q is None:
         config = settings()
-        q = current_app.extensions[TIMER_QUEUE] = timers.queue(config.redis_url, config.table_queue)
+        q = current_app.extensions[TIMER_QUEUE] = timers.queue_on(
+            connect.client(config, config.redis_queue_url, text=False), config.table_queue
+        )
     return q
 
 
@@ -281,3 +283,19 @@ def get_table_record(path: TablePath) -> Response:
         raise ApiError(409, "not_finished", "the record is available once the game has ended")
     first = Table(**{**table.__dict__, "seats": table.first_seats})
     return jsonify(table.kind.record(table.loaded(), first.engine_seats()))
+
+
+@bp.post(
+    "/<id:table_id>/rematch",
+    responses=outputs.answers(outputs.TableDoc, 401, 403, 404, 409, 415),
+)
+def rematch_table(path: TablePath) -> Response:
+    """A rematch with the same seats and rules once the game is over (any seated human; asking
+    again gives the same table). Every human keeps their token and session; the creator starts
+    it. The finished table's ``rematch`` names it (streams see it too)."""
+    _, seat = _seated(path.table_id)
+    try:
+        new = tables.rematch(get_redis(), path.table_id, seat, _lifetimes(), _now_ms())
+    except TableError as e:
+        raise ApiError(e.status, e.code, e.message) from None
+    return jsonify({"table": _doc(new, seat)})

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service import errors, limits, logs, redisconn, routing, security, verdicts
+from service import caching, errors, limits, logs, redisconn, routing, security, verdicts
 from service.apidoc import ApiApp
 from service.data import config as settings
 from service.proxies import TrustedProxies
@@ -33,6 +33,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     errors.register(app)
     logs.register(app)
     security.register(app)
+    caching.register(app)
     limits.init_app(app)
     verdicts.init_app(app)
     routing.register(app)

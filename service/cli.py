@@ -43,8 +43,8 @@ def reconcile(older_than: int) -> None:
     from service.data.reconcile import reconcile as run
 
     cfg = config.load()
-    client = redis.Redis.from_url(cfg.redis_url, decode_responses=True)
-    q = queue.queue(cfg.redis_url, cfg.queue, cfg.retry_intervals)
+    client = redis.Redis.from_url(cfg.redis_state_url, decode_responses=True)
+    q = queue.queue(cfg.redis_queue_url, cfg.queue, cfg.retry_intervals)
     ids = run(client, q, int(time.time() * 1000), older_than)
     click.echo(json.dumps({"requeued": ids}))
 
@@ -58,7 +58,7 @@ def archive(date: str | None) -> None:
     from service.data import archive as archives
 
     cfg = config.load()
-    client = redis.Redis.from_url(cfg.redis_url, decode_responses=True)
+    client = redis.Redis.from_url(cfg.redis_state_url, decode_responses=True)
     store = archives.from_settings(cfg)
     if date is None:
         archived = archives.archive_closed_days(client, store, cfg)

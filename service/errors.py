@@ -28,6 +28,9 @@ HTTP_CODES = {
 }
 
 
+RETRY_AFTER_S = 1  # what a 503 for an unavailable Redis asks the client to wait
+
+
 class ApiError(Exception):
     """An error the API reports as is: status, stable code, message, optional extra fields."""
 
@@ -50,7 +53,10 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(ApiError)
     def _api(e: ApiError) -> Response:
-        return error_response(e.status, e.code, e.message, **e.extra)
+        response = error_response(e.status, e.code, e.message, **e.extra)
+        if e.status == 503:
+            response.headers.setdefault("Retry-After", str(RETRY_AFTER_S))
+        return response
 
     @app.errorhandler(store.AttemptExists)
     def _exists(e: store.AttemptExists) -> Response:
@@ -82,8 +88,12 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(redis.RedisError)
     def _redis(e: redis.RedisError) -> Response:
+        # A server down or failing over (Sentinel promotes a replica within seconds): the client
+        # asks again after Retry-After.
         app.logger.error("redis unavailable: %s", type(e).__name__)
-        return error_response(503, "unavailable", "storage unavailable, try again shortly")
+        response = error_response(503, "unavailable", "storage unavailable, try again shortly")
+        response.headers["Retry-After"] = str(RETRY_AFTER_S)
+        return response
 
     @app.errorhandler(Exception)
     def _internal(e: Exception) -> Response:

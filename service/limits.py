@@ -28,6 +28,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse
 
+from service.data import connect
 from service.errors import ApiError
 from service.identity import session_player
 from service.redisconn import settings, settings_of
@@ -150,7 +151,9 @@ def _limit_headers(response: Response) -> Response:
 
 def init_app(app: Flask) -> None:
     config = settings_of(app)
-    app.config.setdefault("RATELIMIT_STORAGE_URI", config.redis_url)
+    app.config.setdefault(
+        "RATELIMIT_STORAGE_URI", connect.storage_uri(config, config.redis_state_url)
+    )
     app.config.setdefault("RATELIMIT_DEFAULT", config.limit_default)
     app.config.setdefault("RATELIMIT_ENABLED", config.limits_enabled)
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "pd:limits")

@@ -7,7 +7,7 @@ from flask import Response, jsonify
 
 from service import outputs
 from service.apidoc import api_blueprint
-from service.redisconn import get_redis, settings
+from service.redisconn import get_queue, get_rankings, get_redis
 
 bp = api_blueprint("ops", __name__)
 
@@ -16,9 +16,9 @@ bp = api_blueprint("ops", __name__)
 def healthz() -> tuple[Response, int]:
     """200 with the queue's length when Redis answers, 503 when it does not."""
     try:
-        client = get_redis()
-        client.ping()
-        waiting = int(client.llen(f"rq:queue:{settings().queue}"))
+        get_redis().ping()
+        get_rankings().ping()
+        waiting = int(get_queue().count)  # the queue's own server
     except redis.RedisError:
         return jsonify({"redis": "unreachable", "queue": None}), 503
     return jsonify({"redis": "ok", "queue": waiting}), 200

@@ -126,6 +126,10 @@ class Record(Document):
 class Hint(Document):
     moves: list[str]
     points: int
+    exact: bool = Field(
+        description="false when the hint's search budget ran out: the best found, not proven "
+        "optimal"
+    )
 
 
 class VerificationDoc(Document):

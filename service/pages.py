@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
+from service import assets
 from service.data import replays, tables
 from service.data.archive import from_settings as archive_of
 from service.data.games import GAMES
@@ -37,6 +38,7 @@ bp = Blueprint(
     static_folder=str(STATIC),
     static_url_path="/static",
 )
+assets.register(bp, STATIC)
 
 
 @cache

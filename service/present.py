@@ -21,6 +21,7 @@ from engine import (
 from service.data import clock, keys, ranking
 from service.data.config import Settings
 from service.data.store import Attempt
+from service.redisconn import get_rankings
 
 
 def attempt_json(
@@ -42,6 +43,15 @@ def attempt_json(
     }
 
 
+def attempt_etag(attempt: Attempt) -> str:
+    """What :func:`attempt_json` depends on, as an entity tag: the record's length (the view
+    follows from it), the verdict, and the rank once verified (others' verdicts move it)."""
+    rank = None
+    if attempt.ranked and attempt.verification == "verified":
+        rank = ranking.rank_of(get_rankings(), attempt.date, attempt.id)
+    return f"{attempt.id}.{attempt.seq}.{attempt.verification or '-'}.{rank or '-'}"
+
+
 def verification_json(client: redis.Redis[str], attempt: Attempt) -> dict[str, Any] | None:
     """``A.verification``: null for practice and while playing, else the verdict so far."""
     if not attempt.ranked or attempt.verification is None:
@@ -51,7 +61,7 @@ def verification_json(client: redis.Redis[str], attempt: Attempt) -> dict[str, A
         "status": attempt.verification,
         "score": attempt.score if verified else None,
         "turns": attempt.turns if verified else None,
-        "rank": ranking.rank_of(client, attempt.date, attempt.id) if verified else None,
+        "rank": ranking.rank_of(get_rankings(), attempt.date, attempt.id) if verified else None,
         "reason": attempt.reason,
     }
 

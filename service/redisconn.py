@@ -1,24 +1,36 @@
-"""The app's shared objects: its settings, and its Redis client (one connection pool per
-process) and verification queue."""
+"""The app's shared objects: its settings, and one Redis client per role (one connection pool
+per process each): game state, rankings, and the verification queue.
+
+The roles (PIKDAME_REDIS_{STATE,RANKINGS,QUEUE}_URL, each defaulting to REDIS_URL) may be separate
+servers: a request uses the client of the keys it touches, and no operation spans two roles.
+"""
 
 from __future__ import annotations
 
 import redis
 from flask import Flask, current_app
 
-from service.data import queue
+from service.data import connect, queue
 from service.data.config import Settings
 
 EXTENSION = "pikdame_redis"
+RANKINGS = "pikdame_rankings"
 QUEUE = "pikdame_queue"
 
 
 def init_app(app: Flask) -> None:
     config = settings_of(app)
-    app.extensions[EXTENSION] = redis.Redis.from_url(
-        config.redis_url, decode_responses=True, health_check_interval=30
+    state = connect.text_client(config, config.redis_state_url)
+    app.extensions[EXTENSION] = state
+    same = config.redis_rankings_url == config.redis_state_url
+    app.extensions[RANKINGS] = (
+        state if same else connect.text_client(config, config.redis_rankings_url)
     )
-    app.extensions[QUEUE] = queue.queue(config.redis_url, config.queue, config.retry_intervals)
+    app.extensions[QUEUE] = queue.queue_on(
+        connect.client(config, config.redis_queue_url, text=False),
+        config.queue,
+        config.retry_intervals,
+    )
 
 
 def settings_of(app: Flask) -> Settings:
@@ -33,9 +45,24 @@ def settings() -> Settings:
 
 
 def get_redis() -> redis.Redis[str]:
-    """The current app's client (text in, text out)."""
+    """Game state: attempts, tokens, days, verdict announcements, rate limits."""
     client: redis.Redis[str] = current_app.extensions[EXTENSION]
     return client
+
+
+def get_rankings() -> redis.Redis[str]:
+    """Rankings: the days' boards and names, the all-time board, the players' facts."""
+    client: redis.Redis[str] = current_app.extensions[RANKINGS]
+    return client
+
+
+def acknowledge() -> None:
+    """Before answering a write the player relies on (a move, a start): with
+    PIKDAME_REDIS_WAIT_REPLICAS, the replicas have it, or the answer is 503 (ask again)."""
+    if not connect.acknowledged(get_redis(), settings().redis_wait_replicas):
+        from service.errors import ApiError
+
+        raise ApiError(503, "unavailable", "storage not confirmed, try again shortly")
 
 
 def get_queue() -> queue.VerifyQueue:

@@ -81,6 +81,7 @@ def table_json(
         "awaiting_cut": facts["awaiting_cut"],
         "lucky": facts["lucky"],
         "pending_resign": table.resign,
+        "rematch": table.rematch,
         "result": facts["result"],
     }
 

@@ -9,17 +9,19 @@ from typing import Any
 import redis
 from rq import Queue
 
-from service.data import clock, config, queue, tables, timers
+from service.data import clock, config, connect, queue, tables, timers
 from worker.verify import verify
 
 
 @dataclass(frozen=True)
 class Context:
-    """What a worker process shares between its jobs: settings, a text-mode Redis client and the
+    """What a worker process shares between its jobs: settings, a text-mode client of the game
+    state's Redis and one of the rankings' (the same when they share a server), and the
     verification queue (for the reconciler)."""
 
     settings: config.Settings
     client: redis.Redis[str]
+    rankings: redis.Redis[str]
     queue: queue.VerifyQueue
     timer_queue: Queue
 
@@ -28,18 +30,31 @@ class Context:
 def context() -> Context:
     """One per worker process, from the environment (service.data.config)."""
     settings = config.load()
+    state = connect.text_client(settings, settings.redis_state_url)
+    rankings = (
+        state
+        if settings.redis_rankings_url == settings.redis_state_url
+        else connect.text_client(settings, settings.redis_rankings_url)
+    )
     return Context(
         settings,
-        redis.Redis.from_url(settings.redis_url, decode_responses=True),
-        queue.queue(settings.redis_url, settings.queue, settings.retry_intervals),
-        timers.queue(settings.redis_url, settings.table_queue),
+        state,
+        rankings,
+        queue.queue_on(
+            connect.client(settings, settings.redis_queue_url, text=False),
+            settings.queue,
+            settings.retry_intervals,
+        ),
+        timers.queue_on(
+            connect.client(settings, settings.redis_queue_url, text=False), settings.table_queue
+        ),
     )
 
 
 def verify_attempt(attempt_id: str) -> dict[str, Any]:
     """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected."""
     ctx = context()
-    return verify(ctx.client, attempt_id, ctx.settings.secret)
+    return verify(ctx.client, attempt_id, ctx.settings.secret, ctx.rankings)
 
 
 def table_turn_timeout(table_id: str, seq: int) -> dict[str, Any]:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import engine.pikdame.bots.advanced
 import engine.pikdame.bots.beginner
 import engine.pikdame.bots.zen  # noqa: F401  (preloaded: the daily challenge's bots)
+from service.data.connect import rq_settings
 from worker.jobs import context
 
-REDIS_URL = context().settings.redis_url
+# rq's own connection: the queue's server, directly (REDIS_URL) or through Sentinel (SENTINEL)
+globals().update(rq_settings(context().settings))
 # The turn timers first: a timer is due at a second; a verification may wait a moment.
 QUEUES = [context().settings.table_queue, context().settings.queue]

@@ -6,7 +6,7 @@ Flask-free and clock-free: the verdict depends only on Redis' contents and the s
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import redis
 
@@ -67,45 +67,85 @@ def judge(attempt: store.Attempt, secret: bytes) -> tuple[str, int | None, int |
     return "verified", score, store.player_turns(game), None
 
 
-def verify(client: redis.Redis[str], attempt_id: str, secret: bytes) -> dict[str, Any]:
-    """Judge and record the verdict; a second run finds the verdict and changes nothing."""
+# The ranking of one verified attempt, atomic on the rankings server and idempotent: the attempt
+# on the day's board is the mark that it was ranked, so a retried job (its worker died between
+# ranking and recording the verdict) ranks it exactly once.
+# KEYS: day rank, day names, all-time, player; ARGV: attempt id, rank key, name, score, player id
+RANK_LUA: Final = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('ZINCRBY', KEYS[3], ARGV[4], ARGV[5])
+redis.call('HSET', KEYS[4], 'name', ARGV[3])
+redis.call('HINCRBY', KEYS[4], 'days', 1)
+local best = redis.call('HGET', KEYS[4], 'best')
+if (not best) or tonumber(ARGV[4]) > tonumber(best) then
+  redis.call('HSET', KEYS[4], 'best', ARGV[4])
+end
+return 1
+"""
+
+
+def rank_once(rankings: redis.Redis[str], attempt: store.Attempt, score: int, turns: int) -> bool:
+    """Put a verified attempt on its day's board and into the all-time sums, unless it is there
+    already; True when this call ranked it."""
+    finished_ms = (attempt.finished_ms or 0) - _ms(attempt.date)
+    rank_keys = [
+        keys.day_rank(attempt.date),
+        keys.day_names(attempt.date),
+        keys.ALLTIME,
+        keys.player(attempt.player),
+    ]
+    args = [attempt.id, ranking.rank_key(score, turns, finished_ms), attempt.name, score]
+    ranked = rankings.eval(RANK_LUA, len(rank_keys), *rank_keys, *args, attempt.player)  # type: ignore[no-untyped-call]
+    return bool(ranked)
+
+
+def verify(
+    client: redis.Redis[str],
+    attempt_id: str,
+    secret: bytes,
+    rankings: redis.Redis[str] | None = None,
+) -> dict[str, Any]:
+    """Judge and record the verdict; a second run finds the verdict and changes nothing.
+
+    Game state (``client``) and the rankings (``rankings``, by default the same server) are
+    never touched in one operation: read the attempt, judge, rank (idempotent, on the rankings
+    server), then record the verdict (on the state server). A job that dies between the last
+    two steps is retried, judges again, finds itself ranked already and records the verdict."""
     key = keys.attempt(attempt_id)
+    attempt = finished_attempt(client.hgetall(key), attempt_id)
+    if attempt.verification in ("verified", "rejected"):
+        return {"attempt_id": attempt_id, "status": attempt.verification, "new": False}
+    status, score, turns, reason = judge(attempt, secret)
+    if status == "verified":
+        assert score is not None and turns is not None
+        rank_once(client if rankings is None else rankings, attempt, score, turns)
 
     def record_verdict(pipe: redis.client.Pipeline[str]) -> dict[str, Any]:
-        h = cast(dict[str, str], pipe.hgetall(key))
-        if not h:
-            raise NotReady(f"no attempt {attempt_id}")
-        attempt = store.Attempt.from_hash(h)
-        if attempt.status != "finished" or not attempt.ranked:
-            raise NotReady(f"attempt {attempt_id} is not a finished ranked attempt")
-        if attempt.verification in ("verified", "rejected"):
-            return {"attempt_id": attempt_id, "status": attempt.verification, "new": False}
-        status, score, turns, reason = judge(attempt, secret)
-        player_key = keys.player(attempt.player)
-        pipe.watch(player_key)
-        best = cast(str | None, pipe.hget(player_key, "best"))
+        now = finished_attempt(cast(dict[str, str], pipe.hgetall(key)), attempt_id)
+        if now.verification in ("verified", "rejected"):  # another worker was quicker
+            return {"attempt_id": attempt_id, "status": now.verification, "new": False}
         pipe.multi()
         pipe.zrem(keys.FINISHED, attempt_id)
         if status == "verified":
-            assert score is not None and turns is not None
             pipe.hset(key, mapping={"verification": "verified", "turns": str(turns)})
-            finished_ms = (attempt.finished_ms or 0) - _ms(attempt.date)
-            pipe.zadd(
-                keys.day_rank(attempt.date),
-                {attempt_id: ranking.rank_key(score, turns, finished_ms)},
-            )
-            pipe.hset(keys.day_names(attempt.date), attempt_id, attempt.name)
-            pipe.zincrby(keys.ALLTIME, score, attempt.player)
-            pipe.hset(player_key, "name", attempt.name)
-            pipe.hincrby(player_key, "days", 1)
-            if best is None or score > int(best):
-                pipe.hset(player_key, "best", str(score))
         else:
             pipe.hset(key, mapping={"verification": "rejected", "reason": reason or ""})
         pipe.publish(keys.verdict_channel(attempt_id), status)  # for whoever waits on it
         return {"attempt_id": attempt_id, "status": status, "new": True}
 
     return store.transaction(client, record_verdict, key)
+
+
+def finished_attempt(stored: dict[str, str], attempt_id: str) -> store.Attempt:
+    """The stored attempt, which must be a finished ranked one (else the job fails)."""
+    if not stored:
+        raise NotReady(f"no attempt {attempt_id}")
+    attempt = store.Attempt.from_hash(stored)
+    if attempt.status != "finished" or not attempt.ranked:
+        raise NotReady(f"attempt {attempt_id} is not a finished ranked attempt")
+    return attempt
 
 
 def _ms(date: str) -> int:

@@ -44,6 +44,17 @@ def parse_networks(text: str) -> tuple[Network, ...]:
     return tuple(networks)
 
 
+def parse_hosts(text: str) -> tuple[tuple[str, int], ...]:
+    """PIKDAME_REDIS_SENTINELS: ``"10.0.0.1:26379, 10.0.0.2:26379"`` -> ((host, port), …)."""
+    hosts = []
+    for part in text.replace(",", " ").split():
+        host, _, port = part.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"{part!r} is not host:port")
+        hosts.append((host, int(port)))
+    return tuple(hosts)
+
+
 def _flag(text: str) -> bool:
     return text.strip() == "1"
 
@@ -65,6 +76,18 @@ class Variable:
 
 VARIABLES: Final = (
     Variable("REDIS_URL", "redis_url", None),
+    # Redis by role (issue 16), each defaulting to REDIS_URL: game state (attempts, tokens, days,
+    # rate limits), the verification queue (RQ), the rankings (boards, all-time, player facts).
+    # No operation needs two of them at once, so each can be its own server (or a Cluster).
+    Variable("PIKDAME_REDIS_STATE_URL", "redis_state_url", None),
+    Variable("PIKDAME_REDIS_QUEUE_URL", "redis_queue_url", None),
+    Variable("PIKDAME_REDIS_RANKINGS_URL", "redis_rankings_url", None),
+    # Failover (service/data/connect.py): Sentinels ("host:port, host:port") that name the primary
+    # PIKDAME_REDIS_MASTER for every role on REDIS_URL; before acknowledging a move or a start,
+    # wait for this many replicas to have it (0: do not wait; 1 with one replica: no loss).
+    Variable("PIKDAME_REDIS_SENTINELS", "redis_sentinels", "", parse_hosts),
+    Variable("PIKDAME_REDIS_MASTER", "redis_master", "pikdame"),
+    Variable("PIKDAME_REDIS_WAIT_REPLICAS", "redis_wait_replicas", "0", int),
     Variable("PIKDAME_REDIS_PORT", "redis_port", "6390", int),  # make run's embedded Redis
     Variable("PIKDAME_VAR", "var_dir", str(ROOT / "var"), lambda t: Path(t).resolve()),
     Variable("PIKDAME_SECRET", "secret", None, str.encode),
@@ -100,6 +123,8 @@ VARIABLES: Final = (
     Variable("PIKDAME_STREAM_CONNECTIONS", "stream_connections", "2000", int),
     Variable("PIKDAME_STREAM_SECONDS", "stream_seconds", "300", int),
     Variable("PIKDAME_HEARTBEAT_SECONDS", "heartbeat_seconds", "15", int),
+    # Redis connections per web or stream process (a request waits up to 20 s for a free one)
+    Variable("PIKDAME_REDIS_CONNECTIONS", "redis_connections", "100", int),
 )
 
 
@@ -109,6 +134,12 @@ class Settings:
 
     redis_url: str
     redis_url_given: bool  # REDIS_URL was set (else make run embeds a redis-server)
+    redis_state_url: str
+    redis_queue_url: str
+    redis_rankings_url: str
+    redis_sentinels: tuple[tuple[str, int], ...]
+    redis_master: str
+    redis_wait_replicas: int
     redis_port: int
     var_dir: Path
     secret: bytes
@@ -140,6 +171,7 @@ class Settings:
     stream_connections: int
     stream_seconds: int
     heartbeat_seconds: int
+    redis_connections: int
     now: Clock | None = None  # tests: a settable clock (service.data.clock)
 
     def flask_config(self) -> dict[str, Any]:
@@ -196,6 +228,8 @@ def load(overrides: Mapping[str, Any] | None = None) -> Settings:
             values[variable.field] = raw
     values["redis_url_given"] = values["redis_url"] is not None
     values["redis_url"] = values["redis_url"] or "redis://127.0.0.1:6379/0"
+    for role in ("redis_state_url", "redis_queue_url", "redis_rankings_url"):
+        values[role] = values[role] or values["redis_url"]
     values["secret_generated"] = values["secret"] is None
     if values["secret"] is None:
         values["secret"] = dev_secret(values["var_dir"]).encode()

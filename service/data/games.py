@@ -36,6 +36,11 @@ class Session(Protocol):
     @property
     def turn(self) -> int | None: ...
 
+    @property
+    def round(self) -> int:
+        """The round (Gin: the hand) being played or waiting for its cut."""
+        ...
+
     def play(self, text: str, seat: int, new_seed: SeedSource) -> Events: ...
 
     def autoplay_turn(self, seat: int, new_seed: SeedSource) -> Events: ...
@@ -175,6 +180,10 @@ class GinSession:
     @property
     def turn(self) -> int | None:
         return self.match.to_move()
+
+    @property
+    def round(self) -> int:
+        return self.match.hand_no
 
     def play(self, text: str, seat: int, new_seed: SeedSource) -> Events:
         return self.match.play(text, seat)

@@ -47,7 +47,14 @@ class VerifyQueue(Queue):
 
 
 def queue(url: str, name: str, retry_intervals: tuple[int, ...] | None = None) -> VerifyQueue:
-    q = VerifyQueue(name, connection=redis.Redis.from_url(url), serializer=JSONSerializer)
+    return queue_on(redis.Redis.from_url(url), name, retry_intervals)
+
+
+def queue_on(
+    connection: redis.Redis[bytes], name: str, retry_intervals: tuple[int, ...] | None = None
+) -> VerifyQueue:
+    """The queue on a bytes-mode client (service.data.connect: directly or through Sentinel)."""
+    q = VerifyQueue(name, connection=connection, serializer=JSONSerializer)
     if retry_intervals is not None:
         q.retry_intervals = retry_intervals
     return q

@@ -62,6 +62,7 @@ class Table:
     deadline_ms: int | None = None
     resign: list[int] | None = None  # seats that agreed to the pending resign proposal
     seq: int = 0
+    rematch: str | None = None  # the table of the rematch, once made
 
     @property
     def kind(self) -> TableGame:
@@ -293,8 +294,12 @@ def member(table: Table, seat: int | None) -> int:
     return seat
 
 
-def _after(table: Table, session: Session, now_ms: int) -> None:
-    """Store the session; set the turn timer's deadline when a human is to act (R9)."""
+def _after(
+    table: Table, session: Session, now_ms: int, same_turn: tuple[int, int] | None = None
+) -> None:
+    """Store the session; set the turn timer's deadline when a human is to act (R9). The timer
+    is per turn: while ``same_turn`` (the mover's seat and round) still acts, e.g. after a draw,
+    the deadline stays."""
     table.session = session.to_json()
     table.resign = None if session.finished else table.resign
     if session.finished:
@@ -302,6 +307,8 @@ def _after(table: Table, session: Session, now_ms: int) -> None:
         table.deadline_ms = None
         return
     turn = session.turn
+    if same_turn == (turn, session.round) and table.deadline_ms is not None:
+        return
     human = turn is not None and table.seats[turn]["kind"] == "human"
     table.deadline_ms = now_ms + table.turn_timer * 1000 if human and table.turn_timer else None
 
@@ -324,8 +331,10 @@ def play(
         if table.status != "playing":
             raise TableError(409, "not_playing", f"the table is {table.status}")
         session = table.loaded()
+        # a cut is an action of its own: the first turn after it gets its own time
+        turn = None if move.strip().lower().startswith("cut") else (me, session.round)
         events = session.play(move, me, new_seed)
-        _after(table, session, now)
+        _after(table, session, now, turn)
         return events
 
     return change(client, table_id, move_on, lifetimes, now)
@@ -414,6 +423,46 @@ def resign(
     return change(client, table_id, agree, lifetimes, now), pending
 
 
+def rematch(
+    client: redis.Redis[str], table_id: str, seat: int | None, lifetimes: Lifetimes, now: int
+) -> Table:
+    """A new waiting table with the same seats, rules and game (any seated human asks, once the
+    game is over): every human keeps their seat, token and session, so the creator just starts
+    it. Asking again gives the same rematch."""
+    made: list[Table] = []
+
+    def again(table: Table) -> Events:
+        member(table, seat)
+        if table.status != "finished":
+            raise TableError(409, "not_finished", "a rematch follows a finished game")
+        if table.rematch is not None:
+            return []
+        seats = [dict(s) for s in table.seats]
+        new = Table(
+            id=secrets.token_hex(8),
+            game=table.game,
+            players=table.players,
+            options=dict(table.options),
+            turn_timer=table.turn_timer,
+            seats=seats,
+            invite=secrets.token_urlsafe(9),
+            created_ms=now,
+        )
+        table.rematch = new.id
+        made.append(new)
+        return []
+
+    done = change(client, table_id, again, lifetimes, now)
+    if made:
+        pipe = client.pipeline(transaction=True)
+        _write(pipe, made[0], [], [], lifetimes, now)
+        pipe.execute()
+    found = load(client, str(done.table.rematch))
+    if found is None:
+        raise TableError(404, "unknown_table", "the rematch has expired")
+    return found
+
+
 # --- presence ----------------------------------------------------------------------------------
 
 
@@ -449,6 +498,7 @@ __all__ = [
     "new_seed",
     "play",
     "present",
+    "rematch",
     "resign",
     "seen_by",
     "set_level",

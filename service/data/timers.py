@@ -23,12 +23,18 @@ def job_id(table_id: str, seq: int) -> str:
     return f"timer-{table_id}-{seq}"
 
 
-def queue(url: str, name: str) -> Queue:
-    return Queue(name, connection=redis.Redis.from_url(url), serializer=JSONSerializer)
+def queue_on(connection: redis.Redis[bytes], name: str) -> Queue:
+    """The timers' queue on the queue's server (bytes mode: RQ's own)."""
+    return Queue(name, connection=connection, serializer=JSONSerializer)
 
 
 def schedule(q: Queue, table_id: str, seq: int, deadline_ms: int) -> None:
-    """Play the turn at ``deadline_ms`` unless the table has moved past ``seq`` by then."""
+    """Play the turn at ``deadline_ms`` unless the table has moved past ``seq`` by then.
+
+    RQ's scheduler moves due jobs to the queue once a second, so a turn is played up to about a
+    second after its deadline (bench/results/tables.md). Scheduling early and sleeping in the
+    job was measured and dropped: one worker then serialises the sleeps of simultaneous timers.
+    """
     at = dt.datetime.fromtimestamp(deadline_ms / 1000, dt.UTC)
     q.enqueue_at(
         at,

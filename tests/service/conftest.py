@@ -10,7 +10,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.support.servers import start_redis
+from tests.support.servers import flush_roles, start_redis
 from tests.support.service_app import Clock, make_app
 
 
@@ -34,6 +34,7 @@ def rdb(redis_url: str) -> Iterator[redis.Redis[str]]:
     """The session's Redis, emptied before each test so tests do not see each other."""
     client: redis.Redis[str] = redis.Redis.from_url(redis_url, decode_responses=True)
     client.flushdb()
+    flush_roles()
     yield client
     client.close()
 

@@ -133,3 +133,21 @@ def test_a_failed_start_sets_no_cookie(client: FlaskClient, clock: Clock) -> Non
     assert bad.status_code == 422 and "Set-Cookie" not in bad.headers
     good = client.post(f"/api/daily/{clock.today}/attempts", json={"name": "Ada"})
     assert good.status_code == 201 and "Set-Cookie" in good.headers
+
+
+def test_an_unchanged_attempt_answers_304_to_its_etag(client: FlaskClient, clock: Clock) -> None:
+    """Issue 16: the attempt's view carries an ETag from its seq (and verdict); asking with it
+    again gets 304 until a move changes the attempt; private, never for a shared cache."""
+    attempt, _ = start(client, clock.today)
+    path = f"/api/attempts/{attempt['id']}"
+    first = client.get(path)
+    tag = first.headers["ETag"]
+    assert first.headers["Cache-Control"] == "private, no-cache"
+    again = client.get(path, headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.data == b""
+    assert again.headers["ETag"] == tag
+    client.post(f"{path}/moves", json={"move": "draw", "seq": attempt["seq"]})
+    moved = client.get(path, headers={"If-None-Match": tag})
+    assert moved.status_code == 200
+    assert moved.get_json()["attempt"]["seq"] > attempt["seq"]
+    assert moved.headers["ETag"] != tag

@@ -166,13 +166,14 @@ def test_hint_is_the_optimisers_arrangement(client: FlaskClient, clock: Clock) -
     assert early.status_code == 409 and early.get_json()["error"]["code"] == "wrong_phase"
     drawn = client.post(f"/api/attempts/{aid}/moves", json={"move": "draw", "seq": 0}).get_json()
     hint = client.get(f"/api/attempts/{aid}/hint").get_json()
-    from engine.pikdame.optimiser import best_arrangement
+    from engine.pikdame.optimiser import HINT, best_arrangement
 
     game = Game.from_json(
         json.loads(client.application.extensions["pikdame_redis"].hget(f"pd:attempt:{aid}", "game"))
     )
-    best = best_arrangement(game.state.hand(0), game.state.melds[0])
-    assert hint == {"moves": [str(m) for m in best.moves], "points": best.points}
+    best = best_arrangement(game.state.hand(0), game.state.melds[0], HINT)
+    assert best == best_arrangement(game.state.hand(0), game.state.melds[0])  # a small hand
+    assert hint == {"moves": [str(m) for m in best.moves], "points": best.points, "exact": True}
     # the hint's moves are legal, in order
     seq = drawn["attempt"]["seq"]
     for move in hint["moves"]:

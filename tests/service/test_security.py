@@ -23,7 +23,11 @@ def test_security_headers_on_every_response(client: FlaskClient) -> None:
         assert response.headers["X-Content-Type-Options"] == "nosniff"
         assert response.headers["X-Frame-Options"] == "DENY"
         assert response.headers["Referrer-Policy"] == "no-referrer"
-    assert client.get("/api/daily").headers["Cache-Control"] == "no-store"
+    # private API answers are never stored; a public read only for an anonymous caller (issue 16)
+    assert client.get("/api/attempts/nope").headers["Cache-Control"] == "no-store"
+    assert client.get("/api/daily").headers["Cache-Control"] == "public, max-age=1"
+    with_token = client.get("/api/daily", headers={"Authorization": "Bearer x"})
+    assert with_token.headers["Cache-Control"] == "no-store"
 
 
 def test_cross_site_form_posts_are_refused(

@@ -335,3 +335,38 @@ def test_gin_plugs_in_through_the_same_routes(app: Flask) -> None:
     from engine.gin.replay import replay as gin_replay
 
     gin_replay(record)
+
+
+def test_a_rematch_keeps_the_seats_and_every_players_token(app: Flask) -> None:
+    table_id, (ada_token, bob_token) = started(app, [HUMAN, HUMAN, bot("zen")], turn_timer=30)
+    ada, bob = as_player(app, ada_token), as_player(app, bob_token)
+    status, body = bob("POST", f"/api/tables/{table_id}/rematch", {})
+    assert status == 409 and body["error"]["code"] == "not_finished"
+    ada("POST", f"/api/tables/{table_id}/resign", {})
+    bob("POST", f"/api/tables/{table_id}/resign", {})
+    status, body = bob("POST", f"/api/tables/{table_id}/rematch", {})
+    assert status == 200, body
+    new = body["table"]
+    assert new["status"] == "waiting" and new["seat"] == 1 and new["id"] != table_id
+    assert [s.get("name") or s.get("level") for s in new["seats"]] == ["Ada", "P1", "zen"]
+    assert new["rules"]["turn_timer"] == 30
+    assert ada("POST", f"/api/tables/{table_id}/rematch", {})[1]["table"]["id"] == new["id"]
+    assert ada("GET", f"/api/tables/{table_id}", None)[1]["table"]["rematch"] == new["id"]
+    status, body = ada("POST", f"/api/tables/{new['id']}/start", {})
+    assert status == 200 and body["table"]["status"] == "playing"
+
+
+def test_r9_the_turn_timer_is_per_turn(app: Flask) -> None:
+    """R9 reading: the deadline covers a whole turn; a draw does not restart it."""
+    table_id, (token,) = started(app, [HUMAN, bot()], turn_timer=60)
+    ada = as_player(app, token)
+    status, body = ada("GET", f"/api/tables/{table_id}", None)
+    cut_deadline = body["table"]["deadline"]
+    status, body = ada("POST", f"/api/tables/{table_id}/moves", {"move": "cut 20", "seq": 0})
+    table = body["table"]
+    assert status == 200 and table["turn"] == 0 and table["deadline"]
+    assert table["deadline"] >= cut_deadline  # the turn after the cut has its own time
+    status, body = ada(
+        "POST", f"/api/tables/{table_id}/moves", {"move": "draw", "seq": table["seq"]}
+    )
+    assert status == 200 and body["table"]["deadline"] == table["deadline"]

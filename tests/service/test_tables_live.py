@@ -18,6 +18,7 @@ import pytest
 import redis
 
 from service.data import tables
+from tests.support.front import start_front
 from tests.support.processes import (
     Process,
     WebServer,
@@ -221,3 +222,27 @@ def test_no_hidden_card_in_any_stream_message(stack: Stack) -> None:
                 break
     stream.close()
     assert messages > 5
+
+
+def test_the_stream_passes_nginx_unbuffered_to_the_gevent_group(stack: Stack) -> None:
+    """deploy/nginx/proxy.conf as shipped: the stream path goes to the stream group, and each
+    message arrives as it is written (no buffering, no cache)."""
+    front = start_front(
+        stack.web.base.removeprefix("http://"), stream=stack.stream.base.removeprefix("http://")
+    )
+    try:
+        table_id, (token,), _ = stack.table([HUMAN, {"kind": "bot", "level": "beginner"}])
+        ada = stack.player(token)
+        assert ada("POST", f"/api/tables/{table_id}/start", {})[0] == 200
+        stream = EventStream(front.base, f"/api/tables/{table_id}/events", token)
+        assert stream.status == 200
+        stream.next()
+        status, _ = ada("POST", f"/api/tables/{table_id}/moves", {"move": "cut 12", "seq": 0})
+        assert status == 200
+        message = stream.until(lambda m: bool(m["events"]))
+        assert message["events"][0] == {"seat": 0, "move": "cut 12"}
+        stream.close()
+        served = (front.directory / "access.log").read_text()
+        assert f"/api/tables/{table_id}/events" in served
+    finally:
+        front.stop()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from service.commands import gunicorn_args, stream_args, worker_args
-from tests.support.servers import free_port
+from tests.support.servers import free_port, role_urls
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,6 +25,7 @@ def service_env(redis_url: str, secret: str, **extra: str) -> dict[str, str]:
     env.update(
         {
             "REDIS_URL": redis_url,
+            **role_urls(redis_url),
             "PIKDAME_SECRET": secret,
             "PIKDAME_LIMITS_ENABLED": "0",
             "PYTHONPATH": str(ROOT),

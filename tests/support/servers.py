@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import os
 import shutil
 import socket
 import subprocess
@@ -30,6 +32,7 @@ class RedisServer:
     appendonly: bool
     process: subprocess.Popen[bytes] | None = None
     _owns_dir: bool = field(default=True)
+    extra: tuple[str, ...] = ()  # more redis-server arguments (--replicaof …)
 
     @property
     def url(self) -> str:
@@ -54,6 +57,7 @@ class RedisServer:
             "no",
             "--logfile",
             str(self.directory / "redis.log"),
+            *self.extra,
         ]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         client = redis.Redis.from_url(self.url)
@@ -88,13 +92,15 @@ class RedisServer:
             shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def start_redis(appendonly: bool = False, directory: Path | None = None) -> RedisServer:
+def start_redis(
+    appendonly: bool = False, directory: Path | None = None, extra: tuple[str, ...] = ()
+) -> RedisServer:
     """Start redis-server on a free port: the server with ``.url``, ``.stop()``, ``.close()``."""
     owns = directory is None
     path = Path(tempfile.mkdtemp(prefix="pikdame-redis-")) if directory is None else directory
     last: Exception | None = None
     for _ in range(5):  # the free port may be taken between probing and binding
-        server = RedisServer(free_port(), path, appendonly, _owns_dir=owns)
+        server = RedisServer(free_port(), path, appendonly, _owns_dir=owns, extra=extra)
         try:
             server.start()
             return server
@@ -102,3 +108,106 @@ def start_redis(appendonly: bool = False, directory: Path | None = None) -> Redi
             last = e
             server.stop()
     raise RuntimeError(f"could not start redis-server: {last}")
+
+
+# Redis by role (issue 16): with PIKDAME_TEST_REDIS_ROLES=1 (``make test-roles``) the queue and
+# the rankings each get a redis-server of their own, beside the tests' state server, so the suite
+# shows that no operation needs two of them at once.
+ROLES_ENV = "PIKDAME_TEST_REDIS_ROLES"
+_roles: dict[str, RedisServer] = {}
+
+
+def roles_enabled() -> bool:
+    return os.environ.get(ROLES_ENV, "") == "1"
+
+
+def role_servers() -> dict[str, RedisServer]:
+    """The queue's and the rankings' own servers (started once per test process), or none."""
+    if roles_enabled() and not _roles:
+        _roles["PIKDAME_REDIS_QUEUE_URL"] = start_redis()
+        _roles["PIKDAME_REDIS_RANKINGS_URL"] = start_redis()
+        atexit.register(close_roles)
+    return _roles
+
+
+def close_roles() -> None:
+    for server in _roles.values():
+        server.close()
+
+
+def role_urls(state_url: str) -> dict[str, str]:
+    """The role variables for an app or a process whose game state is on ``state_url``: empty
+    (everything on REDIS_URL) unless the roles are split."""
+    servers = role_servers()
+    if not servers:
+        return {}
+    return {"PIKDAME_REDIS_STATE_URL": state_url, **{k: s.url for k, s in servers.items()}}
+
+
+def flush_roles() -> None:
+    """Empty the role servers (between tests, with the state server)."""
+    for server in role_servers().values():
+        client = redis.Redis.from_url(server.url)
+        client.flushdb()
+        client.close()
+
+
+@dataclass
+class SentinelServer:
+    """A running redis-sentinel watching one primary under ``master`` (quorum 1: one Sentinel
+    on loopback decides alone; production runs three on separate hosts)."""
+
+    port: int
+    directory: Path
+    master: str
+    process: subprocess.Popen[bytes]
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def primary_port(self) -> int:
+        client = redis.Redis(port=self.port, decode_responses=True)
+        host_port = client.execute_command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", self.master)
+        client.close()
+        return int(host_port[1])
+
+    def replicas(self) -> int:
+        client = redis.Redis(port=self.port, decode_responses=True)
+        found = client.execute_command("SENTINEL", "REPLICAS", self.master)
+        client.close()
+        return len(found)
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def start_sentinel(primary_port: int, master: str = "pikdame") -> SentinelServer:
+    """Debian's redis-sentinel on a free port, watching the primary on ``primary_port``: down
+    after 1 s of silence, so a test's failover takes seconds."""
+    directory = Path(tempfile.mkdtemp(prefix="pikdame-sentinel-"))
+    port = free_port()
+    conf = directory / "sentinel.conf"  # Sentinel rewrites it: its own writable copy
+    conf.write_text(
+        f"port {port}\nbind 127.0.0.1\ndaemonize no\ndir {directory}\n"
+        f"logfile {directory / 'sentinel.log'}\n"
+        f"sentinel monitor {master} 127.0.0.1 {primary_port} 1\n"
+        f"sentinel down-after-milliseconds {master} 1000\n"
+        f"sentinel failover-timeout {master} 10000\n"
+    )
+    binary = shutil.which("redis-sentinel") or "redis-sentinel"
+    process = subprocess.Popen(
+        [binary, str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    sentinel = SentinelServer(port, directory, master, process)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            sentinel.primary_port()
+            return sentinel
+        except redis.exceptions.RedisError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("redis-sentinel did not start") from None
+            time.sleep(0.05)

@@ -8,6 +8,7 @@ from flask import Flask
 
 from service.app import create_app
 from tests.support.clock import Clock
+from tests.support.servers import role_urls
 
 SECRET = b"test-secret-not-for-production"
 
@@ -17,6 +18,7 @@ def make_app(redis_url: str, clock: Clock, **extra: Any) -> Flask:
     return create_app(
         {
             "REDIS_URL": redis_url,
+            **role_urls(redis_url),  # make test-roles: the queue and rankings on their own
             "PIKDAME_SECRET": SECRET,
             "PIKDAME_NOW": clock,
             "PIKDAME_LIMITS_ENABLED": False,

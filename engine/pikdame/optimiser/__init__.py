@@ -18,6 +18,6 @@ figures), so it gave way.
 from __future__ import annotations
 
 from engine.pikdame.optimiser.arrangement import Arrangement
-from engine.pikdame.optimiser.solver import best_arrangement
+from engine.pikdame.optimiser.solver import BOTS, HINT, Budget, best_arrangement
 
-__all__ = ["Arrangement", "best_arrangement"]
+__all__ = ["BOTS", "HINT", "Arrangement", "Budget", "best_arrangement"]

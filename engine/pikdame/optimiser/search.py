@@ -56,9 +56,9 @@ class Search(Tree):
 
     __slots__ = ("budget", "memo")
 
-    def __init__(self, counts: Counts, melds: Sequence[Meld]) -> None:
+    def __init__(self, counts: Counts, melds: Sequence[Meld], budget: int = NODE_BUDGET) -> None:
         super().__init__(counts, melds, dynamic=sum(counts[:NATURALS]) >= DYNAMIC_FROM)
-        self.budget = NODE_BUDGET
+        self.budget = budget
         self.memo: dict[Key, Entry] = {}
 
     def key(self, node: Node) -> Key:

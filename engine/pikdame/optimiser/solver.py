@@ -11,7 +11,7 @@ gives the floor, and past the budget the fallback's arrangement is returned with
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from engine.core.cards import CARDS, JOKER, JOKER_CODE, NATURALS, Card, Counts, cards_of, counts_of
 from engine.core.melds import suit_counts
@@ -21,7 +21,7 @@ from engine.pikdame.moves import Move
 from engine.pikdame.optimiser.arrangement import Arrangement
 from engine.pikdame.optimiser.fallback import FALLBACK_BUDGET, dive, improve
 from engine.pikdame.optimiser.moves import arrangement_moves
-from engine.pikdame.optimiser.search import Found, OutOfBudget, Search
+from engine.pikdame.optimiser.search import NODE_BUDGET, Found, OutOfBudget, Search
 from engine.pikdame.optimiser.tree import (
     DISPOSE_GAIN,
     JOKER_GAIN,
@@ -129,17 +129,42 @@ def _swap_plans(melds: Sequence[Meld], counts: Counts) -> list[list[Swap]]:
     return plans
 
 
-def best_arrangement(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Arrangement:
+class Budget(NamedTuple):
+    """Search calls allowed (a count, never a clock: answers stay deterministic): the exact
+    search's and the fallback's, per swap plan or shared by all plans."""
+
+    nodes: int
+    fallback: int
+    shared: bool = False
+
+    def per_plan(self, plans: int) -> Budget:
+        if not self.shared:
+            return self
+        return Budget(max(1, self.nodes // plans), max(1, self.fallback // plans))
+
+
+#: The bots' budget: every swap plan may search NODE_BUDGET calls (bots/ and records depend on it).
+BOTS: Final = Budget(NODE_BUDGET, FALLBACK_BUDGET)
+#: A web request's hint (issue 16): at most this many search calls over all plans together, about
+#: 15 µs each on the development machine, so no hint waits more than 50 ms
+#: (bench/results/hint.md); past it the hint is the best found and says it is not proven optimal.
+HINT: Final = Budget(2_000, 600, shared=True)
+
+
+def best_arrangement(
+    hand: Sequence[Card], own_melds: Sequence[Meld], budget: Budget = BOTS
+) -> Arrangement:
     """The arrangement of meld/lay/swap moves on the owner's melds with the largest round-score
     gain that keeps a card (R4.2); deterministic ties. Exact unless the search outgrows its node
     budget (then ``exact`` is False: the fallback's answer, still legal and deterministic)."""
     counts = counts_of(hand)
     melds = list(own_melds)
     plans = _swap_plans(melds, counts)
+    each = budget.per_plan(len(plans))
     best: Arrangement | None = None
     exact = True
     for plan in plans:
-        found = _solve_plan(counts, melds, plan, len(hand))
+        found = _solve_plan(counts, melds, plan, len(hand), each)
         if found is not None:
             exact = exact and found.exact
             if best is None or found.gain > best.gain:
@@ -151,7 +176,7 @@ def best_arrangement(hand: Sequence[Card], own_melds: Sequence[Meld]) -> Arrange
 
 
 def _solve_plan(
-    counts: Counts, melds: list[Meld], plan: list[Swap], size: int
+    counts: Counts, melds: list[Meld], plan: list[Swap], size: int, budget: Budget
 ) -> Arrangement | None:
     """The best arrangement after the swaps of ``plan`` (None if the plan cannot be played)."""
     counts = counts[:]
@@ -171,8 +196,8 @@ def _solve_plan(
         gain += 2 * POINTS[card] - POINTS[JOKER_CODE]
     live = _live(counts, melds)
     kept = live != counts
-    search = Search(live, melds)
-    found, exact = _search(search, live, melds, root(live, kept))
+    search = Search(live, melds, budget.nodes)
+    found, exact = _search(search, live, melds, root(live, kept), budget.fallback)
     before = counts_points(counts)
     laid, disposed = arrangement_moves(found, search, melds, moves)
     for c in laid:
@@ -184,7 +209,9 @@ def _solve_plan(
     return Arrangement(tuple(moves), points, gain, tuple(cards_of(counts)), exact)
 
 
-def _search(search: Search, live: Counts, melds: list[Meld], start: Node) -> tuple[Found, bool]:
+def _search(
+    search: Search, live: Counts, melds: list[Meld], start: Node, fallback: int
+) -> tuple[Found, bool]:
     """The best arrangement of the live cards, and whether it is exact: the greedy dive is the
     floor, the exact search beats it if it can, and past the budget the discrepancy search
     improves on the dive."""
@@ -194,6 +221,6 @@ def _search(search: Search, live: Counts, melds: list[Meld], start: Node) -> tup
         if _aspire(search, start, floor) is not None:
             found = search.walk(start)
     except OutOfBudget:
-        better = improve(Search(live, melds), start, floor, FALLBACK_BUDGET)
+        better = improve(Search(live, melds), start, floor, fallback)
         return (found if better is None else better.found), False
     return found, True

@@ -1,0 +1,176 @@
+"""Reads behind the real front (issue 16): nginx with deploy/nginx's site in front of gunicorn,
+wrk on the same machine, every target in the same run.
+
+    .venv/bin/python -m bench.bench_front [--seconds 5] [--rounds 3]
+
+Public reads through nginx's micro-cache are set against nginx serving a small static file (the
+ceiling of the front); private reads (an attempt's view with its bearer token) against the bare
+Flask endpoint, with and without the client's ETag (If-None-Match: 304, the game not parsed), and
+the public reads straight from gunicorn as they were served before the front cached them.
+Targets interleave over the rounds; the figures are medians. Writes bench/results/front.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import redis
+
+from bench.bench_http import DAY, SMALL_BOARD, fill_board, http_json, service_env
+from bench.loadkit import (
+    ROOT,
+    WrkResult,
+    command_line,
+    cpu_seconds,
+    load_average,
+    start_gunicorn,
+    start_redis,
+    write_result,
+    wrk,
+)
+from tests.support.front import start_front
+
+RESULT = ROOT / "bench" / "results" / "front.md"
+STATIC_BODY = b'{"ok":true}'  # the bare endpoint's body, as a file nginx serves itself
+
+
+@dataclass
+class Target:
+    """One URL measured by wrk; CPU per request of nginx and of gunicorn (µs)."""
+
+    name: str
+    url: str
+    headers: dict[str, str] = field(default_factory=dict)
+    runs: list[WrkResult] = field(default_factory=list)
+    cpu_nginx: list[float] = field(default_factory=list)
+    cpu_web: list[float] = field(default_factory=list)
+
+    def median(self, attr: str) -> float:
+        return float(statistics.median(float(getattr(r, attr)) for r in self.runs))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--seconds", type=int, default=5, help="per wrk run")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--connections", type=int, default=50)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=RESULT)
+    args = parser.parse_args(argv)
+
+    server = start_redis()
+    client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
+    fill_board(client, SMALL_BOARD)
+    env = {**service_env(server.url), "PIKDAME_PROXIES": "127.0.0.1"}
+    web = start_gunicorn("service.wsgi:app", env, "/healthz")
+    bare = start_gunicorn("bench.bare_app:app", env, "/bare")
+    static = Path(tempfile.mkdtemp(prefix="pikdame-bench-static-")) / "static.json"
+    static.write_bytes(STATIC_BODY)
+    front = start_front(
+        web.base.removeprefix("http://"),
+        f"        location = /bench-static.json {{ alias {static}; }}\n",
+    )
+    created = http_json(web.base, f"/api/daily/{DAY}/attempts", {"name": "Bench Reader"})
+    attempt, token = created["attempt"]["id"], created["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    request = urllib.request.Request(f"{web.base}/api/attempts/{attempt}", headers=auth)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        etag = response.headers["ETag"]
+    board = f"/api/leaderboard/{DAY}?limit=50"
+    targets = [
+        Target(
+            "nginx: a small static file (the front's ceiling)", front.base + "/bench-static.json"
+        ),
+        Target("nginx: GET /api/daily (micro-cache)", front.base + "/api/daily"),
+        Target("nginx: top 50 (micro-cache)", front.base + board),
+        Target("gunicorn: GET /api/daily (no front, as before)", web.base + "/api/daily"),
+        Target("gunicorn: top 50 (no front, as before)", web.base + board),
+        Target("bare Flask endpoint (gunicorn)", bare.base + "/bare"),
+        Target(
+            "gunicorn: attempt view, 200 (as before)", f"{web.base}/api/attempts/{attempt}", auth
+        ),
+        Target(
+            "gunicorn: attempt view, 304 (If-None-Match)",
+            f"{web.base}/api/attempts/{attempt}",
+            {**auth, "If-None-Match": etag},
+        ),
+        Target(
+            "nginx: attempt view, 304 (If-None-Match)",
+            f"{front.base}/api/attempts/{attempt}",
+            {**auth, "If-None-Match": etag},
+        ),
+    ]
+    nginx_pid = front.process.pid
+    try:
+        for _ in range(args.rounds):
+            for t in targets:
+                n0, w0 = cpu_seconds(nginx_pid, tree=True), cpu_seconds(web.pid, tree=True)
+                b0 = cpu_seconds(bare.pid, tree=True)
+                result = wrk(
+                    t.url,
+                    threads=args.threads,
+                    connections=args.connections,
+                    seconds=args.seconds,
+                    headers=t.headers,
+                )
+                n = max(1, result.requests)
+                t.runs.append(result)
+                t.cpu_nginx.append((cpu_seconds(nginx_pid, tree=True) - n0) / n * 1e6)
+                web_cpu = cpu_seconds(web.pid, tree=True) - w0 + cpu_seconds(bare.pid, True) - b0
+                t.cpu_web.append(web_cpu / n * 1e6)
+                print(f"  {t.name}: {result.row()} (load {load_average()})", flush=True)
+    finally:
+        front.stop()
+        web.stop()
+        bare.stop()
+        server.stop()
+
+    ceiling, flask = targets[0], targets[5]
+
+    def rows(reference: Target, chosen: list[Target]) -> list[str]:
+        out = []
+        for t in chosen:
+            ratios = [r.rate / b.rate for r, b in zip(t.runs, reference.runs, strict=True)]
+            out.append(
+                f"| {t.name} | {t.median('rate'):,.0f} | {statistics.median(ratios):.0%} | "
+                f"{t.median('p50'):.2f} | {t.median('p99'):.2f} | "
+                f"{sum(r.errors for r in t.runs)} | {statistics.median(t.cpu_nginx):,.0f} | "
+                f"{statistics.median(t.cpu_web):,.0f} |"
+            )
+        return out
+
+    head = [
+        "| target | req/s | of reference | p50 ms | p99 ms | errors | nginx CPU µs/req "
+        "| gunicorn CPU µs/req |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    lines = [
+        "## The front: nginx's micro-cache and the attempt's ETag (bench/bench_front.py)",
+        "",
+        f"`{command_line('bench.bench_front', argv)}` — {args.rounds} rounds × "
+        f"{args.seconds} s per target, wrk -t{args.threads} -c{args.connections}, interleaved; "
+        f"load average at the end {load_average()}. nginx: deploy/nginx/http.conf + proxy.conf "
+        "as shipped (tests/support/front.py), 1 worker process; gunicorn: deploy/gunicorn.conf.py.",
+        "",
+        "Public reads, against nginx serving a small static file in the same run (goal ≥ 80 %):",
+        "",
+        *head,
+        *rows(ceiling, targets[0:5]),
+        "",
+        "Private reads, against the bare Flask endpoint in the same run (goal ≥ 50 %):",
+        "",
+        *head,
+        *rows(flask, [targets[5], *targets[6:9]]),
+        "",
+    ]
+    write_result(args.out, lines)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

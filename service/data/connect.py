@@ -1,0 +1,74 @@
+"""Redis clients for the roles (game state, queue, rankings), directly or through Sentinel.
+
+With PIKDAME_REDIS_SENTINELS set, every role whose URL is REDIS_URL (the default) finds its server
+by asking the Sentinels for the primary named PIKDAME_REDIS_MASTER: after a failover the clients
+reconnect to the promoted replica, and the requests in between fail with a Redis error (the API
+answers 503 with Retry-After). A role given a URL of its own is connected to that URL as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import redis
+from redis.sentinel import Sentinel
+
+from service.data.config import Settings
+
+HEALTH_CHECK_S: Final = 30
+POOL_WAIT_S: Final = 20  # how long a command waits for a free pooled connection
+#: How long an acknowledgement waits for the replicas (PIKDAME_REDIS_WAIT_REPLICAS) to confirm.
+WAIT_MS: Final = 1000
+
+
+def via_sentinel(settings: Settings, url: str) -> bool:
+    return bool(settings.redis_sentinels) and url == settings.redis_url
+
+
+def client(settings: Settings, url: str, text: bool = True) -> Any:
+    """A client of the role whose URL is ``url``: text mode (str in and out) or bytes (RQ)."""
+    options: dict[str, Any] = {"decode_responses": text, "health_check_interval": HEALTH_CHECK_S}
+    if via_sentinel(settings, url):
+        sentinel = Sentinel(list(settings.redis_sentinels), socket_timeout=1.0)
+        return sentinel.master_for(settings.redis_master, socket_timeout=5.0, **options)
+    # A bounded pool that waits for a free connection instead of failing: a gevent stream
+    # worker (docs/TABLES.md) runs thousands of greenlets, each borrowing a connection briefly.
+    pool = redis.BlockingConnectionPool.from_url(
+        url, max_connections=settings.redis_connections, timeout=POOL_WAIT_S, **options
+    )
+    return redis.Redis(connection_pool=pool)
+
+
+def text_client(settings: Settings, url: str) -> redis.Redis[str]:
+    found: redis.Redis[str] = client(settings, url, text=True)
+    return found
+
+
+def storage_uri(settings: Settings, url: str) -> str:
+    """The same server as a ``limits`` storage URI (Flask-Limiter's counters)."""
+    if not via_sentinel(settings, url):
+        return url
+    hosts = ",".join(f"{host}:{port}" for host, port in settings.redis_sentinels)
+    return f"redis+sentinel://{hosts}/{settings.redis_master}"
+
+
+def rq_settings(settings: Settings) -> dict[str, Any]:
+    """``rq worker -c`` settings for the queue's server: REDIS_URL, or SENTINEL."""
+    if not via_sentinel(settings, settings.redis_queue_url):
+        return {"REDIS_URL": settings.redis_queue_url}
+    return {
+        "SENTINEL": {
+            "INSTANCES": list(settings.redis_sentinels),
+            "MASTER_NAME": settings.redis_master,
+            "SOCKET_TIMEOUT": 5.0,
+        }
+    }
+
+
+def acknowledged(client: redis.Redis[str], replicas: int) -> bool:
+    """Before acknowledging a write (a move, a start): wait until ``replicas`` replicas have it
+    (Redis WAIT), so a failover to one of them loses nothing a player was told had happened.
+    False when they did not confirm in time (the caller answers 503; the client asks again)."""
+    if replicas <= 0:
+        return True
+    return int(client.execute_command("WAIT", replicas, WAIT_MS)) >= replicas

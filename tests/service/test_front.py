@@ -1,0 +1,220 @@
+"""Issue 16, the real front: Debian's nginx running deploy/nginx's site in front of a real
+gunicorn. Public reads are served from nginx's micro-cache, private ones never; static files are
+compressed and immutable under versioned names; a table's live stream is not buffered; the
+client's own X-Forwarded-For never reaches the rate limits."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.front import Front, nginx_binary, start_front
+from tests.support.http import Answer, fetch
+from tests.support.processes import WebServer, service_env, start_web
+from tests.support.servers import RedisServer, free_port, start_redis
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(nginx_binary() is None, reason="nginx is not installed"),
+]
+SECRET = "front-test-secret"
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Front, WebServer, Path]]:
+    """redis-server, gunicorn trusting nginx (127.0.0.1) only, nginx in front."""
+    log = tmp_path_factory.mktemp("front") / "web.log"
+    server: RedisServer = start_redis()
+    env = service_env(
+        server.url,
+        SECRET,
+        PIKDAME_LIMITS_ENABLED="1",
+        PIKDAME_LIMIT_ATTEMPTS="1 per hour",
+        PIKDAME_PROXIES="127.0.0.1",
+    )
+    web = start_web(env, log)
+    front = start_front(web.base.removeprefix("http://"))
+    yield front, web, log
+    front.stop()
+    web.process.stop()
+    server.close()
+
+
+def upstream_requests(log: Path, path: str) -> int:
+    """How many requests for ``path`` gunicorn's access log shows."""
+    return sum(
+        1
+        for line in log.read_text().splitlines()
+        if line.startswith("{") and json.loads(line).get("path") == path
+    )
+
+
+def start(front: Front, source: str) -> Answer:
+    date = fetch(front.base, "/api/daily").json()["date"]
+    answer = fetch(
+        front.base, f"/api/daily/{date}/attempts", "POST", {"name": f"P{source}"}, source=source
+    )
+    return answer
+
+
+def test_a_public_read_is_served_from_the_micro_cache(stack: tuple[Front, WebServer, Path]) -> None:
+    front, _, log = stack
+    path = "/api/leaderboard/all-time"
+    before = upstream_requests(log, path)
+    first = fetch(front.base, path)
+    assert first.status == 200
+    assert first.headers["Cache-Control"] == "public, max-age=1"
+    assert first.headers["X-Cache-Status"] in ("MISS", "EXPIRED")
+    reads, statuses = 1, []
+    while "HIT" not in statuses and reads < 6:  # within its second, normally the very next read
+        again = fetch(front.base, path)
+        reads += 1
+        statuses.append(again.headers["X-Cache-Status"])
+        assert again.body == first.body
+    assert "HIT" in statuses
+    assert upstream_requests(log, path) - before < reads
+
+
+def test_a_private_read_is_never_cached(stack: tuple[Front, WebServer, Path]) -> None:
+    front, _, log = stack
+    created = start(front, "127.0.0.2")
+    assert created.status == 201, created.body
+    token = created.json()["token"]
+    attempt = created.json()["attempt"]["id"]
+    path = f"/api/attempts/{attempt}"
+    before = upstream_requests(log, path)
+    seen = [fetch(front.base, path, headers={"Authorization": f"Bearer {token}"}) for _ in "abc"]
+    assert [a.status for a in seen] == [200, 200, 200]
+    assert {a.headers["X-Cache-Status"] for a in seen} == {"BYPASS"}
+    assert all(a.headers["Cache-Control"] == "private, no-cache" for a in seen)
+    assert upstream_requests(log, path) - before == 3
+    # without credentials: refused by the app each time, never stored (no-store)
+    refused = [fetch(front.base, path) for _ in "ab"]
+    assert [a.status for a in refused] == [401, 401]
+    assert "HIT" not in {a.headers.get("X-Cache-Status") for a in refused}
+
+
+def test_a_public_read_with_credentials_bypasses_the_cache(
+    stack: tuple[Front, WebServer, Path],
+) -> None:
+    front, _, _ = stack
+    for headers in ({"Authorization": "Bearer x"}, {"Cookie": "session=abc"}):
+        for _ in "ab":
+            answer = fetch(front.base, "/api/daily", headers=headers)
+            assert answer.headers["X-Cache-Status"] == "BYPASS"
+            assert answer.headers["Cache-Control"] == "no-store"
+
+
+def test_static_files_are_versioned_gzipped_and_immutable(
+    stack: tuple[Front, WebServer, Path],
+) -> None:
+    front, _, _ = stack
+    page = fetch(front.base, "/rules").body.decode()
+    found = re.search(r'href="(/static/css/site\.css\?v=([0-9a-f]{12}))"', page)
+    assert found, "the page links its stylesheet under a versioned name"
+    asset = fetch(front.base, found.group(1), headers={"Accept-Encoding": "gzip"})
+    assert asset.status == 200
+    assert asset.headers["Content-Encoding"] == "gzip"
+    assert asset.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    stale = fetch(front.base, "/static/css/site.css?v=000000000000")
+    assert "immutable" not in stale.headers.get("Cache-Control", "")
+
+
+def test_the_forwarded_client_address_reaches_the_app_and_a_spoofed_one_does_not(
+    stack: tuple[Front, WebServer, Path],
+) -> None:
+    """The client's X-Forwarded-For is replaced by nginx: starting a second attempt from the same
+    address is limited whatever address the client claims (PIKDAME_LIMIT_ATTEMPTS=1 per hour)."""
+    front, _, log = stack
+    date = fetch(front.base, "/api/daily").json()["date"]
+    statuses = [
+        fetch(
+            front.base,
+            f"/api/daily/{date}/attempts",
+            "POST",
+            {"name": f"Spoof{i}"},
+            headers={"X-Forwarded-For": f"203.0.113.{i}"},
+            source="127.0.0.5",
+        ).status
+        for i in (1, 2)
+    ]
+    assert statuses == [201, 429]
+    posts = [
+        json.loads(line)["remote"]
+        for line in log.read_text().splitlines()
+        if line.startswith("{") and '"method":"POST"' in line and '"status":201' in line
+    ]
+    assert "127.0.0.5" in posts  # the player's own address, passed on by nginx
+    assert "203.0.113" not in log.read_text()
+
+
+class TrickleUpstream:
+    """A server-sent-events upstream that sends one event, then holds the response open until
+    released: a buffering proxy would hold that event back."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.port = free_port()
+        self.listener = socket.create_server(("127.0.0.1", self.port))
+        self.listener.settimeout(0.2)
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self) -> None:
+        while not self.release.is_set():
+            try:
+                connection, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=self.answer, args=(connection,), daemon=True).start()
+
+    def answer(self, connection: socket.socket) -> None:
+        with connection:
+            if b"/events" not in connection.recv(65536):  # start_front's probe
+                connection.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+                return
+            connection.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                b"Cache-Control: no-store\r\nTransfer-Encoding: chunked\r\n\r\n"
+                b"10\r\ndata: first!!\n\n\r\n"
+            )
+            self.release.wait(30)
+            connection.sendall(b"0\r\n\r\n")
+
+    def close(self) -> None:
+        self.release.set()
+        self.thread.join(10)
+        self.listener.close()
+
+
+def test_a_table_stream_is_passed_on_unbuffered() -> None:
+    upstream = TrickleUpstream()
+    front = start_front(f"127.0.0.1:{upstream.port}")
+    try:
+        with socket.create_connection(("127.0.0.1", int(front.base.rsplit(":", 1)[1]))) as s:
+            s.settimeout(20)
+            s.sendall(
+                b"GET /api/tables/T1/events HTTP/1.1\r\nHost: localhost\r\n"
+                b"Accept-Encoding: gzip\r\n\r\n"
+            )
+            received = b""
+            while b"data: first!!" not in received:
+                chunk = s.recv(4096)
+                assert chunk, "nginx closed the stream"
+                received += chunk
+            # the event arrived while the upstream still holds the response open
+            assert not upstream.release.is_set()
+            head = received.split(b"\r\n\r\n", 1)[0].lower()
+            assert b"x-cache-status" not in head  # the stream's own location: no cache at all
+            assert b"content-encoding" not in head
+    finally:
+        upstream.close()
+        front.stop()

@@ -1,0 +1,126 @@
+"""Debian's nginx with the shipped site (deploy/nginx/http.conf + proxy.conf) in front of a
+gunicorn, on free ports, run as a non-daemon from a temporary prefix (tests and benchmarks).
+
+The generated nginx.conf holds only what a host gives: the upstream's address, the listening
+port, and this run's paths for the pid, the logs, the temporary files and the cache. The
+proxying itself is the deploy/ files, included as they ship.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.support.servers import free_port
+
+NGINX_DIR = Path(__file__).resolve().parents[2] / "deploy" / "nginx"
+SHIPPED_CACHE = "/var/cache/nginx/pikdame"
+MIME_TYPES = Path("/etc/nginx/mime.types")
+
+
+def nginx_binary() -> str | None:
+    return shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None
+    )
+
+
+def config(
+    directory: Path, port: int, upstream: str, extra: str = "", stream: str | None = None
+) -> str:
+    """nginx.conf for one run: deploy/'s http.conf (its cache under ``directory``) and
+    proxy.conf as the server, ``extra`` locations beside them. The tables' streams go to
+    ``stream`` (the gevent group), or to ``upstream`` too when none is given."""
+    http = (NGINX_DIR / "http.conf").read_text().replace(SHIPPED_CACHE, str(directory / "cache"))
+    (directory / "http.conf").write_text(http)
+    temp = "\n".join(
+        f"    {kind}_temp_path {directory / kind};"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    mime = f"    include {MIME_TYPES};" if MIME_TYPES.exists() else ""
+    user = "user root;" if os.geteuid() == 0 else ""  # workers keep access to the temp dir
+    return f"""{user}
+daemon off;
+worker_processes 1;
+pid {directory / "nginx.pid"};
+error_log {directory / "error.log"} warn;
+events {{ worker_connections 1024; }}
+http {{
+{mime}
+    access_log {directory / "access.log"};
+{temp}
+    include {directory / "http.conf"};
+    upstream pikdame_web {{
+        server {upstream};
+        keepalive 32;
+    }}
+    upstream pikdame_stream {{
+        server {stream or upstream};
+        keepalive 32;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        server_name localhost;
+        include {NGINX_DIR / "proxy.conf"};
+{extra}
+    }}
+}}
+"""
+
+
+@dataclass
+class Front:
+    """A running nginx: ``base`` is its URL, ``directory`` its prefix (logs, cache)."""
+
+    process: subprocess.Popen[bytes]
+    base: str
+    directory: Path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()  # SIGTERM: fast shutdown
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def start_front(upstream: str, extra: str = "", stream: str | None = None) -> Front:
+    """nginx proxying to ``upstream`` (host:port), the tables' streams to ``stream`` (default:
+    ``upstream``), on a free port; waits until it answers."""
+    binary = nginx_binary()
+    if binary is None:
+        raise RuntimeError("nginx is not installed (apt-get install nginx)")
+    directory = Path(tempfile.mkdtemp(prefix="pikdame-nginx-"))
+    port = free_port()
+    conf = directory / "nginx.conf"
+    conf.write_text(config(directory, port, upstream, extra, stream))
+    args = [binary, "-p", str(directory), "-c", str(conf), "-e", str(directory / "error.log")]
+    check = subprocess.run([*args, "-t"], capture_output=True, text=True, check=False)
+    if check.returncode != 0:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise RuntimeError(f"nginx -t failed: {check.stderr}")
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    front = Front(process, f"http://127.0.0.1:{port}", directory)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(front.base + "/nginx-alive", timeout=5).close()
+            return front
+        except urllib.error.HTTPError:
+            return front  # nginx answered (the upstream's 404 or its own 502)
+        except OSError:
+            if process.poll() is not None:
+                break
+            time.sleep(0.05)
+    log = (directory / "error.log").read_text() if (directory / "error.log").exists() else ""
+    front.stop()
+    raise RuntimeError(f"nginx did not start: {log}")

@@ -38,7 +38,7 @@ function enqueue(step) {
 
 function presence(seat) {
   const s = state.table.seats[seat];
-  if (s.kind !== "human") return null;
+  if (s.kind !== "human" || !s.name) return null; // a bot, or a seat still open
   const label = t(s.connected ? "tables.online" : "tables.offline");
   return h("span", { class: `presence ${s.connected ? "on" : "off"}`, role: "img", "aria-label": label,
     title: label, dataset: { presence: String(seat) } });

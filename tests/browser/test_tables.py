@@ -166,7 +166,18 @@ def test_resign_by_consent(two: tuple[Page, Page]) -> None:
         expect(p.locator("#standings")).to_be_visible()
         expect(p.locator("#standings-outcome")).to_contain_text("Ada")
     assert raw_text(a) == []
+    # a rematch with the same seats: Bea keeps hers and is led to the same new table
+    old_url = a.url
+    a.locator("#rematch").click()
+    a.wait_for_url(lambda url: url != old_url)
+    expect(a.locator("#waiting-seats")).to_contain_text("Bea")
+    expect(b.locator("#rematch")).to_have_text("Zur Revanche")  # T.rematch, from the stream
+    b.locator("#rematch").click()
+    b.wait_for_url(a.url)
+    expect(b.locator("#waiting")).to_be_visible()
     # the finished game's replay, round by round, in the daily's viewer
+    b.goto(old_url)
+    b.wait_for_selector("body[data-ready='1']")
     b.locator("#replay-link").click()
     b.wait_for_selector("body[data-ready='1']")
     expect(b.locator("#replay-rounds button")).to_have_count(1)

@@ -88,6 +88,7 @@ export const sendTableMove = (id, move, seq) => post(`${tableUrl(id)}/moves`, { 
 export const setBotLevel = (id, seat, level) =>
   post(`${tableUrl(id)}/seats/${seat}`, { level }).then((data) => data.table);
 export const resignTable = (id) => post(`${tableUrl(id)}/resign`, {});
+export const rematchTable = (id) => post(`${tableUrl(id)}/rematch`, {}).then((data) => data.table);
 export const tableRecord = (id) => get(`${tableUrl(id)}/record`);
 export const tablePositions = (id) => get(`/tables/${encodeURIComponent(id)}/replay/positions`);
 

@@ -4,7 +4,7 @@
 // side of the table is the daily's (play/board.js); nothing here polls.
 
 import {
-  ApiError, createTable, resignTable, sendTableMove, setBotLevel, startTable, table as fetchTable,
+  ApiError, rematchTable, resignTable, sendTableMove, setBotLevel, startTable, table as fetchTable,
   tableEvents,
 } from "../lib/api.js";
 import { face } from "../lib/cards.js";
@@ -250,6 +250,7 @@ function renderStandings() {
     cells: order.map(([seat, total], i) => [seat, [String(i + 1), signed(total)]]),
   }));
   $("#replay-link").href = `/tables/${tableId}/replay`;
+  $("#rematch").textContent = t(T.rematch ? "tables.toRematch" : "tables.rematch");
 }
 
 function renderGame() {
@@ -364,19 +365,13 @@ async function resign() {
   }
 }
 
-// A rematch: a new table with the same seats (bots at their levels, friends' seats open for
-// them again) and the same rules; the friends join it through its invite.
+// A rematch: the same seats and rules at a new table (every human keeps their seat); the first to
+// ask makes it, everyone else is led to the same one (T.rematch, also from the stream).
 async function rematch() {
-  const T = state.table;
   $("#rematch").disabled = true;
   try {
-    const made = await createTable({
-      game: T.game,
-      name: T.seats[me()].name,
-      seats: T.seats.map((s, seat) => (s.kind === "bot" && seat !== 0 ? { kind: "bot", level: s.level } : { kind: "human" })),
-      rules: { turn_timer: T.rules.turn_timer, hand_out_double: T.rules.hand_out_double, strict_1000: T.rules.strict_1000 },
-    });
-    window.location.assign(`/tables/${made.table.id}`);
+    const next = await rematchTable(tableId);
+    window.location.assign(`/tables/${next.id}`);
   } catch (e) {
     $("#rematch-error").textContent = explain(e);
     $("#rematch").disabled = false;

@@ -231,6 +231,7 @@ PIKDAME_ORDER = [
     "deal",
     "position",
     "state",
+    "tausende",
     "view",
     "optimiser",
     "bots",

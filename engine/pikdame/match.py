@@ -9,7 +9,6 @@ only strings rounds together and writes the game record ``pikdame-game/1`` (docs
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -33,7 +32,6 @@ from engine.pikdame.state import State
 from engine.pikdame.version import ENGINE_VERSION
 
 GAME_FORMAT: Final = "pikdame-game/1"
-CUT = re.compile(r"\s*cut\s+([0-9]{1,9})\s*", re.IGNORECASE)
 #: Who draws a round's seed: the service's CSPRNG, or a replay reading the record.
 SeedSource = Callable[[], bytes]
 
@@ -44,12 +42,23 @@ def bot_cut(round_commitment: str) -> int:
     return 1 + int(round_commitment[:8], 16) % (TOTAL_CARDS - 1)
 
 
+def is_cut(text: str) -> bool:
+    """Whether ``text`` is written as a cut: ``cut`` and a decimal of at most 9 digits (F2's
+    bound for numbers), any whitespace between, any case."""
+    tokens = text.split()
+    return (
+        len(tokens) == 2
+        and tokens[0].lower() == "cut"
+        and 1 <= len(tokens[1]) <= 9
+        and all("0" <= c <= "9" for c in tokens[1])
+    )
+
+
 def parse_cut(text: str) -> int:
     """``cut K`` (tables, F3 step 2): K in 1 … 109, else 422 ``bad_value``; other text is syntax."""
-    found = CUT.fullmatch(text)
-    if found is None:
+    if not is_cut(text):
         raise NotationError("a cut is 'cut K' with K in 1 … 109", text)
-    k = int(found.group(1))
+    k = int(text.split()[1])
     if not 1 <= k <= TOTAL_CARDS - 1:
         raise IllegalMoveError("bad_value", f"the cut is 1 … {TOTAL_CARDS - 1} (F3)", text)
     return k
@@ -217,14 +226,14 @@ class Match:
         if text.strip().lower() == "resign":
             return self.resign(seat)
         if self.pending is not None:
-            if CUT.fullmatch(text) is None:
+            if not is_cut(text):
                 Move.parse(text)  # not even a move: syntax (F7's first code)
                 raise IllegalMoveError("wrong_phase", "the round waits for its cut", text)
             k = parse_cut(text)  # bad_value before not_your_turn, as F7 orders syntax first
             if seat != self.cutter:
                 raise IllegalMoveError("not_your_turn", f"seat {self.cutter} cuts", text)
             return self._cut(seat, k, new_seed)
-        if CUT.fullmatch(text) is not None:
+        if is_cut(text):
             raise IllegalMoveError("wrong_phase", "the round has been cut already", text)
         game = self.game
         assert game is not None

@@ -14,7 +14,7 @@ from engine.core.records import Seat, commitment, parse_seed
 from engine.pikdame.cards import TOTAL_CARDS
 from engine.pikdame.errors import FormatError, PikDameError
 from engine.pikdame.rules import LEVELS, Outcome, Rules
-from engine.pikdame.version import ENGINE_VERSION
+from engine.pikdame.version import engine_version
 
 LOG_FORMAT: Final = "pikdame-log/1"
 
@@ -39,7 +39,7 @@ def write(
     """The game record (F6); ``seed`` is written only when given (after the day closed)."""
     return {
         "format": LOG_FORMAT,
-        "engine": ENGINE_VERSION,
+        "engine": engine_version(rules.tausende),
         "rules": rules.to_json(),
         "seats": [s.to_json() for s in seats],
         "deal": {

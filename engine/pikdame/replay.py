@@ -12,14 +12,12 @@ from typing import Any
 
 from engine.core.records import bot_mismatch, commitment, parse_seed
 from engine.pikdame.bots import choose_move
-from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
 from engine.pikdame.game import Game
-from engine.pikdame.moves import Move
 from engine.pikdame.record import read_fields
 from engine.pikdame.rules import Seat
-from engine.pikdame.state import State
-from engine.pikdame.version import ENGINE_VERSION
+from engine.pikdame.state import State, deal_for
+from engine.pikdame.version import engine_version
 from engine.pikdame.view import view
 
 
@@ -37,7 +35,7 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
             raise FormatError("the seed does not match the record's commitment (F4)", committed)
     except FormatError as e:
         raise ReplayError("bad_format", e.message, None, record) from None
-    d = deal_round(seed, rules.players, deal["dealer"], deal["cut"])
+    d = deal_for(seed, rules, deal["dealer"], deal["cut"])
     game = Game(
         rules,
         seats,
@@ -72,6 +70,7 @@ def check_moves(
     the bot's view (R10) and compared. ``levels`` maps a move's index in the round to the bot
     level changes made before it (tables, R9); ``first_index`` numbers the moves in errors."""
     state = game.state
+    rules = game.rules
     for j, entry in enumerate(moves):
         i = first_index + j
         for seat_changed, level in (levels or {}).get(j, ()):
@@ -87,7 +86,7 @@ def check_moves(
                 "not_your_turn", f"move {i} ({text!r}): seat {seat} is a bot not to move", i, record
             )
         try:
-            move = Move.parse(text)
+            move = state.parse_move(text)
             expected = None
             if seats[seat].kind == "bot" and state.outcome is None and seat == state.turn:
                 level = seats[seat].level
@@ -97,7 +96,7 @@ def check_moves(
         except PikDameError as e:
             raise ReplayError(e.code, f"move {i} ({text!r}): {e.message}", i, record) from None
         if expected is not None and str(expected) != str(done):
-            raise bot_mismatch(i, seat, expected, text, record, ENGINE_VERSION)
+            raise bot_mismatch(i, seat, expected, text, record, engine_version(rules.tausende))
 
 
 __all__ = ["check_moves", "replay"]

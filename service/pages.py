@@ -17,8 +17,9 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, jsonify, render_template, request
 
 from service import assets
-from service.data import replays
+from service.data import replays, tables
 from service.data.archive import from_settings as archive_of
+from service.data.games import GAMES
 from service.limits import limiter, replay_limit
 from service.redisconn import get_redis, settings
 
@@ -26,6 +27,9 @@ TEMPLATES: Final = Path(__file__).resolve().parent.parent / "templates"
 STATIC: Final = TEMPLATES / "static"
 LANGS: Final = ("de", "en")
 LANG_COOKIE: Final = "lang"
+#: The games of the "Spielen" page, and those its table page can show (Gin's own table: later).
+TABLE_GAMES: Final = ("pikdame", "gin", "tausende")
+PLAYABLE: Final = ("pikdame",)
 
 bp = Blueprint(
     "pages",
@@ -145,6 +149,57 @@ def league(code: str) -> Response:
 @bp.get("/rules")
 def rules() -> Response:
     return page(f"rules_{current_lang()}.html", "rules")
+
+
+@bp.get("/spielen")
+def new_table() -> Response:
+    """Make a table (issue 12): game, seats, bot levels, house rules (R9). A game is offered
+    once the backend has it and the table page can show it; the others show "bald"."""
+    offered = [game for game in PLAYABLE if game in GAMES]
+    return page("table_new.html", "tables", games=TABLE_GAMES, offered=offered)
+
+
+@bp.get("/t/<invite>")
+def join_table(invite: str) -> Response:
+    """A friend's invite: a name, then the seat (the API checks the code)."""
+    return page("table_join.html", "tables", invite=invite)
+
+
+@bp.get("/tables/<id:table_id>")
+def table(table_id: str) -> Response:
+    """One table: the waiting room, the game live, round results and the final standings."""
+    return page("table.html", "tables", table_id=table_id)
+
+
+@bp.get("/tables/<id:table_id>/replay")
+def table_replay(table_id: str) -> Response:
+    """A finished table's game, round by round, in the daily's replay viewer."""
+    return page("replay.html", "replay", attempt_id="", table_id=table_id)
+
+
+@bp.get("/tables/<id:table_id>/replay/positions")
+@limiter.limit(replay_limit)
+def table_replay_positions(table_id: str) -> tuple[Response, int] | Response:
+    """Every round's positions (F5) of a finished table, from its public record (every seed is
+    revealed once the game has ended): ``{"record", "rounds": [{"record", "positions"}]}``."""
+    found = tables.load(get_redis(), table_id)
+    if found is None:
+        return _error(404, "unknown_table", "no such table")
+    if found.status != "finished":
+        return _error(409, "not_finished", "a table can be replayed once its game has ended")
+    first = tables.Table(**{**found.__dict__, "seats": found.first_seats})
+    record = found.kind.record(found.loaded(), first.engine_seats())
+    rounds = []
+    for entry in record["rounds"]:
+        single = {
+            "rules": record["rules"],
+            "seats": record["seats"],
+            "deal": {"dealer": entry["dealer"], "cut": entry["cut"]},
+            "moves": entry["moves"],
+        }
+        steps = replays.positions(single, bytes.fromhex(entry["seed"]))
+        rounds.append({"record": single, "positions": steps, "result": entry["result"]})
+    return jsonify({"record": record, "rounds": rounds})
 
 
 @bp.get("/rules/tausende")

@@ -4,24 +4,16 @@ checked against the truth, recomputed here with the engine from the secret seed.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from playwright.sync_api import Page, Response
 
 from engine import DAILY_DEALER, DAILY_RULES, State, daily_seed, view
 from tests.support.browser_stack import SECRET, Stack
+from tests.support.page_checks import keys_of
 from tests.support.page_flows import start_game
 from tests.support.table_player import Player, finished, wait_idle
 
 HIDDEN_KEYS = {"hands", "stock", "seed_hex", "position", "state"}
-
-
-def keys_of(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in keys_of(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in keys_of(v)}
-    return set()
 
 
 def test_page_receives_only_the_players_view(page: Page, stack: Stack) -> None:

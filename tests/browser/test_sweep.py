@@ -14,6 +14,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 from tests.support.browser_stack import Stack
 from tests.support.page_checks import overflow, raw_text
 from tests.support.page_flows import api_call
+from tests.support.table_flows import create_table
 from tests.support.table_player import hand, wait_idle
 
 SIZES: dict[str, ViewportSize] = {
@@ -215,3 +216,46 @@ def test_every_page_and_dialog(
     page.wait_for_selector("body[data-ready='1']")
     sweep.check("rankings of a closed day")
     page.goto("/rules?lang=de")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_tables_page(page: Page, stack: Stack, artifacts: Path, lang: str, size: str) -> None:
+    """Issue 12's pages: Spielen, the invite's join page, the waiting room, the table with its
+    countdown, a bot's level menu and the resign dialog, the cut, the standings and the replay."""
+    page.set_viewport_size(SIZES[size])
+    sweep = Sweep(page, artifacts, f"tables-{lang}-{size}")
+    sweep.page_at(f"/spielen?lang={lang}", "tables: new")
+    sweep.shot("new")
+    sweep.page_at("/tables/0000000000000000", "tables: unknown table")
+    link = create_table(page, LONG_NAME, ["human", "zen", "beginner"], lang=lang, timer=60)
+    sweep.check("tables: waiting room")
+    sweep.shot("waiting")
+    table_url = page.url
+    sweep.page_at(link, "tables: join page")
+    page.goto(table_url)
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("#start-button").click()
+    expect(page.locator("#hand li").first).to_be_visible()
+    expect(page.locator("#countdown")).to_contain_text(LONG_NAME)  # R9: the turn timer, shown
+    seconds = int("".join(ch for ch in page.locator("#countdown").inner_text() if ch.isdigit()))
+    assert 0 <= seconds <= 60
+    sweep.check("tables: table")
+    sweep.shot("table")
+    page.locator("[data-bot-level='2']").click()
+    sweep.check("tables: bot level menu")
+    page.locator("#resign").click()
+    sweep.check("tables: resign dialog")
+    page.locator("#confirm-ok").click()
+    expect(page.locator("#standings")).to_be_visible()
+    sweep.check("tables: standings")
+    sweep.shot("standings")
+    page.locator("#replay-link").click()
+    page.wait_for_selector("body[data-ready='1']")
+    sweep.check("tables: replay")
+
+    create_table(page, LONG_NAME, ["advanced"], lang=lang)
+    page.locator("#start-button").click()
+    expect(page.locator("#cut-control")).to_be_visible()
+    sweep.check("tables: cut")
+    sweep.shot("cut")

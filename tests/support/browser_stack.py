@@ -89,6 +89,12 @@ def start_stack(redis_url: str, artifacts: Path) -> Stack:
             # passkeys need a domain (not an IP) as relying party: pages open on localhost
             "PIKDAME_RP_ID": "localhost",
             "PIKDAME_ORIGINS": f"http://localhost:{port}",
+            "PIKDAME_LIMIT_TABLES": "1000 per hour",
+            "PIKDAME_LIMIT_JOINS": "1000 per hour",
+            "PIKDAME_LIMIT_TABLE_MOVES": "1000 per second",
+            # streams end and resume often: every browser test exercises the resume by seq
+            "PIKDAME_STREAM_SECONDS": "4",
+            "PIKDAME_HEARTBEAT_SECONDS": "1",
         }
     )
     server = make_server("127.0.0.1", port, app, threaded=True, request_handler=QuietHandler)

@@ -104,3 +104,13 @@ def raw_text(page: Page) -> list[str]:
 def contrast(page: Page, selector: str) -> float:
     """The WCAG contrast ratio of the element's text against what it stands on."""
     return float(page.locator(selector).first.evaluate(_CONTRAST))
+
+
+def keys_of(value: Any) -> set[str]:
+    """Every key of a JSON document, at any depth (for the hidden-card tests: no field that
+    carries hidden cards may appear in what the browser received)."""
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys_of(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys_of(v)}
+    return set()

@@ -1,7 +1,8 @@
 // The replay viewer: steps through a finished game's record (F6) move by move, every hand open.
 // Only for closed days (the server refuses while the day's seed is secret): nothing is spoiled.
+// A finished table's game (issue 12) is shown the same way, one round at a time.
 
-import { ApiError, replayPositions } from "./lib/api.js";
+import { ApiError, replayPositions, tablePositions } from "./lib/api.js";
 import { face } from "./lib/cards.js";
 import { $, clear, h } from "./lib/dom.js";
 import { explain } from "./lib/explain.js";
@@ -10,7 +11,8 @@ import { meldList } from "./lib/melds.js";
 import { describe, goesOut, seatName } from "./lib/moves.js";
 
 const attemptId = document.body.dataset.attempt;
-const state = { record: null, positions: [], step: 0 };
+const tableId = document.body.dataset.table;
+const state = { record: null, positions: [], step: 0, rounds: null };
 
 function seatLabel(seat) {
   return seatName(seat, state.record.seats);
@@ -61,26 +63,46 @@ function go(step) {
   render();
 }
 
-async function main() {
-  let data;
-  try {
-    data = await replayPositions(attemptId);
-  } catch (e) {
-    const closedOnly = e instanceof ApiError && e.code === "day_open";
-    $("#replay-error").textContent = closedOnly ? t("replay.notYet")
-      : explain(e);
-    return;
-  }
-  const { record } = data;
+// One game (the daily's, or one round of a table): its moves and positions.
+function show(record, positions) {
   state.record = record;
-  state.positions = data.positions;
-  $("#replay-date").textContent = formatDate(data.date);
+  state.positions = positions;
   const list = clear($("#replay-moves"));
   record.moves.forEach((m, i) => list.append(h("li", {},
     h("span", { class: "move-no", text: String(i + 1) }),
     h("button", { type: "button", class: "link", onclick: () => go(i + 1) },
       `${seatLabel(m.seat)}: ${moveText(i + 1)}`))));
-  $("#step-range").max = String(state.positions.length - 1);
+  $("#step-range").max = String(positions.length - 1);
+  go(0);
+}
+
+// A table's rounds as tabs above the viewer.
+function showRounds(rounds) {
+  const nav = clear($("#replay-rounds"));
+  nav.hidden = false;
+  rounds.forEach((round, i) => nav.append(h("button", {
+    type: "button", class: "button small", dataset: { round: String(i + 1) },
+    onclick: () => {
+      nav.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b === nav.children[i])));
+      $("#replay-date").textContent = t("replay.round", { n: i + 1 });
+      show(round.record, round.positions);
+    },
+  }, t("replay.round", { n: i + 1 }))));
+  nav.children[0].click();
+}
+
+async function load() {
+  if (tableId) {
+    const data = await tablePositions(tableId);
+    showRounds(data.rounds);
+    return;
+  }
+  const data = await replayPositions(attemptId);
+  $("#replay-date").textContent = formatDate(data.date);
+  show(data.record, data.positions);
+}
+
+async function main() {
   $("#step-range").addEventListener("input", (e) => go(Number(e.target.value)));
   $("#first").addEventListener("click", () => go(0));
   $("#back").addEventListener("click", () => go(state.step - 1));
@@ -94,7 +116,14 @@ async function main() {
     else if (e.key === "End") go(state.positions.length - 1);
   });
   $("#replay").hidden = false;
-  go(0);
+  try {
+    await load();
+  } catch (e) {
+    $("#replay").hidden = true;
+    const closedOnly = e instanceof ApiError && e.code === "day_open";
+    $("#replay-error").textContent = closedOnly ? t("replay.notYet") : explain(e);
+    return;
+  }
   document.body.dataset.ready = "1";
 }
 

@@ -106,3 +106,42 @@ export const createLeague = (name) => post("/api/leagues", { name }).then((data)
 export const league = (code, date = null) => get(`${leagueUrl(code)}?${query({ date })}`);
 export const joinLeague = (code) => post(`${leagueUrl(code)}/join`, {}).then((data) => data.league);
 export const leaveLeague = (code) => post(`${leagueUrl(code)}/leave`, {}).then((data) => data.league);
+
+// Tables (API.md "Tables", docs/TABLES.md): whole games with friends and bots.
+const tableUrl = (id) => `/api/tables/${encodeURIComponent(id)}`;
+export const createTable = (spec) => post("/api/tables", spec);
+export const joinTable = (invite, name) => post(`/api/tables/join/${encodeURIComponent(invite)}`, { name });
+export const table = (id) => get(tableUrl(id)).then((data) => data.table);
+export const startTable = (id) => post(`${tableUrl(id)}/start`, {}).then((data) => data.table);
+export const sendTableMove = (id, move, seq) => post(`${tableUrl(id)}/moves`, { move, seq });
+export const setBotLevel = (id, seat, level) =>
+  post(`${tableUrl(id)}/seats/${seat}`, { level }).then((data) => data.table);
+export const resignTable = (id) => post(`${tableUrl(id)}/resign`, {});
+export const rematchTable = (id) => post(`${tableUrl(id)}/rematch`, {}).then((data) => data.table);
+export const tableRecord = (id) => get(`${tableUrl(id)}/record`);
+export const tablePositions = (id) => get(`/tables/${encodeURIComponent(id)}/replay/positions`);
+
+// The table's live stream (Server-Sent Events): onMessage({seq, events, deadline, table}) for
+// every message after seq `after` (null: the table now). EventSource reconnects by itself with Last-Event-ID; when it gives up (closed),
+// a new one resumes with ?after= the last seq seen, so no event is missed.
+export function tableEvents(id, after, onMessage, onState = () => {}) {
+  let last = after;
+  let source = null;
+  let stopped = false;
+  const open = () => {
+    const after = last === null ? "" : `?after=${last}`;
+    source = new EventSource(`${tableUrl(id)}/events${after}`);
+    source.addEventListener("open", () => onState("open"));
+    source.addEventListener("table", (e) => {
+      const message = JSON.parse(e.data);
+      last = message.seq;
+      onMessage(message);
+    });
+    source.addEventListener("error", () => {
+      onState("error");
+      if (source.readyState === EventSource.CLOSED && !stopped) setTimeout(open, 2000);
+    });
+  };
+  open();
+  return { close: () => { stopped = true; source.close(); } };
+}

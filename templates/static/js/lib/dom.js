@@ -27,3 +27,15 @@ export function clear(el) {
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Copy a text field's value; it is selected first, so where the clipboard is refused the person
+// can copy it by hand. Returns whether the clipboard took it.
+export async function copyField(field) {
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+    return true;
+  } catch (e) {
+    return false;
+  }
+}

@@ -71,6 +71,8 @@ export function describe(text, { goingOut = false } = {}) {
       return t("move.discard", { card: short(move.card) });
     case "resign":
       return t("move.resign");
+    case "cut":
+      return t("move.cut", { n: Number(move.text.split(" ")[1]) });
     default:
       return move.text;
   }

@@ -1,11 +1,11 @@
 // The hint: the exact optimiser's best melds for the hand now (GET /api/attempts/{id}/hint).
 
-import { hint as fetchHint } from "../lib/api.js";
-import { face } from "../lib/cards.js";
-import { $, clear, h } from "../lib/dom.js";
-import { explain } from "../lib/explain.js";
-import { t } from "../lib/i18n.js";
-import { describe, parseMove } from "../lib/moves.js";
+import { hint as fetchHint } from "../api.js";
+import { face } from "../cards.js";
+import { $, clear, h } from "../dom.js";
+import { explain } from "../explain.js";
+import { t } from "../i18n.js";
+import { describe, parseMove } from "../moves.js";
 
 export const hintOpen = () => !$("#hint").hidden;
 

@@ -1,12 +1,12 @@
 // From a selection to one F2 move: every action opens a confirmation panel that shows the move
 // (and asks for the meld, the joker's end, set or run where needed); only "Bestätigen" sends it.
 
-import { face } from "../lib/cards.js";
-import { $, clear, h } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
-import { meldBox } from "../lib/melds.js";
-import { parseMove } from "../lib/moves.js";
-import { meldText, reading, spareJokers } from "../lib/notation.js";
+import { face } from "../cards.js";
+import { $, clear, h } from "../dom.js";
+import { t } from "../i18n.js";
+import { meldBox } from "../melds.js";
+import { parseMove } from "../moves.js";
+import { meldText, reading, spareJokers } from "../notation.js";
 
 function radios(name, legend, options, chosen, onChange) {
   return h("fieldset", { class: "choice" },
@@ -39,8 +39,8 @@ export function preview(text, goingOut = false) {
 // Checks that need no server: the shape of the selection. Returns an explanation or null.
 export function precheck(action, view, selected) {
   if (view.outcome) return t("need.over");
-  if (view.turn !== 0) return t("need.notYourTurn");
-  const own = view.melds[0];
+  if (view.turn !== (view.seat ?? 0)) return t("need.notYourTurn");
+  const own = view.melds[view.seat ?? 0];
   switch (action) {
     case "take":
       if (view.discard.length === 0) return t("need.pileEmpty");
@@ -68,7 +68,7 @@ export function prepare(action, view, selected, preset = {}) {
   const body = h("div", { class: "confirm-body" });
   const shown = h("p", { class: "preview", id: "confirm-preview" });
   const last = view.hand.length === 1;
-  const own = view.melds[0];
+  const own = view.melds[view.seat ?? 0];
   let move = () => action;
 
   const meldChoices = (filter) => {

@@ -2,10 +2,10 @@
 // (the acting seat lit, its hand size, the stock and the discard pile updated) before the next.
 // Only public facts of each move are used; the final view from the server then replaces it all.
 
-import { $, clear, h, sleep } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
-import { describe, goesOut, parseMove, seatName } from "../lib/moves.js";
-import { load, save } from "../lib/store.js";
+import { $, clear, h, sleep } from "../dom.js";
+import { t } from "../i18n.js";
+import { describe, goesOut, parseMove, seatName } from "../moves.js";
+import { load, save } from "../store.js";
 import { seatMelds, showTop } from "./table.js";
 
 export const SPEEDS = { slow: 1000, normal: 450, fast: 180, veryfast: 15 };
@@ -19,8 +19,9 @@ export function delay() {
 const logKey = (ctx) => `log.${ctx.attemptId}`;
 
 function logItem(seat, move, ctx, goingOut) {
-  return h("li", { class: seat === 0 ? "mine" : "" },
-    h("b", { text: `${seatName(seat, ctx.seats, seat === 0 ? t("seat.you") : null)}: ` }),
+  const mine = seat === (ctx.me ?? 0);
+  return h("li", { class: mine ? "mine" : "" },
+    h("b", { text: `${mine ? t("seat.you") : seatName(seat, ctx.seats)}: ` }),
     describe(move, { goingOut }));
 }
 
@@ -104,10 +105,10 @@ export async function play(events, before, ctx) {
   };
   for (const event of events) {
     const goingOut = goesOut(event.move, shown.sizes[event.seat]);
-    if (event.seat === 0) {
-      logLine(0, event.move, ctx, goingOut);
+    if (event.seat === (ctx.me ?? 0)) {
+      logLine(event.seat, event.move, ctx, goingOut);
       if (parseMove(event.move).kind === "discard") {
-        shown.sizes[0] -= 1;
+        shown.sizes[event.seat] -= 1;
         if (!goingOut) shown.pile.push(parseMove(event.move).card);
         showTop(shown.pile);
       }

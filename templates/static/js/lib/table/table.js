@@ -1,11 +1,11 @@
 // Drawing the table from the player's view V (API.md): opponents with their hand sizes and
 // melds, the stock's size, the discard pile, the own melds and whose turn it is.
 
-import { back, face } from "../lib/cards.js";
-import { $, clear, h } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
-import { meldList } from "../lib/melds.js";
-import { seatName } from "../lib/moves.js";
+import { back, face } from "../cards.js";
+import { $, clear, h } from "../dom.js";
+import { t } from "../i18n.js";
+import { meldList } from "../melds.js";
+import { seatName } from "../moves.js";
 
 // On a phone the bots are compact: their melds open on demand (a tap on "Auslagen (n)").
 const WIDE = window.matchMedia("(min-width: 700px)");
@@ -31,17 +31,22 @@ function opponent(view, seat, ctx) {
   },
   h("header", {},
     h("h3", { text: seatName(seat, ctx.seats) }),
-    level ? h("span", { class: "level", text: t(`level.${level}`) }) : null,
-    toMove ? h("span", { class: "turn-flag", text: t("table.toMove") }) : null),
+    level && !ctx.seatExtras ? h("span", { class: "level", text: t(`level.${level}`) }) : null,
+    toMove ? h("span", { class: "turn-flag", text: t("table.toMove") }) : null,
+    ctx.seatExtras ? ctx.seatExtras(seat) : null),
   h("p", { class: "hand-size" }, backs,
     h("span", { class: "count", dataset: { handSize: String(seat) },
       text: t("table.handSize", { n: size }) })),
   seatMelds(seat, view.melds[seat], ctx));
 }
 
+// The other seats in playing order, starting after the player's; ctx.seatExtras(seat), where a
+// page gives it, adds to a seat's header (the tables' presence and bot level).
 export function renderOpponents(view, ctx) {
   const root = clear($("#opponents"));
-  for (let seat = 1; seat < view.hand_sizes.length; seat += 1) root.append(opponent(view, seat, ctx));
+  const n = view.hand_sizes.length;
+  const me = view.seat ?? 0;
+  for (let k = 1; k < n; k += 1) root.append(opponent(view, (me + k) % n, ctx));
 }
 
 // The discard pile's top card (or an empty slot) and the toggle that shows the whole pile.
@@ -70,13 +75,13 @@ export function renderPiles(view) {
 }
 
 export function renderOwnMelds(view, onPick) {
-  clear($("#own-melds")).append(meldList(view.melds[0], { onPick }));
+  clear($("#own-melds")).append(meldList(view.melds[view.seat ?? 0], { onPick }));
 }
 
 // The status line: whose turn, and what the player can do now.
 export function statusText(view, ctx) {
   if (view.outcome) return t("status.over");
-  if (view.turn !== 0) return t("status.waiting", { name: seatName(view.turn, ctx.seats) });
+  if (view.turn !== (view.seat ?? 0)) return t("status.waiting", { name: seatName(view.turn, ctx.seats) });
   if (view.phase === "draw") {
     if (!view.can_draw && view.can_take) return t("status.mustTake");
     return view.can_take ? t("status.drawOrTake") : t("status.draw");
@@ -86,5 +91,5 @@ export function statusText(view, ctx) {
 
 export function renderStatus(view, ctx) {
   $("#status").textContent = statusText(view, ctx);
-  $("#table").classList.toggle("my-turn", view.outcome === null && view.turn === 0);
+  $("#table").classList.toggle("my-turn", view.outcome === null && view.turn === (view.seat ?? 0));
 }

@@ -1,0 +1,51 @@
+"""The tables' pages (issue 12) and their one non-API endpoint: the replay positions of a
+finished table, public once the game has ended (every seed revealed) and refused before."""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+
+from engine import Rules, State
+from tests.support.api import caller
+
+
+def make_table(client: FlaskClient) -> str:
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "zen"}, {"kind": "bot", "level": "zen"}]
+    rules = {"turn_timer": None, "hand_out_double": False, "strict_1000": False}
+    spec = {"game": "pikdame", "name": "Ada", "seats": seats, "rules": rules}
+    status, body = caller(client)("POST", "/api/tables", spec)
+    assert status == 201, body
+    return str(body["table"]["id"])
+
+
+def test_pages_render(client: FlaskClient) -> None:
+    table_id = make_table(client)
+    for path in ("/spielen", "/t/abc", f"/tables/{table_id}", f"/tables/{table_id}/replay"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+    html = client.get("/spielen").get_data(as_text=True)
+    # Gin and Tausende wait until the table page can show them ("bald")
+    assert 'value="pikdame" checked' in html
+    assert 'value="gin" disabled' in html and 'value="tausende" disabled' in html
+
+
+def test_replay_positions_only_once_finished(client: FlaskClient) -> None:
+    assert client.get("/tables/0000000000000000/replay/positions").status_code == 404
+    table_id = make_table(client)
+    call = caller(client)
+    assert call("POST", f"/api/tables/{table_id}/start", {})[0] == 200
+    running = client.get(f"/tables/{table_id}/replay/positions")
+    assert running.status_code == 409
+    assert running.get_json()["error"]["code"] == "not_finished"
+    status, body = call("POST", f"/api/tables/{table_id}/resign", {})  # R8: alone with bots
+    assert status == 200 and body["pending"] == []
+    doc = client.get(f"/tables/{table_id}/replay/positions").get_json()
+    record = client.get(f"/api/tables/{table_id}/record").get_json()
+    assert doc["record"] == record
+    assert len(doc["rounds"]) == len(record["rounds"]) == 1
+    entry = record["rounds"][0]
+    seed = bytes.fromhex(entry["seed"])
+    deal = State.new_round(seed, Rules.from_json(record["rules"]), entry["dealer"], entry["cut"])
+    shown = doc["rounds"][0]
+    assert shown["positions"][0] == deal.to_position()
+    assert len(shown["positions"]) == len(entry["moves"]) + 1

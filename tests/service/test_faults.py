@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
+from service.data import keys
 from service.data.queue import job_id, queue
 from service.data.reconcile import reconcile
 from tests.support.api import caller, start
@@ -40,7 +41,7 @@ def test_worker_killed_mid_job_then_reconciler_verifies_once(
     client: FlaskClient, clock: Clock, rdb: redis.Redis[str], redis_url: str, tmp_path: Path
 ) -> None:
     aid = finished(client, clock)
-    key = f"pd:attempt:{aid}"
+    key = keys.attempt(aid)
     env = service_env(redis_url, SECRET.decode())
     # Keep writing to the attempt's hash so the job's WATCH transaction keeps failing and retrying
     # (it is in the middle of its work: replaying, not yet ranked); once it has started, pause all
@@ -111,7 +112,7 @@ def test_redis_crash_with_aof_keeps_every_verified_attempt(clock: Clock, tmp_pat
         assert again.get("/api/leaderboard/all-time").get_json() == alltime
         client = redis.Redis.from_url(server.url, decode_responses=True)
         for aid in ids:
-            assert client.hget(f"pd:attempt:{aid}", "verification") == "verified"
+            assert client.hget(keys.attempt(aid), "verification") == "verified"
         client.close()
     finally:
         server.close()

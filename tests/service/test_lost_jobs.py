@@ -12,6 +12,7 @@ import pytest
 import redis
 from flask import Flask
 
+from service.data import keys
 from service.data.queue import job_id
 from service.data.reconcile import reconcile
 from tests.support.api import resign_at_once
@@ -34,7 +35,7 @@ def idle_in_blmove(rdb: redis.Redis[str]) -> bool:
 
 
 def verdicts(rdb: redis.Redis[str], ids: list[str]) -> list[str | None]:
-    return [rdb.hget(f"pd:attempt:{aid}", "verification") for aid in ids]
+    return [rdb.hget(keys.attempt(aid), "verification") for aid in ids]
 
 
 def test_worker_killed_between_dequeue_and_start_strands_nothing(
@@ -61,7 +62,7 @@ def test_worker_killed_between_dequeue_and_start_strands_nothing(
         rdb.execute_command("CLIENT", "UNPAUSE")
     assert rdb.hget(f"rq:job:{jid}", "status") == "queued"
     assert rdb.lrange(QUEUE, 0, -1) == []
-    assert rdb.hget(f"pd:attempt:{aid}", "verification") == "queued"
+    assert rdb.hget(keys.attempt(aid), "verification") == "queued"
     back = start_worker(env, tmp_path / "worker2.log")
     try:
         wait_for(lambda: verdicts(rdb, [aid]) == ["verified"], timeout=60, interval=0.2)
@@ -124,7 +125,7 @@ def test_fifty_verifications_with_the_worker_killed_at_random_points(
     assert verdicts(rdb, ids) == ["verified"] * 50
     assert rdb.zcard(f"pd:day:{clock.today}:rank") == 50
     assert rdb.zcard("pd:finished") == 0
-    players = [rdb.hget(f"pd:attempt:{aid}", "player") for aid in ids]
+    players = [rdb.hget(keys.attempt(aid), "player") for aid in ids]
     assert all(rdb.hget(f"pd:player:{p}", "days") == "1" for p in players)
 
 

@@ -8,13 +8,14 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import Game, daily_game, daily_seed
+from service.data import keys
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.service_app import SECRET, Clock
 
 
 def stored(rdb: redis.Redis[str], attempt_id: str) -> dict[str, str]:
-    return rdb.hgetall(f"pd:attempt:{attempt_id}")
+    return rdb.hgetall(keys.attempt(attempt_id))
 
 
 def test_draw_then_discard_the_bots_answer(client: FlaskClient, clock: Clock) -> None:
@@ -169,7 +170,7 @@ def test_hint_is_the_optimisers_arrangement(client: FlaskClient, clock: Clock) -
     from engine.pikdame.optimiser import HINT, best_arrangement
 
     game = Game.from_json(
-        json.loads(client.application.extensions["pikdame_redis"].hget(f"pd:attempt:{aid}", "game"))
+        json.loads(client.application.extensions["pikdame_redis"].hget(keys.attempt(aid), "game"))
     )
     best = best_arrangement(game.state.hand(0), game.state.melds[0], HINT)
     assert best == best_arrangement(game.state.hand(0), game.state.melds[0])  # a small hand

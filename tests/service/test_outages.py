@@ -16,6 +16,7 @@ import redis
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
+from service.data import keys
 from service.data.queue import queue
 from tests.support.api import resign_at_once
 from tests.support.launcher import healthy, launch
@@ -31,7 +32,7 @@ OUTAGE_S = 4
 def verdict(url: str, aid: str) -> str | None:
     client: redis.Redis[str] = redis.Redis.from_url(url, decode_responses=True)
     try:
-        return client.hget(f"pd:attempt:{aid}", "verification")
+        return client.hget(keys.attempt(aid), "verification")
     finally:
         client.close()
 

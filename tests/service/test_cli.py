@@ -42,7 +42,9 @@ def test_seed_info_reveals_the_seed_only_after_the_day(redis_url: str) -> None:
     assert bad.returncode != 0 and "YYYY-MM-DD" in bad.stderr
 
 
-def test_reconcile_requeues_a_lost_job(redis_url: str, rdb: redis.Redis[str]) -> None:
+def test_reconcile_requeues_a_lost_job(
+    redis_url: str, rdb: redis.Redis[str], qdb: redis.Redis[str]
+) -> None:
     env = service_env(redis_url, "cli-secret")
     rdb.zadd("pd:finished", {"lost1": 0})  # finished long ago, never judged, no job
     rdb.hset(keys.attempt("lost1"), "verification", "queued")
@@ -52,5 +54,5 @@ def test_reconcile_requeues_a_lost_job(redis_url: str, rdb: redis.Redis[str]) ->
     result = pikdame(env, "reconcile", "--older-than", "60")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"requeued": ["lost1"]}
-    assert rdb.exists("rq:job:verify-lost1") == 1
+    assert qdb.exists("rq:job:verify-lost1") == 1
     assert rdb.zrange("pd:finished", 0, -1) == ["lost1"]

@@ -130,7 +130,7 @@ def test_moves_after_the_grace_are_409_day_closed(client: FlaskClient, clock: Cl
 
 
 def test_play_to_the_end_then_log_and_no_more_moves(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], qdb: redis.Redis[str]
 ) -> None:
     attempt, _token = start(client, clock.today)
     aid = attempt["id"]
@@ -145,7 +145,7 @@ def test_play_to_the_end_then_log_and_no_more_moves(
     late = client.post(f"/api/attempts/{aid}/moves", json={"move": "draw", "seq": final["seq"]})
     assert late.status_code == 422 and late.get_json()["error"]["code"] == "round_over"
     # the job is queued under its deterministic id
-    assert rdb.exists(f"rq:job:verify-{aid}") == 1
+    assert qdb.exists(f"rq:job:verify-{aid}") == 1
     # once the day has closed, the finished attempt and its record are public, seed included
     clock.advance(days=1)
     stranger = client.application.test_client()

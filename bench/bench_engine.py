@@ -33,7 +33,14 @@ from engine import Card, Game, Rules, Seat, State, replay
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "engine.md"
 COMMAND = ".venv/bin/python -m bench.bench_engine"
-FIGURES = ("replay moves/s", "random rounds/s", "deals/s", "optimiser hands/s")
+FIGURES = (
+    "replay moves/s",
+    "random rounds/s",
+    "deals/s",
+    "optimiser hands/s",
+    "Tausende replay moves/s",
+    "Tausende random rounds/s",
+)
 #: The clock our figures are timed with: wall time, or (``--cpu``) this process's CPU time, which
 #: a machine shared with other work disturbs far less (the engine is single-threaded).
 CLOCK: list[Callable[[], float]] = [time.perf_counter]
@@ -58,14 +65,22 @@ def play_random(state: State, seed: bytes) -> State:
     return state
 
 
-def random_round(seed: bytes) -> State:
-    return play_random(State.new_round(seed, Rules(players=4), dealer=3), seed)
+def tausende_rules() -> Rules | None:
+    """Tausende's rules (R12), or None for an engine from before the ruleset."""
+    try:
+        return Rules(players=4, ruleset="tausende")  # type: ignore[call-arg,unused-ignore]
+    except TypeError:
+        return None
 
 
-def human_record(seed: bytes) -> dict[str, Any]:
+def random_round(seed: bytes, rules: Rules | None = None) -> State:
+    return play_random(State.new_round(seed, rules or Rules(players=4), dealer=3), seed)
+
+
+def human_record(seed: bytes, rules: Rules | None = None) -> dict[str, Any]:
     """A finished random round written as a game record (F6) with four human seats."""
     seats = tuple(Seat("human", name=f"P{i}") for i in range(4))
-    game = Game.start(seed, Rules(players=4), seats, dealer=3)
+    game = Game.start(seed, rules or Rules(players=4), seats, dealer=3)
     play_random(game.state, seed)
     return game.to_record(seed)
 
@@ -78,10 +93,10 @@ def bench_replay(records: list[dict[str, Any]]) -> float:
     return moves / (CLOCK[0]() - t)
 
 
-def bench_rounds(n: int, offset: int) -> float:
+def bench_rounds(n: int, offset: int, rules: Rules | None = None) -> float:
     t = CLOCK[0]()
     for k in range(n):
-        random_round(_seed(offset + k))
+        random_round(_seed(offset + k), rules)
     return n / (CLOCK[0]() - t)
 
 
@@ -162,12 +177,18 @@ def measure(records: int, rounds: int, repeat: int, cpu: int = 0) -> dict[str, f
     time)."""
     CLOCK[0] = time.process_time if cpu else time.perf_counter
     corpus = [human_record(_seed(10_000 + k)) for k in range(records)]
-    return {
+    figures = {
         "replay moves/s": bench_replay(corpus),
         "random rounds/s": bench_rounds(rounds, 1000 * repeat),
         "deals/s": bench_deals(500),
         "optimiser hands/s": bench_optimiser(30),
     }
+    tausende = tausende_rules()
+    if tausende is not None:  # R12 beside Pik Dame: the same corpus sizes, the same play
+        t_corpus = [human_record(_seed(10_000 + k), tausende) for k in range(records)]
+        figures["Tausende replay moves/s"] = bench_replay(t_corpus)
+        figures["Tausende random rounds/s"] = bench_rounds(rounds, 1000 * repeat, tausende)
+    return figures
 
 
 def export_tree(rev: str) -> Path:

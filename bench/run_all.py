@@ -26,6 +26,7 @@ BENCHES = {
     "memory": ["bench.bench_memory"],
     # issue 16: reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
     "front": ["bench.bench_front"],
+    "tables": ["bench.bench_tables"],
     # issue 16: game state on a three-master Redis Cluster vs one Redis (SCALING.md step 7)
     "cluster": ["bench.bench_cluster"],
 }

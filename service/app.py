@@ -38,9 +38,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     verdicts.init_app(app)
     routing.register(app)
 
-    from service import api_attempts, api_daily, api_leaderboard, apidoc, ops, pages
+    from service import api_attempts, api_daily, api_leaderboard, api_tables, apidoc, ops, pages
 
-    for api in (ops.bp, apidoc.bp, api_daily.bp, api_attempts.bp, api_leaderboard.bp):
+    for api in (
+        ops.bp,
+        apidoc.bp,
+        api_daily.bp,
+        api_attempts.bp,
+        api_leaderboard.bp,
+        api_tables.bp,
+    ):
         app.register_api(api)
     app.register_blueprint(pages.bp)
     # API.md's limits are for the API; pages and their static assets (many per page load) are

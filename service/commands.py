@@ -8,11 +8,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
+STREAM_CONF = ROOT / "deploy" / "gunicorn_stream.conf.py"
 
 
 def gunicorn_args(bind: str | None = None) -> list[str]:
     """gunicorn with deploy/gunicorn.conf.py serving ``service.wsgi:app``."""
     args = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF)]
+    if bind:
+        args += ["--bind", bind]
+    return [*args, "service.wsgi:app"]
+
+
+def stream_args(bind: str | None = None) -> list[str]:
+    """gunicorn with deploy/gunicorn_stream.conf.py (gevent): the tables' live streams."""
+    args = [sys.executable, "-m", "gunicorn", "-c", str(STREAM_CONF)]
     if bind:
         args += ["--bind", bind]
     return [*args, "service.wsgi:app"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Annotated, Any, ClassVar, Final, TypeAlias
+from typing import Annotated, Any, ClassVar, Final, Literal, TypeAlias
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
@@ -154,3 +154,62 @@ class MoveBody(ApiModel):
     invalid: ClassVar[tuple[int, str]] = (400, "bad_request")
     move: str = Field(max_length=MAX_MOVE, examples=["draw"])
     seq: int = Field(description="moves in the record the client has seen (A.seq)")
+
+
+# --- tables (API.md "Tables", docs/TABLES.md) ----------------------------------------------------
+
+GameName: TypeAlias = Literal["pikdame", "tausende", "gin"]
+#: Pik Dame's levels (R9) and Gin's (GIN.md); each game accepts its own (else 422 bad_value).
+Level: TypeAlias = Literal["beginner", "advanced", "zen", "plain", "strong"]
+
+
+class TablePath(ApiModel):
+    table_id: Id
+
+
+class InvitePath(ApiModel):
+    invite: Annotated[str, Field(json_schema_extra={"minLength": 1, "maxLength": MAX_ID})]
+
+
+class SeatPath(ApiModel):
+    table_id: Id
+    n: Annotated[int, Field(ge=0, le=MAX_OFFSET), AsInteger] = Field(
+        description="the seat (a seat the table does not have: 404 unknown_seat)"
+    )
+
+
+class SeatSpec(ApiModel):
+    """A seat when the table is made: a human seat (open for a friend; seat 0 is the creator's)
+    or a bot with its level (R9)."""
+
+    kind: Literal["human", "bot"]
+    level: Level | None = Field(default=None, description="bots: R9's level (default advanced)")
+
+
+class TableRules(ApiModel):
+    """R9's options (``players`` is the number of seats; ``bot_levels`` are the seats' levels)."""
+
+    turn_timer: Literal[0, 30, 60, 90] | None = Field(
+        default=None, description="seconds per human turn; 0 or null: off"
+    )
+    hand_out_double: bool = False
+    strict_1000: bool = False
+
+
+class NewTableBody(ApiModel):
+    """A new table: the game, the creator's name, 2–4 seats (seat 0 the creator), R9 rules."""
+
+    game: GameName = "pikdame"
+    name: PlayerName
+    seats: list[SeatSpec] = Field(min_length=2, max_length=4)
+    rules: TableRules = Field(default_factory=TableRules)
+
+
+class LevelBody(ApiModel):
+    level: Level
+
+
+class EventsQuery(ApiModel):
+    after: Annotated[int, Field(ge=0, le=MAX_OFFSET), AsInteger] | None = Field(
+        default=None, description="the last seq seen (as Last-Event-ID): resume after it"
+    )

@@ -63,6 +63,33 @@ def replay_limit() -> str:
     return settings().limit_replays
 
 
+def tables_limit() -> str:
+    return settings().limit_tables
+
+
+def joins_limit() -> str:
+    return settings().limit_joins
+
+
+def table_moves_limit() -> str:
+    return settings().limit_table_moves
+
+
+def per_table_key() -> str:
+    """A table's moves and streams are limited per table, every seat together (a flood by one
+    seat is a flood for the table), besides the caller's own limits."""
+    return f"table:{(request.view_args or {}).get('table_id', '')}"
+
+
+def _made(response: Response) -> bool:
+    return response.status_code in (200, 201)
+
+
+def limit_table_entries(limit: Callable[[], str]) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Creating and joining tables: per address, counting only what took a seat."""
+    return limiter.limit(limit, key_func=address_key, deduct_when=_made)
+
+
 def per_attempt_key() -> str:
     """Moves are limited per client and attempt ..."""
     attempt_id = (request.view_args or {}).get("attempt_id", "")

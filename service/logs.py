@@ -42,7 +42,8 @@ def register(app: Flask) -> None:
             "ms": round((time.perf_counter() - started) * 1000, 2),
             "remote": request.remote_addr,
             "request_id": g.get("request_id"),
-            "bytes": response.calculate_content_length(),
+            # A stream (the tables' events) has no length: measuring it would read it all.
+            "bytes": None if response.is_streamed else response.calculate_content_length(),
         }
         logger.info(json.dumps(entry, separators=(",", ":")))
         if g.get("request_id"):

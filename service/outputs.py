@@ -191,12 +191,91 @@ class OpenApi(Document):
     """This document."""
 
 
+# --- tables (API.md "Tables", docs/TABLES.md) ----------------------------------------------------
+
+
+class TableSeat(Document):
+    """A seat: a human (``name`` null while open for a friend) or a bot with its level."""
+
+    kind: Literal["human", "bot"]
+    name: str | None = None
+    level: str | None = None
+    connected: bool = Field(description="a live stream of this seat is open (presence)")
+
+
+class TableRound(Document):
+    round: int
+    dealer: int
+    cut: int
+    commitment: str = Field(pattern="^[0-9a-f]{64}$")
+    scores: list[int] | None = Field(description="the round's scores once it ended (R7)")
+    seed: str | None = Field(description="hex, revealed once the round ended")
+
+
+class Table(Document):
+    """API.md's ``T`` in the caller's view (R10); docs/TABLES.md lists every field."""
+
+    id: str
+    game: Literal["pikdame", "tausende", "gin"]
+    rules: dict[str, Any]
+    seats: list[TableSeat]
+    status: Literal["waiting", "playing", "finished"]
+    round: int
+    dealer: int | None
+    totals: list[int]
+    seq: int
+    seat: int | None = Field(description="the caller's seat (null: not seated)")
+    view: dict[str, Any] | None
+    deadline: str | None = Field(json_schema_extra={"format": "date-time"})
+    commitment: str | None
+    rounds: list[TableRound]
+    creator: int
+    invite: str | None = Field(description="the invite code (seated callers only)")
+
+
+class TableDoc(Document):
+    table: Table
+
+
+class TableCreated(Document):
+    """The new table, the creator's bearer token (shown once) and the invite code."""
+
+    table: Table
+    token: str
+    invite: str
+
+
+class TableJoined(Document):
+    table: Table
+    token: str
+
+
+class TablePlayed(Document):
+    """The table after the move and every event it made, in the caller's view."""
+
+    table: Table
+    events: list[Event]
+
+
+class ResignAnswer(Document):
+    """The seats still to agree ([] once the game ended) and the table."""
+
+    pending: list[int]
+    table: Table
+
+
+class EventStream(Document):
+    """``text/event-stream`` (docs/TABLES.md): ``id: <seq>``, ``event: table``, ``data: {"seq",
+    "events", "deadline", "table"}``; comments as heartbeats."""
+
+
 ERRORS: dict[int, str] = {
     400: "malformed request: not JSON (UTF-8), not an object, wrong types",
     401: "no credentials for an attempt that needs them",
     403: "someone else's attempt",
-    404: "unknown day or attempt (a future day is unknown)",
-    409: "conflict: stale, attempt_exists, day_closed, day_open, not_finished …",
+    404: "unknown day, attempt, table or invite (a future day is unknown)",
+    409: "conflict: stale, attempt_exists, day_closed, day_open, not_finished, table_full, "
+    "already_started …",
     413: "body too large",
     415: "state-changing requests must be application/json",
     422: "an illegal move (FORMATS.md F7 code) or a bad value (bad_value)",

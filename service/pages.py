@@ -119,6 +119,12 @@ def rules() -> Response:
     return page(f"rules_{current_lang()}.html", "rules")
 
 
+@bp.get("/rules/tausende")
+def rules_tausende() -> Response:
+    """The Tausende ruleset's rules (RULES.md R12) for its tables."""
+    return page(f"rules_tausende_{current_lang()}.html", "rules")
+
+
 @bp.get("/replay/<id:attempt_id>/positions")
 @limiter.limit(replay_limit)
 def replay_positions(attempt_id: str) -> tuple[Response, int] | Response:

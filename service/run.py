@@ -79,18 +79,38 @@ class Child:
         return self.process is not None and self.process.poll() is None
 
     def stop(self) -> None:
-        if self.alive():
-            assert self.process is not None
-            self.process.terminate()
+        """SIGTERM to the child's whole process group: the child and whatever it forked (rq's
+        scheduler process outlives a worker that was killed)."""
+        if self.process is not None:
+            signal_group(self.process.pid, signal.SIGTERM)
 
     def wait(self) -> None:
+        """Until the child and everything it forked have exited (SIGKILL after the timeout)."""
         if self.process is None:
             return
+        deadline = time.monotonic() + STOP_TIMEOUT_S
         try:
             self.process.wait(timeout=STOP_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        while signal_group(self.process.pid, 0):
+            if time.monotonic() >= deadline:
+                signal_group(self.process.pid, signal.SIGKILL)
+                break
+            time.sleep(0.05)
+
+
+def signal_group(pgid: int, signum: int) -> bool:
+    """Send ``signum`` to a child's process group (its own session: pgid = its pid); False when
+    no process of the group is left."""
+    try:
+        os.killpg(pgid, signum)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # the group id was reused by another user's processes
+        return False
+    return True
 
 
 def backoff_s(failures: int) -> float:
@@ -116,6 +136,8 @@ class Supervisor:
                 continue
             if child.restart_at is None:
                 code = None if child.process is None else child.process.returncode
+                if child.process is not None:  # what it forked goes with it (rq's scheduler)
+                    signal_group(child.process.pid, signal.SIGTERM)
                 ran = now - child.started
                 child.failures = 1 if ran >= STABLE_S else child.failures + 1
                 child.restart_at = now + backoff_s(child.failures)
@@ -198,11 +220,15 @@ def main() -> None:
         )
     for child in (
         Child("web", commands.gunicorn_args()),
+        Child("stream", commands.stream_args()),
         Child("worker", commands.worker_args()),
     ):
         child.start(env)
         children.append(child)
     print(f"web: http://{settings.bind}/  (Ctrl-C stops)", flush=True)
+    print(
+        f"table streams (gevent): http://{settings.stream_bind}/api/tables/<id>/events", flush=True
+    )
     Supervisor(env, children).run()
 
 

@@ -7,8 +7,9 @@ from functools import cache
 from typing import Any
 
 import redis
+from rq import Queue
 
-from service.data import config, connect, queue
+from service.data import clock, config, connect, queue, tables, timers
 from worker.verify import verify
 
 
@@ -22,6 +23,7 @@ class Context:
     client: redis.Redis[str]
     rankings: redis.Redis[str]
     queue: queue.VerifyQueue
+    timer_queue: Queue
 
 
 @cache
@@ -38,6 +40,9 @@ def context() -> Context:
             settings.queue,
             settings.retry_intervals,
         ),
+        timers.queue_on(
+            connect.client(settings, settings.redis_queue_url, text=False), settings.table_queue
+        ),
     )
 
 
@@ -45,3 +50,23 @@ def verify_attempt(attempt_id: str) -> dict[str, Any]:
     """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected."""
     ctx = context()
     return verify(ctx.client, attempt_id, ctx.settings.secret, ctx.rankings)
+
+
+def table_turn_timeout(table_id: str, seq: int) -> dict[str, Any]:
+    """The turn timer (R9): play the absent human's turn if the table is still at ``seq``;
+    then schedule the next human's deadline. A job whose seq has moved on does nothing."""
+    ctx = context()
+    settings = ctx.settings
+    lifetimes = tables.Lifetimes(settings.table_idle_hours * 3600, settings.table_keep_days * 86400)
+    now_ms = int(clock.now(settings).timestamp() * 1000)
+    done = tables.autoplay(ctx.client, table_id, seq, lifetimes, now_ms)
+    if done is None:
+        table = tables.load(ctx.client, table_id)
+        if table is not None and table.seq == seq and table.deadline_ms is not None:
+            # Woken before the deadline (clocks apart): try again at the deadline.
+            timers.schedule(ctx.timer_queue, table_id, seq, table.deadline_ms)
+        return {"played": 0}
+    table = done.table
+    if table.deadline_ms is not None:
+        timers.schedule(ctx.timer_queue, table_id, table.seq, table.deadline_ms)
+    return {"played": len(done.events), "seq": table.seq}

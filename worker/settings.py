@@ -15,4 +15,5 @@ from worker.jobs import context
 
 # rq's own connection: the queue's server, directly (REDIS_URL) or through Sentinel (SENTINEL)
 globals().update(rq_settings(context().settings))
-QUEUES = [context().settings.queue]
+# The turn timers first: a timer is due at a second; a verification may wait a moment.
+QUEUES = [context().settings.table_queue, context().settings.queue]

@@ -7,6 +7,7 @@ Layers inside the package, each importing only those above it:
 - ``position`` (F5 document), ``state`` (R2–R8: ``push``, ``legal_moves``), ``view`` (R10)
 - ``optimiser`` (R4.2, one entry point), ``bots`` (R10), ``version``
 - ``record`` (F6 document), ``game`` (live play), ``replay`` (F6 verification), ``daily`` (F4, R11)
+- ``tausende`` (R12: Tausende as a ruleset, the hooks of ``state`` it overrides)
 - ``cli`` (F7), ``tournament``
 """
 
@@ -28,6 +29,7 @@ from engine.pikdame.moves import Move
 from engine.pikdame.replay import replay
 from engine.pikdame.rules import Outcome, Rules, Seat
 from engine.pikdame.state import State
+from engine.pikdame.tausende import TausendeState  # registers Tausende's state (R12)
 from engine.pikdame.version import ENGINE_VERSION
 from engine.pikdame.view import View, view
 
@@ -51,6 +53,7 @@ __all__ = [
     "Rules",
     "Seat",
     "State",
+    "TausendeState",
     "View",
     "commitment",
     "daily_game",

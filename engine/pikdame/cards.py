@@ -35,6 +35,11 @@ QUEEN_OF_SPADES: Final = CARDS[QUEEN_OF_SPADES_CODE]
 #: How many copies of each kind exist in the 110 cards (R1): two of each natural, six jokers.
 COPIES: Final[tuple[int, ...]] = tuple([2] * NATURALS + [TOTAL_CARDS - FIRST_JOKER_ID])
 
+#: Tausende (R12.1): 108 cards, four jokers (ids 104 … 107), a joker worth 25.
+TAUSENDE_TOTAL: Final = 108
+TAUSENDE_COPIES: Final[tuple[int, ...]] = tuple([2] * NATURALS + [TAUSENDE_TOTAL - FIRST_JOKER_ID])
+TAUSENDE_POINTS: Final[tuple[int, ...]] = (*POINTS[:JOKER_CODE], 25, *POINTS[JOKER_CODE + 1 :])
+
 
 def points_of(cards: Iterable[int]) -> int:
     """The points of ``cards`` (R1)."""
@@ -51,6 +56,9 @@ __all__ = [
     "POINTS",
     "QUEEN_OF_SPADES",
     "QUEEN_OF_SPADES_CODE",
+    "TAUSENDE_COPIES",
+    "TAUSENDE_POINTS",
+    "TAUSENDE_TOTAL",
     "TOTAL_CARDS",
     "counts_points",
     "points_of",

@@ -14,10 +14,11 @@ from typing import Any, TextIO
 from engine.core import commandline as cl
 from engine.core.commandline import EXIT_ILLEGAL, EXIT_MALFORMED, EXIT_OK
 from engine.core.records import parse_seed
-from engine.pikdame.cards import TOTAL_CARDS
+from engine.pikdame.cards import TAUSENDE_TOTAL, TOTAL_CARDS
 from engine.pikdame.errors import FormatError
+from engine.pikdame.match import GAME_FORMAT, replay_match
 from engine.pikdame.replay import replay
-from engine.pikdame.rules import Rules
+from engine.pikdame.rules import RULESETS, Rules
 from engine.pikdame.state import State
 
 
@@ -30,14 +31,19 @@ def cmd_deal(args: argparse.Namespace, out: TextIO) -> int:
         raise cl.Malformed("--players is 2, 3 or 4")
     if not 0 <= args.dealer < args.players:
         raise cl.Malformed("--dealer is a seat: 0 … players-1")
-    if args.cut is not None and not 1 <= args.cut <= TOTAL_CARDS - 1:
-        raise cl.Malformed("--cut is 1 … 109")
-    state = State.new_round(seed, Rules(players=args.players), args.dealer, args.cut)
+    total = TAUSENDE_TOTAL if args.rules == "tausende" else TOTAL_CARDS
+    if args.cut is not None and not 1 <= args.cut <= total - 1:
+        raise cl.Malformed(f"--cut is 1 … {total - 1}")
+    rules = Rules(players=args.players, ruleset=args.rules)
+    state = State.new_round(seed, rules, args.dealer, args.cut)
     cl.write_json(state.to_position(), out)
     return EXIT_OK
 
 
 def _verify(record: Any) -> dict[str, Any] | None:
+    if isinstance(record, dict) and record.get("format") == GAME_FORMAT:
+        # a whole game's record (tables, docs/TABLES.md): F7's shapes and exit codes too
+        return replay_match(record).result()
     outcome = replay(record).state.outcome
     return None if outcome is None else outcome.to_json()
 
@@ -58,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--players", type=int, required=True)
     deal.add_argument("--dealer", type=int, required=True)
     deal.add_argument("--cut", type=int, default=None, help="1 … 109; automatic cut if omitted")
+    deal.add_argument(
+        "--rules", choices=RULESETS, default="pikdame", help="the ruleset (R12: tausende)"
+    )
     cl.add_file_commands(
         sub,
         'apply moves to a position: {"position": F5, "moves": [...]}',

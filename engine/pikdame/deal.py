@@ -35,6 +35,7 @@ class Deal:
     stock: tuple[int, ...]
     cut: int
     lucky: tuple[int, ...]  # the ids the cutter took at the cut point, in order
+    face_up: int | None = None  # Tausende (R12.1): the card turned face up beside the stock
 
 
 def cutter(players: int, dealer: int) -> int:
@@ -42,31 +43,46 @@ def cutter(players: int, dealer: int) -> int:
     return (dealer - 1) % players
 
 
-def deal(seed: bytes, players: int, dealer: int, cut: int | None = None) -> Deal:
-    """Shuffle, cut (automatic when ``cut`` is None), lucky grab and deal 15 cards to each seat."""
+def deal(
+    seed: bytes,
+    players: int,
+    dealer: int,
+    cut: int | None = None,
+    *,
+    total: int = TOTAL_CARDS,
+    hand_size: int = HAND_SIZE,
+    tausende: bool = False,
+) -> Deal:
+    """Shuffle, cut (automatic when ``cut`` is None), lucky grab and deal 15 cards to each seat.
+
+    With ``tausende`` (R12.1): F3 over ``total`` = 108 ids (jokers 104 … 107), no lucky grab,
+    ``hand_size`` = 13 cards each, then the next card is turned face up; the rest is the stock."""
     if players not in (2, 3, 4):
         raise FormatError("2 to 4 players (R2)", players)
     if not 0 <= dealer < players:
         raise FormatError("the dealer is a seat (R2)", dealer)
     stream = Stream(seed)
-    deck = shuffle(stream)
+    deck = shuffled(stream, total)
     if cut is None:
-        cut = 1 + stream.uniform(TOTAL_CARDS - 1)
-    if not 1 <= cut <= TOTAL_CARDS - 1:
-        raise FormatError("the cut is 1 … 109 (F3)", cut)
+        cut = 1 + stream.uniform(total - 1)
+    if not 1 <= cut <= total - 1:
+        raise FormatError(f"the cut is 1 … {total - 1} (F3)", cut)
     order = deck[cut:] + deck[:cut]
     hands: list[list[int]] = [[] for _ in range(players)]
     p = 0
-    while is_lucky(order[p]):
+    while not tausende and is_lucky(order[p]):
         hands[cutter(players, dealer)].append(order[p])
         p += 1
     lucky = tuple(order[:p])
     seat = (dealer + 1) % players
-    while any(len(h) < HAND_SIZE for h in hands):
-        if len(hands[seat]) < HAND_SIZE:
+    while any(len(h) < hand_size for h in hands):
+        if len(hands[seat]) < hand_size:
             hands[seat].append(order[p])
             p += 1
         seat = (seat + 1) % players
+    if tausende:
+        face_up = order[p]
+        return Deal(tuple(tuple(h) for h in hands), tuple(order[p + 1 :]), cut, lucky, face_up)
     return Deal(tuple(tuple(h) for h in hands), tuple(order[p:]), cut, lucky)
 
 

@@ -34,12 +34,16 @@ CODES: Final = (
     "bad_format",
 )
 
+#: Tausende's further codes (R12, docs/TAUSENDE.md), where none of F7's fits: checked after
+#: ``wrong_phase`` (``not_opened``) and after ``card_not_in_hand`` (``queen_kept``).
+TAUSENDE_CODES: Final = ("not_opened", "queen_kept", "pass_not_allowed")
 
 #: Pik Dame's name for the shared base class (every game's errors derive from it).
 PikDameError = EngineError
 
 __all__ = [
     "CODES",
+    "TAUSENDE_CODES",
     "EngineError",
     "FormatError",
     "IllegalMoveError",

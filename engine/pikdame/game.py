@@ -11,36 +11,43 @@ from engine.core.game import GameType
 from engine.core.records import commitment
 from engine.pikdame import record
 from engine.pikdame.bots import choose_move
-from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import FormatError, IllegalMoveError
 from engine.pikdame.moves import Move
 from engine.pikdame.rules import LEVELS, Rules, Seat
-from engine.pikdame.state import State
+from engine.pikdame.state import State, deal_for
+from engine.pikdame.tausende import parse as parse_tausende
 from engine.pikdame.view import View, view
 
 TIMER_LEVEL: Final = "advanced"  # R9: who plays a human's turn when the timer runs out
 
 
 class PikDame:
-    """Pik Dame as every game package offers itself (:class:`engine.core.game.GameType`)."""
+    """Pik Dame as every game package offers itself (:class:`engine.core.game.GameType`); with
+    ``ruleset="tausende"`` it is Tausende (R12), whose rules name the ruleset."""
 
-    name: Final = "pikdame"
+    def __init__(self, name: str = "pikdame") -> None:
+        self.name = name
 
     def new_round(self, seed: bytes, rules: Rules, dealer: int) -> State:
-        """The state right after the deal (F3) with an automatic cut."""
+        """The state right after the deal (F3) with an automatic cut; Tausende's game type deals
+        Tausende whatever ruleset ``rules`` name (R12.1)."""
+        if self.name == "tausende" and not rules.tausende:
+            rules = Rules(rules.players, strict_1000=rules.strict_1000, ruleset="tausende")
         return State.new_round(seed, rules, dealer)
 
     def from_position(self, doc: Any) -> State:
         return State.from_position(doc)
 
     def parse_move(self, text: str) -> Move:
-        return Move.parse(text)
+        return parse_tausende(text) if self.name == "tausende" else Move.parse(text)
 
     def view(self, state: State, seat: int) -> View:
         return view(state, seat)
 
 
 PIKDAME: Final[GameType[Rules, State, View, Move]] = PikDame()
+#: Tausende (R12) for tables: the same engine, its own notation (docs/TAUSENDE.md).
+TAUSENDE: Final[GameType[Rules, State, View, Move]] = PikDame("tausende")
 
 
 class Game:
@@ -70,7 +77,7 @@ class Game:
     ) -> Game:
         if len(seats) != rules.players:
             raise FormatError("one seat per player", seats)
-        d = deal_round(seed, rules.players, dealer, cut)
+        d = deal_for(seed, rules, dealer, cut)
         game = Game(
             rules, seats, dealer, d.cut, commitment(seed), State.from_deal(d, rules, dealer)
         )
@@ -143,4 +150,4 @@ class Game:
         return Game(state.rules, seats, deal["dealer"], deal["cut"], deal["commitment"], state)
 
 
-__all__ = ["PIKDAME", "TIMER_LEVEL", "Game", "PikDame", "Seat", "commitment"]
+__all__ = ["PIKDAME", "TAUSENDE", "TIMER_LEVEL", "Game", "PikDame", "Seat", "commitment"]

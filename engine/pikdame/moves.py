@@ -27,6 +27,9 @@ class Move(NamedTuple):
     meld: int = 0
     end: str | None = None
     prefix: str | None = None
+    #: Tausende (R12.5): the seat owning the meld a ``lay`` or ``swap`` addresses (``S.N``);
+    #: None is the player's own meld, F2's form.
+    seat: int | None = None
 
     @staticmethod
     def parse(text: str) -> Move:
@@ -64,17 +67,24 @@ class Move(NamedTuple):
 
     def __str__(self) -> str:
         kind = self.kind
-        if kind in ("draw", "resign"):
+        if kind in ("draw", "resign", "pass"):
             return kind
         if kind == "discard":
             return f"discard {NAMES[self.cards[0]]}"
         if kind == "lay":
-            text = f"lay {NAMES[self.cards[0]]} {self.meld}"
+            text = f"lay {NAMES[self.cards[0]]} {self.target}"
             return f"{text} {self.end}" if self.end else text
         if kind == "swap":
-            return f"swap {self.meld} {NAMES[self.cards[0]]}"
+            return f"swap {self.target} {NAMES[self.cards[0]]}"
+        if kind == "swap-up":
+            return f"swap-up {NAMES[self.cards[0]]}"
         cards = " ".join(NAMES[c] for c in self.cards)
         return f"{kind} {self.prefix} {cards}" if self.prefix else f"{kind} {cards}"
+
+    @property
+    def target(self) -> str:
+        """The meld a lay or swap addresses: ``N`` (own meld, F2) or ``S.N`` (Tausende)."""
+        return str(self.meld) if self.seat is None else f"{self.seat}.{self.meld}"
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"

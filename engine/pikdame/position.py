@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.core.cards import NAMES, Card, counts_of
-from engine.pikdame.cards import COPIES
+from engine.pikdame.cards import COPIES, TAUSENDE_COPIES
 from engine.pikdame.errors import FormatError, PikDameError
 from engine.pikdame.melds import Meld, join_target
 from engine.pikdame.rules import ENDS, Outcome, Rules
@@ -35,6 +35,14 @@ _KEYS: Final = frozenset(
         "totals",
     )
 )
+#: Tausende's further fields (R12): who has opened, the points each seat laid, the swapping
+#: round's swaps so far (null once it is over), the points laid this turn towards an opening.
+TAUSENDE_KEYS: Final = frozenset(("opened", "laid", "swaps", "turn_points"))
+
+
+def _is_tausende(doc: dict[str, Any]) -> bool:
+    rules = doc.get("rules")
+    return isinstance(rules, dict) and rules.get("ruleset") == "tausende"
 
 
 @dataclass(frozen=True)
@@ -55,6 +63,7 @@ class Position:
     removed: list[Card]
     totals: list[int]
     outcome: Outcome | None
+    extra: dict[str, Any] | None = None  # Tausende's fields (TAUSENDE_KEYS), read by its state
 
 
 def write(p: Position) -> dict[str, Any]:
@@ -74,6 +83,8 @@ def write(p: Position) -> dict[str, Any]:
         "removed": [NAMES[c] for c in p.removed],
         "totals": list(p.totals),
     }
+    if p.extra is not None:
+        doc.update(p.extra)
     if p.outcome is not None:
         doc["outcome"] = p.outcome.to_json()
     return doc
@@ -111,8 +122,10 @@ def read(doc: Any) -> Position:
     """Read and check a position document; raises :class:`FormatError`."""
     if not isinstance(doc, dict):
         raise fail("a position is a JSON object", doc)
-    missing = _KEYS - set(doc)
-    extra = set(doc) - _KEYS - {"outcome"}
+    tausende = _is_tausende(doc)
+    keys = _KEYS | TAUSENDE_KEYS if tausende else _KEYS
+    missing = keys - set(doc)
+    extra = set(doc) - keys - {"outcome"}
     if missing or extra:
         parts = []
         if missing:
@@ -147,7 +160,7 @@ def read(doc: Any) -> Position:
                 meld = Meld.from_json(m)
             except PikDameError as e:
                 raise fail(f"melds[{seat}] meld {i}: {e.message}", doc) from None
-            if join_target(melds[seat], meld) is not None:
+            if not tausende and join_target(melds[seat], meld) is not None:
                 raise fail(f"melds[{seat}]: two sets of one rank (R5.4)", doc)
             melds[seat].append(meld)
     stock = _cards(doc["stock"], "stock", doc)
@@ -155,9 +168,10 @@ def read(doc: Any) -> Position:
     removed = _cards(doc["removed"], "removed", doc)
     on_table = [c for ms in melds for m in ms for c in m.cards]
     seen = counts_of([*(c for h in hands for c in h), *on_table, *stock, *discard, *removed])
+    copies = TAUSENDE_COPIES if tausende else COPIES
     for code, k in enumerate(seen):
-        if k > COPIES[code]:
-            raise fail(f"{NAMES[code]} appears {k} times; only {COPIES[code]} exist", doc)
+        if k > copies[code]:
+            raise fail(f"{NAMES[code]} appears {k} times; only {copies[code]} exist", doc)
     totals = _per_seat(doc, "totals", n)
     if any(type(t) is not int for t in totals):
         raise fail("totals must be integers", doc)
@@ -176,6 +190,7 @@ def read(doc: Any) -> Position:
         removed,
         list(totals),
         outcome,
+        {key: doc[key] for key in sorted(TAUSENDE_KEYS)} if tausende else None,
     )
 
 

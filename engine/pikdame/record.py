@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from engine.core.records import Seat, commitment, parse_seed
 from engine.pikdame.cards import TOTAL_CARDS
 from engine.pikdame.errors import FormatError, PikDameError
 from engine.pikdame.rules import LEVELS, Outcome, Rules
-from engine.pikdame.version import ENGINE_VERSION
+from engine.pikdame.version import engine_version
 
 LOG_FORMAT: Final = "pikdame-log/1"
 
@@ -39,7 +39,7 @@ def write(
     """The game record (F6); ``seed`` is written only when given (after the day closed)."""
     return {
         "format": LOG_FORMAT,
-        "engine": ENGINE_VERSION,
+        "engine": engine_version(rules.tausende),
         "rules": rules.to_json(),
         "seats": [s.to_json() for s in seats],
         "deal": {
@@ -73,20 +73,26 @@ def read_fields(record: Any) -> tuple[Rules, tuple[Seat, ...], dict[str, Any], l
     if type(cut) is not int or not 1 <= cut <= TOTAL_CARDS - 1:
         raise FormatError("record deal.cut: 1 … 109", record)
     moves = record.get("moves")
-    if not isinstance(moves, list) or not all(
-        isinstance(m, dict)
-        and type(m.get("seat")) is int
-        and 0 <= m["seat"] < rules.players
-        and isinstance(m.get("move"), str)
-        for m in moves
-    ):
+    if not are_moves(moves, rules.players):
         raise FormatError("record moves: a list of {seat, move}", record)
     return rules, seats, deal, moves
+
+
+def are_moves(moves: Any, players: int) -> TypeGuard[list[Any]]:
+    """Whether ``moves`` is a record's move list: ``{seat, move}`` objects with real seats."""
+    return isinstance(moves, list) and all(
+        isinstance(m, dict)
+        and type(m.get("seat")) is int
+        and 0 <= m["seat"] < players
+        and isinstance(m.get("move"), str)
+        for m in moves
+    )
 
 
 __all__ = [
     "LOG_FORMAT",
     "DealFacts",
+    "are_moves",
     "commitment",
     "parse_seed",
     "read_fields",

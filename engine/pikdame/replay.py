@@ -7,17 +7,17 @@ The worker verifies attempts through :func:`replay`; ``python -m engine replay``
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.records import bot_mismatch, commitment, parse_seed
 from engine.pikdame.bots import choose_move
-from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
 from engine.pikdame.game import Game
-from engine.pikdame.moves import Move
 from engine.pikdame.record import read_fields
-from engine.pikdame.state import State
-from engine.pikdame.version import ENGINE_VERSION
+from engine.pikdame.rules import Seat
+from engine.pikdame.state import State, deal_for
+from engine.pikdame.version import engine_version
 from engine.pikdame.view import view
 
 
@@ -35,7 +35,7 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
             raise FormatError("the seed does not match the record's commitment (F4)", committed)
     except FormatError as e:
         raise ReplayError("bad_format", e.message, None, record) from None
-    d = deal_round(seed, rules.players, deal["dealer"], deal["cut"])
+    d = deal_for(seed, rules, deal["dealer"], deal["cut"])
     game = Game(
         rules,
         seats,
@@ -44,28 +44,9 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
         commitment(seed),
         State.from_deal(d, rules, deal["dealer"]),
     )
-    state = game.state
-    for i, entry in enumerate(moves):
-        seat, text = entry["seat"], entry["move"]
-        if seats[seat].kind == "bot" and state.outcome is None and seat != state.turn:
-            # R10: a bot moves only on its turn; `resign` by any seat (F2) is a human's word (R8).
-            raise ReplayError(
-                "not_your_turn", f"move {i} ({text!r}): seat {seat} is a bot not to move", i, record
-            )
-        try:
-            move = Move.parse(text)
-            expected = None
-            if seats[seat].kind == "bot" and state.outcome is None and seat == state.turn:
-                level = seats[seat].level
-                assert level is not None
-                expected = state.canonical(choose_move(level, view(state, seat)))
-            done = state.push(move, seat)
-        except PikDameError as e:
-            raise ReplayError(e.code, f"move {i} ({text!r}): {e.message}", i, record) from None
-        if expected is not None and str(expected) != str(done):
-            raise bot_mismatch(i, seat, expected, text, record, ENGINE_VERSION)
+    check_moves(game, moves, record)
     result = record.get("result")
-    outcome = state.outcome
+    outcome = game.state.outcome
     if result is not None and (outcome is None or outcome.to_json() != result):
         actual = None if outcome is None else outcome.to_json()
         raise ReplayError(
@@ -77,4 +58,45 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
     return game
 
 
-__all__ = ["replay"]
+def check_moves(
+    game: Game,
+    moves: Sequence[Any],
+    record: Any,
+    *,
+    first_index: int = 0,
+    levels: Mapping[int, Sequence[tuple[int, str]]] | None = None,
+) -> None:
+    """Push a round's recorded moves onto ``game``: each checked, each bot move recomputed from
+    the bot's view (R10) and compared. ``levels`` maps a move's index in the round to the bot
+    level changes made before it (tables, R9); ``first_index`` numbers the moves in errors."""
+    state = game.state
+    rules = game.rules
+    for j, entry in enumerate(moves):
+        i = first_index + j
+        for seat_changed, level in (levels or {}).get(j, ()):
+            game.seats = tuple(
+                Seat("bot", level=level) if n == seat_changed else s
+                for n, s in enumerate(game.seats)
+            )
+        seats = game.seats
+        seat, text = entry["seat"], entry["move"]
+        if seats[seat].kind == "bot" and state.outcome is None and seat != state.turn:
+            # R10: a bot moves only on its turn; `resign` by any seat (F2) is a human's word (R8).
+            raise ReplayError(
+                "not_your_turn", f"move {i} ({text!r}): seat {seat} is a bot not to move", i, record
+            )
+        try:
+            move = state.parse_move(text)
+            expected = None
+            if seats[seat].kind == "bot" and state.outcome is None and seat == state.turn:
+                level = seats[seat].level
+                assert level is not None
+                expected = state.canonical(choose_move(level, view(state, seat)))
+            done = state.push(move, seat)
+        except PikDameError as e:
+            raise ReplayError(e.code, f"move {i} ({text!r}): {e.message}", i, record) from None
+        if expected is not None and str(expected) != str(done):
+            raise bot_mismatch(i, seat, expected, text, record, engine_version(rules.tausende))
+
+
+__all__ = ["check_moves", "replay"]

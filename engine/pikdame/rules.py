@@ -25,24 +25,51 @@ LEVELS: Final = ("beginner", "advanced", "zen")
 ENDS: Final = ("out", "stock", "resign")
 
 
+#: The rulesets of this game: Pik Dame (R1–R11) and Tausende (R12), named by ``rules.ruleset``.
+RULESETS: Final = ("pikdame", "tausende")
+#: R12.8's options, off by default, only for Tausende.
+TAUSENDE_OPTIONS: Final = ("ace_high_only", "no_joker_swap", "go_out_on_opening")
+
+
 @dataclass(frozen=True)
 class Rules:
-    """The options of a game that the engine needs (R9; bots and timers live elsewhere)."""
+    """The options of a game that the engine needs (R9; bots and timers live elsewhere), the
+    ruleset (``pikdame`` or ``tausende``, R12) and Tausende's options (R12.8)."""
 
     players: int = 4
     hand_out_double: bool = False
     strict_1000: bool = False
+    ruleset: str = "pikdame"
+    ace_high_only: bool = False
+    no_joker_swap: bool = False
+    go_out_on_opening: bool = False
+
+    @property
+    def tausende(self) -> bool:
+        return self.ruleset == "tausende"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        doc: dict[str, Any] = {
             "players": self.players,
             "hand_out_double": self.hand_out_double,
             "strict_1000": self.strict_1000,
         }
+        if self.tausende:  # absent = pikdame, so Pik Dame's documents stay byte for byte (F5, F6)
+            doc["ruleset"] = self.ruleset
+            for key in TAUSENDE_OPTIONS:
+                doc[key] = getattr(self, key)
+        return doc
 
     @staticmethod
     def from_json(obj: Any) -> Rules:
-        if not isinstance(obj, dict) or set(obj) - {"players", "hand_out_double", "strict_1000"}:
+        keys = {"players", "hand_out_double", "strict_1000"}
+        if isinstance(obj, dict) and obj.get("ruleset") == "tausende":
+            keys |= {"ruleset", *TAUSENDE_OPTIONS}
+        elif isinstance(obj, dict) and "ruleset" in obj and obj["ruleset"] != "pikdame":
+            raise PikDameError(f"rules.ruleset is one of {', '.join(RULESETS)}", obj)
+        elif isinstance(obj, dict):
+            keys.add("ruleset")
+        if not isinstance(obj, dict) or set(obj) - keys:
             raise PikDameError("rules are {players, hand_out_double, strict_1000}", obj)
         players = obj.get("players", 4)
         hod = obj.get("hand_out_double", False)
@@ -51,6 +78,13 @@ class Rules:
             raise PikDameError("rules.players is 2, 3 or 4", obj)
         if not isinstance(hod, bool) or not isinstance(strict, bool):
             raise PikDameError("rules.hand_out_double and rules.strict_1000 are true or false", obj)
+        options = {key: obj.get(key, False) for key in TAUSENDE_OPTIONS}
+        if not all(isinstance(v, bool) for v in options.values()):
+            raise PikDameError(f"rules.{'/'.join(TAUSENDE_OPTIONS)} are true or false", obj)
+        if obj.get("ruleset", "pikdame") == "tausende":
+            if hod:
+                raise PikDameError("Tausende has no hand-out doubling (R12.7)", obj)
+            return Rules(players, False, strict, "tausende", **options)
         return Rules(players, hod, strict)
 
     def reached_goal(self, total: int) -> bool:
@@ -96,4 +130,14 @@ def score_round(
     return Outcome(end, winner, tuple(scores), doubled)
 
 
-__all__ = ["ENDS", "GOAL", "LEVELS", "Outcome", "Rules", "Seat", "score_round"]
+__all__ = [
+    "ENDS",
+    "GOAL",
+    "LEVELS",
+    "RULESETS",
+    "TAUSENDE_OPTIONS",
+    "Outcome",
+    "Rules",
+    "Seat",
+    "score_round",
+]

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.core.cards import JOKER, JOKER_CODE, NAMES, NUM_KINDS, Card, cards_of, counts_of, held
 from engine.pikdame import position
+from engine.pikdame.cards import TAUSENDE_TOTAL
 from engine.pikdame.deal import Deal
 from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import IllegalMoveError, NotationError, PikDameError
@@ -20,6 +21,8 @@ from engine.pikdame.meldgen import iter_melds
 from engine.pikdame.melds import InvalidMeld, Meld, join_target, joins_ok
 from engine.pikdame.moves import DRAW, RESIGN, Move
 from engine.pikdame.rules import Outcome, Rules, score_round
+
+TAUSENDE_HAND = 13  # R12.1
 
 
 class State:
@@ -91,7 +94,7 @@ class State:
     ) -> State:
         """The state right after the deal of F3 (automatic cut when ``cut`` is None)."""
         return State.from_deal(
-            deal_round(seed, rules.players, dealer, cut),
+            deal_for(seed, rules, dealer, cut),
             rules,
             dealer,
             round=round,
@@ -107,19 +110,23 @@ class State:
         round: int = 1,
         totals: list[int] | None = None,
     ) -> State:
-        state = State(rules, dealer, round)
+        state = _state_class(rules)(rules, dealer, round)
         for seat, ids in enumerate(d.hands):
             hand = state.hands[seat]
             for card_id in ids:
                 hand[Card.from_id(card_id)] += 1
             state.hand_sizes[seat] = len(ids)
         state.stock = [Card.from_id(i) for i in reversed(d.stock)]
+        state._dealt(d)
         if totals is not None:
             state.totals = list(totals)
         return state
 
+    def _dealt(self, d: Deal) -> None:
+        """What a ruleset does after the deal (Tausende turns a card face up, R12.1)."""
+
     def copy(self) -> State:
-        other = State.__new__(State)
+        other = self.__class__.__new__(self.__class__)
         other.rules = self.rules
         other.round = self.round
         other.dealer = self.dealer
@@ -220,14 +227,14 @@ class State:
                 return move
             return Move.laying(meld, kind)
         if kind == "lay":
-            melds = self.melds[self.turn]
+            melds = self.melds[self._owner(move)] if self._owner(move) < self.players else []
             low = (
                 move.end == "low"
                 and move.cards[0] == JOKER_CODE
                 and 0 < move.meld <= len(melds)
                 and melds[move.meld - 1].kind == "run"
             )
-            return move if move.end is None or low else Move("lay", move.cards, move.meld)
+            return move if move.end is None or low else move._replace(end=None)
         return move
 
     # -- playing -------------------------------------------------------------------------------
@@ -237,7 +244,7 @@ class State:
         in canonical form. Raises :class:`NotationError` or :class:`IllegalMoveError`; a rejected
         move changes nothing."""
         if not isinstance(move, Move):
-            move = Move.parse(move)
+            move = self._parse(move)
         else:
             # A constructed move obeys F2 too (e.g. no `swap N X`, no meld 0), so that every
             # move push accepts is recorded in notation that replays.
@@ -245,7 +252,7 @@ class State:
                 text = str(move)
             except (IndexError, KeyError, TypeError):
                 raise NotationError(f"not a well-formed {move.kind!r} move", move) from None
-            move = Move.parse(text)
+            move = self._parse(text)
         if self.outcome is not None:
             raise self._illegal("round_over", "the round is over", move)
         kind = move.kind
@@ -259,7 +266,7 @@ class State:
             return RESIGN
         if seat is not None and seat != self.turn:
             raise self._illegal("not_your_turn", f"it is seat {self.turn}'s turn", move)
-        if kind in ("draw", "take"):
+        if kind in ("draw", "take", "swap-up"):
             if self.phase != "draw":
                 raise self._illegal("wrong_phase", f"'{kind}' only starts a turn (R4.1)", move)
         elif self.phase != "play":
@@ -274,9 +281,38 @@ class State:
             done = self._lay(move)
         elif kind == "swap":
             done = self._swap(move)
+        elif kind == "swap-up":
+            done = self._swap_up(move)
         else:
             done = self._discard(move)
         return done
+
+    # -- the hooks a ruleset overrides (Tausende, R12: engine/pikdame/tausende.py) ---------------
+
+    _parse = staticmethod(Move.parse)
+
+    def parse_move(self, text: str) -> Move:
+        """Read a move in this ruleset's notation (F2; Tausende's forms too, R12)."""
+        return self._parse(text)
+
+    def _swap_up(self, move: Move) -> Move:
+        raise NotationError(f"{move}: 'swap-up' is a Tausende move (R12.2)", move)
+
+    def _opened(self, seat: int) -> bool:
+        """Whether ``seat`` counts as opened at the start of its turn (R7.3)."""
+        return bool(self.melds[seat])
+
+    def _owner(self, move: Move) -> int:
+        """The seat whose meld a lay or swap addresses: the player's own (R4.2)."""
+        return self.turn
+
+    def _check_meld(self, move: Move, meld: Meld) -> None:
+        """A ruleset's further limits on a meld after a lay or swap (none in Pik Dame)."""
+
+    def _check_keep(self, move: Move, removing: tuple[Card, ...] | list[Card], why: str) -> None:
+        """Every play step and take leaves a card in hand (R4.1, R4.2)."""
+        if self.hand_sizes[self.turn] - len(removing) < 1:
+            raise self._illegal("must_keep_card", why, move)
 
     def _illegal(self, code: str, why: str, move: Move) -> IllegalMoveError:
         return IllegalMoveError(code, f"{move}: {why}", move, self)
@@ -338,10 +374,7 @@ class State:
         meld = self._build(move, move.cards)
         seat = self.turn
         self._check_join(move, seat, meld)
-        if self.hand_sizes[seat] - len(rest) < 1:
-            raise self._illegal(
-                "must_keep_card", "the take would use up every card in hand (R4.1)", move
-            )
+        self._check_keep(move, rest, "the take would use up every card in hand (R4.1)")
         hand = self.hands[seat]
         for c in rest:
             hand[c] -= 1
@@ -359,8 +392,7 @@ class State:
         meld = self._build(move, move.cards)
         seat = self.turn
         self._check_join(move, seat, meld)
-        if self.hand_sizes[seat] - len(move.cards) < 1:
-            raise self._illegal("must_keep_card", "keep one card to discard (R4.2)", move)
+        self._check_keep(move, move.cards, "keep one card to discard (R4.2)")
         hand = self.hands[seat]
         for c in move.cards:
             hand[c] -= 1
@@ -369,7 +401,7 @@ class State:
         return self._record(seat, Move.laying(meld))
 
     def _own_meld(self, move: Move) -> Meld:
-        melds = self.melds[self.turn]
+        melds = self.melds[self._owner(move)]
         if move.meld > len(melds):
             have = f"you have {len(melds)}" if melds else "you have none yet"
             raise self._illegal("no_such_meld", f"no meld number {move.meld} ({have})", move)
@@ -386,12 +418,12 @@ class State:
             new = changed(meld)
         except InvalidMeld as e:
             raise self._illegal("invalid_meld", e.message, move) from None
+        self._check_meld(move, new)
+        self._check_keep(move, move.cards, last_card)
         seat = self.turn
-        if self.hand_sizes[seat] < 2:
-            raise self._illegal("must_keep_card", last_card, move)
         self.hands[seat][card] -= 1
         self.hand_sizes[seat] -= 1
-        self.melds[seat][move.meld - 1] = new
+        self.melds[self._owner(move)][move.meld - 1] = new
         return meld
 
     def _lay(self, move: Move) -> Move:
@@ -400,7 +432,7 @@ class State:
             move, lambda m: m.with_card(card, move.end), "keep one card to discard (R4.2)"
         )
         end = move.end if card == JOKER_CODE and meld.kind == "run" and move.end == "low" else None
-        return self._record(self.turn, Move("lay", (card,), move.meld, end))
+        return self._record(self.turn, Move("lay", (card,), move.meld, end, None, move.seat))
 
     def _swap(self, move: Move) -> Move:
         card = move.cards[0]
@@ -408,7 +440,7 @@ class State:
             move, lambda m: m.with_swap(card), "a swap may not use the last card (R4.2)"
         )
         self.removed.append(JOKER)
-        return self._record(self.turn, Move("swap", (card,), move.meld))
+        return self._record(self.turn, Move("swap", (card,), move.meld, None, None, move.seat))
 
     def _discard(self, move: Move) -> Move:
         card = move.cards[0]
@@ -423,12 +455,16 @@ class State:
             self.end_round("out", seat)
             return move
         self.discard.append(card)
+        self._next_turn(seat)
+        return move
+
+    def _next_turn(self, seat: int) -> None:
+        """The turn passes to the next seat; an empty stock without a take ends the round."""
         self.turn = (seat + 1) % self.rules.players
         self.phase = "draw"
-        self.opened_at_turn_start = bool(self.melds[self.turn])
+        self.opened_at_turn_start = self._opened(self.turn)
         if not self.stock and not self.can_take():
             self.end_round("stock", None)  # R4.4
-        return move
 
     def end_round(self, end: str, winner: int | None) -> None:
         """End the round as ``end`` (R7: ``out`` by ``winner``, ``stock``, ``resign``): score it
@@ -456,8 +492,12 @@ class State:
         pool[top] += 1
         mine = self.melds[seat]
         for meld in iter_melds(pool, max_len=limit, required=top):
-            if joins_ok(mine, meld):
+            if self._fits(mine, meld):
                 yield meld
+
+    def _fits(self, mine: list[Meld], meld: Meld) -> bool:
+        """Whether a new meld may be laid beside the seat's melds (R5.4's join)."""
+        return joins_ok(mine, meld)
 
     # -- the game beyond one round (R8) ---------------------------------------------------------
 
@@ -491,6 +531,12 @@ class State:
 
     # -- documents -----------------------------------------------------------------------------
 
+    def _read_extra(self, p: position.Position, doc: Any) -> None:
+        """A ruleset's further fields of a position (Tausende's, R12)."""
+
+    def ruleset_fields(self) -> dict[str, Any] | None:
+        return None
+
     def to_position(self) -> dict[str, Any]:
         """The position document (F5)."""
         return position.write(
@@ -508,6 +554,7 @@ class State:
                 self.removed,
                 self.totals,
                 self.outcome,
+                self.ruleset_fields(),
             )
         )
 
@@ -516,7 +563,7 @@ class State:
         """The state of a position document (F5); raises :class:`FormatError` on anything wrong.
         A seat to draw with an empty stock and no legal take is already over (R4.4)."""
         p = position.read(doc)
-        state = State(p.rules, p.dealer, p.round)
+        state = _state_class(p.rules)(p.rules, p.dealer, p.round)
         state.turn = p.turn
         state.phase = p.phase
         state.opened_at_turn_start = p.opened_at_turn_start
@@ -527,6 +574,7 @@ class State:
         state.discard = p.discard
         state.removed = p.removed
         state.totals = p.totals
+        state._read_extra(p, doc)
         if p.outcome is not None:
             state.outcome = p.outcome
         elif state.phase == "draw" and not state.stock and not state.can_take():
@@ -542,4 +590,29 @@ class State:
         )
 
 
-__all__ = ["State"]
+def deal_for(seed: bytes, rules: Rules, dealer: int, cut: int | None = None) -> Deal:
+    """F3's deal for the ruleset: 110 cards and 15 each, or Tausende's 108 and 13 (R12.1)."""
+    if rules.tausende:
+        return deal_round(
+            seed,
+            rules.players,
+            dealer,
+            cut,
+            total=TAUSENDE_TOTAL,
+            hand_size=TAUSENDE_HAND,
+            tausende=True,
+        )
+    return deal_round(seed, rules.players, dealer, cut)
+
+
+#: The state class of every ruleset but Pik Dame's, registered by the module that defines it
+#: (``engine.pikdame.tausende``, imported by the package), so this module imports none of them.
+RULESET_STATES: dict[str, type[State]] = {}
+
+
+def _state_class(rules: Rules) -> type[State]:
+    """The state class of the ruleset (R12: Tausende's hooks over this state)."""
+    return State if rules.ruleset == "pikdame" else RULESET_STATES[rules.ruleset]
+
+
+__all__ = ["State", "deal_for"]

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.pikdame.bots import choose_move
-from engine.pikdame.rules import LEVELS, Rules
+from engine.pikdame.rules import LEVELS, RULESETS, Rules
 from engine.pikdame.state import State
 from engine.pikdame.view import view
 
@@ -179,19 +179,24 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seats", default="zen,advanced,advanced,beginner")
     parser.add_argument("--seed", default="1", help="tournament seed (any text)")
     parser.add_argument("--plain", action="store_true", help="hand_out_double off (R7.3)")
+    parser.add_argument("--rules", choices=RULESETS, default="pikdame", help="the ruleset (R12)")
     args = parser.parse_args(argv)
     seats = [s.strip() for s in args.seats.split(",")]
     if not 2 <= len(seats) <= 4 or any(s not in LEVELS for s in seats):
         parser.error(f"--seats: 2 to 4 of {', '.join(LEVELS)}")
     if args.rounds < 1:
         parser.error("--rounds: at least 1")
-    rules = Rules(players=len(seats), hand_out_double=not args.plain)
+    if args.rules == "tausende":  # R12.7: no hand-out doubling
+        rules = Rules(players=len(seats), ruleset="tausende")
+    else:
+        rules = Rules(players=len(seats), hand_out_double=not args.plain)
     started = time.perf_counter()
     tallies, results = run(args.rounds, seats, args.seed, rules)
     elapsed = time.perf_counter() - started
     print(
         f"tournament: {args.rounds} rounds, seats {','.join(seats)}, seed {args.seed!r}, "
         f"hand_out_double {rules.hand_out_double}"
+        + (f", rules {rules.ruleset}" if rules.tausende else "")
     )
     for line in report(tallies, results, seats):
         print(line)

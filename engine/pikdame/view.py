@@ -40,9 +40,12 @@ class View:
     totals: tuple[int, ...]
     opened_at_turn_start: bool
     history: tuple[tuple[int, str], ...]
+    #: Tausende (R12): who has opened, the points each seat laid, the swapping round's swaps,
+    #: the opening points of this turn (all public); None in Pik Dame.
+    tausende: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        doc: dict[str, Any] = {
             "seat": self.seat,
             "turn": self.turn,
             "phase": self.phase,
@@ -56,6 +59,10 @@ class View:
             "can_take": self.can_take,
             "outcome": None if self.outcome is None else self.outcome.to_json(),
         }
+        if self.tausende is not None:
+            doc["ruleset"] = "tausende"
+            doc.update(self.tausende)
+        return doc
 
 
 def view(state: State, seat: int) -> View:
@@ -91,4 +98,5 @@ def view(state: State, seat: int) -> View:
         totals=tuple(state.totals),
         opened_at_turn_start=state.opened_at_turn_start,
         history=history,
+        tausende=state.ruleset_fields(),
     )

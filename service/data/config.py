@@ -114,6 +114,20 @@ VARIABLES: Final = (
     Variable("WEB_CONCURRENCY", "web_processes", str(min(4, (os.cpu_count() or 1) * 2)), int),
     Variable("PIKDAME_THREADS", "web_threads", "4", int),
     Variable("PIKDAME_LOGLEVEL", "log_level", "info"),
+    # tables (docs/TABLES.md)
+    Variable("PIKDAME_TABLE_IDLE_HOURS", "table_idle_hours", "24", int),
+    Variable("PIKDAME_TABLE_KEEP_DAYS", "table_keep_days", "30", int),
+    Variable("PIKDAME_TABLE_QUEUE", "table_queue", "tables"),
+    Variable("PIKDAME_LIMIT_TABLES", "limit_tables", "20 per hour"),
+    Variable("PIKDAME_LIMIT_JOINS", "limit_joins", "60 per hour"),
+    Variable("PIKDAME_LIMIT_TABLE_MOVES", "limit_table_moves", "20 per second"),
+    # the live streams' own gunicorn (deploy/gunicorn_stream.conf.py, gevent)
+    Variable("PIKDAME_STREAM_BIND", "stream_bind", "127.0.0.1:8001"),
+    Variable("PIKDAME_STREAM_CONNECTIONS", "stream_connections", "2000", int),
+    Variable("PIKDAME_STREAM_SECONDS", "stream_seconds", "300", int),
+    Variable("PIKDAME_HEARTBEAT_SECONDS", "heartbeat_seconds", "15", int),
+    # Redis connections per web or stream process (a request waits up to 20 s for a free one)
+    Variable("PIKDAME_REDIS_CONNECTIONS", "redis_connections", "100", int),
 )
 
 
@@ -151,6 +165,17 @@ class Settings:
     web_processes: int
     web_threads: int
     log_level: str
+    table_idle_hours: int
+    table_keep_days: int
+    table_queue: str
+    limit_tables: str
+    limit_joins: str
+    limit_table_moves: str
+    stream_bind: str
+    stream_connections: int
+    stream_seconds: int
+    heartbeat_seconds: int
+    redis_connections: int
     now: Clock | None = None  # tests: a settable clock (service.data.clock)
 
     def flask_config(self) -> dict[str, Any]:

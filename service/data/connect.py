@@ -17,6 +17,7 @@ from redis.sentinel import Sentinel
 from service.data.config import Settings
 
 HEALTH_CHECK_S: Final = 30
+POOL_WAIT_S: Final = 20  # how long a command waits for a free pooled connection
 #: How long an acknowledgement waits for the replicas (PIKDAME_REDIS_WAIT_REPLICAS) to confirm.
 WAIT_MS: Final = 1000
 
@@ -31,7 +32,12 @@ def client(settings: Settings, url: str, text: bool = True) -> Any:
     if via_sentinel(settings, url):
         sentinel = Sentinel(list(settings.redis_sentinels), socket_timeout=1.0)
         return sentinel.master_for(settings.redis_master, socket_timeout=5.0, **options)
-    return redis.Redis.from_url(url, **options)
+    # A bounded pool that waits for a free connection instead of failing: a gevent stream
+    # worker (docs/TABLES.md) runs thousands of greenlets, each borrowing a connection briefly.
+    pool = redis.BlockingConnectionPool.from_url(
+        url, max_connections=settings.redis_connections, timeout=POOL_WAIT_S, **options
+    )
+    return redis.Redis(connection_pool=pool)
 
 
 def text_client(settings: Settings, url: str) -> redis.Redis[str]:

@@ -95,6 +95,35 @@ def verdict_channel(attempt_id: str) -> str:
     return f"{PREFIX}:verdict:{attempt_id}"
 
 
+# --- tables (API.md "Tables"): every key of one table carries its id as a hash tag, so a later
+# Redis Cluster keeps a table's transaction on one slot.
+
+
+def table(table_id: str) -> str:
+    """The table's document (JSON): seats, rules, status and the whole game (hidden cards too)."""
+    return f"{PREFIX}:{{t:{table_id}}}:table"
+
+
+def table_events(table_id: str) -> str:
+    """List of the table's events (JSON, the N-th event at index N-1): the stream's resume log."""
+    return f"{PREFIX}:{{t:{table_id}}}:events"
+
+
+def table_channel(table_id: str) -> str:
+    """Pub/sub channel: the table changed (the payload is its seq); streams re-read the log."""
+    return f"{PREFIX}:{{t:{table_id}}}:live"
+
+
+def table_presence(table_id: str) -> str:
+    """Sorted set ``seat:stream id`` -> until when (ms) a live stream of that seat counts."""
+    return f"{PREFIX}:{{t:{table_id}}}:presence"
+
+
+def invite(code: str) -> str:
+    """Which table an invite code opens."""
+    return f"{PREFIX}:invite:{code}"
+
+
 # The game-state keys as named before the hash tags: (glob, regular expression capturing the
 # parts, the new name's function). service.data.migrate renames them.
 LEGACY_PATTERNS: Final = (

@@ -7,7 +7,7 @@ import pytest
 
 from engine.pikdame.bots import LEVELS, choose_move
 from engine.pikdame.view import view
-from tests.support.bot_positions import permute_hidden, sample_states
+from tests.support.bot_positions import TAUSENDE, permute_hidden, sample_states
 
 MIXED = ("zen", "advanced", "beginner", "zen")
 
@@ -29,6 +29,22 @@ def test_permuted_hidden_cards_never_change_the_move(level: str) -> None:
             checked += 1
     assert checked >= 40
     assert changed >= checked  # the hidden worlds really differ (not a vacuous test)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_tausende_permuted_hidden_cards_never_change_the_move(level: str) -> None:
+    """R10 under Tausende (R12): the ruleset's bots are as blind as Pik Dame's."""
+    checked = 0
+    for r in range(2):
+        for state in sample_states(f"blind/tausende/{level}/{r}", MIXED, 3, TAUSENDE):
+            seat = state.turn
+            move = choose_move(level, view(state, seat))
+            other = permute_hidden(state, f"tausende/{level}/{r}")
+            assert other.card_count() == state.card_count() == 108  # R12.1
+            assert view(other, seat) == view(state, seat)
+            assert choose_move(level, view(other, seat)) == move
+            checked += 1
+    assert checked >= 20
 
 
 def test_moves_do_not_depend_on_call_order() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from engine.pikdame.bots import LEVELS, choose_move
 from engine.pikdame.state import State
 from engine.pikdame.view import view
-from tests.support.bot_positions import sample_states
+from tests.support.bot_positions import TAUSENDE, sample_states
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = """
@@ -30,7 +30,9 @@ print(json.dumps(out))
 
 def _positions() -> list[State]:
     mixed = ("zen", "beginner", "advanced", "zen")
-    return [s for r in range(2) for s in sample_states(f"determinism/{r}", mixed, every=4)]
+    pikdame = [s for r in range(2) for s in sample_states(f"determinism/{r}", mixed, every=4)]
+    tausende = sample_states("determinism/tausende", mixed, every=4, rules=TAUSENDE)  # R12
+    return pikdame + tausende
 
 
 def _moves_in_child(

@@ -16,7 +16,8 @@ from engine.pikdame.cards import COPIES
 from engine.pikdame.deal import deal
 from engine.pikdame.melds import Meld
 from engine.pikdame.optimiser import best_arrangement
-from engine.pikdame.optimiser import search as meldsearch
+from engine.pikdame.optimiser.fallback import FALLBACK_BUDGET
+from engine.pikdame.optimiser.solver import BOTS, Budget
 from engine.pikdame.optimiser.tree import MAX_PIECE
 from engine.pikdame.state import State
 from tests.support.brute import brute_best, play_state, score
@@ -28,8 +29,8 @@ def melds_points(state: State) -> int:
     return sum(m.points for m in state.melds[0])
 
 
-def _push_all(hand: list[Card], melds: list[Meld]) -> tuple[int, int, State]:
-    solution = best_arrangement(hand, melds)
+def _push_all(hand: list[Card], melds: list[Meld], budget: Budget = BOTS) -> tuple[int, int, State]:
+    solution = best_arrangement(hand, melds, budget)
     state = play_state(hand, melds)
     before_points, before_score = melds_points(state), score(state)
     for move in solution.moves:
@@ -59,7 +60,7 @@ def test_big_hands_never_worse_than_the_optimiser() -> None:
         assert gain >= best_arrangement(hand, []).gain
 
 
-def test_out_of_budget_gives_a_legal_best_effort(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_out_of_budget_gives_a_legal_best_effort() -> None:
     """With a tiny node budget the solver answers with its greedy dive: still legal, keeps a
     card (R4.2), says it is not exact, and never gains more than the exact answer."""
     hands = []
@@ -68,10 +69,10 @@ def test_out_of_budget_gives_a_legal_best_effort(monkeypatch: pytest.MonkeyPatch
         hands.append([Card.from_id(i) for i in [*d.hands[0], *d.stock][:30]])
     exact = [best_arrangement(hand, []) for hand in hands]
     assert all(s.exact for s in exact)
-    monkeypatch.setattr(meldsearch, "NODE_BUDGET", 3)
+    tiny = Budget(3, FALLBACK_BUDGET)  # the search's budget is a parameter (solver.BOTS, HINT)
     for hand, best in zip(hands, exact, strict=True):
-        gain, _, _ = _push_all(hand, [])
-        rough = best_arrangement(hand, [])
+        gain, _, _ = _push_all(hand, [], tiny)  # the rough answer's moves are legal too
+        rough = best_arrangement(hand, [], tiny)
         assert not rough.exact
         assert rough.gain == gain <= best.gain
 

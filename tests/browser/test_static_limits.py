@@ -15,7 +15,7 @@ def test_static_files_are_not_rate_limited(page: Page, stack: Stack) -> None:
     # the API keeps its limit (API.md: 60 a second by default, counted as 600 per 10 seconds)
     api: list[int] = []
     try:
-        while len(api) < 700 and 429 not in api:
+        while len(api) < 3000 and 429 not in api:  # 601 in one 10 s window, even when slow
             api.append(page.request.get("/api/daily").status)
     finally:
         # The stack is shared by the session's browser tests: the next page load of another test

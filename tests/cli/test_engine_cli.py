@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,22 +11,9 @@ import pytest
 
 from engine import Game, Move, Rules, Seat, State
 from engine.pikdame.deal import deal
+from tests.support.engine_cli import run
 
-ROOT = Path(__file__).resolve().parents[2]
 SEED = hashlib.sha256(b"cli-test").digest()
-
-
-def run(*args: str, stdin: str = "") -> tuple[int, Any, str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "engine", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
-    out = json.loads(proc.stdout) if proc.stdout.strip() else None
-    return proc.returncode, out, proc.stderr
 
 
 def finished_record(seed: bytes) -> dict[str, Any]:

@@ -139,7 +139,11 @@ def test_a_killed_primary_loses_no_acknowledged_move_and_ranks_everyone_once(
                     primary.stop(kill=True)  # SIGKILL, mid-play
                     killed = True
                     wait_for(lambda: sentinel.primary_port() == replica.port, timeout=60)
-                    primary.start()  # systemd restarts it; Sentinel makes it a replica
+                    # systemd restarts it. It kept nothing on disk, so it must come back as
+                    # the new primary's replica, never as an empty primary that a client could
+                    # reach before Sentinel demotes it (deploy/SCALING.md, Failover).
+                    primary.extra = ("--replicaof", "127.0.0.1", str(replica.port))
+                    primary.start()
         assert killed
         assert players.unavailable > 0  # the failover was seen, as 503s with Retry-After
         # every finished attempt verified, and on the board exactly once

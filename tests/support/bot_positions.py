@@ -15,6 +15,7 @@ from engine.pikdame.state import State
 from engine.pikdame.view import view
 
 DAILY = Rules(players=4, hand_out_double=True)  # R11's rules
+TAUSENDE = Rules(players=4, ruleset="tausende")  # R12
 MAX_MOVES = 3000  # a round has 50 stock cards: far fewer moves than this, unless a bot stalls
 
 
@@ -37,10 +38,12 @@ def play(
     raise AssertionError(f"round not over after {MAX_MOVES} moves: a bot stalls")
 
 
-def sample_states(label: str, levels: Sequence[str], every: int) -> list[State]:
+def sample_states(
+    label: str, levels: Sequence[str], every: int, rules: Rules = DAILY
+) -> list[State]:
     """Copies of every ``every``-th state of one round (the round is played to its end)."""
     out = []
-    for i, state in enumerate(play(seed_of(label), levels)):
+    for i, state in enumerate(play(seed_of(label), levels, rules=rules)):
         if state.outcome is None and i % every == 0:
             out.append(state.copy())
     return out

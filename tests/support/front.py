@@ -31,9 +31,12 @@ def nginx_binary() -> str | None:
     )
 
 
-def config(directory: Path, port: int, upstream: str, extra: str = "") -> str:
+def config(
+    directory: Path, port: int, upstream: str, extra: str = "", stream: str | None = None
+) -> str:
     """nginx.conf for one run: deploy/'s http.conf (its cache under ``directory``) and
-    proxy.conf as the server, ``extra`` locations beside them."""
+    proxy.conf as the server, ``extra`` locations beside them. The tables' streams go to
+    ``stream`` (the gevent group), or to ``upstream`` too when none is given."""
     http = (NGINX_DIR / "http.conf").read_text().replace(SHIPPED_CACHE, str(directory / "cache"))
     (directory / "http.conf").write_text(http)
     temp = "\n".join(
@@ -55,6 +58,10 @@ http {{
     include {directory / "http.conf"};
     upstream pikdame_web {{
         server {upstream};
+        keepalive 32;
+    }}
+    upstream pikdame_stream {{
+        server {stream or upstream};
         keepalive 32;
     }}
     server {{
@@ -86,15 +93,16 @@ class Front:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def start_front(upstream: str, extra: str = "") -> Front:
-    """nginx proxying to ``upstream`` (host:port) on a free port; waits until it answers."""
+def start_front(upstream: str, extra: str = "", stream: str | None = None) -> Front:
+    """nginx proxying to ``upstream`` (host:port), the tables' streams to ``stream`` (default:
+    ``upstream``), on a free port; waits until it answers."""
     binary = nginx_binary()
     if binary is None:
         raise RuntimeError("nginx is not installed (apt-get install nginx)")
     directory = Path(tempfile.mkdtemp(prefix="pikdame-nginx-"))
     port = free_port()
     conf = directory / "nginx.conf"
-    conf.write_text(config(directory, port, upstream, extra))
+    conf.write_text(config(directory, port, upstream, extra, stream))
     args = [binary, "-p", str(directory), "-c", str(conf), "-e", str(directory / "error.log")]
     check = subprocess.run([*args, "-t"], capture_output=True, text=True, check=False)
     if check.returncode != 0:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from tests.support.processes import ROOT, Process, WebServer
+from tests.support.servers import free_port
 
 
 def launch(var: Path, web_port: int, redis_port: int, log: Path) -> Process:
@@ -15,6 +16,8 @@ def launch(var: Path, web_port: int, redis_port: int, log: Path) -> Process:
     env |= {
         "PIKDAME_VAR": str(var),
         "PIKDAME_BIND": f"127.0.0.1:{web_port}",
+        # the tables' stream group (gevent) on a port of its own, never a fixed one
+        "PIKDAME_STREAM_BIND": f"127.0.0.1:{free_port()}",
         "PIKDAME_REDIS_PORT": str(redis_port),
         "WEB_CONCURRENCY": "1",
         "PYTHONPATH": str(ROOT),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from service.commands import gunicorn_args, worker_args
+from service.commands import gunicorn_args, stream_args, worker_args
 from tests.support.servers import free_port, role_urls
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,13 +114,10 @@ class WebServer:
             return e.code, json.loads(e.read())
 
 
-def start_web(env: dict[str, str], log: Path) -> WebServer:
-    """gunicorn with deploy/gunicorn.conf.py on a free port; waits for /healthz."""
-    port = free_port()
-    env = {**env, "PIKDAME_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "2"}
-    args = gunicorn_args()
+def _serve(args: list[str], env: dict[str, str], port: int, log: Path, wait: float) -> WebServer:
+    """Spawn a gunicorn and wait until its /healthz answers."""
     server = WebServer(spawn(args, env, log), f"http://127.0.0.1:{port}")
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         try:
             if server.call("GET", "/healthz", None)[0] == 200:
@@ -131,7 +128,22 @@ def start_web(env: dict[str, str], log: Path) -> WebServer:
             break
         time.sleep(0.1)
     server.process.stop()
-    raise RuntimeError(f"gunicorn did not start; see {log}")
+    raise RuntimeError(f"gunicorn ({args[-2]}) did not start; see {log}")
+
+
+def start_web(env: dict[str, str], log: Path) -> WebServer:
+    """gunicorn with deploy/gunicorn.conf.py on a free port; waits for /healthz."""
+    port = free_port()
+    env = {**env, "PIKDAME_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "2"}
+    return _serve(gunicorn_args(), env, port, log, 30)
+
+
+def start_stream(env: dict[str, str], log: Path) -> WebServer:
+    """The tables' stream group: gunicorn with deploy/gunicorn_stream.conf.py (gevent) on a free
+    port, exactly as deploy/ runs it; waits for /healthz."""
+    port = free_port()
+    env = {**env, "PIKDAME_STREAM_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "2"}
+    return _serve(stream_args(), env, port, log, 60)
 
 
 def wait_for(predicate: Any, timeout: float = 30, interval: float = 0.05) -> Any:

@@ -25,6 +25,8 @@ from engine.pikdame.view import View
 #: every bot move (F7 ``bot_mismatch``). The bots play engine.pikdame.optimiser's arrangements,
 #: so a change in its answers or tie-breaks is a change of behaviour too.
 BOTS_VERSION: Final = "9"
+#: The same for the Tausende bots (R12, bots/tausende.py); Pik Dame's answers never depend on it.
+TAUSENDE_BOTS_VERSION: Final = "1"
 
 
 def _choosers() -> dict[str, Callable[[View], Move]]:
@@ -39,9 +41,13 @@ _CHOOSERS: dict[str, Callable[[View], Move]] = {}
 
 def choose_move(level: str, view: View) -> Move:
     """The move the bot of ``level`` makes in ``view`` (its own seat must be to move)."""
+    if view.rules.tausende:
+        from engine.pikdame.bots import tausende
+
+        return tausende.choose(level, view)
     if not _CHOOSERS:
         _CHOOSERS.update(_choosers())
     return _CHOOSERS[level](view)
 
 
-__all__ = ["BOTS_VERSION", "LEVELS", "choose_move"]
+__all__ = ["BOTS_VERSION", "LEVELS", "TAUSENDE_BOTS_VERSION", "choose_move"]

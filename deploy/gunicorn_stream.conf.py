@@ -1,0 +1,25 @@
+"""gunicorn settings for the tables' live streams (GET /api/tables/{id}/events, docs/TABLES.md).
+
+A stream is a long-lived connection that mostly waits on Redis pub/sub: gevent workers hold
+thousands of them per process as greenlets (``worker_connections``), where gthread would need a
+thread each. The same app (service.wsgi:app); nginx sends only the stream path here, unbuffered.
+Not preloaded: gevent patches the standard library in each worker before the app is imported.
+"""
+
+from service.data import config as _config  # (gunicorn reads every public name here)
+
+_settings = _config.load()
+bind = _settings.stream_bind
+workers = max(1, _settings.web_processes // 2)
+worker_class = "gevent"
+worker_connections = _settings.stream_connections
+preload_app = False
+timeout = 30  # the gevent arbiter heartbeat, not a request's length
+graceful_timeout = 5  # streams end; EventSource resumes with Last-Event-ID on another worker
+keepalive = 75
+max_requests = 0  # a recycled worker would drop its streams for nothing
+accesslog = None
+errorlog = "-"
+loglevel = _settings.log_level
+forwarded_allow_ips = ",".join(str(network) for network in _settings.proxies)
+control_socket_disable = True

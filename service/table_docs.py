@@ -1,0 +1,111 @@
+"""API.md's ``T`` and the live stream's messages, in one seat's view (R10).
+
+Every card comes from the game's own view function (``TableGame.facts``), every event through
+:func:`service.data.tables.seen_by`: another seat's face-down going-out card (R4.3) stays a bare
+``discard``. Flask-free, so the stream's generator can build its messages outside a request.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import redis
+
+from service.data import tables
+from service.data.tables import Table
+
+
+def iso_ms(ms: int | None) -> str | None:
+    if ms is None:
+        return None
+    at = dt.datetime.fromtimestamp(ms / 1000, dt.UTC)
+    return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def table_json(
+    client: redis.Redis[str], table: Table, seat: int | None, now_ms: int
+) -> dict[str, Any]:
+    """``T`` as ``seat`` (None: not seated, a finished table's public page) may see it."""
+    connected = tables.connected(client, table.id, table.players, now_ms)
+    seats = []
+    for n, s in enumerate(table.seats):
+        shown: dict[str, Any] = {"kind": s["kind"]}
+        if s["kind"] == "human":
+            shown["name"] = s.get("name")
+        else:
+            shown["level"] = s["level"]
+        shown["connected"] = connected[n]
+        seats.append(shown)
+    facts: dict[str, Any]
+    if table.session is not None:
+        facts = table.kind.facts(table.loaded(), seat)
+    else:
+        facts = {
+            "round": 0,
+            "dealer": None,
+            "cutter": None,
+            "awaiting_cut": False,
+            "turn": None,
+            "lucky": [],
+            "totals": [0] * table.players,
+            "commitment": None,
+            "rounds": [],
+            "result": None,
+            "view": None,
+        }
+    return {
+        "id": table.id,
+        "game": table.game,
+        "rules": {
+            "players": table.players,
+            "turn_timer": table.turn_timer or None,
+            **table.options,
+        },
+        "seats": seats,
+        "status": table.status,
+        "round": facts["round"],
+        "dealer": facts["dealer"],
+        "totals": facts["totals"],
+        "seq": table.seq,
+        "seat": seat,
+        "view": facts["view"],
+        "deadline": iso_ms(table.deadline_ms),
+        "commitment": facts["commitment"],
+        "rounds": facts["rounds"],
+        "creator": 0,
+        "invite": table.invite if seat is not None else None,
+        "turn": facts["turn"],
+        "cutter": facts["cutter"],
+        "awaiting_cut": facts["awaiting_cut"],
+        "lucky": facts["lucky"],
+        "pending_resign": table.resign,
+        "rematch": table.rematch,
+        "result": facts["result"],
+    }
+
+
+def events_json(
+    client: redis.Redis[str], table_id: str, after: int, seat: int | None
+) -> list[dict[str, Any]]:
+    return [tables.seen_by(e, seat) for e in tables.events_after(client, table_id, after)]
+
+
+def stream_message(
+    client: redis.Redis[str], table_id: str, seat: int, after: int, now_ms: int
+) -> tuple[int, str] | None:
+    """One SSE message: the events after ``after`` and the table, in ``seat``'s view; None when
+    the table is gone (expired)."""
+    table = tables.load(client, table_id)
+    if table is None:
+        return None
+    events = events_json(client, table_id, after, seat)
+    doc = {
+        "seq": table.seq,
+        "events": events,
+        "deadline": iso_ms(table.deadline_ms),
+        "table": table_json(client, table, seat, now_ms),
+    }
+    data = json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+    return table.seq, f"id: {table.seq}\nevent: table\ndata: {data}\n\n"

@@ -1,0 +1,146 @@
+"""The live stream of a table (``GET /api/tables/{id}/events``) as Server-Sent Events.
+
+One generator per connection. It sends everything after the seq the client last saw
+(``Last-Event-ID`` or ``?after=``) read from the table's event log — so a reconnect resumes with
+no gap whatever was published meanwhile — then one message per change. Changes are announced on
+the table's Redis channel; each process listens with ONE pattern subscription (:class:`Hub`) and
+wakes the streams of that table, so a thousand streams cost one Redis connection, not a thousand.
+A comment line every heartbeat keeps proxies from closing the stream and renews the seat's
+presence; the heartbeat also compares the log's length, so a notice lost in a Redis reconnect
+delays a message by one heartbeat at most. A stream ends after ``PIKDAME_STREAM_SECONDS``;
+EventSource reconnects on its own with the last id. Runs under gunicorn's gevent workers
+(deploy/gunicorn_stream.conf.py; docs/TABLES.md says why), where threads are greenlets.
+"""
+
+from __future__ import annotations
+
+import queue
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Final
+
+import redis
+
+from service.data import keys, tables
+from service.data.config import Settings
+from service.table_docs import stream_message
+
+RETRY_MS: Final = 2000  # how soon EventSource reconnects after the stream ends
+PATTERN: Final = keys.table_channel("*")  # pd:{t:*}:live
+
+
+class Hub:
+    """This process's one subscription to every table's channel, fanning notices out to the
+    streams waiting on that table (each a queue)."""
+
+    def __init__(self, client: redis.Redis[str]) -> None:
+        self.client = client
+        self.lock = threading.Lock()
+        self.waiting: dict[str, set[queue.SimpleQueue[str]]] = {}
+        self.thread: threading.Thread | None = None
+
+    def join(self, table_id: str) -> queue.SimpleQueue[str]:
+        inbox: queue.SimpleQueue[str] = queue.SimpleQueue()
+        with self.lock:
+            self.waiting.setdefault(table_id, set()).add(inbox)
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._listen, name="table-hub", daemon=True)
+                self.thread.start()
+        return inbox
+
+    def leave(self, table_id: str, inbox: queue.SimpleQueue[str]) -> None:
+        with self.lock:
+            inboxes = self.waiting.get(table_id)
+            if inboxes is not None:
+                inboxes.discard(inbox)
+                if not inboxes:
+                    del self.waiting[table_id]
+
+    def _listen(self) -> None:
+        start, end = PATTERN.split("*")
+        while True:
+            try:
+                pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+                pubsub.psubscribe(PATTERN)
+                while True:
+                    message = pubsub.get_message(timeout=30.0)
+                    if message is None:
+                        continue
+                    channel = str(message["channel"])
+                    table_id = channel[len(start) : len(channel) - len(end)]
+                    with self.lock:
+                        inboxes = list(self.waiting.get(table_id, ()))
+                    for inbox in inboxes:
+                        inbox.put(str(message["data"]))
+            except redis.RedisError:
+                time.sleep(1)  # Redis away: the streams' heartbeats read the log meanwhile
+
+
+_hubs: dict[int, Hub] = {}
+_hubs_lock = threading.Lock()
+
+
+def hub(client: redis.Redis[str]) -> Hub:
+    """The process's hub for this client (one per app)."""
+    with _hubs_lock:
+        found = _hubs.get(id(client))
+        if found is None:
+            found = _hubs[id(client)] = Hub(client)
+        return found
+
+
+def stream(
+    client: redis.Redis[str],
+    table_id: str,
+    seat: int,
+    after: int | None,
+    settings: Settings,
+    now_ms: Callable[[], int],
+) -> Iterator[str]:
+    """The SSE text of one connection of ``seat`` (a member: checked by the route)."""
+    listening = hub(client)
+    inbox = listening.join(table_id)
+    me = secrets.token_hex(4)
+    beat = settings.heartbeat_seconds
+    channel = keys.table_channel(table_id)
+    try:
+        tables.present(client, table_id, seat, me, now_ms() + 3 * beat * 1000)
+        client.publish(channel, "presence")
+        yield f"retry: {RETRY_MS}\n\n"
+        # Without a last seq seen: the table as it is now, no backlog (LRANGE past the end).
+        start = after if after is not None else 1 << 62
+        first = stream_message(client, table_id, seat, start, now_ms())
+        if first is None:
+            return
+        last, text = first
+        yield text
+        ends = time.monotonic() + settings.stream_seconds
+        next_beat = time.monotonic() + beat
+        while time.monotonic() < ends:
+            try:
+                inbox.get(timeout=max(0.0, min(next_beat, ends) - time.monotonic()))
+                woken = True
+            except queue.Empty:
+                woken = False
+            while not inbox.empty():
+                inbox.get_nowait()  # one message covers every change so far: it reads the log
+            if not woken and time.monotonic() >= next_beat:
+                tables.present(client, table_id, seat, me, now_ms() + 3 * beat * 1000)
+                next_beat = time.monotonic() + beat
+                woken = client.llen(keys.table_events(table_id)) > last
+                yield ": beat\n\n"
+            if woken:
+                sent = stream_message(client, table_id, seat, last, now_ms())
+                if sent is None:
+                    return
+                last, text = sent
+                yield text
+    finally:
+        listening.leave(table_id, inbox)
+        try:
+            tables.absent(client, table_id, seat, me)
+            client.publish(channel, "presence")
+        except redis.RedisError:
+            pass  # its presence entry runs out on its own

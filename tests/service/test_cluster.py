@@ -22,6 +22,7 @@ from tests.support.cluster import RedisClusterNodes, start_cluster
 from tests.support.player import play_to_end
 from tests.support.processes import service_env, start_worker, wait_for
 from tests.support.servers import RedisServer, start_redis
+from tests.support.tables import play_game
 
 SECRET = b"cluster-test-secret"
 TODAY = dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)
@@ -66,6 +67,7 @@ def app(cluster: RedisClusterNodes, others: dict[str, RedisServer]) -> Any:
             "PIKDAME_NOW": lambda: TODAY,
             # the rate limits count on the cluster too (limits' redis+cluster storage)
             "PIKDAME_LIMIT_MOVES": "1000 per second",
+            "PIKDAME_LIMIT_TABLE_MOVES": "1000 per second",
             "PIKDAME_LIMIT_DEFAULT": "10000 per 10 seconds",
             "TESTING": True,
         }
@@ -114,3 +116,35 @@ def test_daily_attempts_played_verified_and_ranked_on_the_cluster(
     every = set().union(*per_node)
     assert not any(k.startswith("rq:") for k in every)
     assert keys.ALLTIME not in every and keys.day_rank(DAY) not in every
+
+
+def test_a_table_played_to_the_end_on_the_cluster(app: Any, cluster: RedisClusterNodes) -> None:
+    """A table's document and event log share the hash tag ``{t:ID}``: every change is one
+    transaction on one slot; the invite and the announcement follow outside it."""
+    created = app.test_client().post(
+        "/api/tables",
+        json={"game": "pikdame", "name": "Ada", "seats": [{"kind": "human"}, {"kind": "human"}]},
+    )
+    assert created.status_code == 201, created.get_json()
+    body = created.get_json()
+    joined = app.test_client().post(f"/api/tables/join/{body['invite']}", json={"name": "Bo"})
+    assert joined.status_code == 200, joined.get_json()
+    assert joined.get_json()["table"]["seats"][1]["name"] == "Bo"
+
+    created = app.test_client().post(
+        "/api/tables",
+        json={
+            "game": "pikdame",
+            "name": "Ada",
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "advanced"}],
+        },
+    )
+    assert created.status_code == 201, created.get_json()
+    table_id, token = created.get_json()["table"]["id"], created.get_json()["token"]
+    call = caller(app.test_client(), token)
+    status, answer = call("POST", f"/api/tables/{table_id}/start", {})
+    assert status == 200, answer
+    table = play_game(call, table_id, 0)
+    assert table["status"] == "finished" and max(table["totals"]) >= 1000
+    state: RedisCluster[str] = RedisCluster.from_url(cluster.url, decode_responses=True)
+    assert state.llen(keys.table_events(table_id)) == table["seq"]

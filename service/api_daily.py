@@ -11,10 +11,10 @@ from flask import Response, jsonify
 from engine import daily_game, daily_seed
 from service import identity, outputs, present
 from service.apidoc import api_blueprint
-from service.data import archive, clock, keys, store
+from service.data import accounts, archive, clock, keys, store, suspicious
 from service.errors import ApiError
 from service.inputs import DayPath, DaysQuery, NameBody, calendar_day
-from service.limits import counted_read, limit_creations, read_pipeline
+from service.limits import client_address, counted_read, limit_creations, read_pipeline
 from service.redisconn import acknowledge, get_redis, settings
 from service.validation import checks_first
 
@@ -54,16 +54,16 @@ def day(path: DayPath) -> Response:
 
 @bp.get("/days", responses=outputs.answers(outputs.Days, 422))
 def days(query: DaysQuery) -> Response:
-    """Archive: days that had players, newest first, strictly before ``before`` (default:
-    today)."""
+    """Archive: every day from the launch date (PIKDAME_LAUNCH_DATE) on, played or not, newest
+    first, strictly before ``before`` (default: today): practice opens on each once it closes."""
     config = settings()
     day = calendar_day(query.before or clock.today(config))
-    assert day is not None  # checked by DaysQuery
+    launch = calendar_day(config.launch_date)
+    assert day is not None and launch is not None  # checked by DaysQuery and config
+    first = max(launch.toordinal(), day.toordinal() - query.limit)
+    dates = [dt.date.fromordinal(o).isoformat() for o in range(day.toordinal() - 1, first - 1, -1)]
     client = get_redis()
-    dates = client.zrevrangebyscore(
-        keys.DAYS, day.toordinal() - 1, "-inf", start=0, num=query.limit
-    )
-    return jsonify({"days": [present.day_json(client, str(d), config) for d in dates]})
+    return jsonify({"days": [present.day_json(client, d, config) for d in dates]})
 
 
 def _created(attempt: store.Attempt, token: str) -> tuple[Response, int]:
@@ -93,20 +93,31 @@ def _new_game(date: str, name: str, ranked: bool, player: str) -> tuple[Response
         ) from None
     identity.remember(player)
     acknowledge()  # a 503 here: asking again finds the attempt (409 attempt_exists)
+    if ranked:
+        suspicious.note_start(get_redis(), date, attempt.id, client_address())
     return _created(attempt, token)
 
 
-def _can_start(date: str) -> str:
-    """The player starting today's ranked attempt, after API.md's checks before the name: 401
-    (an unknown token), 404, 409 (another day, an attempt already started)."""
+def ranks(player: str) -> bool:
+    """Issue 13: an account's attempts are ranked; an anonymous player's only where the operator
+    ranks anonymous play (PIKDAME_RANK_ANONYMOUS), else they are played "ohne Wertung"."""
+    return settings().rank_anonymous or accounts.account_of(get_redis(), player) is not None
+
+
+def _can_start(date: str) -> tuple[str, bool]:
+    """The player starting today's attempt and whether it is ranked, after API.md's checks
+    before the name: 401 (an unknown token), 404, 409 (another day, a ranked attempt already
+    started: an account's first attempt of the day is its ranked one)."""
     player = identity.player_for_new_attempt()
     known_day(date)
     if date != clock.today(settings()):
         raise ApiError(409, "day_closed", f"{date} is over; only today's challenge can be started")
-    existing = store.attempt_for_player(get_redis(), date, player)
-    if existing is not None:
-        raise store.AttemptExists(existing)
-    return player
+    ranked = ranks(player)
+    if ranked:
+        existing = store.attempt_for_player(get_redis(), date, player)
+        if existing is not None:
+            raise store.AttemptExists(existing)
+    return player, ranked
 
 
 def _can_practise(date: str) -> str:
@@ -122,9 +133,10 @@ def _can_practise(date: str) -> str:
 @limit_creations()
 @checks_first(_can_start)
 def start_attempt(path: DayPath, body: NameBody) -> tuple[Response, int]:
-    """Start today's ranked attempt (one per player per day)."""
-    player = _can_start(path.date)
-    return _new_game(path.date, body.name, True, player)
+    """Start today's attempt: ranked for a signed-in account (one a day), else "ohne Wertung"
+    (``ranked: false``) unless the operator ranks anonymous play."""
+    player, ranked = _can_start(path.date)
+    return _new_game(path.date, body.name, ranked, player)
 
 
 @bp.post("/daily/<date>/practice", responses=CREATED)

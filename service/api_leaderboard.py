@@ -7,14 +7,20 @@ from flask import Response, jsonify
 from service import outputs
 from service.api_daily import known_day
 from service.apidoc import api_blueprint
-from service.data import ranking
+from service.data import clock, ranking
 from service.errors import ApiError
 from service.inputs import AroundPath, AroundQuery, DayPath, PageQuery
 from service.limits import counted_read, read_pipeline
-from service.redisconn import get_rankings
+from service.redisconn import get_rankings, settings
 from service.validation import checks_first
 
 bp = api_blueprint("leaderboard", __name__, "/api/leaderboard")
+
+
+def provisional(date: str) -> bool:
+    """Issue 13: a day's ranking is "vorläufig" until the day and its grace have closed (late
+    verdicts may still change it)."""
+    return not clock.is_closed(date, settings())
 
 
 def _day_of(date: str, attempt_id: str = "") -> str:
@@ -36,7 +42,7 @@ def day_board(path: DayPath, query: PageQuery) -> Response:
     date = known_day(path.date)
     pipe, count = read_pipeline(get_rankings())
     page = ranking.day_page(get_rankings(), date, query.offset, query.limit, pipe, count.check)
-    return jsonify(page)
+    return jsonify({**page, "provisional": provisional(date)})
 
 
 @bp.get(
@@ -52,4 +58,4 @@ def around(path: AroundPath, query: AroundQuery) -> Response:
     page = ranking.around(get_rankings(), date, path.attempt_id, query.radius, pipe, count.check)
     if page is None:
         raise ApiError(404, "not_ranked", "this attempt is not on the day's leaderboard")
-    return jsonify(page)
+    return jsonify({**page, "provisional": provisional(date)})

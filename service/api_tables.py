@@ -111,7 +111,7 @@ def _player() -> str:
     return identity.session_player() or tables.new_player()
 
 
-@bp.post("", responses=outputs.answers(outputs.TableCreated, 400, 415, 422, status=201))
+@bp.post("", responses=outputs.answers(outputs.TableCreated, 400, 401, 413, 415, 422, status=201))
 @limits.limit_table_entries(limits.tables_limit)
 def create_table(body: NewTableBody) -> Response:
     """Make a table: seat 0 is yours; human seats wait for friends (invite), bots play (R9)."""
@@ -149,7 +149,10 @@ def create_table(body: NewTableBody) -> Response:
     return response
 
 
-@bp.post("/join/<invite>", responses=outputs.answers(outputs.TableJoined, 400, 404, 409, 415, 422))
+@bp.post(
+    "/join/<invite>",
+    responses=outputs.answers(outputs.TableJoined, 400, 401, 404, 409, 413, 415, 422),
+)
 @limits.limit_table_entries(limits.joins_limit)
 def join_table(path: InvitePath, body: NameBody) -> Response:
     """Take the first open human seat of the invite's table, with a name."""

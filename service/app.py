@@ -38,7 +38,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     verdicts.init_app(app)
     routing.register(app)
 
-    from service import api_attempts, api_daily, api_leaderboard, api_tables, apidoc, ops, pages
+    from service import (
+        api_accounts,
+        api_attempts,
+        api_daily,
+        api_leaderboard,
+        api_tables,
+        apidoc,
+        ops,
+        pages,
+    )
 
     for api in (
         ops.bp,
@@ -46,6 +55,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
         api_daily.bp,
         api_attempts.bp,
         api_leaderboard.bp,
+        api_accounts.bp,
         api_tables.bp,
     ):
         app.register_api(api)

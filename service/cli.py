@@ -1,5 +1,5 @@
 """The ``pikdame`` operator command (click, as Flask uses): serve, worker, reconcile, archive,
-seed-info."""
+suspicious, seed-info."""
 
 from __future__ import annotations
 
@@ -80,6 +80,22 @@ def migrate_keys() -> None:
 
     cfg = config.load()
     click.echo(json.dumps({"renamed": rename_legacy(connect.state_client(cfg))}))
+
+
+@main.command()
+@click.argument("date", required=False)
+def suspicious(date: str | None) -> None:
+    """Patterns of DATE (default: today) for review: one address (IPv6: /64) starting several
+    ranked attempts, an account created minutes before a top score, many accounts from one
+    address."""
+    from service.data.suspicious import report
+
+    if date is not None and clock.parse_date(date) is None:
+        raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
+    cfg = config.load()
+    state = connect.state_client(cfg)
+    rankings = connect.text_client(cfg, cfg.redis_rankings_url)
+    click.echo(json.dumps(report(state, rankings, date or clock.today(cfg)), indent=2))
 
 
 @main.command("seed-info")

@@ -11,11 +11,13 @@ import secrets
 
 from flask import request, session
 
-from service.data import clock, store
+from service.data import accounts, clock, store
 from service.errors import ApiError
 from service.redisconn import get_redis, settings
 
 SESSION_KEY = "player"
+ACCOUNT_KEY = "account"
+GENERATION_KEY = "generation"
 
 
 def bearer_token() -> str | None:
@@ -30,8 +32,45 @@ def bearer_token() -> str | None:
 
 
 def session_player() -> str | None:
+    """The session's player id; None for a session of an account signed out everywhere (or
+    deleted) since, so an old device no longer owns the account's attempts."""
     value = session.get(SESSION_KEY)
-    return value if isinstance(value, str) else None
+    if not isinstance(value, str):
+        return None
+    if session.get(ACCOUNT_KEY) is not None and signed_in() is None:
+        return None
+    return value
+
+
+def signed_in() -> accounts.Account | None:
+    """The session's account, if it is signed in and not signed out everywhere since (its
+    generation is the account's current one) nor deleted."""
+    account_id = session.get(ACCOUNT_KEY)
+    if not isinstance(account_id, str):
+        return None
+    account = accounts.load(get_redis(), account_id)
+    if account is None or session.get(GENERATION_KEY) != account.generation:
+        return None
+    return account
+
+
+def require_account() -> accounts.Account:
+    account = signed_in()
+    if account is None:
+        raise ApiError(401, "unauthorized", "sign in with a passkey first")
+    return account
+
+
+def sign_in(account: accounts.Account) -> None:
+    """The session belongs to the account from now on: its player is the account's home id."""
+    session[SESSION_KEY] = account.player
+    session[ACCOUNT_KEY] = account.id
+    session[GENERATION_KEY] = account.generation
+    session.permanent = True
+
+
+def sign_out() -> None:
+    session.clear()
 
 
 def player_for_new_attempt() -> str:
@@ -44,6 +83,11 @@ def player_for_new_attempt() -> str:
         if attempt is None:
             raise ApiError(401, "unauthorized", "unknown bearer token")
         return attempt.player
+    account = signed_in()
+    if account is not None:
+        return account.player
+    if session.get(ACCOUNT_KEY) is not None:
+        sign_out()  # signed out everywhere (or deleted): the device starts afresh, anonymously
     return session_player() or secrets.token_hex(8)
 
 

@@ -156,6 +156,40 @@ class MoveBody(ApiModel):
     seq: int = Field(description="moves in the record the client has seen (A.seq)")
 
 
+# --- accounts (issue 13) ------------------------------------------------------------------------
+
+MAX_HANDLE: Final = 64
+MAX_LABEL: Final = 40
+
+
+class SignUpBody(ApiModel):
+    """Sign up: the account's name; ``attach`` attaches this device's anonymous attempts."""
+
+    name: PlayerName
+    attach: bool = Field(default=True, description="attach this device's anonymous history")
+
+
+class CeremonyBody(ApiModel):
+    """The browser's answer to a WebAuthn challenge: the handle the options came with and the
+    credential (``PublicKeyCredential.toJSON()``); a forged or replayed one is 400."""
+
+    handle: str = Field(min_length=1, max_length=MAX_HANDLE)
+    credential: dict[str, Any]
+    label: str = Field(default="", max_length=MAX_LABEL, description="a device's name")
+
+
+class EmptyBody(ApiModel):
+    """No fields (the JSON object ``{}``)."""
+
+
+class SignOutBody(ApiModel):
+    everywhere: bool = Field(default=False, description="sign out every device of the account")
+
+
+class DevicePath(ApiModel):
+    credential_id: Annotated[str, Field(min_length=1, max_length=MAX_ID * 4)]
+
+
 # --- tables (API.md "Tables", docs/TABLES.md) ----------------------------------------------------
 
 GameName: TypeAlias = Literal["pikdame", "tausende", "gin"]

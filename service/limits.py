@@ -17,33 +17,56 @@ reads count themselves inside their own round trip (:func:`read_pipeline`).
 from __future__ import annotations
 
 import functools
+import ipaddress
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
 import redis
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, g, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse
 
 from service.data import connect
 from service.errors import ApiError
-from service.identity import session_player
+from service.identity import ACCOUNT_KEY, session_player
 from service.redisconn import settings, settings_of
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
+def address_of(address: str) -> str:
+    """Who an address counts as: an IPv4 address itself, an IPv6 address by its /64 (one
+    household or machine is handed a whole /64, so its addresses are one client, issue 13)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def client_address() -> str:
+    """The request's address as limits count it (IPv6: its /64)."""
+    return address_of(get_remote_address())
+
+
 def address_key() -> str:
-    return f"addr:{get_remote_address()}"
+    return f"addr:{client_address()}"
 
 
 def client_key() -> str:
-    """The player of a signed session when there is one (later: the account), else the address.
-    (A bearer token is not used: a made-up one would open a fresh count per request.)"""
+    """The account of a signed-in session, else the player of a signed session, else the
+    address. (A bearer token is not used: a made-up one would open a fresh count per request.)"""
+    account = session.get(ACCOUNT_KEY)
+    if isinstance(account, str):
+        return f"account:{account}"
     player = session_player()
     return f"player:{player}" if player is not None else address_key()
 
@@ -105,9 +128,21 @@ def _not_found_or_not_yours(response: Response) -> bool:
 
 
 def limit_creations() -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Starting attempts: per address (per account once there are accounts), counting only
-    the starts that created an attempt."""
-    return limiter.limit(attempts_limit, key_func=address_key, deduct_when=_created)
+    """Starting attempts (and creating accounts): per address (IPv6: per /64) and per account
+    or player, counting only the starts that created something."""
+
+    def decorate(view: Callable[P, R]) -> Callable[P, R]:
+        per_address = limiter.limit(attempts_limit, key_func=address_key, deduct_when=_created)
+        per_client = limiter.limit(
+            attempts_limit, key_func=_creation_client_key, deduct_when=_created
+        )
+        return per_address(per_client(view))
+
+    return decorate
+
+
+def _creation_client_key() -> str:
+    return f"create:{client_key()}"
 
 
 def limit_moves() -> Callable[[Callable[P, R]], Callable[P, R]]:

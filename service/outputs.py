@@ -89,7 +89,10 @@ class Attempt(Document):
     id: str
     date: str = Field(json_schema_extra={"format": "date"})
     name: str
-    ranked: bool = Field(description="false for practice of a closed day")
+    ranked: bool = Field(
+        description="false for practice of a closed day and, unless the operator ranks "
+        'anonymous play, for an attempt without an account ("ohne Wertung")'
+    )
     status: Literal["playing", "finished"]
     seq: int = Field(description="moves in the record, every seat's")
     view: View
@@ -162,6 +165,9 @@ class Board(Document):
     date: str = Field(json_schema_extra={"format": "date"})
     total: int
     entries: list[Entry]
+    provisional: bool = Field(
+        description='true until the day and its grace have closed (shown as "vorläufig")'
+    )
 
 
 class Around(Board):
@@ -294,6 +300,39 @@ def errors(*statuses: int) -> ResponseDict:
         }
         for status in statuses
     }
+
+
+class Device(Document):
+    """One passkey of an account."""
+
+    id: str = Field(description="the credential id (base64url)")
+    label: str
+    created_at: str = Field(json_schema_extra={"format": "date-time"})
+
+
+class Account(Document):
+    """The signed-in account: its name and devices (passkeys)."""
+
+    id: str
+    name: str
+    created_at: str = Field(json_schema_extra={"format": "date-time"})
+    devices: list[Device]
+
+
+class AccountDoc(Document):
+    account: Account
+
+
+class Ceremony(Document):
+    """WebAuthn options for ``navigator.credentials.create/get`` (JSON, base64url fields) and
+    the handle to send back with the answer (single use, expires in 5 minutes)."""
+
+    handle: str
+    options: dict[str, Any]
+
+
+class Done(Document):
+    ok: Literal[True]
 
 
 def answers(ok: type[BaseModel], *statuses: int, status: int = 200) -> ResponseDict:

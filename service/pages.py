@@ -114,6 +114,12 @@ def replay_viewer(attempt_id: str) -> Response:
     return page("replay.html", "replay", attempt_id=attempt_id)
 
 
+@bp.get("/account")
+def account() -> Response:
+    """Sign up, sign in, devices, sign out, delete (passkeys; the API does the work)."""
+    return page("account.html", "account")
+
+
 @bp.get("/rules")
 def rules() -> Response:
     return page(f"rules_{current_lang()}.html", "rules")

@@ -236,6 +236,7 @@ PIKDAME_ORDER = [
     "optimiser",
     "bots",
     "version",
+    "releases",
     "record",
     "game",
     "replay",

@@ -10,7 +10,7 @@ from typing import Any, Final, cast
 
 import redis
 
-from engine import ENGINE_VERSION, ReplayError, daily_game, daily_seed, replay
+from engine import ReplayError, UnknownVersion, bots_of, daily_game, daily_seed, replay
 from service.data import keys, ranking, store
 from service.data.clock import opens_at
 
@@ -20,9 +20,9 @@ class NotReady(RuntimeError):
 
 
 class EngineMismatch(RuntimeError):
-    """The record was played with other bots than this worker's engine: no verdict is possible
-    here, so the job fails loudly instead of rejecting an honest player (deploy a matching
-    worker, then requeue)."""
+    """The record was played by an engine version this worker does not keep (it keeps every
+    released one, engine.pikdame.releases): no verdict is possible here, so the job fails
+    loudly instead of rejecting an honest player (deploy a worker that has it, then requeue)."""
 
 
 # The parts of a record (F6) that R11 fixes for everyone on a day: nothing in them is the
@@ -46,14 +46,16 @@ def judge(attempt: store.Attempt, secret: bytes) -> tuple[str, int | None, int |
     move from the day's seed, every bot move recomputed (engine.replay), then compare the
     replay's score with the live one."""
     record = json.loads(attempt.game_json)["record"]
-    if record.get("engine") != ENGINE_VERSION:
-        raise EngineMismatch(f"record engine {record.get('engine')!r}, worker {ENGINE_VERSION!r}")
+    try:  # issue 13: the bots of the record's own version, so a deploy fails no honest game
+        bots = bots_of(record.get("engine"))
+    except UnknownVersion as e:
+        raise EngineMismatch(e.message) from None
     seed = daily_seed(secret, attempt.date)
     field = setup_mismatch(record, seed, attempt.name)
     if field is not None:
         return "rejected", None, None, f"setup_mismatch in {field}"
     try:
-        game = replay(record, seed)
+        game = replay(record, seed, bots)
     except ReplayError as e:
         where = "" if e.move_index is None else f" at move {e.move_index}"
         # The code only: an engine message may name a bot's hidden card before the day closes.

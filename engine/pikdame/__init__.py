@@ -5,7 +5,8 @@ Layers inside the package, each importing only those above it:
 - ``cards`` (R1 points), ``errors`` (F7 codes), ``melds`` (R5, R6), ``meldgen``, ``moves`` (F2)
 - ``rules`` (R7–R9 values: rules, seats, outcomes and their scoring), ``deal`` (F3)
 - ``position`` (F5 document), ``state`` (R2–R8: ``push``, ``legal_moves``), ``view`` (R10)
-- ``optimiser`` (R4.2, one entry point), ``bots`` (R10), ``version``
+- ``optimiser`` (R4.2, one entry point), ``bots`` (R10), ``version``, ``releases`` (every
+  released version's bots, issue 13)
 - ``record`` (F6 document), ``game`` (live play), ``replay`` (F6 verification), ``daily`` (F4, R11)
 - ``tausende`` (R12: Tausende as a ruleset, the hooks of ``state`` it overrides)
 - ``cli`` (F7), ``tournament``
@@ -26,6 +27,7 @@ from engine.pikdame.errors import (
 from engine.pikdame.game import Game
 from engine.pikdame.melds import Meld
 from engine.pikdame.moves import Move
+from engine.pikdame.releases import UnknownVersion, bots_of
 from engine.pikdame.replay import replay
 from engine.pikdame.rules import Outcome, Rules, Seat
 from engine.pikdame.state import State
@@ -54,7 +56,9 @@ __all__ = [
     "Seat",
     "State",
     "TausendeState",
+    "UnknownVersion",
     "View",
+    "bots_of",
     "commitment",
     "daily_game",
     "daily_seats",

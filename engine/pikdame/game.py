@@ -10,12 +10,13 @@ from typing import Any, Final
 from engine.core.game import GameType
 from engine.core.records import commitment
 from engine.pikdame import record
-from engine.pikdame.bots import choose_move
 from engine.pikdame.errors import FormatError, IllegalMoveError
 from engine.pikdame.moves import Move
+from engine.pikdame.releases import Chooser, bots_of
 from engine.pikdame.rules import LEVELS, Rules, Seat
 from engine.pikdame.state import State, deal_for
 from engine.pikdame.tausende import parse as parse_tausende
+from engine.pikdame.version import engine_version
 from engine.pikdame.view import View, view
 
 TIMER_LEVEL: Final = "advanced"  # R9: who plays a human's turn when the timer runs out
@@ -53,7 +54,7 @@ TAUSENDE: Final[GameType[Rules, State, View, Move]] = PikDame("tausende")
 class Game:
     """One round in play: rules, seats, deal facts and the live state (history included)."""
 
-    __slots__ = ("commitment", "cut", "dealer", "rules", "seats", "state")
+    __slots__ = ("commitment", "cut", "dealer", "engine", "rules", "seats", "state")
 
     def __init__(
         self,
@@ -63,7 +64,10 @@ class Game:
         cut: int,
         commitment: str,
         state: State,
+        engine: str | None = None,
     ) -> None:
+        # the version whose bots play this game (F6 ``engine``): a deploy mid-game changes nothing
+        self.engine = engine or engine_version(rules.tausende)
         self.rules = rules
         self.seats = seats
         self.dealer = dealer
@@ -108,9 +112,14 @@ class Game:
             raise IllegalMoveError("not_your_turn", f"it is not seat {seat}'s turn", None, state)
         events: list[tuple[int, str]] = []
         while state.outcome is None and state.turn == seat:
-            done = state.push(choose_move(TIMER_LEVEL, view(state, seat)), seat)
+            done = state.push(self._bots(TIMER_LEVEL, view(state, seat)), seat)
             events.append((seat, str(done)))
         return events + self.run_bots()
+
+    @property
+    def _bots(self) -> Chooser:
+        """The bots of the version that began this game."""
+        return bots_of(self.engine)
 
     def run_bots(self) -> list[tuple[int, str]]:
         events: list[tuple[int, str]] = []
@@ -119,7 +128,7 @@ class Game:
             seat = state.turn
             level = self.seats[seat].level
             assert level is not None
-            done = state.push(choose_move(level, view(state, seat)), seat)
+            done = state.push(self._bots(level, view(state, seat)), seat)
             events.append((seat, str(done)))
         return events
 
@@ -134,6 +143,7 @@ class Game:
             self.state.history,
             self.state.outcome,
             seed,
+            self.engine,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -147,7 +157,10 @@ class Game:
         state.history = [(m["seat"], m["move"]) for m in doc["moves"]]
         deal = doc["deal"]
         seats = tuple(Seat.from_json(s, LEVELS) for s in doc["seats"])
-        return Game(state.rules, seats, deal["dealer"], deal["cut"], deal["commitment"], state)
+        engine = doc.get("engine")
+        return Game(
+            state.rules, seats, deal["dealer"], deal["cut"], deal["commitment"], state, engine
+        )
 
 
 __all__ = ["PIKDAME", "TAUSENDE", "TIMER_LEVEL", "Game", "PikDame", "Seat", "commitment"]

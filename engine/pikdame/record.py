@@ -35,11 +35,12 @@ def write(
     history: Sequence[tuple[int, str]],
     outcome: Outcome | None,
     seed: bytes | None,
+    engine: str | None = None,
 ) -> dict[str, Any]:
     """The game record (F6); ``seed`` is written only when given (after the day closed)."""
     return {
         "format": LOG_FORMAT,
-        "engine": engine_version(rules.tausende),
+        "engine": engine or engine_version(rules.tausende),  # the version whose bots played
         "rules": rules.to_json(),
         "seats": [s.to_json() for s in seats],
         "deal": {

@@ -15,15 +15,18 @@ from engine.pikdame.bots import choose_move
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
 from engine.pikdame.game import Game
 from engine.pikdame.record import read_fields
+from engine.pikdame.releases import Chooser
 from engine.pikdame.rules import Seat
 from engine.pikdame.state import State, deal_for
 from engine.pikdame.version import engine_version
 from engine.pikdame.view import view
 
 
-def replay(record: Any, seed: bytes | None = None) -> Game:
+def replay(record: Any, seed: bytes | None = None, bots: Chooser = choose_move) -> Game:
     """Replay a game record (F6) from its seed: every move checked, every bot move recomputed
-    and compared, the result compared with the record's. Raises :class:`ReplayError`."""
+    (by ``bots``: the current ones unless given, e.g. the record's own version's from
+    engine.pikdame.releases) and compared, the result compared with the record's. Raises
+    :class:`ReplayError`."""
     try:
         rules, seats, deal, moves = read_fields(record)
         if seed is None:
@@ -44,7 +47,7 @@ def replay(record: Any, seed: bytes | None = None) -> Game:
         commitment(seed),
         State.from_deal(d, rules, deal["dealer"]),
     )
-    check_moves(game, moves, record)
+    check_moves(game, moves, record, bots=bots)
     result = record.get("result")
     outcome = game.state.outcome
     if result is not None and (outcome is None or outcome.to_json() != result):
@@ -65,6 +68,7 @@ def check_moves(
     *,
     first_index: int = 0,
     levels: Mapping[int, Sequence[tuple[int, str]]] | None = None,
+    bots: Chooser = choose_move,
 ) -> None:
     """Push a round's recorded moves onto ``game``: each checked, each bot move recomputed from
     the bot's view (R10) and compared. ``levels`` maps a move's index in the round to the bot
@@ -91,7 +95,7 @@ def check_moves(
             if seats[seat].kind == "bot" and state.outcome is None and seat == state.turn:
                 level = seats[seat].level
                 assert level is not None
-                expected = state.canonical(choose_move(level, view(state, seat)))
+                expected = state.canonical(bots(level, view(state, seat)))
             done = state.push(move, seat)
         except PikDameError as e:
             raise ReplayError(e.code, f"move {i} ({text!r}): {e.message}", i, record) from None

@@ -59,6 +59,14 @@ def _flag(text: str) -> bool:
     return text.strip() == "1"
 
 
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.replace(",", " ").split())
+
+
+def _date(text: str) -> str:
+    return dt.date.fromisoformat(text.strip()).isoformat()
+
+
 def _intervals(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split(",") if part.strip())
 
@@ -114,6 +122,13 @@ VARIABLES: Final = (
     Variable("WEB_CONCURRENCY", "web_processes", str(min(4, (os.cpu_count() or 1) * 2)), int),
     Variable("PIKDAME_THREADS", "web_threads", "4", int),
     Variable("PIKDAME_LOGLEVEL", "log_level", "info"),
+    # passkeys (WebAuthn): the relying party's id (the site's host) and the origins pages run on
+    Variable("PIKDAME_RP_ID", "rp_id", "localhost"),
+    Variable("PIKDAME_ORIGINS", "origins", "http://localhost:8000", _words),
+    # small private deployments: anonymous attempts ranked as before accounts (issue 13)
+    Variable("PIKDAME_RANK_ANONYMOUS", "rank_anonymous", "0", _flag),
+    # the first day of the archive: GET /api/days lists every closed day from it on
+    Variable("PIKDAME_LAUNCH_DATE", "launch_date", "2026-01-01", _date),
     # tables (docs/TABLES.md)
     Variable("PIKDAME_TABLE_IDLE_HOURS", "table_idle_hours", "24", int),
     Variable("PIKDAME_TABLE_KEEP_DAYS", "table_keep_days", "30", int),
@@ -165,6 +180,10 @@ class Settings:
     web_processes: int
     web_threads: int
     log_level: str
+    rp_id: str
+    origins: tuple[str, ...]
+    rank_anonymous: bool
+    launch_date: str
     table_idle_hours: int
     table_keep_days: int
     table_queue: str

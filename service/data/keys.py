@@ -95,6 +95,12 @@ def verdict_channel(attempt_id: str) -> str:
     return f"{PREFIX}:verdict:{attempt_id}"
 
 
+def day_starts(date: str) -> str:
+    """Hash ranked attempt id -> the address (IPv6: its /64) that started it, for the operator's
+    review (``pikdame suspicious``)."""
+    return f"{PREFIX}:day:{date}:starts"
+
+
 # --- tables (API.md "Tables"): every key of one table carries its id as a hash tag, so a later
 # Redis Cluster keeps a table's transaction on one slot.
 

@@ -5,25 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import subprocess
-import sys
 
 import redis
 
 from engine import daily_seed
 from service.data import keys
-from tests.support.processes import ROOT, service_env
-
-
-def pikdame(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "service.cli", *args],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+from tests.support.processes import pikdame, service_env
 
 
 def test_seed_info_reveals_the_seed_only_after_the_day(redis_url: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -12,7 +11,7 @@ from flask.testing import FlaskClient
 
 from engine import daily_game, daily_seed
 from service.data import keys
-from tests.support.api import caller, start
+from tests.support.api import caller, start, tamper
 from tests.support.player import play_to_end
 from tests.support.service_app import SECRET, Clock
 from worker.verify import EngineMismatch, NotReady, verify
@@ -22,13 +21,6 @@ def finished_attempt(client: FlaskClient, clock: Clock) -> str:
     attempt, _ = start(client, clock.today)
     play_to_end(caller(client), attempt["id"])
     return str(attempt["id"])
-
-
-def tamper(rdb: redis.Redis[str], aid: str, change: Callable[[dict[str, Any]], None]) -> None:
-    key = keys.attempt(aid)
-    data = json.loads(rdb.hget(key, "game") or "")
-    change(data["record"])
-    rdb.hset(key, "game", json.dumps(data))
 
 
 def first(record: dict[str, Any], seat: int, word: str) -> dict[str, Any]:

@@ -25,7 +25,7 @@ OPERATIONS = sorted(
     (path, method)
     for path, item in DOCUMENT["paths"].items()
     for method in item
-    if method in ("get", "post")
+    if method in ("get", "post", "delete")
 )
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
@@ -97,7 +97,7 @@ def test_fuzz_no_5xx(app: Flask, client: FlaskClient, clock: Clock, rdb: redis.R
                 st.sampled_from([f"Bearer {t}" for t in tokens] + ["Basic x", "Bearer"])
             )
         kwargs: dict[str, Any] = {"headers": headers, "query_string": query}
-        if method == "post":
+        if method in ("post", "delete"):
             body = data.draw(
                 st.fixed_dictionaries(
                     {},

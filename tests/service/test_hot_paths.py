@@ -61,7 +61,7 @@ def test_entries_ranked_without_a_kept_name_read_the_attempts(
     assert around["rank"] == 3 and around["total"] == 3
     assert [(e["attempt_id"], e["name"]) for e in around["entries"]] == [("a1", "New"), ("a2", "")]
     empty = client.get("/api/leaderboard/2026-11-01").get_json()
-    assert empty == {"date": "2026-11-01", "total": 0, "entries": []}
+    assert empty == {"date": "2026-11-01", "total": 0, "entries": [], "provisional": False}
 
 
 def test_a_move_reads_its_attempt_once(

@@ -30,8 +30,10 @@ def resigned(app: Flask, clock: Clock, name: str) -> str:
     return resign_at_once(app.test_client(), clock.today, name)[0]
 
 
-def idle_in_blmove(rdb: redis.Redis[str]) -> bool:
-    return any(c.get("cmd") == "blmove" for c in rdb.client_list())
+def idle_in_dequeue(rdb: redis.Redis[str]) -> bool:
+    """A worker blocks on its queues: BLMOVE into the intermediate queue when it listens on one
+    queue, BLPOP when on several (the verification and the tables' timer queue)."""
+    return any(c.get("cmd") in ("blmove", "blpop") for c in rdb.client_list())
 
 
 def verdicts(rdb: redis.Redis[str], ids: list[str]) -> list[str | None]:
@@ -55,14 +57,15 @@ def test_worker_killed_between_dequeue_and_start_strands_nothing(
     env = service_env(redis_url, SECRET.decode())
     worker = start_worker(env, tmp_path / "worker1.log")
     try:
-        wait_for(lambda: idle_in_blmove(qdb), timeout=60)
-        # Hand the job over and freeze every write in one step: the worker's BLMOVE takes the
-        # job into the intermediate queue, and its next write (starting the job) blocks.
+        wait_for(lambda: idle_in_dequeue(qdb), timeout=60)
+        # Hand the job over and freeze every write in one step: the worker's blocking pop takes
+        # the job (into the intermediate queue with BLMOVE), and its next write (starting the
+        # job) blocks.
         with qdb.pipeline(transaction=True) as pipe:
             pipe.rpush(QUEUE, jid)
             pipe.execute_command("CLIENT", "PAUSE", 20_000, "WRITE")  # type: ignore[no-untyped-call]
             pipe.execute()
-        wait_for(lambda: qdb.lrange(INTERMEDIATE, 0, -1) == [jid])
+        wait_for(lambda: qdb.lrange(QUEUE, 0, -1) == [])  # taken by the worker
     finally:
         worker.kill()
         qdb.execute_command("CLIENT", "UNPAUSE")

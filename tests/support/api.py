@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
+import redis
 from flask.testing import FlaskClient
+
+from service.data import keys
 
 
 def caller(client: FlaskClient, token: str | None = None) -> Any:
@@ -35,3 +40,11 @@ def resign_at_once(client: FlaskClient, date: str, name: str = "Ada") -> tuple[s
     )
     assert response.status_code == 200, response.get_json()
     return str(attempt["id"]), token
+
+
+def tamper(rdb: redis.Redis[str], aid: str, change: Callable[[dict[str, Any]], None]) -> None:
+    """Change a stored attempt's record (F6) in place, as a forger with Redis access could."""
+    key = keys.attempt(aid)
+    data = json.loads(rdb.hget(key, "game") or "")
+    change(data["record"])
+    rdb.hset(key, "game", json.dumps(data))

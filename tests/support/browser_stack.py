@@ -78,6 +78,7 @@ def start_worker(redis_url: str, log: Path) -> subprocess.Popen[bytes]:
 
 def start_stack(redis_url: str, artifacts: Path) -> Stack:
     clock = Clock()
+    port = free_port()
     app = create_app(
         {
             "REDIS_URL": redis_url,
@@ -85,9 +86,11 @@ def start_stack(redis_url: str, artifacts: Path) -> Stack:
             "PIKDAME_NOW": clock,
             "PIKDAME_QUEUE": QUEUE,
             "PIKDAME_LIMIT_ATTEMPTS": "1000 per hour",
+            # passkeys need a domain (not an IP) as relying party: pages open on localhost
+            "PIKDAME_RP_ID": "localhost",
+            "PIKDAME_ORIGINS": f"http://localhost:{port}",
         }
     )
-    port = free_port()
     server = make_server("127.0.0.1", port, app, threaded=True, request_handler=QuietHandler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

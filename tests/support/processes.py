@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -155,3 +156,15 @@ def wait_for(predicate: Any, timeout: float = 30, interval: float = 0.05) -> Any
             return value
         time.sleep(interval)
     raise AssertionError("timed out waiting")
+
+
+def pikdame(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """The operator command ``pikdame ARGS`` run as a process."""
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", *args],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )

@@ -22,6 +22,7 @@ def make_app(redis_url: str, clock: Clock, **extra: Any) -> Flask:
             "PIKDAME_SECRET": SECRET,
             "PIKDAME_NOW": clock,
             "PIKDAME_LIMITS_ENABLED": False,
+            "PIKDAME_LAUNCH_DATE": "2026-11-30",  # the clock's first day: the archive starts there
             "TESTING": True,
             **extra,
         }

@@ -89,6 +89,10 @@ async function show() {
       $("#board-title").textContent = formatDate(date);
       head(DAY_COLUMNS);
       data = await dayBoard(date, state.offset, LIMIT);
+      if (data.provisional) {
+        $("#board-title").append(" ", h("span", { class: "flag", id: "provisional",
+          text: t("rankings.provisional") }));
+      }
       body.append(...dayRows(data.entries, date));
       pager(data.total, true);
     }

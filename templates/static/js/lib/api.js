@@ -42,6 +42,7 @@ async function request(method, path, body) {
 
 const get = (path) => request("GET", path);
 const post = (path, body) => request("POST", path, body);
+const remove = (path) => request("DELETE", path, {});
 const query = (params) => new URLSearchParams(
   Object.entries(params).filter(([, v]) => v !== null && v !== undefined)).toString();
 const attemptUrl = (id) => `/api/attempts/${encodeURIComponent(id)}`;
@@ -77,3 +78,18 @@ export const allTimeBoard = (offset, limit) =>
 
 // The replay viewer's positions of a finished game of a closed day (pages blueprint).
 export const replayPositions = (id) => get(`/replay/${encodeURIComponent(id)}/positions`);
+
+// Accounts (passkeys): each ceremony is options (with a single-use handle), then the answer.
+export const signUpOptions = (name, attach = true) =>
+  post("/api/account/signup/options", { name, attach });
+export const signUp = (handle, credential) => post("/api/account", { handle, credential });
+export const signInOptions = () => post("/api/account/signin/options", {});
+export const signIn = (handle, credential) => post("/api/account/signin", { handle, credential });
+export const account = () => get("/api/account").then((data) => data.account);
+export const addDeviceOptions = () => post("/api/account/devices/options", {});
+export const addDevice = (handle, credential, label) =>
+  post("/api/account/devices", { handle, credential, label });
+export const removeDevice = (id) =>
+  remove(`/api/account/devices/${encodeURIComponent(id)}`).then((data) => data.account);
+export const signOut = (everywhere = false) => post("/api/account/signout", { everywhere });
+export const deleteAccount = () => remove("/api/account");

@@ -18,7 +18,7 @@ import { play, restoreLog } from "./playback.js";
 import { renderOpponents, renderOwnMelds, renderPiles, renderStatus } from "./table.js";
 
 const attemptId = document.body.dataset.attempt;
-const ctx = { seats: null, name: null, attemptId };
+const ctx = { seats: null, name: null, attemptId, closed: null };
 const game = { attempt: null, busy: false, panel: null, sort: load("sort", "suit") };
 
 const hand = new Hand($("#hand"), () => selectionChanged());
@@ -71,7 +71,10 @@ function render() {
     button.disabled = !mine || game.busy;
   }
   $("#hint-btn").disabled = !mine || game.busy || view.phase !== "play";
-  $("#practice-flag").hidden = game.attempt.ranked !== false;
+  // Unranked: practice of a closed day, or today's game without an account ("ohne Wertung").
+  const flag = $("#practice-flag");
+  flag.hidden = game.attempt.ranked !== false;
+  flag.textContent = t(ctx.closed === false ? "play.unranked" : "play.practice");
 }
 
 // Clicking an own meld with one card selected prepares "Anlegen" (or "Joker tauschen").
@@ -215,7 +218,9 @@ async function start() {
   }
   ctx.name = game.attempt.name;
   try {
-    ctx.seats = (await fetchDay(game.attempt.date)).seats;
+    const day = await fetchDay(game.attempt.date);
+    ctx.seats = day.seats;
+    ctx.closed = day.seed !== null; // an unranked game of a closed day is practice
   } catch (e) {
     ctx.seats = null;
   }

@@ -1,0 +1,75 @@
+// The account page: sign up (name, then a passkey), sign in with a passkey, the account's
+// devices, sign out (here or everywhere), delete the account.
+
+import {
+  account, addDevice, addDeviceOptions, deleteAccount, removeDevice, signIn, signInOptions,
+  signOut, signUp, signUpOptions,
+} from "./lib/api.js";
+import { $, clear, h } from "./lib/dom.js";
+import { explain } from "./lib/explain.js";
+import { formatDate, t } from "./lib/i18n.js";
+import * as passkeys from "./lib/passkeys.js";
+
+function failed(e) {
+  $("#account-error").textContent = e && e.name === "NotAllowedError"
+    ? t("account.cancelled") : explain(e);
+}
+
+function render(current) {
+  $("#account-error").textContent = "";
+  $("#signed-out").hidden = current !== null;
+  $("#signed-in").hidden = current === null;
+  if (current) {
+    $("#account-name-title").textContent = current.name;
+    const last = current.devices.length === 1;
+    clear($("#devices")).append(...current.devices.map((d) => h("li", { dataset: { id: d.id } },
+      h("span", { text: `${d.label} · ${formatDate(d.created_at.slice(0, 10))}` }), " ",
+      last ? null : h("button", {
+        type: "button", class: "button small", text: t("account.remove"),
+        onclick: () => removeDevice(d.id).then(render, failed),
+      }))));
+  }
+  document.body.dataset.ready = "1";
+}
+
+async function refresh() {
+  try {
+    render(await account());
+  } catch (e) {
+    if (e.status === 401) render(null);
+    else failed(e);
+  }
+}
+
+async function ceremony(step) {
+  try {
+    await step();
+    await refresh();
+  } catch (e) {
+    failed(e);
+  }
+}
+
+$("#signup-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  ceremony(async () => {
+    const { handle, options } = await signUpOptions($("#account-name").value, $("#attach").checked);
+    await signUp(handle, await passkeys.create(options));
+  });
+});
+$("#signin-button").addEventListener("click", () => ceremony(async () => {
+  const { handle, options } = await signInOptions();
+  await signIn(handle, await passkeys.get(options));
+}));
+$("#add-device").addEventListener("click", () => ceremony(async () => {
+  const { handle, options } = await addDeviceOptions();
+  await addDevice(handle, await passkeys.create(options), "");
+}));
+$("#signout").addEventListener("click", () => ceremony(() => signOut(false)));
+$("#signout-everywhere").addEventListener("click", () => ceremony(() => signOut(true)));
+$("#delete-account").addEventListener("click", () => {
+  if (window.confirm(t("account.deleteConfirm"))) ceremony(deleteAccount);
+});
+
+if (!passkeys.supported()) $("#account-error").textContent = t("account.unsupported");
+refresh();

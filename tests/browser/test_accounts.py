@@ -1,0 +1,88 @@
+"""Accounts with passkeys in Chromium (issue 13): a virtual authenticator through the DevTools
+protocol (WebAuthn.addVirtualAuthenticator: ctap2, internal, resident key, user verification)
+signs up, signs out, signs in, plays a ranked attempt and deletes the account."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.support.browser_stack import Stack
+
+DAY = "2030-08-01"
+
+
+@pytest.fixture
+def localhost(browser: Browser, stack: Stack) -> Iterator[BrowserContext]:
+    """A fresh profile on http://localhost:PORT (a relying party must be a domain, not an IP)."""
+    base = stack.base_url.replace("127.0.0.1", "localhost")
+    ctx = browser.new_context(base_url=base, viewport={"width": 1280, "height": 900})
+    ctx.add_init_script("localStorage.setItem('pikdame.speed', JSON.stringify('veryfast'))")
+    yield ctx
+    ctx.close()
+
+
+def authenticator(page: Page) -> str:
+    """A platform passkey authenticator that says yes (user verified) to every ceremony."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    added = cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
+    return str(added["authenticatorId"])
+
+
+def test_sign_up_out_in_ranked_attempt_and_delete(localhost: BrowserContext, stack: Stack) -> None:
+    stack.clock.set_day(DAY)
+    page = localhost.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    authenticator(page)
+
+    page.goto("/account")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#signed-out")).to_be_visible()
+    page.fill("#account-name", "Passkey Ada")
+    page.click("#signup-button")  # the second click: the passkey
+    expect(page.locator("#signed-in")).to_be_visible()
+    expect(page.locator("#account-name-title")).to_have_text("Passkey Ada")
+    expect(page.locator("#devices li")).to_have_count(1)
+
+    page.click("#signout")
+    expect(page.locator("#signed-out")).to_be_visible()
+    assert page.request.get("/api/account").status == 401
+
+    page.click("#signin-button")  # discoverable: no name asked
+    expect(page.locator("#signed-in")).to_be_visible()
+    expect(page.locator("#account-name-title")).to_have_text("Passkey Ada")
+
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#name", "Passkey Ada")
+    page.locator("#start-button").click()
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#practice-flag")).to_be_hidden()  # ranked: no "ohne Wertung"
+    attempt_id = page.url.rsplit("/", 1)[-1].split("?")[0]
+    attempt = page.request.get(f"/api/attempts/{attempt_id}").json()["attempt"]
+    assert attempt["ranked"] is True
+
+    page.goto("/account")
+    page.wait_for_selector("body[data-ready='1']")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#delete-account")
+    expect(page.locator("#signed-out")).to_be_visible()
+    assert page.request.get("/api/account").status == 401
+    assert errors == []

@@ -23,19 +23,14 @@ run: $(STAMP)
 
 test: $(STAMP) lint typecheck
 	$(BIN)/python -m pytest -q
+	$(MAKE) test-roles
 
 # The service tests once more with game state, the queue and the rankings on three separate
-# redis-servers (tests/support/servers.py): no operation may need two of them at once. Left out:
-# tests that read the queue's or the rankings' keys from the state server themselves, or verify
-# with one client (worker.verify's rankings argument), and the failover test (Sentinel for
-# REDIS_URL only); tests/service/test_roles.py covers the split in every run.
-ROLES_SKIP := --ignore=tests/service/test_cli.py --ignore=tests/service/test_failover.py \
-	--ignore=tests/service/test_faults.py --ignore=tests/service/test_hot_paths.py \
-	--ignore=tests/service/test_lost_jobs.py --ignore=tests/service/test_outages.py \
-	--ignore=tests/service/test_rankings_api.py --ignore=tests/service/test_verdict_wait.py \
-	--deselect=tests/service/test_moves.py::test_play_to_the_end_then_log_and_no_more_moves
+# redis-servers (tests/support/servers.py): no operation may need two of them at once. Every
+# service test runs: those that read a role's keys take that role's client (the rankings and
+# qdb fixtures); those whose subject is one server (its outage, its failover) pin every role to it.
 test-roles: $(STAMP)
-	PIKDAME_TEST_REDIS_ROLES=1 $(BIN)/python -m pytest -q tests/service $(ROLES_SKIP)
+	PIKDAME_TEST_REDIS_ROLES=1 $(BIN)/python -m pytest -q tests/service
 
 # The pages' JavaScript tooling (ESLint) lives in templates/ with its lockfile; npm ci installs
 # exactly the locked versions.

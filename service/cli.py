@@ -8,11 +8,10 @@ import os
 import time
 
 import click
-import redis
 
 from engine import commitment, daily_seed
 from service import commands
-from service.data import clock, config, queue
+from service.data import clock, config, connect, queue
 
 
 @click.group()
@@ -43,7 +42,7 @@ def reconcile(older_than: int) -> None:
     from service.data.reconcile import reconcile as run
 
     cfg = config.load()
-    client = redis.Redis.from_url(cfg.redis_state_url, decode_responses=True)
+    client = connect.state_client(cfg)
     q = queue.queue(cfg.redis_queue_url, cfg.queue, cfg.retry_intervals)
     ids = run(client, q, int(time.time() * 1000), older_than)
     click.echo(json.dumps({"requeued": ids}))
@@ -58,7 +57,7 @@ def archive(date: str | None) -> None:
     from service.data import archive as archives
 
     cfg = config.load()
-    client = redis.Redis.from_url(cfg.redis_state_url, decode_responses=True)
+    client = connect.state_client(cfg)
     store = archives.from_settings(cfg)
     if date is None:
         archived = archives.archive_closed_days(client, store, cfg)
@@ -73,6 +72,16 @@ def archive(date: str | None) -> None:
     click.echo(json.dumps({"archived": {date: written}}))
 
 
+@main.command("migrate-keys")
+def migrate_keys() -> None:
+    """Give the game-state keys stored before issue 16 their hash tags (once, between days, on
+    the single Redis, before moving game state to a Redis Cluster)."""
+    from service.data.migrate import rename_legacy
+
+    cfg = config.load()
+    click.echo(json.dumps({"renamed": rename_legacy(connect.state_client(cfg))}))
+
+
 @main.command()
 @click.argument("date", required=False)
 def suspicious(date: str | None) -> None:
@@ -84,8 +93,8 @@ def suspicious(date: str | None) -> None:
     if date is not None and clock.parse_date(date) is None:
         raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
     cfg = config.load()
-    state = redis.Redis.from_url(cfg.redis_state_url, decode_responses=True)
-    rankings = redis.Redis.from_url(cfg.redis_rankings_url, decode_responses=True)
+    state = connect.state_client(cfg)
+    rankings = connect.text_client(cfg, cfg.redis_rankings_url)
     click.echo(json.dumps(report(state, rankings, date or clock.today(cfg)), indent=2))
 
 

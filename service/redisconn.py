@@ -20,12 +20,7 @@ QUEUE = "pikdame_queue"
 
 def init_app(app: Flask) -> None:
     config = settings_of(app)
-    state = connect.text_client(config, config.redis_state_url)
-    app.extensions[EXTENSION] = state
-    same = config.redis_rankings_url == config.redis_state_url
-    app.extensions[RANKINGS] = (
-        state if same else connect.text_client(config, config.redis_rankings_url)
-    )
+    app.extensions[EXTENSION], app.extensions[RANKINGS] = connect.role_clients(config)
     app.extensions[QUEUE] = queue.queue_on(
         connect.client(config, config.redis_queue_url, text=False),
         config.queue,

@@ -31,12 +31,7 @@ class Context:
 def context() -> Context:
     """One per worker process, from the environment (service.data.config)."""
     settings = config.load()
-    state = connect.text_client(settings, settings.redis_state_url)
-    rankings = (
-        state
-        if settings.redis_rankings_url == settings.redis_state_url
-        else connect.text_client(settings, settings.redis_rankings_url)
-    )
+    state, rankings = connect.role_clients(settings)
     return Context(
         settings,
         state,

@@ -151,15 +151,20 @@ def verify(
         if now.verification in ("verified", "rejected"):  # another worker was quicker
             return {"attempt_id": attempt_id, "status": now.verification, "new": False}
         pipe.multi()
-        pipe.zrem(keys.FINISHED, attempt_id)
         if status == "verified":
             pipe.hset(key, mapping={"verification": "verified", "turns": str(turns)})
         else:
             pipe.hset(key, mapping={"verification": "rejected", "reason": reason or ""})
-        pipe.publish(keys.verdict_channel(attempt_id), status)  # for whoever waits on it
         return {"attempt_id": attempt_id, "status": status, "new": True}
 
-    return store.transaction(client, record_verdict, key)
+    # The verdict in a transaction on the attempt's slot alone (a Redis Cluster); then, idempotent
+    # and in other slots, off the reconciler's list (which also drops judged attempts itself)
+    # and announced to whoever waits on it.
+    result = store.transaction(client, record_verdict, key)
+    client.zrem(keys.FINISHED, attempt_id)
+    if result["new"]:
+        client.publish(keys.verdict_channel(attempt_id), status)
+    return result
 
 
 def finished_attempt(stored: dict[str, str], attempt_id: str) -> store.Attempt:

@@ -90,6 +90,9 @@ VARIABLES: Final = (
     Variable("PIKDAME_REDIS_STATE_URL", "redis_state_url", None),
     Variable("PIKDAME_REDIS_QUEUE_URL", "redis_queue_url", None),
     Variable("PIKDAME_REDIS_RANKINGS_URL", "redis_rankings_url", None),
+    # Game state on a Redis Cluster (PIKDAME_REDIS_STATE_URL names one of its nodes): the queue
+    # and the rankings then need URLs of their own (their scripts span slots).
+    Variable("PIKDAME_REDIS_STATE_CLUSTER", "redis_state_cluster", "0", _flag),
     # Failover (service/data/connect.py): Sentinels ("host:port, host:port") that name the primary
     # PIKDAME_REDIS_MASTER for every role on REDIS_URL; before acknowledging a move or a start,
     # wait for this many replicas to have it (0: do not wait; 1 with one replica: no loss).
@@ -152,6 +155,7 @@ class Settings:
     redis_state_url: str
     redis_queue_url: str
     redis_rankings_url: str
+    redis_state_cluster: bool
     redis_sentinels: tuple[tuple[str, int], ...]
     redis_master: str
     redis_wait_replicas: int
@@ -249,6 +253,14 @@ def load(overrides: Mapping[str, Any] | None = None) -> Settings:
     values["redis_url"] = values["redis_url"] or "redis://127.0.0.1:6379/0"
     for role in ("redis_state_url", "redis_queue_url", "redis_rankings_url"):
         values[role] = values[role] or values["redis_url"]
+    if values["redis_state_cluster"] and values["redis_state_url"] in (
+        values["redis_queue_url"],
+        values["redis_rankings_url"],
+    ):
+        raise ValueError(
+            "PIKDAME_REDIS_STATE_CLUSTER=1: PIKDAME_REDIS_QUEUE_URL and PIKDAME_REDIS_RANKINGS_URL"
+            " must name servers other than the state cluster"
+        )
     values["secret_generated"] = values["secret"] is None
     if values["secret"] is None:
         values["secret"] = dev_secret(values["var_dir"]).encode()

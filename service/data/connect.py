@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 import redis
+from redis.cluster import RedisCluster
 from redis.sentinel import Sentinel
 
 from service.data.config import Settings
@@ -44,8 +45,31 @@ def text_client(settings: Settings, url: str) -> redis.Redis[str]:
     return found
 
 
+def state_client(settings: Settings) -> redis.Redis[str]:
+    """Game state's client: a cluster client with PIKDAME_REDIS_STATE_CLUSTER=1 (it learns the
+    slots from the node in the URL and follows MOVED; every transaction on game state stays on
+    one slot: service.data.keys' hash tags), else as any role."""
+    if not settings.redis_state_cluster:
+        return text_client(settings, settings.redis_state_url)
+    # RedisCluster serves the same commands as redis.Redis (typed as it, as the callers use it).
+    cluster: redis.Redis[str] = RedisCluster.from_url(  # type: ignore[assignment]
+        settings.redis_state_url, decode_responses=True, health_check_interval=HEALTH_CHECK_S
+    )
+    return cluster
+
+
+def role_clients(settings: Settings) -> tuple[redis.Redis[str], redis.Redis[str]]:
+    """(game state, rankings): one client when both roles are on the same server."""
+    state = state_client(settings)
+    if settings.redis_rankings_url == settings.redis_state_url:
+        return state, state
+    return state, text_client(settings, settings.redis_rankings_url)
+
+
 def storage_uri(settings: Settings, url: str) -> str:
     """The same server as a ``limits`` storage URI (Flask-Limiter's counters)."""
+    if url == settings.redis_state_url and settings.redis_state_cluster:
+        return "redis+cluster://" + url.split("://", 1)[1].split("/", 1)[0]
     if not via_sentinel(settings, url):
         return url
     hosts = ",".join(f"{host}:{port}" for host, port in settings.redis_sentinels)

@@ -1,7 +1,12 @@
 """Redis key names, namespaced under ``pd:`` and per day where they are per day.
 
-Rankings and attempts are separate key families so they could later live in different servers;
-the RQ queue has its own ``rq:`` keys.
+Rankings and attempts are separate key families so they can live on different servers (Redis by
+role); the RQ queue has its own ``rq:`` keys.
+
+Game state may live on a Redis Cluster (issue 16): the keys of one attempt share the hash tag
+``{a:ID}`` and the state keys of one day the tag ``{d:DATE}``, so every transaction on them stays
+on one slot. Keys stored before the tags (``LEGACY_PATTERNS``) are renamed once by
+``service.data.migrate`` (``pikdame migrate-keys``), run between days on the single Redis.
 """
 
 from __future__ import annotations
@@ -17,8 +22,19 @@ ARCHIVED_DAYS: Final = f"{PREFIX}:archived:days"  # zset date -> ordinal, days a
 RECONCILE_LOCK: Final = f"{PREFIX}:lock:reconcile"  # one worker reconciles per tick
 
 
+def attempt_tag(attempt_id: str) -> str:
+    """The hash tag of one attempt's keys: one slot on a Redis Cluster."""
+    return f"{PREFIX}:{{a:{attempt_id}}}"
+
+
+def day_tag(date: str) -> str:
+    """The hash tag of one day's game-state keys (the players' slots, the looks of their names,
+    the count, the ids): a start claims a slot and a name in one transaction on one slot."""
+    return f"{PREFIX}:{{d:{date}}}"
+
+
 def attempt(attempt_id: str) -> str:
-    return f"{PREFIX}:attempt:{attempt_id}"
+    return f"{attempt_tag(attempt_id)}:attempt"
 
 
 def token(token_hash: str) -> str:
@@ -28,11 +44,11 @@ def token(token_hash: str) -> str:
 
 def player_day(date: str, player: str) -> str:
     """The one ranked attempt of a player on a day."""
-    return f"{PREFIX}:day:{date}:player:{player}"
+    return f"{day_tag(date)}:player:{player}"
 
 
 def day_count(date: str) -> str:
-    return f"{PREFIX}:day:{date}:attempts"
+    return f"{day_tag(date)}:attempts"
 
 
 def day_rank(date: str) -> str:
@@ -54,17 +70,17 @@ def day_names(date: str) -> str:
 def day_skeletons(date: str) -> str:
     """Hash name skeleton (service.data.names) -> player id of a day's ranked attempts: no two
     players of a day may have names that look alike."""
-    return f"{PREFIX}:day:{date}:skeletons"
+    return f"{day_tag(date)}:skeletons"
 
 
 def day_ids(date: str) -> str:
     """Set of the day's ranked attempt ids (what the archive writes and then lets expire)."""
-    return f"{PREFIX}:day:{date}:ids"
+    return f"{day_tag(date)}:ids"
 
 
 def replay(attempt_id: str) -> str:
     """A finished game's replay document (JSON), cached: it never changes once the day closed."""
-    return f"{PREFIX}:replay:{attempt_id}"
+    return f"{attempt_tag(attempt_id)}:replay"
 
 
 def parked(job_id: str) -> str:
@@ -161,3 +177,15 @@ def table_presence(table_id: str) -> str:
 def invite(code: str) -> str:
     """Which table an invite code opens."""
     return f"{PREFIX}:invite:{code}"
+
+
+# The game-state keys as named before the hash tags: (glob, regular expression capturing the
+# parts, the new name's function). service.data.migrate renames them.
+LEGACY_PATTERNS: Final = (
+    (f"{PREFIX}:attempt:*", rf"{PREFIX}:attempt:([^:]+)", "attempt"),
+    (f"{PREFIX}:replay:*", rf"{PREFIX}:replay:([^:]+)", "replay"),
+    (f"{PREFIX}:day:*:player:*", rf"{PREFIX}:day:([^:]+):player:(.+)", "player_day"),
+    (f"{PREFIX}:day:*:attempts", rf"{PREFIX}:day:([^:]+):attempts", "day_count"),
+    (f"{PREFIX}:day:*:skeletons", rf"{PREFIX}:day:([^:]+):skeletons", "day_skeletons"),
+    (f"{PREFIX}:day:*:ids", rf"{PREFIX}:day:([^:]+):ids", "day_ids"),
+)

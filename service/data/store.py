@@ -146,9 +146,9 @@ def create(
 ) -> tuple[Attempt, str]:
     """Store a new attempt and return it with its bearer token (shown once, stored hashed).
 
-    A ranked attempt claims the player's slot for the day and the look of its name in the same
-    transaction, so two concurrent starts by one player yield one attempt and one
-    ``AttemptExists``, and a look-alike of another player's name of the day ``NameTaken``.
+    A ranked attempt claims the player's slot for the day and the look of its name in one
+    transaction (on the day's slot), so two concurrent starts by one player yield one attempt and
+    one ``AttemptExists``, and a look-alike of another player's name of the day ``NameTaken``.
     """
     attempt_id = secrets.token_hex(8)
     token = secrets.token_urlsafe(32)
@@ -167,30 +167,42 @@ def create(
     slot = keys.player_day(date, player)
     lookalikes = keys.day_skeletons(date)
     shape = names.skeleton(name)
+    key = keys.attempt(attempt_id)
+
+    def write_attempt(pipe: redis.client.Pipeline[str]) -> None:
+        pipe.multi()
+        pipe.hset(key, mapping=fields)
+        if expiry is not None and expiry.attempt_at is not None:
+            pipe.expireat(key, expiry.attempt_at)
 
     def claim(pipe: redis.client.Pipeline[str]) -> None:
-        if ranked:
-            existing = pipe.get(slot)
-            if existing is not None:
-                raise AttemptExists(str(existing))
-            holder = pipe.hget(lookalikes, shape)
-            if holder is not None and holder != player:
-                raise NameTaken(name)
+        existing = pipe.get(slot)
+        if existing is not None:
+            raise AttemptExists(str(existing))
+        holder = pipe.hget(lookalikes, shape)
+        if holder is not None and holder != player:
+            raise NameTaken(name)
         pipe.multi()
-        if ranked:
-            pipe.set(slot, attempt_id)
-            pipe.hset(lookalikes, shape, player)
-            pipe.incr(keys.day_count(date))
-            pipe.zadd(keys.DAYS, {date: day_ordinal})
-            pipe.sadd(keys.day_ids(date), attempt_id)
-        pipe.hset(keys.attempt(attempt_id), mapping=fields)
-        pipe.set(keys.token(str(fields["token"])), attempt_id)
-        if expiry is not None:
-            pipe.expireat(keys.token(str(fields["token"])), expiry.token_at)
-            if expiry.attempt_at is not None:
-                pipe.expireat(keys.attempt(attempt_id), expiry.attempt_at)
+        pipe.set(slot, attempt_id)
+        pipe.hset(lookalikes, shape, player)
+        pipe.incr(keys.day_count(date))
+        pipe.sadd(keys.day_ids(date), attempt_id)
 
-    transaction(client, claim, slot, lookalikes)
+    # Three steps, each on one slot of a Redis Cluster (keys.attempt_tag, keys.day_tag): the
+    # attempt first (nothing points at it yet), then the claim of the day's slot and the name's
+    # look (the one transaction that decides), then the token. A start refused by the claim
+    # deletes its unclaimed attempt; one that dies half way leaves at most an attempt no token
+    # or slot points at (expiring with its day), never a slot or a token without its attempt.
+    transaction(client, write_attempt)
+    if ranked:
+        try:
+            transaction(client, claim, slot, lookalikes)
+        except (AttemptExists, NameTaken):
+            client.delete(key)
+            raise
+        client.zadd(keys.DAYS, {date: day_ordinal})  # idempotent, read by the archive's index
+    token_key = keys.token(str(fields["token"]))
+    client.set(token_key, attempt_id, exat=None if expiry is None else expiry.token_at)
     stored = load(client, attempt_id)
     assert stored is not None
     return stored, token
@@ -253,10 +265,13 @@ def play(
             }
             if current.ranked:
                 update["verification"] = "queued"
+        if finished and current.ranked:
+            # On the reconciler's list before the finish is stored (FINISHED is in another slot
+            # of a Redis Cluster): a finish that is stored is always on it, and an entry whose
+            # move did not commit is dropped by the reconciler (the attempt is not finished).
+            client.zadd(keys.FINISHED, {attempt_id: now_ms})
         pipe.multi()
         pipe.hset(key, mapping=cast(dict[str | bytes, str], update))
-        if finished and current.ranked:
-            pipe.zadd(keys.FINISHED, {attempt_id: now_ms})
         return Attempt.from_hash(h | update), game, events, finished
 
     return transaction(client, move_on, key)

@@ -3,8 +3,9 @@ log the live streams resume from, presence, and the turn timer's deadline.
 
 Flask-free, shared by the web (routes), the stream and the worker (the turn timer's job). Every
 change is one read and one write of the table's document under WATCH, so two requests never
-both apply (the loser sees a changed ``seq``: 409 stale); its events are appended to the log and
-announced on the table's channel in the same transaction.
+both apply (the loser sees a changed ``seq``: 409 stale); its events are appended to the log in
+the same transaction (the table's keys share the hash tag ``{t:ID}``: one slot on a Redis
+Cluster), then the invite's lifetime follows and the new seq is announced on the table's channel.
 """
 
 from __future__ import annotations
@@ -166,7 +167,13 @@ def change(
         _write(pipe, table, events, face_down, lifetimes, now_ms)
         return Changed(table, events)
 
-    return transaction(client, run, key)
+    changed: Changed = transaction(client, run, key)
+    _announce(client, changed.table, lifetimes)
+    return changed
+
+
+def _ttl(table: Table, lifetimes: Lifetimes) -> int:
+    return lifetimes.finished if table.status == "finished" else lifetimes.idle
 
 
 def _write(
@@ -177,6 +184,7 @@ def _write(
     lifetimes: Lifetimes,
     now_ms: int,
 ) -> None:
+    """The table's own keys (one slot): its document and its event log."""
     log = keys.table_events(table.id)
     first = table.seq + 1
     if events:
@@ -188,11 +196,17 @@ def _write(
             ),
         )
         table.seq += len(events)
-    ttl = lifetimes.finished if table.status == "finished" else lifetimes.idle
+    ttl = _ttl(table, lifetimes)
     pipe.set(keys.table(table.id), table.to_json(), ex=ttl)
     pipe.expire(log, ttl)
-    pipe.set(keys.invite(table.invite), table.id, ex=ttl)
-    pipe.publish(keys.table_channel(table.id), str(table.seq))
+
+
+def _announce(client: redis.Redis[str], table: Table, lifetimes: Lifetimes) -> None:
+    """After the table's transaction, idempotent, in other slots of a Redis Cluster (PUBLISH is
+    not allowed in a cluster's transaction): the invite lives as long as the table, and the
+    live streams hear the new seq (they re-read the log)."""
+    client.set(keys.invite(table.invite), table.id, ex=_ttl(table, lifetimes))
+    client.publish(keys.table_channel(table.id), str(table.seq))
 
 
 def create(
@@ -226,6 +240,7 @@ def create(
     pipe = client.pipeline(transaction=True)
     _write(pipe, table, [], [], lifetimes, now_ms)
     pipe.execute()
+    _announce(client, table, lifetimes)
     return table, token
 
 
@@ -457,6 +472,7 @@ def rematch(
         pipe = client.pipeline(transaction=True)
         _write(pipe, made[0], [], [], lifetimes, now)
         pipe.execute()
+        _announce(client, made[0], lifetimes)
     found = load(client, str(done.table.rematch))
     if found is None:
         raise TableError(404, "unknown_table", "the rematch has expired")

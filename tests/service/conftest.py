@@ -10,7 +10,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.support.servers import flush_roles, start_redis
+from tests.support.servers import flush_roles, role_url, start_redis
 from tests.support.service_app import Clock, make_app
 
 
@@ -47,3 +47,26 @@ def app(redis_url: str, rdb: redis.Redis[str], clock: Clock) -> Flask:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture
+def rankings(redis_url: str, rdb: redis.Redis[str]) -> Iterator[redis.Redis[str]]:
+    """The rankings role's server (its own in ``make test-roles``, else the state server)."""
+    url = role_url(redis_url, "PIKDAME_REDIS_RANKINGS_URL")
+    client: redis.Redis[str] = redis.Redis.from_url(url, decode_responses=True)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def queue_url(redis_url: str) -> str:
+    """The queue role's server (RQ's keys)."""
+    return role_url(redis_url, "PIKDAME_REDIS_QUEUE_URL")
+
+
+@pytest.fixture
+def qdb(queue_url: str, rdb: redis.Redis[str]) -> Iterator[redis.Redis[str]]:
+    """A text client of the queue role's server, to read RQ's keys."""
+    client: redis.Redis[str] = redis.Redis.from_url(queue_url, decode_responses=True)
+    yield client
+    client.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import redis
 from flask.testing import FlaskClient
 
+from service.data import keys
 from tests.support.api import start
 from tests.support.service_app import Clock
 
@@ -66,7 +67,7 @@ def test_bad_names_are_422_and_create_nothing(
         response = client.post(f"/api/daily/{clock.today}/attempts", json={"name": name})
         assert error(response) == (422, "bad_value"), name
     assert client.post(f"/api/daily/{clock.today}/attempts", json={}).status_code == 422
-    assert rdb.keys("pd:attempt:*") == []
+    assert rdb.keys(keys.attempt("*")) == []
     start(client, clock.today, "Zoë 🂡 Ω" + "x" * 10)  # printable unicode is a fine name
 
 

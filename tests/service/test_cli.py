@@ -9,6 +9,7 @@ import json
 import redis
 
 from engine import daily_seed
+from service.data import keys
 from tests.support.processes import pikdame, service_env
 
 
@@ -28,15 +29,17 @@ def test_seed_info_reveals_the_seed_only_after_the_day(redis_url: str) -> None:
     assert bad.returncode != 0 and "YYYY-MM-DD" in bad.stderr
 
 
-def test_reconcile_requeues_a_lost_job(redis_url: str, rdb: redis.Redis[str]) -> None:
+def test_reconcile_requeues_a_lost_job(
+    redis_url: str, rdb: redis.Redis[str], qdb: redis.Redis[str]
+) -> None:
     env = service_env(redis_url, "cli-secret")
     rdb.zadd("pd:finished", {"lost1": 0})  # finished long ago, never judged, no job
-    rdb.hset("pd:attempt:lost1", "verification", "queued")
+    rdb.hset(keys.attempt("lost1"), "verification", "queued")
     rdb.zadd("pd:finished", {"gone1": 0})  # an attempt that no longer exists
     rdb.zadd("pd:finished", {"done1": 0})
-    rdb.hset("pd:attempt:done1", "verification", "verified")
+    rdb.hset(keys.attempt("done1"), "verification", "verified")
     result = pikdame(env, "reconcile", "--older-than", "60")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"requeued": ["lost1"]}
-    assert rdb.exists("rq:job:verify-lost1") == 1
+    assert qdb.exists("rq:job:verify-lost1") == 1
     assert rdb.zrange("pd:finished", 0, -1) == ["lost1"]

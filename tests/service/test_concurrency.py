@@ -9,6 +9,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.data import keys
 from tests.support.api import start
 from tests.support.player import next_move
 from tests.support.service_app import Clock
@@ -53,7 +54,7 @@ def test_same_move_twice_at_once_applies_once(
         loser = next(b for s, b in results if s == 409)
         assert loser["error"]["code"] == "stale"
         winner = next(b for s, b in results if s == 200)
-        stored = rdb.hgetall(f"pd:attempt:{aid}")
+        stored = rdb.hgetall(keys.attempt(aid))
         # the record holds the move once: its length is exactly the winner's seq
         assert int(stored["seq"]) == winner["attempt"]["seq"]
         assert winner["attempt"]["seq"] == body["seq"] + len(winner["events"])

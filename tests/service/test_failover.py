@@ -22,7 +22,13 @@ import redis
 from tests.support.http import fetch
 from tests.support.player import next_move
 from tests.support.processes import WebServer, service_env, start_web, start_worker, wait_for
-from tests.support.servers import RedisServer, SentinelServer, start_redis, start_sentinel
+from tests.support.servers import (
+    RedisServer,
+    SentinelServer,
+    one_server,
+    start_redis,
+    start_sentinel,
+)
 
 pytestmark = pytest.mark.integration
 SECRET = "failover-test-secret"
@@ -101,6 +107,7 @@ def test_a_killed_primary_loses_no_acknowledged_move_and_ranks_everyone_once(
     env = service_env(
         primary.url,
         SECRET,
+        **one_server(primary.url),  # every role through Sentinel: the failover is its subject
         PIKDAME_REDIS_SENTINELS=sentinel.address,
         PIKDAME_REDIS_MASTER=sentinel.master,
         PIKDAME_REDIS_WAIT_REPLICAS="1",

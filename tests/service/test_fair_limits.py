@@ -14,6 +14,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.data import keys
 from tests.support.api import resign_at_once
 from tests.support.service_app import Clock, make_app
 
@@ -94,6 +95,6 @@ def test_replay_positions_are_limited_and_cached(
     first = reader.get(path)
     assert first.status_code == 200
     assert "immutable" in first.headers["Cache-Control"]
-    assert rdb.exists(f"pd:replay:{aid}")
+    assert rdb.exists(keys.replay(aid))
     assert [reader.get(path).status_code for _ in range(3)] == [200, 200, 429]
     assert reader.get("/replay/0000000000000000/positions").status_code == 429

@@ -12,12 +12,13 @@ from flask.testing import FlaskClient
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
+from service.data import keys
 from service.data.queue import job_id, queue
 from service.data.reconcile import reconcile
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.processes import service_env, start_worker, wait_for
-from tests.support.servers import start_redis
+from tests.support.servers import one_server, start_redis
 from tests.support.service_app import SECRET, Clock, make_app
 
 pytestmark = pytest.mark.integration
@@ -37,10 +38,16 @@ def job_status(url: str, aid: str) -> str:
 
 
 def test_worker_killed_mid_job_then_reconciler_verifies_once(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], redis_url: str, tmp_path: Path
+    client: FlaskClient,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    redis_url: str,
+    queue_url: str,
+    rankings: redis.Redis[str],
+    tmp_path: Path,
 ) -> None:
     aid = finished(client, clock)
-    key = f"pd:attempt:{aid}"
+    key = keys.attempt(aid)
     env = service_env(redis_url, SECRET.decode())
     # Keep writing to the attempt's hash so the job's WATCH transaction keeps failing and retrying
     # (it is in the middle of its work: replaying, not yet ranked); once it has started, pause all
@@ -58,7 +65,7 @@ def test_worker_killed_mid_job_then_reconciler_verifies_once(
     thread.start()
     worker = start_worker(env, tmp_path / "worker1.log")
     try:
-        wait_for(lambda: job_status(redis_url, aid) == "started", timeout=120, interval=0.005)
+        wait_for(lambda: job_status(queue_url, aid) == "started", timeout=120, interval=0.005)
         rdb.execute_command("CLIENT", "PAUSE", 10_000, "WRITE")
         time.sleep(0.3)
         assert rdb.hget(key, "verification") == "queued"
@@ -69,8 +76,8 @@ def test_worker_killed_mid_job_then_reconciler_verifies_once(
         thread.join()
     time.sleep(0.5)  # a surviving work horse would commit now
     assert rdb.hget(key, "verification") == "queued"
-    assert job_status(redis_url, aid) == "started"  # lost with its worker
-    q = queue(redis_url, "verify")
+    assert job_status(queue_url, aid) == "started"  # lost with its worker
+    q = queue(queue_url, "verify")
     now_ms = int(clock().timestamp() * 1000)  # the service stamped the finish with this clock
     assert reconcile(rdb, q, now_ms, older_than_s=3600) == []  # too recent to touch
     assert reconcile(rdb, q, now_ms + 10_000, older_than_s=5) == [aid]
@@ -79,8 +86,8 @@ def test_worker_killed_mid_job_then_reconciler_verifies_once(
     burst.popen.wait(timeout=60)
     assert rdb.hget(key, "verification") == "verified"
     player = rdb.hget(key, "player")
-    assert rdb.zcard(f"pd:day:{clock.today}:rank") == 1
-    assert rdb.hget(f"pd:player:{player}", "days") == "1"
+    assert rankings.zcard(f"pd:day:{clock.today}:rank") == 1
+    assert rankings.hget(f"pd:player:{player}", "days") == "1"
     assert rdb.zcard("pd:finished") == 0
     assert reconcile(rdb, q, now_ms + 10_000, older_than_s=5) == []
     # running the job once more (a duplicate delivery) changes nothing
@@ -88,16 +95,16 @@ def test_worker_killed_mid_job_then_reconciler_verifies_once(
 
     assert requeue_verify(q, aid)
     start_worker(env, tmp_path / "worker3.log", burst=True).popen.wait(timeout=60)
-    assert rdb.hget(f"pd:player:{player}", "days") == "1"
-    assert rdb.zcard(f"pd:day:{clock.today}:rank") == 1
+    assert rankings.hget(f"pd:player:{player}", "days") == "1"
+    assert rankings.zcard(f"pd:day:{clock.today}:rank") == 1
 
 
 def test_redis_crash_with_aof_keeps_every_verified_attempt(clock: Clock, tmp_path: Path) -> None:
     server = start_redis(appendonly=True, directory=tmp_path)
     try:
-        app = make_app(server.url, clock)
+        app = make_app(server.url, clock, **one_server(server.url))  # the crash of this one
         ids = [finished(app.test_client(), clock, name) for name in ("Ada", "Bob")]
-        env = service_env(server.url, SECRET.decode())
+        env = service_env(server.url, SECRET.decode(), **one_server(server.url))
         start_worker(env, tmp_path / "worker.log", burst=True).popen.wait(timeout=60)
         client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
         board = app.test_client().get(f"/api/leaderboard/{clock.today}").get_json()
@@ -111,20 +118,20 @@ def test_redis_crash_with_aof_keeps_every_verified_attempt(clock: Clock, tmp_pat
         assert again.get("/api/leaderboard/all-time").get_json() == alltime
         client = redis.Redis.from_url(server.url, decode_responses=True)
         for aid in ids:
-            assert client.hget(f"pd:attempt:{aid}", "verification") == "verified"
+            assert client.hget(keys.attempt(aid), "verification") == "verified"
         client.close()
     finally:
         server.close()
 
 
 def test_a_failing_job_retries_with_back_off_then_lands_in_failed_registry(
-    rdb: redis.Redis[str], redis_url: str, tmp_path: Path
+    rdb: redis.Redis[str], redis_url: str, tmp_path: Path, queue_url: str
 ) -> None:
     from rq.registry import FailedJobRegistry
 
     from service.data.queue import enqueue_verify
 
-    q = queue(redis_url, "verify", retry_intervals=(1, 1))
+    q = queue(queue_url, "verify", retry_intervals=(1, 1))
     assert enqueue_verify(q, "ghost")  # no such attempt: the job raises NotReady
     assert not enqueue_verify(q, "ghost")  # the deterministic id cannot be queued twice
     worker = start_worker(service_env(redis_url, SECRET.decode()), tmp_path / "worker.log")

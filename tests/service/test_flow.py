@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import redis
 
+from service.data import keys
 from tests.support.player import play_to_end
 from tests.support.processes import WebServer, service_env, start_web, start_worker, wait_for
 
@@ -117,5 +118,5 @@ def test_double_submit_over_http_applies_once(web: WebServer, rdb: redis.Redis[s
             t.join()
         assert sorted(s for s, _ in results) == [200, 409], results
         winner = next(b for s, b in results if s == 200)
-        assert int(rdb.hget(f"pd:attempt:{aid}", "seq") or 0) == winner["attempt"]["seq"]
+        assert int(rdb.hget(keys.attempt(aid), "seq") or 0) == winner["attempt"]["seq"]
         attempt = winner["attempt"]

@@ -15,6 +15,7 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import DAILY_DEALER, DAILY_RULES, Game, Seat, daily_seats, daily_seed, deal, replay
+from service.data import keys
 from tests.support.api import resign_at_once
 from tests.support.service_app import SECRET, Clock
 from worker.verify import verify
@@ -31,7 +32,7 @@ def store_forgery(rdb: redis.Redis[str], aid: str, game: Game) -> None:
     assert outcome is not None
     replay(game.to_record(), daily_seed(SECRET, "2026-11-30"))  # the forgery replays cleanly
     rdb.hset(
-        f"pd:attempt:{aid}",
+        keys.attempt(aid),
         mapping={"game": json.dumps(game.to_json()), "score": str(outcome.round_scores[0])},
     )
 
@@ -74,7 +75,7 @@ def test_a_record_off_the_days_setup_is_rejected_with_a_reason(
     aid = resigned_attempt(client, clock)
     store_forgery(rdb, aid, make())
     assert verify(rdb, aid, SECRET)["status"] == "rejected"
-    assert rdb.hget(f"pd:attempt:{aid}", "reason") == f"setup_mismatch in {field}"
+    assert rdb.hget(keys.attempt(aid), "reason") == f"setup_mismatch in {field}"
     assert rdb.zcard("pd:day:2026-11-30:rank") == 0
 
 

@@ -10,6 +10,7 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import daily_game, daily_seed
+from service.data import keys
 from tests.support.api import caller, start, tamper
 from tests.support.player import play_to_end
 from tests.support.service_app import SECRET, Clock
@@ -29,10 +30,10 @@ def first(record: dict[str, Any], seat: int, word: str) -> dict[str, Any]:
 def rejected(rdb: redis.Redis[str], aid: str) -> str:
     result = verify(rdb, aid, SECRET)
     assert result["status"] == "rejected" and result["new"] is True
-    assert rdb.hget(f"pd:attempt:{aid}", "verification") == "rejected"
+    assert rdb.hget(keys.attempt(aid), "verification") == "rejected"
     assert rdb.zscore("pd:day:2026-11-30:rank", aid) is None
     assert rdb.zcard("pd:alltime") == 0
-    return str(rdb.hget(f"pd:attempt:{aid}", "reason"))
+    return str(rdb.hget(keys.attempt(aid), "reason"))
 
 
 def test_the_honest_record_is_verified(
@@ -59,7 +60,7 @@ def test_a_changed_bot_move_is_rejected(
     client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
 ) -> None:
     aid = finished_attempt(client, clock)
-    record = json.loads(rdb.hget(f"pd:attempt:{aid}", "game") or "")["record"]
+    record = json.loads(rdb.hget(keys.attempt(aid), "game") or "")["record"]
     move = first(record, 1, "discard")
     index = record["moves"].index(move)
     # replay up to the bot's discard to learn its hand, then make it discard another card it holds:
@@ -93,7 +94,7 @@ def test_a_wrong_live_score_is_rejected(
     client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
 ) -> None:
     aid = finished_attempt(client, clock)
-    key = f"pd:attempt:{aid}"
+    key = keys.attempt(aid)
     rdb.hset(key, "score", int(rdb.hget(key, "score") or 0) + 1)
     assert rejected(rdb, aid) == "score_mismatch"
 
@@ -116,7 +117,7 @@ def test_verifying_twice_ranks_once_and_unfinished_fails_loudly(
     aid = finished_attempt(client, clock)
     assert verify(rdb, aid, SECRET)["new"] is True
     assert verify(rdb, aid, SECRET) == {"attempt_id": aid, "status": "verified", "new": False}
-    player = rdb.hget(f"pd:attempt:{aid}", "player")
+    player = rdb.hget(keys.attempt(aid), "player")
     assert rdb.hget(f"pd:player:{player}", "days") == "1"
     assert rdb.zcard("pd:day:2026-11-30:rank") == 1
     clock.advance(days=1)
@@ -138,4 +139,4 @@ def test_a_record_from_another_engine_fails_the_job_without_a_verdict(
     tamper(rdb, aid, older)
     with pytest.raises(EngineMismatch):
         verify(rdb, aid, SECRET)
-    assert rdb.hget(f"pd:attempt:{aid}", "verification") == "queued"
+    assert rdb.hget(keys.attempt(aid), "verification") == "queued"

@@ -13,6 +13,7 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import Game, daily_seed
+from service.data import keys
 from tests.support.player import next_move
 from tests.support.service_app import SECRET, Clock
 
@@ -76,7 +77,7 @@ def test_no_hidden_card_or_seed_in_any_response(
         aid = created.get_json()["attempt"]["id"]
 
         def game(aid: str = aid) -> Game:
-            return Game.from_json(json.loads(rdb.hget(f"pd:attempt:{aid}", "game") or ""))
+            return Game.from_json(json.loads(rdb.hget(keys.attempt(aid), "game") or ""))
 
         check(created.get_data(as_text=True), game(), seed_hex)
         attempt: dict[str, Any] = created.get_json()["attempt"]
@@ -142,7 +143,7 @@ def test_a_bots_face_down_going_out_card_stays_hidden(
         clock.advance(days=1)
     else:
         raise AssertionError("no bot went out in eight days")
-    stored = Game.from_json(json.loads(rdb.hget(f"pd:attempt:{aid}", "game") or ""))
+    stored = Game.from_json(json.loads(rdb.hget(keys.attempt(aid), "game") or ""))
     winner, real_move = stored.state.history[-1]
     assert winner == outcome["winner"] and real_move.startswith("discard ")
     assert events[-1] == {"seat": winner, "move": "discard"}

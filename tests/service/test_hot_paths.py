@@ -30,12 +30,12 @@ def test_rate_limit_headers_only_on_a_429(
 
 
 def test_verified_names_sit_beside_the_rank(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     attempt, _ = start(client, clock.today, "Ada")
     play_to_end(caller(client), attempt["id"], use_hints=False)
-    assert verify(rdb, attempt["id"], SECRET)["status"] == "verified"
-    assert rdb.hget(keys.day_names(clock.today), attempt["id"]) == "Ada"
+    assert verify(rdb, attempt["id"], SECRET, rankings)["status"] == "verified"
+    assert rankings.hget(keys.day_names(clock.today), attempt["id"]) == "Ada"
     board = client.get(f"/api/leaderboard/{clock.today}").get_json()
     assert [(e["name"], e["attempt_id"], e["rank"]) for e in board["entries"]] == [
         ("Ada", attempt["id"], 1)
@@ -43,13 +43,14 @@ def test_verified_names_sit_beside_the_rank(
 
 
 def test_entries_ranked_without_a_kept_name_read_the_attempts(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     day = clock.today
     for i in range(3):  # a0 ranked before names were kept, a1 with its name, a2 gone
-        rdb.zadd(keys.day_rank(day), {f"a{i}": ranking.rank_key(100 - i, 20, i)})
-    rdb.hset(keys.attempt("a0"), "name", "Old")
-    rdb.hset(keys.day_names(day), "a1", "New")
+        rankings.zadd(keys.day_rank(day), {f"a{i}": ranking.rank_key(100 - i, 20, i)})
+    # ranked when one server held everything: its attempt beside the board
+    rankings.hset(keys.attempt("a0"), "name", "Old")
+    rankings.hset(keys.day_names(day), "a1", "New")
     board = client.get(f"/api/leaderboard/{day}?limit=2").get_json()
     assert board["total"] == 3
     assert [(e["rank"], e["name"], e["score"], e["turns"]) for e in board["entries"]] == [
@@ -80,17 +81,19 @@ def test_a_move_reads_its_attempt_once(
 
 
 def test_reads_count_their_limit_in_their_own_round_trip(
-    redis_url: str, clock: Clock, rdb: redis.Redis[str]
+    redis_url: str, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     app = make_app(redis_url, clock, PIKDAME_LIMITS_ENABLED=True, PIKDAME_LIMIT_DEFAULT="3/second")
     client = app.test_client()
-    rdb.zadd(keys.day_rank(clock.today), {"a0": ranking.rank_key(10, 20, 0)})
-    rdb.hset(keys.day_names(clock.today), "a0", "Ada")
+    rankings.zadd(keys.day_rank(clock.today), {"a0": ranking.rank_key(10, 20, 0)})
+    rankings.hset(keys.day_names(clock.today), "a0", "Ada")
     board = f"/api/leaderboard/{clock.today}"
     client.get(board)
-    rdb.config_resetstat()
+    rankings.config_resetstat()
     assert client.get(board).status_code == 200
-    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in rdb.info("commandstats").items()}
+    calls = {
+        k.removeprefix("cmdstat_"): v["calls"] for k, v in rankings.info("commandstats").items()
+    }
     # the count (INCRBY, EXPIRE) and the page script in one pipeline, nothing else sent by the
     # web: the script's own ZCARD, ZREVRANGE and HMGET run inside Redis
     sent = {k for k in calls if k not in {"zcard", "zrevrange", "hmget", "config|resetstat"}}
@@ -102,11 +105,11 @@ def test_reads_count_their_limit_in_their_own_round_trip(
 
 
 def test_a_leaderboard_read_survives_a_redis_that_lost_its_scripts(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
-    rdb.zadd(keys.day_rank(clock.today), {"a0": ranking.rank_key(10, 20, 0)})
-    rdb.hset(keys.day_names(clock.today), "a0", "Ada")
+    rankings.zadd(keys.day_rank(clock.today), {"a0": ranking.rank_key(10, 20, 0)})
+    rankings.hset(keys.day_names(clock.today), "a0", "Ada")
     assert client.get(f"/api/leaderboard/{clock.today}").status_code == 200
-    rdb.script_flush()
+    rankings.script_flush()
     board = client.get(f"/api/leaderboard/{clock.today}").get_json()
     assert [e["name"] for e in board["entries"]] == ["Ada"]

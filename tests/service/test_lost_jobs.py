@@ -12,6 +12,7 @@ import pytest
 import redis
 from flask import Flask
 
+from service.data import keys
 from service.data.queue import job_id
 from service.data.reconcile import reconcile
 from tests.support.api import resign_at_once
@@ -36,46 +37,57 @@ def idle_in_dequeue(rdb: redis.Redis[str]) -> bool:
 
 
 def verdicts(rdb: redis.Redis[str], ids: list[str]) -> list[str | None]:
-    return [rdb.hget(f"pd:attempt:{aid}", "verification") for aid in ids]
+    return [rdb.hget(keys.attempt(aid), "verification") for aid in ids]
 
 
 def test_worker_killed_between_dequeue_and_start_strands_nothing(
-    app: Flask, clock: Clock, rdb: redis.Redis[str], redis_url: str, tmp_path: Path
+    app: Flask,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    redis_url: str,
+    tmp_path: Path,
+    qdb: redis.Redis[str],
+    rankings: redis.Redis[str],
 ) -> None:
     """The job is in RQ's intermediate queue with status ``queued`` when its worker dies: the
     next worker requeues it (before the fix it counted as waiting and sat there)."""
     aid = resigned(app, clock, "Ada")
     jid = job_id(aid)
-    assert rdb.lrem(QUEUE, 0, jid) == 1  # held back until the worker is listening
+    assert qdb.lrem(QUEUE, 0, jid) == 1  # held back until the worker is listening
     env = service_env(redis_url, SECRET.decode())
     worker = start_worker(env, tmp_path / "worker1.log")
     try:
-        wait_for(lambda: idle_in_dequeue(rdb), timeout=60)
+        wait_for(lambda: idle_in_dequeue(qdb), timeout=60)
         # Hand the job over and freeze every write in one step: the worker's blocking pop takes
         # the job (into the intermediate queue with BLMOVE), and its next write (starting the
         # job) blocks.
-        with rdb.pipeline(transaction=True) as pipe:
+        with qdb.pipeline(transaction=True) as pipe:
             pipe.rpush(QUEUE, jid)
             pipe.execute_command("CLIENT", "PAUSE", 20_000, "WRITE")  # type: ignore[no-untyped-call]
             pipe.execute()
-        wait_for(lambda: rdb.lrange(QUEUE, 0, -1) == [])  # taken by the worker
+        wait_for(lambda: qdb.lrange(QUEUE, 0, -1) == [])  # taken by the worker
     finally:
         worker.kill()
-        rdb.execute_command("CLIENT", "UNPAUSE")
-    assert rdb.hget(f"rq:job:{jid}", "status") == "queued"
-    assert rdb.lrange(QUEUE, 0, -1) == []
-    assert rdb.hget(f"pd:attempt:{aid}", "verification") == "queued"
+        qdb.execute_command("CLIENT", "UNPAUSE")
+    assert qdb.hget(f"rq:job:{jid}", "status") == "queued"
+    assert qdb.lrange(QUEUE, 0, -1) == []
+    assert rdb.hget(keys.attempt(aid), "verification") == "queued"
     back = start_worker(env, tmp_path / "worker2.log")
     try:
         wait_for(lambda: verdicts(rdb, [aid]) == ["verified"], timeout=60, interval=0.2)
     finally:
         back.stop()
-    assert rdb.zcard(f"pd:day:{clock.today}:rank") == 1
-    assert rdb.lrange(INTERMEDIATE, 0, -1) == []
+    assert rankings.zcard(f"pd:day:{clock.today}:rank") == 1
+    assert qdb.lrange(INTERMEDIATE, 0, -1) == []
 
 
 def test_the_reconciler_requeues_a_job_parked_in_the_intermediate_queue(
-    app: Flask, clock: Clock, rdb: redis.Redis[str], redis_url: str
+    app: Flask,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    redis_url: str,
+    qdb: redis.Redis[str],
+    queue_url: str,
 ) -> None:
     """The ``pikdame reconcile`` path for the same state: the first sighting only marks the job
     (a live worker starts it within milliseconds); a later one requeues it."""
@@ -83,19 +95,24 @@ def test_the_reconciler_requeues_a_job_parked_in_the_intermediate_queue(
 
     aid = resigned(app, clock, "Ada")
     jid = job_id(aid)
-    rdb.lmove(QUEUE, INTERMEDIATE, "RIGHT", "LEFT")  # what a dying worker's BLMOVE leaves
-    q = queue(redis_url, "verify")
+    qdb.lmove(QUEUE, INTERMEDIATE, "RIGHT", "LEFT")  # what a dying worker's BLMOVE leaves
+    q = queue(queue_url, "verify")
     now_ms = int(clock().timestamp() * 1000) + 60_000
     assert reconcile(rdb, q, now_ms, older_than_s=5) == []
-    rdb.set(f"pd:parked:{jid}", str(time.time() - INTERMEDIATE_GRACE_S - 1))
+    qdb.set(f"pd:parked:{jid}", str(time.time() - INTERMEDIATE_GRACE_S - 1))
     assert reconcile(rdb, q, now_ms, older_than_s=5) == [aid]
-    assert rdb.lrange(QUEUE, 0, -1) == [jid]
-    assert rdb.lrange(INTERMEDIATE, 0, -1) == []
+    assert qdb.lrange(QUEUE, 0, -1) == [jid]
+    assert qdb.lrange(INTERMEDIATE, 0, -1) == []
     assert reconcile(rdb, q, now_ms, older_than_s=5) == []  # waiting now: left alone
 
 
 def test_fifty_verifications_with_the_worker_killed_at_random_points(
-    app: Flask, clock: Clock, rdb: redis.Redis[str], redis_url: str, tmp_path: Path
+    app: Flask,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    redis_url: str,
+    tmp_path: Path,
+    rankings: redis.Redis[str],
 ) -> None:
     """Issue 10's fault test: 50 verifications while the worker is SIGKILLed at random moments
     (seeded), then one worker back: 50 verdicts within 60 s, each attempt ranked once."""
@@ -125,21 +142,26 @@ def test_fifty_verifications_with_the_worker_killed_at_random_points(
         worker.stop()
     assert kills >= 5
     assert verdicts(rdb, ids) == ["verified"] * 50
-    assert rdb.zcard(f"pd:day:{clock.today}:rank") == 50
+    assert rankings.zcard(f"pd:day:{clock.today}:rank") == 50
     assert rdb.zcard("pd:finished") == 0
-    players = [rdb.hget(f"pd:attempt:{aid}", "player") for aid in ids]
-    assert all(rdb.hget(f"pd:player:{p}", "days") == "1" for p in players)
+    players = [rdb.hget(keys.attempt(aid), "player") for aid in ids]
+    assert all(rankings.hget(f"pd:player:{p}", "days") == "1" for p in players)
 
 
 def test_a_web_process_killed_before_enqueueing_loses_no_verdict(
-    app: Flask, clock: Clock, rdb: redis.Redis[str], redis_url: str, tmp_path: Path
+    app: Flask,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    redis_url: str,
+    tmp_path: Path,
+    qdb: redis.Redis[str],
 ) -> None:
     """The finishing move is stored but its job never queued (the web process died between the
     two): the next worker's reconciler queues it."""
     aid = resigned(app, clock, "Ada")
     jid = job_id(aid)
-    rdb.delete(f"rq:job:{jid}")
-    rdb.lrem(QUEUE, 0, jid)
+    qdb.delete(f"rq:job:{jid}")
+    qdb.lrem(QUEUE, 0, jid)
     worker = start_worker(service_env(redis_url, SECRET.decode()), tmp_path / "worker.log")
     try:
         wait_for(lambda: verdicts(rdb, [aid]) == ["verified"], timeout=60, interval=0.2)

@@ -8,13 +8,14 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import Game, daily_game, daily_seed
+from service.data import keys
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.service_app import SECRET, Clock
 
 
 def stored(rdb: redis.Redis[str], attempt_id: str) -> dict[str, str]:
-    return rdb.hgetall(f"pd:attempt:{attempt_id}")
+    return rdb.hgetall(keys.attempt(attempt_id))
 
 
 def test_draw_then_discard_the_bots_answer(client: FlaskClient, clock: Clock) -> None:
@@ -129,7 +130,7 @@ def test_moves_after_the_grace_are_409_day_closed(client: FlaskClient, clock: Cl
 
 
 def test_play_to_the_end_then_log_and_no_more_moves(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], qdb: redis.Redis[str]
 ) -> None:
     attempt, _token = start(client, clock.today)
     aid = attempt["id"]
@@ -144,7 +145,7 @@ def test_play_to_the_end_then_log_and_no_more_moves(
     late = client.post(f"/api/attempts/{aid}/moves", json={"move": "draw", "seq": final["seq"]})
     assert late.status_code == 422 and late.get_json()["error"]["code"] == "round_over"
     # the job is queued under its deterministic id
-    assert rdb.exists(f"rq:job:verify-{aid}") == 1
+    assert qdb.exists(f"rq:job:verify-{aid}") == 1
     # once the day has closed, the finished attempt and its record are public, seed included
     clock.advance(days=1)
     stranger = client.application.test_client()
@@ -169,7 +170,7 @@ def test_hint_is_the_optimisers_arrangement(client: FlaskClient, clock: Clock) -
     from engine.pikdame.optimiser import HINT, best_arrangement
 
     game = Game.from_json(
-        json.loads(client.application.extensions["pikdame_redis"].hget(f"pd:attempt:{aid}", "game"))
+        json.loads(client.application.extensions["pikdame_redis"].hget(keys.attempt(aid), "game"))
     )
     best = best_arrangement(game.state.hand(0), game.state.melds[0], HINT)
     assert best == best_arrangement(game.state.hand(0), game.state.melds[0])  # a small hand

@@ -8,6 +8,7 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
+from service.data import keys
 from service.data.names import BadName, normalise, skeleton
 from tests.support.api import start
 from tests.support.service_app import Clock
@@ -42,7 +43,7 @@ def test_a_name_that_does_not_show_is_refused(
     status, error = post_name(client, clock, INVISIBLE[case])
     assert (status, error["code"]) == (422, "bad_value")
     assert error["message"].startswith("name: ")
-    assert rdb.keys("pd:attempt:*") == []
+    assert rdb.keys(keys.attempt("*")) == []
 
 
 def test_a_stack_of_combining_marks_is_refused(client: FlaskClient, clock: Clock) -> None:
@@ -72,7 +73,7 @@ def test_a_lookalike_of_another_players_name_of_the_day_is_refused(
     status, error = post_name(other, clock, lookalike)
     assert (status, error["code"]) == (422, "bad_value")
     assert "another player" in error["message"]
-    assert len(rdb.keys("pd:attempt:*")) == 1
+    assert len(rdb.keys(keys.attempt("*"))) == 1
     # a different name is fine, and so is the same name on another day
     assert post_name(other, clock, "Bob")[0] == 201
     clock.advance(days=1)

@@ -16,11 +16,12 @@ import redis
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
+from service.data import keys
 from service.data.queue import queue
 from tests.support.api import resign_at_once
 from tests.support.launcher import healthy, launch
 from tests.support.processes import WebServer, descendants, service_env, start_worker, wait_for
-from tests.support.servers import free_port, start_redis
+from tests.support.servers import free_port, one_server, start_redis
 from tests.support.service_app import SECRET, Clock, make_app
 
 pytestmark = pytest.mark.integration
@@ -31,7 +32,7 @@ OUTAGE_S = 4
 def verdict(url: str, aid: str) -> str | None:
     client: redis.Redis[str] = redis.Redis.from_url(url, decode_responses=True)
     try:
-        return client.hget(f"pd:attempt:{aid}", "verification")
+        return client.hget(keys.attempt(aid), "verification")
     finally:
         client.close()
 
@@ -40,8 +41,8 @@ def test_a_worker_rides_out_redis_outages_busy_and_idle(clock: Clock, tmp_path: 
     server = start_redis(appendonly=True, directory=tmp_path)
     worker = None
     try:
-        app = make_app(server.url, clock)
-        env = service_env(server.url, SECRET.decode())
+        app = make_app(server.url, clock, **one_server(server.url))  # its outage is the subject
+        env = service_env(server.url, SECRET.decode(), **one_server(server.url))
         worker = start_worker(env, tmp_path / "worker.log")
         # Busy: a job that sleeps through the outage (its end cannot be recorded).
         q = queue(server.url, "verify")

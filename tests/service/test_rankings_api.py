@@ -15,19 +15,19 @@ from worker.verify import verify
 
 
 def test_alltime_sums_days_and_best_per_player(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     scores = []
     for day in range(2):
         attempt, _ = start(client, clock.today, f"Ada{day}")
         final = play_to_end(caller(client), attempt["id"], use_hints=day == 0)
-        assert verify(rdb, attempt["id"], SECRET)["status"] == "verified"
+        assert verify(rdb, attempt["id"], SECRET, rankings)["status"] == "verified"
         scores.append(final["view"]["outcome"]["round_scores"][0])
         clock.advance(days=1)
     other = client.application.test_client()
     attempt, _ = start(other, clock.today, "Bob")
     bob = play_to_end(caller(other), attempt["id"])["view"]["outcome"]["round_scores"][0]
-    verify(rdb, attempt["id"], SECRET)
+    verify(rdb, attempt["id"], SECRET, rankings)
     board = client.get("/api/leaderboard/all-time").get_json()
     assert board["total"] == 2
     rows = {e["name"]: e for e in board["entries"]}
@@ -45,13 +45,15 @@ def test_alltime_sums_days_and_best_per_player(
     assert [e["rank"] for e in page["entries"]] == [2]
 
 
-def test_around_me_and_unranked(client: FlaskClient, clock: Clock, rdb: redis.Redis[str]) -> None:
+def test_around_me_and_unranked(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
+) -> None:
     ids = []
     for i in range(7):
         tab = client.application.test_client()
         attempt, _ = start(tab, clock.today, f"P{i}")
         play_to_end(caller(tab), attempt["id"], use_hints=i % 2 == 0)
-        verify(rdb, attempt["id"], SECRET)
+        verify(rdb, attempt["id"], SECRET, rankings)
         ids.append(attempt["id"])
         clock.advance(seconds=1)
     board = client.get(f"/api/leaderboard/{clock.today}?limit=100").get_json()

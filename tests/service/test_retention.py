@@ -17,7 +17,7 @@ import redis
 from flask import Flask
 
 from engine import ENGINE_VERSION, daily_seed, replay
-from service.data import archive
+from service.data import archive, keys
 from service.redisconn import settings_of
 from tests.support.api import resign_at_once, start
 from tests.support.processes import ROOT, service_env
@@ -55,8 +55,8 @@ def test_a_ranked_token_expires_a_day_after_its_day_closed(
     aid, token = resign(app, clock, "Ada")
     closes = dt.datetime(2026, 12, 1, 2, 0, tzinfo=dt.UTC).timestamp()
     assert expires_at(rdb, token_key(token)) == int(closes) + 86400
-    assert rdb.ttl(f"pd:attempt:{aid}") == -1  # kept until archived
-    assert rdb.sismember(f"pd:day:{DAY}:ids", aid)
+    assert rdb.ttl(keys.attempt(aid)) == -1  # kept until archived
+    assert rdb.sismember(keys.day_ids(DAY), aid)
 
 
 def test_a_practice_attempt_expires_after_the_keep_days(
@@ -68,7 +68,7 @@ def test_a_practice_attempt_expires_after_the_keep_days(
     assert response.status_code == 201
     body = response.get_json()
     now = int(clock().timestamp())
-    assert expires_at(rdb, f"pd:attempt:{body['attempt']['id']}") == now + 7 * 86400
+    assert expires_at(rdb, keys.attempt(body["attempt"]["id"])) == now + 7 * 86400
     assert expires_at(rdb, token_key(body["token"])) == now + 7 * 86400
 
 
@@ -100,9 +100,9 @@ def test_archive_then_expiry_and_the_pages_still_serve(
         assert line["verification"] == "verified"
     keep = 7 * 86400
     for aid in [*ids, abandoned["id"]]:
-        assert 0 < rdb.ttl(f"pd:attempt:{aid}") <= keep
+        assert 0 < rdb.ttl(keys.attempt(aid)) <= keep
     # what a week later looks like: the attempts and their cached replays are gone
-    for key in rdb.keys("pd:attempt:*") + rdb.keys("pd:replay:*") + rdb.keys("pd:token:*"):
+    for key in rdb.keys(keys.attempt("*")) + rdb.keys(keys.replay("*")) + rdb.keys("pd:token:*"):
         rdb.delete(key)
     again = app.test_client()
     for aid in ids:
@@ -128,7 +128,7 @@ def test_a_day_with_verdicts_due_is_not_archived_yet(
         DAY: f"{DAY} still has attempts waiting for their verdict"
     }
     assert not store.has(DAY)
-    assert rdb.ttl(f"pd:attempt:{aid}") == -1
+    assert rdb.ttl(keys.attempt(aid)) == -1
 
 
 def test_the_archive_command(redis_url: str, rdb: redis.Redis[str], tmp_path: Path) -> None:
@@ -160,7 +160,7 @@ def test_the_sweep_gives_legacy_keys_an_expiry(
     attempt and its token without expiry, a token whose attempt is gone."""
     aid, token = resign(app, clock, "Ada")
     verify(rdb, aid, SECRET)
-    rdb.srem(f"pd:day:{DAY}:ids", aid)  # as stored before the index (found via its slot)
+    rdb.srem(keys.day_ids(DAY), aid)  # as stored before the index (found via its slot)
     rdb.persist(token_key(token))
     legacy: dict[str | bytes, str] = {
         "id": "0123456789abcdef",
@@ -168,7 +168,7 @@ def test_the_sweep_gives_legacy_keys_an_expiry(
         "ranked": "0",
         "token": "t" * 64,
     }
-    rdb.hset("pd:attempt:0123456789abcdef", mapping=legacy)
+    rdb.hset(keys.attempt("0123456789abcdef"), mapping=legacy)
     rdb.set(f"pd:token:{'t' * 64}", "0123456789abcdef")
     rdb.set(f"pd:token:{'u' * 64}", "gone")
     close_day(clock)
@@ -176,7 +176,7 @@ def test_the_sweep_gives_legacy_keys_an_expiry(
     store = archive.from_settings(settings)
     assert archive.archive_closed_days(rdb, store, settings) == {DAY: 1}
     assert archive.sweep(rdb, settings) == 2  # the practice attempt, the dangling token
-    for key in ("pd:attempt:0123456789abcdef", f"pd:token:{'t' * 64}", f"pd:attempt:{aid}"):
+    for key in (keys.attempt("0123456789abcdef"), f"pd:token:{'t' * 64}", keys.attempt(aid)):
         assert 0 < rdb.ttl(key) <= 7 * 86400, key
     assert 0 < rdb.ttl(token_key(token)) <= 7 * 86400
     assert not rdb.exists(f"pd:token:{'u' * 64}")

@@ -89,7 +89,7 @@ def test_each_server_holds_its_roles_keys_only(
     )
     ranking_keys = set(roles["rankings"].keys("*"))
     assert keys.ALLTIME in ranking_keys
-    assert not any(k.startswith(("pd:attempt", "rq:")) for k in ranking_keys)
+    assert not any(k.startswith(("pd:{a:", "rq:")) for k in ranking_keys)
     assert all(k.startswith("rq:") for k in roles["queue"].keys("*"))
 
 

@@ -9,6 +9,7 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import daily_seed
+from service.data import keys
 from service.logs import LOGGER
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
@@ -39,7 +40,7 @@ def test_cross_site_form_posts_are_refused(
         )
         assert response.status_code == 415
         assert response.get_json()["error"]["code"] == "unsupported_media_type"
-    assert rdb.keys("pd:attempt:*") == []
+    assert rdb.keys(keys.attempt("*")) == []
 
 
 def test_session_cookie_is_httponly_and_samesite(client: FlaskClient, clock: Clock) -> None:
@@ -64,7 +65,7 @@ def test_attempt_creation_is_rate_limited(
     limited = app.test_client().post(f"/api/daily/{clock.today}/attempts", json={"name": "Q"})
     assert limited.get_json()["error"]["code"] == "rate_limited"
     assert app.test_client().get("/api/daily").status_code == 200  # other endpoints unaffected
-    assert len(rdb.keys("pd:attempt:*")) == 2
+    assert len(rdb.keys(keys.attempt("*"))) == 2
 
 
 def test_logs_are_json_lines_without_tokens_views_or_seeds(
@@ -104,7 +105,7 @@ def test_moves_are_rate_limited_per_attempt(
     assert client.post(path, json={"move": "draw", "seq": 0}).status_code == 409
     limited = client.post(path, json={"move": "draw", "seq": 1})
     assert limited.status_code == 429
-    assert rdb.hget(f"pd:attempt:{attempt['id']}", "seq") == "1"
+    assert rdb.hget(keys.attempt(attempt["id"]), "seq") == "1"
     # another attempt from the same address has its own budget
     moved = app.test_client().post(
         f"/api/attempts/{other['id']}/moves",

@@ -35,7 +35,7 @@ def verification(client: FlaskClient, attempt_id: str, query: str = "") -> Any:
 
 
 def test_the_wait_ends_with_the_verdict(
-    app: Flask, client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    app: Flask, client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     attempt_id, _ = finished(client, clock)
     waiters: Waiters = app.extensions["verdict_waiters"]
@@ -43,7 +43,7 @@ def test_the_wait_ends_with_the_verdict(
     def verify_while_waited_for() -> None:
         while waiters.waiting == 0:  # the request below is waiting
             threading.Event().wait(0.01)
-        verify(rdb, attempt_id, SECRET)
+        verify(rdb, attempt_id, SECRET, rankings)
 
     judge = threading.Thread(target=verify_while_waited_for)
     judge.start()
@@ -74,14 +74,14 @@ def test_the_wait_ends_queued_after_its_seconds(client: FlaskClient, clock: Cloc
 
 
 def test_without_wait_or_without_a_queued_verdict_it_answers_at_once(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     attempt, _ = start(client, clock.today)
     # Still playing: nothing to wait for (null, as A.verification), whatever wait says.
     assert verification(client, attempt["id"], "?wait=25").get_json() == {"verification": None}
     play_to_end(caller(client), attempt["id"])
     assert verification(client, attempt["id"]).get_json()["verification"]["status"] == "queued"
-    verify(rdb, attempt["id"], SECRET)
+    verify(rdb, attempt["id"], SECRET, rankings)
     assert (
         verification(client, attempt["id"], "?wait=25").get_json()["verification"]["status"]
         == "verified"

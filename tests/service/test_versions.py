@@ -15,6 +15,7 @@ from engine import ENGINE_VERSION, View, bots_of
 from engine.pikdame.bots import choose_move
 from engine.pikdame.moves import Move
 from engine.pikdame.releases import register, unregister
+from service.data import keys
 from tests.support.api import caller, start, tamper
 from tests.support.player import play_to_end
 from tests.support.service_app import SECRET, Clock
@@ -53,7 +54,7 @@ def test_a_record_of_an_older_release_verifies_with_its_own_bots(
     client: FlaskClient, clock: Clock, rdb: redis.Redis[str], older_release: str
 ) -> None:
     aid = played_under(client, clock, rdb, older_release)
-    game = rdb.hget(f"pd:attempt:{aid}", "game") or ""
+    game = rdb.hget(keys.attempt(aid), "game") or ""
     assert f'"engine": "{older_release}"' in game or f'"engine":"{older_release}"' in game
     assert older_release != ENGINE_VERSION  # the worker's current version is another one
     assert verify(rdb, aid, SECRET)["status"] == "verified"
@@ -71,7 +72,7 @@ def test_the_versions_really_differ(
 
     tamper(rdb, aid, today)
     assert verify(rdb, aid, SECRET)["status"] == "rejected"
-    assert (rdb.hget(f"pd:attempt:{aid}", "reason") or "").startswith("bot_mismatch")
+    assert (rdb.hget(keys.attempt(aid), "reason") or "").startswith("bot_mismatch")
 
 
 def test_a_version_this_install_does_not_keep_fails_loudly(
@@ -81,7 +82,7 @@ def test_a_version_this_install_does_not_keep_fails_loudly(
     unregister(older_release)
     with pytest.raises(EngineMismatch, match=r"bots-test-beginner.*does not keep"):
         verify(rdb, aid, SECRET)
-    assert rdb.hget(f"pd:attempt:{aid}", "verification") == "queued"  # no verdict
+    assert rdb.hget(keys.attempt(aid), "verification") == "queued"  # no verdict
 
 
 def test_the_current_bots_are_released_under_todays_version() -> None:

@@ -9,6 +9,8 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
+from service.data import keys
+
 
 def caller(client: FlaskClient, token: str | None = None) -> Any:
     """A ``call(method, path, body)`` for :func:`tests.support.player.play_to_end`."""
@@ -42,7 +44,7 @@ def resign_at_once(client: FlaskClient, date: str, name: str = "Ada") -> tuple[s
 
 def tamper(rdb: redis.Redis[str], aid: str, change: Callable[[dict[str, Any]], None]) -> None:
     """Change a stored attempt's record (F6) in place, as a forger with Redis access could."""
-    key = f"pd:attempt:{aid}"
+    key = keys.attempt(aid)
     data = json.loads(rdb.hget(key, "game") or "")
     change(data["record"])
     rdb.hset(key, "game", json.dumps(data))

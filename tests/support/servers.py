@@ -144,6 +144,19 @@ def role_urls(state_url: str) -> dict[str, str]:
     return {"PIKDAME_REDIS_STATE_URL": state_url, **{k: s.url for k, s in servers.items()}}
 
 
+def role_url(state_url: str, variable: str) -> str:
+    """The URL of one role (``PIKDAME_REDIS_QUEUE_URL`` or ``…_RANKINGS_URL``) when game state is
+    on ``state_url``: its own server when the roles are split, else the same."""
+    servers = role_servers()
+    return servers[variable].url if variable in servers else state_url
+
+
+def one_server(url: str) -> dict[str, str]:
+    """Every role on ``url``: for tests whose subject is one server (its outage, its failover),
+    in ``make test-roles`` too."""
+    return {f"PIKDAME_REDIS_{role}_URL": url for role in ("STATE", "QUEUE", "RANKINGS")}
+
+
 def flush_roles() -> None:
     """Empty the role servers (between tests, with the state server)."""
     for server in role_servers().values():

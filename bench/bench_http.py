@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import itertools
 import json
 import os
 import random
@@ -52,6 +53,7 @@ SECRET = "bench-secret"
 DAY = dt.datetime.now(dt.UTC).date().isoformat()  # gunicorn runs on the real clock
 HIGH = "1000000 per second"
 SMALL_BOARD = 100
+LOADS = itertools.count()  # the load players' names
 
 
 @dataclass
@@ -95,10 +97,11 @@ PERF_FILES = (
 )
 
 
-def before_tree(rev: str, path: Path) -> Path:
+def before_tree(rev: str, path: Path, whole: bool = False) -> Path:
     """HEAD's tree with PERF_FILES as of ``rev``: everything else (engine, bots, pages) the same,
-    the service's hot paths before the change. Built with git archive; the working checkout is
-    not touched."""
+    the service's hot paths before the change; with ``whole``, all of ``rev``'s tree (a change
+    that moved the files, such as issue 11's refactor). Built with git archive; the working
+    checkout is not touched."""
     path.mkdir(parents=True)
 
     def unpack(*what: str, commit: str) -> None:
@@ -107,6 +110,9 @@ def before_tree(rev: str, path: Path) -> Path:
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(path)], input=archive, check=True)
 
+    if whole:
+        unpack(commit=rev)
+        return path
     unpack(commit="HEAD")
     unpack(*PERF_FILES, commit=rev)
     return path
@@ -124,8 +130,9 @@ def new_attempts(base: str, count: int, path: Path) -> None:
     tokens stay in a temporary file, never in the results."""
     rng = random.Random(11)
     lines = []
-    for i in range(count):
-        body = http_json(base, f"/api/daily/{DAY}/attempts", {"name": f"Load {i}"})
+    for _ in range(count):
+        # a new name each time: names are unique per day (issue 10.9), across runs too
+        body = http_json(base, f"/api/daily/{DAY}/attempts", {"name": f"Load {next(LOADS)}"})
         attempt = body["attempt"]
         move = first_move(attempt["view"], rng)
         lines.append(f"{attempt['id']} {body['token']} {attempt['seq']} {move}")
@@ -335,6 +342,8 @@ def service_env(redis_url: str) -> dict[str, str]:
         "PIKDAME_LIMIT_MOVES": HIGH,
         "PIKDAME_LIMIT_ATTEMPTS": HIGH,
         "PIKDAME_LOGLEVEL": "warning",
+        # anonymous players ranked as before accounts (issue 13), so both trees do the same work
+        "PIKDAME_RANK_ANONYMOUS": "1",
     }
 
 
@@ -352,6 +361,11 @@ def main(argv: list[str] | None = None) -> int:
         "--before-commit",
         default=None,
         help="also measure the service with PERF_FILES as of this commit (the rest as of HEAD)",
+    )
+    parser.add_argument(
+        "--before-rev",
+        default=None,
+        help="also measure the whole service tree of this commit (files moved since)",
     )
     parser.add_argument(
         "--limits-off-variant",
@@ -372,11 +386,12 @@ def main(argv: list[str] | None = None) -> int:
         webs.append(bare)
         # Beside an old version, both are served from clean trees of HEAD (the same engine and
         # bots whatever the working checkout holds uncommitted).
-        current = ROOT if args.before_commit is None else before_tree("HEAD", tmp / "current")
+        earlier = args.before_commit or args.before_rev
+        current = ROOT if earlier is None else before_tree("HEAD", tmp / "current")
         services = {"": start_gunicorn("service.wsgi:app", env, "/healthz", root=current)}
         webs.append(services[""])
-        if args.before_commit is not None:
-            before = before_tree(args.before_commit, tmp / "before")
+        if earlier is not None:
+            before = before_tree(earlier, tmp / "before", whole=args.before_rev is not None)
             services["before: "] = start_gunicorn("service.wsgi:app", env, "/healthz", root=before)
             webs.append(services["before: "])
         readers = dict(services)
@@ -392,8 +407,9 @@ def main(argv: list[str] | None = None) -> int:
         around_small = around_script(tmp, SMALL_BOARD, 5)
         bare_t = Target("bare Flask endpoint (constant)", bare.base + "/bare", pid=bare.pid)
         reads: list[Target] = [bare_t]
-        for label, web in readers.items():
-            created = http_json(web.base, f"/api/daily/{DAY}/attempts", {"name": "Ada"})
+        for n, (label, web) in enumerate(readers.items()):
+            # one name each: names are unique per day (issue 10.9)
+            created = http_json(web.base, f"/api/daily/{DAY}/attempts", {"name": f"Ada {n}"})
             view_headers = {"Authorization": f"Bearer {created['token']}"}
             reads += [
                 Target(f"{label}GET /api/daily", web.base + "/api/daily", pid=web.pid),

@@ -39,7 +39,7 @@ def test_mouse_round_to_verified_rank(page: Page, stack: Stack, artifacts: Path)
     assert rank >= 1
     expect(page.locator("#end table.scores tbody tr")).to_have_count(4)
     share = page.locator("#share-text").input_value()
-    assert "2030-04-04" in share and f"Rang {rank}" in share
+    assert "2030-04-04" in share and f"Platz {rank}/" in share  # the server's text (issue 13)
     assert not re.search(r"(10|[2-9ABDKJQ])[♠♥♦♣]", share), share
     squares = "".join(line for line in share.splitlines() if re.fullmatch("[🟩⬜]+", line))
     assert len(squares) == player.turns and "🟩" in squares, share
@@ -48,7 +48,7 @@ def test_mouse_round_to_verified_rank(page: Page, stack: Stack, artifacts: Path)
     page.locator("#end").screenshot(path=str(artifacts / "end-screen-phone.png"))
     page.set_viewport_size({"width": 1440, "height": 1000})
 
-    page.locator("#end-rank a").click()
+    page.locator("#end-rank a[href^='/rankings']").click()
     row = page.locator("#board-body tr.mine")
     expect(row).to_contain_text("Maus")
     expect(row).to_contain_text(f"{score:+d}".replace("-", "−") if score else "0")

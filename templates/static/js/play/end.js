@@ -146,7 +146,8 @@ export async function showEnd(attempt, ctx) {
     if (v && v.status === "verified") {
       // The server's text adds the place, the matchpoints and the streak (no card either).
       shareOf(a.id, document.documentElement.lang).then((text) => {
-        share.value = `${text}\n${pattern ? `${pattern}\n` : ""}${window.location.origin}/`;
+        const counted = t("share.turns", { n: turns ?? 0 }); // R11's tie-break, plural-aware
+        share.value = `${text} · ${counted}\n${pattern ? `${pattern}\n` : ""}${window.location.origin}/`;
       }).catch(() => {});
     }
   };

@@ -163,6 +163,8 @@ def assert_nothing_hidden(client: redis.Redis[str], table_id: str, seat: int, te
             named_before.update(c for _, m in game.state.history for c in CARD.findall(m))
         else:
             assert facts.seed.hex() not in text
-            leaked = set(CARD.findall(text)) & (hidden_from(game, seat) - named_before)
+            # the lucky grab (R3, F3 step 4) is shown to everyone: the cutter's Q♠ and jokers
+            public = named_before | set(facts.lucky)
+            leaked = set(CARD.findall(text)) & (hidden_from(game, seat) - public)
             assert not leaked, f"hidden cards {leaked} in {text}"
     assert '"stock":' not in text and '"hands":' not in text and '"position"' not in text

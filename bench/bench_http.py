@@ -387,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
         # Beside an old version, both are served from clean trees of HEAD (the same engine and
         # bots whatever the working checkout holds uncommitted).
         earlier = args.before_commit or args.before_rev
-        current = ROOT if earlier is None else before_tree("HEAD", tmp / "current")
+        current = ROOT if earlier is None else before_tree("HEAD", tmp / "current", whole=True)
         services = {"": start_gunicorn("service.wsgi:app", env, "/healthz", root=current)}
         webs.append(services[""])
         if earlier is not None:

@@ -1,5 +1,5 @@
 """The ``pikdame`` operator command (click, as Flask uses): serve, worker, reconcile, archive,
-suspicious, seed-info."""
+suspicious, seed-info, redis-promotable."""
 
 from __future__ import annotations
 
@@ -96,6 +96,33 @@ def suspicious(date: str | None) -> None:
     state = connect.state_client(cfg)
     rankings = connect.text_client(cfg, cfg.redis_rankings_url)
     click.echo(json.dumps(report(state, rankings, date or clock.today(cfg)), indent=2))
+
+
+@main.command("redis-promotable")
+@click.argument("url")
+@click.option("--timeout", default=80, show_default=True, help="seconds to wait for the sync")
+def redis_promotable(url: str, timeout: int) -> None:
+    """Let Sentinel promote the Redis at URL again once it holds its primary's data.
+
+    A Redis of a Sentinel setup starts with ``replica-priority 0`` (deploy/SCALING.md): after a
+    crash it comes back empty, and Sentinel must not make it the primary before its first sync
+    has finished (it would serve, and replicate, an empty game state). This waits for that sync
+    (at once for a primary), then sets the priority; systemd runs it after each start."""
+    import redis
+
+    client: redis.Redis[str] = redis.Redis.from_url(url, decode_responses=True)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if connect.synced(client):
+                break
+        except redis.RedisError:
+            pass  # still loading, or not listening yet
+        if time.monotonic() > deadline:
+            raise click.ClickException(f"not synced after {timeout} s: stays unpromotable")
+        time.sleep(0.5)
+    connect.make_promotable(client)
+    click.echo(json.dumps({"promotable": url}))
 
 
 @main.command("seed-info")

@@ -89,10 +89,45 @@ def rq_settings(settings: Settings) -> dict[str, Any]:
     }
 
 
+#: The channel an acknowledgement publishes nothing to: a write that propagates (see below).
+ACK_FENCE: Final = "pd:ack-fence"
+
+
 def acknowledged(client: redis.Redis[str], replicas: int) -> bool:
     """Before acknowledging a write (a move, a start): wait until ``replicas`` replicas have it
     (Redis WAIT), so a failover to one of them loses nothing a player was told had happened.
-    False when they did not confirm in time (the caller answers 503; the client asks again)."""
+    False when they did not confirm in time (the caller answers 503; the client asks again).
+
+    WAIT covers only the writes of the connection it runs on, and a pooled client may lend
+    another connection than the one the request's transaction used (gthread: other requests
+    return theirs in between): a WAIT on a connection that never wrote returns at once. So WAIT
+    runs after a PUBLISH on the same connection (one round trip): the PUBLISH is replicated,
+    which moves this connection's replication offset past every write made before it, the
+    request's own included."""
     if replicas <= 0:
         return True
-    return int(client.execute_command("WAIT", replicas, WAIT_MS)) >= replicas
+    pipe = client.pipeline(transaction=False)
+    pipe.publish(ACK_FENCE, "")
+    pipe.execute_command("WAIT", replicas, WAIT_MS)
+    return int(pipe.execute()[1]) >= replicas
+
+
+#: replica-priority once a server may be promoted again (Redis' default).
+PROMOTABLE_PRIORITY: Final = 100
+
+
+def synced(client: redis.Redis[str]) -> bool:
+    """A primary, or a replica whose link to its primary is up after a finished full sync (its
+    data is the primary's, not the empty set it restarted with)."""
+    info = client.info("replication")
+    if info.get("role") == "master":
+        return True
+    return info.get("master_link_status") == "up" and not int(
+        info.get("master_sync_in_progress", 0)
+    )
+
+
+def make_promotable(client: redis.Redis[str], priority: int = PROMOTABLE_PRIORITY) -> None:
+    """A server that starts with ``replica-priority 0`` (deploy/SCALING.md, Failover) may be
+    promoted by Sentinel again once it holds its primary's data: raise its priority."""
+    client.config_set("replica-priority", priority)

@@ -10,6 +10,8 @@ choice of no loss over availability, deploy/SCALING.md)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,9 +21,17 @@ from typing import Any
 import pytest
 import redis
 
+from service.data import connect
 from tests.support.http import fetch
 from tests.support.player import next_move
-from tests.support.processes import WebServer, service_env, start_web, start_worker, wait_for
+from tests.support.processes import (
+    WebServer,
+    pikdame,
+    service_env,
+    start_web,
+    start_worker,
+    wait_for,
+)
 from tests.support.servers import (
     RedisServer,
     SentinelServer,
@@ -59,6 +69,20 @@ class Players:
             self.unavailable += 1
             assert time.monotonic() < deadline, "503s for 90 s"
             time.sleep(min(2, int(answer.headers["Retry-After"])))
+
+    def unconfirmed_move(self, attempt: dict[str, Any], token: str) -> None:
+        """A move while no replica can confirm it: answered 503 with Retry-After, once."""
+        aid = attempt["id"]
+        hint = None
+        if attempt["view"]["phase"] == "play":
+            hint = self.call("GET", f"/api/attempts/{aid}/hint", token).json()
+        body = {"move": next_move(attempt["view"], hint), "seq": attempt["seq"]}
+        headers = {"Authorization": f"Bearer {token}"}
+        answer = fetch(self.web.base, f"/api/attempts/{aid}/moves", "POST", body, headers=headers)
+        self.calls.append(f"{time.monotonic():.3f} POST /api/attempts/{aid}/moves {answer.status}")
+        assert answer.status == 503, answer.body
+        assert "Retry-After" in answer.headers
+        self.unavailable += 1
 
     def seen(self, attempt: dict[str, Any]) -> None:
         before = self.acknowledged.get(attempt["id"], -1)
@@ -124,7 +148,7 @@ def test_a_killed_primary_loses_no_acknowledged_move_and_ranks_everyone_once(
     watcher.close()
     players = Players(web)
     try:
-        play(web, players, primary, replica, sentinel)
+        play(web, players, (primary, replica), sentinel, env)
     except BaseException:
         # what each server saw, for the report of a failure (Sentinel's decisions above all)
         for name, log in (
@@ -146,9 +170,9 @@ def test_a_killed_primary_loses_no_acknowledged_move_and_ranks_everyone_once(
 def play(
     web: WebServer,
     players: Players,
-    primary: RedisServer,
-    replica: RedisServer,
+    servers: tuple[RedisServer, RedisServer],
     sentinel: SentinelServer,
+    env: dict[str, str],
 ) -> None:
     """The players start, play until the primary dies, and finish; then the verdicts and boards."""
     date = fetch(web.base, "/api/daily").json()["date"]
@@ -165,14 +189,14 @@ def play(
             games[i] = (players.move(attempt, token), token)
             moves += 1
             if moves == KILL_AFTER and not killed:
-                primary.stop(kill=True)  # SIGKILL, mid-play
+                victim, survivor = fail_over(servers, sentinel)
+                # until the restarted server has finished its first sync no replica can
+                # confirm a move: it answers 503 with Retry-After (and is not lost: asked
+                # again, it is 409 stale and the attempt is read back)
+                j = next(k for k, (a, _) in enumerate(games) if a["status"] != "finished")
+                players.unconfirmed_move(*games[j])
+                rejoin(victim, survivor, sentinel, env)
                 killed = True
-                wait_for(lambda: sentinel.primary_port() == replica.port, timeout=60)
-                # systemd restarts it. It kept nothing on disk, so it must come back as
-                # the new primary's replica, never as an empty primary that a client could
-                # reach before Sentinel demotes it (deploy/SCALING.md, Failover).
-                primary.extra = ("--replicaof", "127.0.0.1", str(replica.port))
-                primary.start()
     assert killed
     assert players.unavailable > 0  # the failover was seen, as 503s with Retry-After
     # every finished attempt verified, and on the board exactly once
@@ -189,3 +213,78 @@ def play(
     assert sorted(ids) == sorted(a["id"] for a, _ in games)
     alltime = fetch(web.base, "/api/leaderboard/all-time?limit=50").json()
     assert sorted(e["days"] for e in alltime["entries"]) == [1] * PLAYERS
+
+
+def fail_over(
+    servers: tuple[RedisServer, RedisServer], sentinel: SentinelServer
+) -> tuple[RedisServer, RedisServer]:
+    """SIGKILL Sentinel's primary mid-play; systemd starts it again, empty (it kept nothing on
+    disk), as the new primary's replica with replica-priority 0 (deploy/SCALING.md, Failover).
+    Returns (the restarted server, the new primary), its first sync held back.
+
+    Then the defect this test once showed under load: Sentinel took the new primary for down
+    (a stall; here SIGSTOP) while the restarted server was still in its first sync, and
+    promoted that empty server: every attempt answered 404 unknown_attempt. Sentinel must
+    abort that failover instead (no promotable replica)."""
+    victim = next(s for s in servers if s.port == sentinel.primary_port())
+    survivor = next(s for s in servers if s is not victim)
+    promoted = sentinel.events("+switch-master") + 1
+    victim.stop(kill=True)  # SIGKILL, mid-play
+    wait_for(lambda: sentinel.primary_port() == survivor.port, timeout=60)
+    wait_for(lambda: sentinel.events("+switch-master") == promoted)  # logged
+    new_primary = redis.Redis.from_url(survivor.url)
+    new_primary.config_set("repl-diskless-sync-delay", 3600)  # holds the first sync back
+    new_primary.close()
+    victim.extra = ("--replicaof", "127.0.0.1", str(survivor.port), "--replica-priority", "0")
+    victim.start()
+    assert survivor.process is not None
+    os.kill(survivor.process.pid, signal.SIGSTOP)
+    try:
+        wait_for(
+            lambda: (
+                sentinel.events("-failover-abort-no-good-slave")
+                or sentinel.events("+switch-master") > promoted
+            ),
+            timeout=60,
+        )
+    finally:
+        os.kill(survivor.process.pid, signal.SIGCONT)
+    assert sentinel.events("+switch-master") == promoted, "the empty replica was promoted"
+    assert sentinel.primary_port() == survivor.port
+    return victim, survivor
+
+
+def rejoin(
+    victim: RedisServer, survivor: RedisServer, sentinel: SentinelServer, env: dict[str, str]
+) -> None:
+    """Let the restarted server's first sync run; ``pikdame redis-promotable`` (systemd's
+    ExecStartPost) waits for it, then lets Sentinel promote that server again."""
+    new_primary = redis.Redis.from_url(survivor.url)
+    new_primary.config_set("repl-diskless-sync-delay", 0)
+    new_primary.close()
+    done = pikdame(env, "redis-promotable", victim.url)
+    assert done.returncode == 0, done.stderr
+    wait_for(lambda: sentinel.replica_priority(victim.port) == connect.PROMOTABLE_PRIORITY)
+
+
+def test_an_acknowledgement_covers_writes_made_on_another_pooled_connection(
+    cluster: tuple[RedisServer, RedisServer, SentinelServer],
+) -> None:
+    """WAIT confirms only its own connection's writes; a request's WAIT may run on another
+    pooled connection than its transaction did (gthread). With the replica stalled (SIGSTOP),
+    a write on one connection is not confirmed by an acknowledgement asked on a fresh one."""
+    primary, replica, _ = cluster
+    wait_for(lambda: linked(replica), timeout=30)
+    writer = redis.Redis.from_url(primary.url, decode_responses=True)
+    asker = redis.Redis.from_url(primary.url, decode_responses=True)
+    assert connect.acknowledged(asker, 1)  # the replica is there and confirms
+    assert replica.process is not None
+    os.kill(replica.process.pid, signal.SIGSTOP)
+    try:
+        writer.set("pd:move", "acknowledged?")
+        assert not connect.acknowledged(asker, 1)
+    finally:
+        os.kill(replica.process.pid, signal.SIGCONT)
+    assert wait_for(lambda: connect.acknowledged(asker, 1), timeout=30)
+    writer.close()
+    asker.close()

@@ -82,7 +82,12 @@ class RedisServer:
             self.process.kill()
         else:
             self.process.terminate()
-        self.process.wait(timeout=10)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            # a primary waits up to shutdown-timeout (10 s) for lagging replicas to catch up
+            self.process.kill()
+            self.process.wait(timeout=10)
         self.process = None
 
     def close(self) -> None:
@@ -190,6 +195,27 @@ class SentinelServer:
         found = client.execute_command("SENTINEL", "REPLICAS", self.master)
         client.close()
         return len(found)
+
+    def replica_priority(self, port: int) -> int | None:
+        """The replica-priority Sentinel last read from the replica on ``port`` (None: unknown)."""
+        client = redis.Redis(port=self.port, decode_responses=True)
+        found = client.execute_command("SENTINEL", "REPLICAS", self.master)
+        client.close()
+        for entry in found:
+            fields = (
+                entry
+                if isinstance(entry, dict)
+                else dict(zip(entry[::2], entry[1::2], strict=True))
+            )
+            if int(fields["port"]) == port:
+                return int(fields["slave-priority"])
+        return None
+
+    def events(self, name: str) -> int:
+        """How many times Sentinel logged the event ``name`` (``+switch-master``, …)."""
+        log = self.directory / "sentinel.log"
+        text = log.read_text(errors="replace") if log.exists() else ""
+        return sum(1 for line in text.splitlines() if f" {name} " in f"{line} ")
 
     def close(self) -> None:
         self.process.terminate()

@@ -108,7 +108,7 @@ def acknowledged(client: redis.Redis[str], replicas: int) -> bool:
         return True
     pipe = client.pipeline(transaction=False)
     pipe.publish(ACK_FENCE, "")
-    pipe.execute_command("WAIT", replicas, WAIT_MS)
+    pipe.execute_command("WAIT", replicas, WAIT_MS)  # type: ignore[no-untyped-call]
     return int(pipe.execute()[1]) >= replicas
 
 

@@ -34,6 +34,18 @@ def test_the_systemd_web_listens_on_loopback_only() -> None:
     assert "--bind 127.0.0.1:" in start
 
 
+def test_a_sentinel_setups_redis_is_promotable_only_after_its_first_sync() -> None:
+    """Issue 16, failover: the drop-in for Debian's redis-server starts every server of the
+    Sentinel setup with replica-priority 0 and lets ``pikdame redis-promotable`` raise it (what
+    tests/service/test_failover.py does by hand with the killed primary)."""
+    unit = DEPLOY / "systemd" / "redis-server.service.d" / "pikdame-sentinel.conf"
+    lines = [line for line in unit.read_text().splitlines() if line.startswith("Exec")]
+    assert lines[0] == "ExecStart="  # replaces Debian's command line
+    assert lines[1].startswith("ExecStart=/usr/bin/redis-server ")
+    assert lines[1].endswith(" --replica-priority 0")
+    assert " redis-promotable " in lines[2] and lines[2].startswith("ExecStartPost=-")
+
+
 def compose_service(name: str) -> str:
     """One service's block of docker-compose.yml (text: no YAML parser in the dev deps)."""
     text = (DEPLOY / "docker-compose.yml").read_text()

@@ -112,3 +112,7 @@ def test_a_retried_verify_job_ranks_exactly_once_across_the_servers(
     assert rankings.zscore(keys.ALLTIME, attempt.player) == score
     assert rankings.hget(keys.player(attempt.player), "days") == "1"
     assert rankings.zcard(keys.day_rank(attempt.date)) == 1
+    # the daily habit's counts too (issue 13, in the same script): once
+    assert sum(map(int, rankings.hvals(keys.day_histogram(attempt.date)))) == 1
+    assert rankings.hget(keys.owner_days(owner, "pikdame"), attempt.date) == str(score)
+    assert rankings.hget(keys.streak(owner, "pikdame"), "current") == "1"

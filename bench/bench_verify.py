@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         cpu = []
         for aid in played:
             t = time.process_time()
-            assert verify(client, aid, SECRET)["status"] == "verified"
+            assert verify(client, aid, SECRET, client)["status"] == "verified"
             cpu.append((time.process_time() - t) * 1000)
         worker = [RQ, "worker", *STOCK, "--burst", "-q"]
         simple = [*worker, "-w", "rq.worker.SimpleWorker"]

@@ -128,11 +128,12 @@ def verify(
     client: redis.Redis[str],
     attempt_id: str,
     secret: bytes,
-    rankings: redis.Redis[str] | None = None,
+    rankings: redis.Redis[str],
 ) -> dict[str, Any]:
     """Judge and record the verdict; a second run finds the verdict and changes nothing.
 
-    Game state (``client``) and the rankings (``rankings``, by default the same server) are
+    Game state (``client``) and the rankings (``rankings``: the same client when they share a
+    server; no default, so no caller can rank on the state server by leaving it out) are
     never touched in one operation: read the attempt, judge, rank (idempotent, on the rankings
     server), then record the verdict (on the state server). A job that dies between the last
     two steps is retried, judges again, finds itself ranked already and records the verdict."""
@@ -144,7 +145,7 @@ def verify(
     if status == "verified":
         assert score is not None and turns is not None
         owner = owners.owner_of(client, attempt.player)
-        rank_once(client if rankings is None else rankings, attempt, score, turns, owner)
+        rank_once(rankings, attempt, score, turns, owner)
 
     def record_verdict(pipe: redis.client.Pipeline[str]) -> dict[str, Any]:
         now = finished_attempt(cast(dict[str, str], pipe.hgetall(key)), attempt_id)

@@ -266,7 +266,7 @@ def test_rankings_are_provisional_until_the_day_closes(client: FlaskClient, cloc
 
 
 def test_operator_lists_suspicious_patterns(
-    app: Flask, clock: Any, rdb: redis.Redis[str], redis_url: str
+    app: Flask, clock: Any, rdb: redis.Redis[str], rankings: redis.Redis[str], redis_url: str
 ) -> None:
     """``pikdame suspicious DATE``: three accounts made and three ranked attempts started from
     one address, each account minutes old at its top score."""
@@ -275,7 +275,7 @@ def test_operator_lists_suspicious_patterns(
         web = app.test_client()
         sign_up(web, Authenticator(ORIGIN), name)
         attempt_id, _ = resign_at_once(web, clock.today, name)
-        assert verify(rdb, attempt_id, SECRET)["status"] == "verified"
+        assert verify(rdb, attempt_id, SECRET, rankings)["status"] == "verified"
         started.append(attempt_id)
     result = pikdame(service_env(redis_url, SECRET.decode()), "suspicious", clock.today)
     assert result.returncode == 0, result.stderr

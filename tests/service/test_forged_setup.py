@@ -69,33 +69,37 @@ FORGERIES: dict[str, tuple[Callable[[], Game], str]] = {
 
 @pytest.mark.parametrize("forgery", sorted(FORGERIES))
 def test_a_record_off_the_days_setup_is_rejected_with_a_reason(
-    forgery: str, client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    forgery: str,
+    client: FlaskClient,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
 ) -> None:
     make, field = FORGERIES[forgery]
     aid = resigned_attempt(client, clock)
     store_forgery(rdb, aid, make())
-    assert verify(rdb, aid, SECRET)["status"] == "rejected"
+    assert verify(rdb, aid, SECRET, rankings)["status"] == "rejected"
     assert rdb.hget(keys.attempt(aid), "reason") == f"setup_mismatch in {field}"
     assert rdb.zcard("pd:day:2026-11-30:rank") == 0
 
 
 def test_the_days_own_setup_still_verifies(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     aid = resigned_attempt(client, clock)
-    assert verify(rdb, aid, SECRET)["status"] == "verified"
+    assert verify(rdb, aid, SECRET, rankings)["status"] == "verified"
 
 
 def test_the_verdict_is_announced_when_recorded(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     """The verifier publishes each new verdict on the attempt's channel (keys.verdict_channel),
     so a request can wait for it instead of polling; a repeated run announces nothing."""
     aid = resigned_attempt(client, clock)
     listener = rdb.pubsub(ignore_subscribe_messages=True)
     listener.subscribe(f"pd:verdict:{aid}")
-    assert verify(rdb, aid, SECRET)["status"] == "verified"
-    verify(rdb, aid, SECRET)
+    assert verify(rdb, aid, SECRET, rankings)["status"] == "verified"
+    verify(rdb, aid, SECRET, rankings)
     heard = [listener.get_message(timeout=0.5) for _ in range(4)]  # the subscription, then data
     listener.close()
     assert [m["data"] for m in heard if m is not None] == ["verified"]

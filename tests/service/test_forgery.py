@@ -27,8 +27,8 @@ def first(record: dict[str, Any], seat: int, word: str) -> dict[str, Any]:
     return next(m for m in record["moves"] if m["seat"] == seat and m["move"].split()[0] == word)
 
 
-def rejected(rdb: redis.Redis[str], aid: str) -> str:
-    result = verify(rdb, aid, SECRET)
+def rejected(rdb: redis.Redis[str], rankings: redis.Redis[str], aid: str) -> str:
+    result = verify(rdb, aid, SECRET, rankings)
     assert result["status"] == "rejected" and result["new"] is True
     assert rdb.hget(keys.attempt(aid), "verification") == "rejected"
     assert rdb.zscore("pd:day:2026-11-30:rank", aid) is None
@@ -37,15 +37,15 @@ def rejected(rdb: redis.Redis[str], aid: str) -> str:
 
 
 def test_the_honest_record_is_verified(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     aid = finished_attempt(client, clock)
-    assert verify(rdb, aid, SECRET)["status"] == "verified"
+    assert verify(rdb, aid, SECRET, rankings)["status"] == "verified"
     assert rdb.zscore("pd:day:2026-11-30:rank", aid) is not None
 
 
 def test_an_illegal_move_is_rejected(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     aid = finished_attempt(client, clock)
 
@@ -53,11 +53,11 @@ def test_an_illegal_move_is_rejected(
         first(record, 0, "draw")["move"] = "discard QS"  # a discard in the draw phase
 
     tamper(rdb, aid, illegal)
-    assert rejected(rdb, aid).startswith("wrong_phase at move 0")
+    assert rejected(rdb, rankings, aid).startswith("wrong_phase at move 0")
 
 
 def test_a_changed_bot_move_is_rejected(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     aid = finished_attempt(client, clock)
     record = json.loads(rdb.hget(keys.attempt(aid), "game") or "")["record"]
@@ -75,11 +75,11 @@ def test_a_changed_bot_move_is_rejected(
         record["moves"][index]["move"] = f"discard {other}"
 
     tamper(rdb, aid, change_bot)
-    assert rejected(rdb, aid) == f"bot_mismatch at move {index}"
+    assert rejected(rdb, rankings, aid) == f"bot_mismatch at move {index}"
 
 
 def test_a_wrong_score_in_the_record_is_rejected(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     aid = finished_attempt(client, clock)
 
@@ -87,20 +87,20 @@ def test_a_wrong_score_in_the_record_is_rejected(
         record["result"]["round_scores"][0] += 500
 
     tamper(rdb, aid, inflate)
-    assert rejected(rdb, aid) == "score_mismatch"
+    assert rejected(rdb, rankings, aid) == "score_mismatch"
 
 
 def test_a_wrong_live_score_is_rejected(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     aid = finished_attempt(client, clock)
     key = keys.attempt(aid)
     rdb.hset(key, "score", int(rdb.hget(key, "score") or 0) + 1)
-    assert rejected(rdb, aid) == "score_mismatch"
+    assert rejected(rdb, rankings, aid) == "score_mismatch"
 
 
 def test_a_truncated_record_is_rejected(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     aid = finished_attempt(client, clock)
 
@@ -108,28 +108,32 @@ def test_a_truncated_record_is_rejected(
         del record["moves"][-3:]
 
     tamper(rdb, aid, truncate)
-    assert rejected(rdb, aid) == "score_mismatch"
+    assert rejected(rdb, rankings, aid) == "score_mismatch"
 
 
 def test_verifying_twice_ranks_once_and_unfinished_fails_loudly(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     aid = finished_attempt(client, clock)
-    assert verify(rdb, aid, SECRET)["new"] is True
-    assert verify(rdb, aid, SECRET) == {"attempt_id": aid, "status": "verified", "new": False}
+    assert verify(rdb, aid, SECRET, rankings)["new"] is True
+    assert verify(rdb, aid, SECRET, rankings) == {
+        "attempt_id": aid,
+        "status": "verified",
+        "new": False,
+    }
     player = rdb.hget(keys.attempt(aid), "player")
     assert rdb.hget(f"pd:player:{player}", "days") == "1"
     assert rdb.zcard("pd:day:2026-11-30:rank") == 1
     clock.advance(days=1)
     playing, _ = start(client, clock.today)
     with pytest.raises(NotReady):
-        verify(rdb, playing["id"], SECRET)
+        verify(rdb, playing["id"], SECRET, rankings)
     with pytest.raises(NotReady):
-        verify(rdb, "no-such-attempt", SECRET)
+        verify(rdb, "no-such-attempt", SECRET, rankings)
 
 
 def test_a_record_from_another_engine_fails_the_job_without_a_verdict(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     aid = finished_attempt(client, clock)
 
@@ -138,5 +142,5 @@ def test_a_record_from_another_engine_fails_the_job_without_a_verdict(
 
     tamper(rdb, aid, older)
     with pytest.raises(EngineMismatch):
-        verify(rdb, aid, SECRET)
+        verify(rdb, aid, SECRET, rankings)
     assert rdb.hget(keys.attempt(aid), "verification") == "queued"

@@ -57,20 +57,28 @@ def test_every_route_is_documented(app: Flask) -> None:
     assert routes <= documented, routes - documented
 
 
-def test_fuzz_no_5xx(app: Flask, client: FlaskClient, clock: Clock, rdb: redis.Redis[str]) -> None:
+def test_fuzz_no_5xx(
+    app: Flask,
+    client: FlaskClient,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+) -> None:
     attempt, token = start(client, clock.today)
     dates = [clock.today, "2026-11-29", "2026-12-01", "1900-01-01", "9999-12-31"]
     ids = [attempt["id"], "0" * 16]
     tokens = [token, "bogus", ""]
 
     def snapshot() -> dict[str, Any]:
-        """Every service key and its contents (the rate limiter's counters aside)."""
+        """Every service key and its contents on the game state's and the rankings' servers
+        (the rate limiter's counters aside)."""
         state: dict[str, Any] = {}
-        for key in sorted(rdb.scan_iter("pd:*")):
-            if key.startswith("pd:limits"):
-                continue
-            kind = rdb.type(key)  # type: ignore[no-untyped-call]
-            state[key] = rdb.hgetall(key) if kind == "hash" else rdb.dump(key)
+        for role, server in (("state", rdb), ("rankings", rankings)):
+            for key in sorted(server.scan_iter("pd:*")):
+                if key.startswith("pd:limits"):
+                    continue
+                kind = server.type(key)  # type: ignore[no-untyped-call]
+                state[f"{role} {key}"] = server.hgetall(key) if kind == "hash" else server.dump(key)
         return state
 
     @settings(

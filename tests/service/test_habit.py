@@ -34,29 +34,32 @@ def call_of(client: FlaskClient) -> Any:
     return call
 
 
-def play_day(client: FlaskClient, rdb: redis.Redis[str], date: str, name: str) -> dict[str, Any]:
+def play_day(
+    client: FlaskClient, rdb: redis.Redis[str], rankings: redis.Redis[str], date: str, name: str
+) -> dict[str, Any]:
     r = client.post(f"/api/daily/{date}/attempts", json={"name": name})
     assert r.status_code == 201, r.get_json()
     aid = r.get_json()["attempt"]["id"]
     final: dict[str, Any] = play_to_end(call_of(client), aid, use_hints=False)
-    assert verify(rdb, aid, SECRET)["status"] == "verified"
+    assert verify(rdb, aid, SECRET, rankings)["status"] == "verified"
     return final
 
 
-def snapshot(rdb: redis.Redis[str]) -> dict[str, Any]:
-    return {k: rdb.dump(k) for k in sorted(rdb.keys("pd:*"))}
+def snapshot(*roles: redis.Redis[str]) -> list[dict[str, Any]]:
+    """Every service key of each role's server (game state, rankings)."""
+    return [{k: r.dump(k) for k in sorted(r.keys("pd:*"))} for r in roles]
 
 
 def test_streak_counts_each_day_once_and_a_retried_job_adds_nothing(
-    client: FlaskClient, rdb: redis.Redis[str], clock: Clock
+    client: FlaskClient, rdb: redis.Redis[str], rankings: redis.Redis[str], clock: Clock
 ) -> None:
-    first = play_day(client, rdb, clock.today, "Ada")
+    first = play_day(client, rdb, rankings, clock.today, "Ada")
     aid = first["id"]
-    before = snapshot(rdb)
-    assert verify(rdb, aid, SECRET)["new"] is False  # the job retried
-    assert snapshot(rdb) == before
+    before = snapshot(rdb, rankings)
+    assert verify(rdb, aid, SECRET, rankings)["new"] is False  # the job retried
+    assert snapshot(rdb, rankings) == before
     clock.advance(days=1)
-    play_day(client, rdb, clock.today, "Ada")
+    play_day(client, rdb, rankings, clock.today, "Ada")
     me = client.get("/api/me/stats").get_json()
     assert me["streaks"]["pikdame"] == {"current": 2, "best": 2, "last": clock.today}
     assert me["stats"]["games"] == 2
@@ -66,17 +69,17 @@ def test_streak_counts_each_day_once_and_a_retried_job_adds_nothing(
     assert me["streaks"]["pikdame"]["current"] == 0 and me["streaks"]["pikdame"]["best"] == 2
 
 
-def test_streak_late_verdict_of_an_older_day_changes_nothing(rdb: redis.Redis[str]) -> None:
+def test_streak_late_verdict_of_an_older_day_changes_nothing(rankings: redis.Redis[str]) -> None:
     """Spec reading: a streak counts days forward; a day verified after a later one (a job
     retried across midnight) neither breaks nor lengthens it."""
     for date in ("2026-11-02", "2026-11-03", "2026-11-01"):
-        pipe = rdb.pipeline(transaction=True)
+        pipe = rankings.pipeline(transaction=True)
         streaks.advance(pipe, "p:x", "pikdame", date)
         pipe.execute()
-    assert streaks.read(rdb, "p:x", "2026-11-03")["pikdame"]["current"] == 2
+    assert streaks.read(rankings, "p:x", "2026-11-03")["pikdame"]["current"] == 2
 
 
-def test_new_browser_has_empty_stats(client: FlaskClient, rdb: redis.Redis[str]) -> None:
+def test_new_browser_has_empty_stats(client: FlaskClient) -> None:
     me = client.get("/api/me/stats").get_json()
     assert me["stats"]["games"] == 0 and me["streaks"]["pikdame"]["current"] == 0
 
@@ -110,13 +113,13 @@ test_matchpoints_match_counting_by_hand.__test__ = False  # type: ignore[attr-de
 
 
 def test_place_par_and_share_only_after_the_end(
-    client: FlaskClient, rdb: redis.Redis[str], clock: Clock
+    client: FlaskClient, rdb: redis.Redis[str], rankings: redis.Redis[str], clock: Clock
 ) -> None:
     """The par tells of the deal: an unfinished player's answers never contain it."""
     date = clock.today
-    par = par_job.compute(rdb, date, SECRET)
-    assert par_job.compute(rdb, date, SECRET) == par  # idempotent
-    play_day(client, rdb, date, "Ada")
+    par = par_job.compute(rankings, date, SECRET)  # the par lives with the rankings
+    assert par_job.compute(rankings, date, SECRET) == par  # idempotent
+    play_day(client, rdb, rankings, date, "Ada")
     other = client.application.test_client()
     r = other.post(f"/api/daily/{date}/attempts", json={"name": "Bob"})
     bob = r.get_json()["attempt"]["id"]
@@ -136,7 +139,7 @@ def test_place_par_and_share_only_after_the_end(
     place = other.get(f"/api/attempts/{bob}/place").get_json()
     assert place["ranked"] is False and place["final"] is False
     assert place["par"] == par and place["score"] == final["view"]["outcome"]["round_scores"][0]
-    verify(rdb, bob, SECRET)
+    verify(rdb, bob, SECRET, rankings)
     place = other.get(f"/api/attempts/{bob}/place").get_json()
     assert place["ranked"] is True and place["total"] == 2 and place["others"] == 1
     assert place["rank"] in (1, 2)
@@ -151,10 +154,12 @@ def test_place_par_and_share_only_after_the_end(
     assert other.get(f"/api/attempts/{bob}/place").get_json()["final"] is True
 
 
-def test_leagues_create_join_boards_leave(app: Any, rdb: redis.Redis[str], clock: Clock) -> None:
+def test_leagues_create_join_boards_leave(
+    app: Any, rdb: redis.Redis[str], rankings: redis.Redis[str], clock: Clock
+) -> None:
     ada, bob, eve = app.test_client(), app.test_client(), app.test_client()
-    play_day(ada, rdb, clock.today, "Ada")
-    play_day(bob, rdb, clock.today, "Bob")
+    play_day(ada, rdb, rankings, clock.today, "Ada")
+    play_day(bob, rdb, rankings, clock.today, "Bob")
     r = ada.post("/api/leagues", json={"name": "  Stammtisch  "})
     assert r.status_code == 201
     league = r.get_json()["league"]
@@ -168,21 +173,21 @@ def test_leagues_create_join_boards_leave(app: Any, rdb: redis.Redis[str], clock
     assert {e["percentage"] for e in doc["day"]["entries"]} <= {0.0, 50.0, 100.0}
     assert [e["days"] for e in doc["all_time"]["entries"]] == [1, 1]
     assert [e["code"] for e in bob.get("/api/leagues").get_json()["leagues"]] == [code]
-    assert not rdb.keys("pd:*matchpoints*")  # an open day's matchpoints are not final
+    assert not rankings.keys("pd:*matchpoints*")  # an open day's matchpoints are not final
     clock.advance(days=2)
     later = eve.get(f"/api/leagues/{code}").get_json()
     assert later["all_time"] == doc["all_time"]
-    assert len(rdb.keys("pd:*matchpoints*")) == 2  # the closed day's, kept per member
+    assert len(rankings.keys("pd:*matchpoints*")) == 2  # the closed day's, kept per member
     assert eve.get(f"/api/leagues/{code}").get_json()["all_time"] == doc["all_time"]
     assert bob.post(f"/api/leagues/{code}/leave", json={}).get_json()["league"]["members"] == 1
     assert bob.post(f"/api/leagues/{code}/leave", json={}).status_code == 409
 
 
 def test_league_bad_input_is_a_clear_4xx_and_changes_nothing(
-    client: FlaskClient, rdb: redis.Redis[str]
+    client: FlaskClient, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     code = client.post("/api/leagues", json={"name": "Liga"}).get_json()["league"]["code"]
-    before = snapshot(rdb)
+    before = snapshot(rdb, rankings)
     answers = {
         "oversize": client.post("/api/leagues", json={"name": "x" * (leagues.MAX_NAME + 1)}),
         "blank": client.post("/api/leagues", json={"name": "   "}),
@@ -209,4 +214,4 @@ def test_league_bad_input_is_a_clear_4xx_and_changes_nothing(
         "bad date": (422, "bad_value"),
         "not json": (415, "unsupported_media_type"),
     }
-    assert snapshot(rdb) == before
+    assert snapshot(rdb, rankings) == before

@@ -73,12 +73,12 @@ def test_a_practice_attempt_expires_after_the_keep_days(
 
 
 def test_archive_then_expiry_and_the_pages_still_serve(
-    app: Flask, clock: Clock, rdb: redis.Redis[str], tmp_path: Path
+    app: Flask, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str], tmp_path: Path
 ) -> None:
     ids = [resign(app, clock, name)[0] for name in ("Ada", "Bob")]
     abandoned, _ = start(app.test_client(), clock.today, "Cy")  # never finished
     for aid in ids:
-        assert verify(rdb, aid, SECRET)["status"] == "verified"
+        assert verify(rdb, aid, SECRET, rankings)["status"] == "verified"
     store = archive.from_settings(settings_of(app))
     with pytest.raises(archive.NotReady):
         archive.archive_day(rdb, store, DAY, settings_of(app))  # the day is still open
@@ -131,12 +131,14 @@ def test_a_day_with_verdicts_due_is_not_archived_yet(
     assert rdb.ttl(keys.attempt(aid)) == -1
 
 
-def test_the_archive_command(redis_url: str, rdb: redis.Redis[str], tmp_path: Path) -> None:
+def test_the_archive_command(
+    redis_url: str, rdb: redis.Redis[str], rankings: redis.Redis[str], tmp_path: Path
+) -> None:
     """``pikdame archive [DATE]`` as the timer runs it (the real clock: a past day is closed)."""
     past = Clock(dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC))
     app = make_app(redis_url, past)
     aid, _ = resign(app, past, "Ada")
-    verify(rdb, aid, SECRET)
+    verify(rdb, aid, SECRET, rankings)
     env = service_env(redis_url, SECRET.decode(), PIKDAME_ARCHIVE_DIR=str(tmp_path / "a"))
 
     def pikdame(*args: str) -> subprocess.CompletedProcess[str]:
@@ -154,12 +156,12 @@ def test_the_archive_command(redis_url: str, rdb: redis.Redis[str], tmp_path: Pa
 
 
 def test_the_sweep_gives_legacy_keys_an_expiry(
-    app: Flask, clock: Clock, rdb: redis.Redis[str]
+    app: Flask, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     """Keys stored before retention existed: an attempt outside the day's index, a practice
     attempt and its token without expiry, a token whose attempt is gone."""
     aid, token = resign(app, clock, "Ada")
-    verify(rdb, aid, SECRET)
+    verify(rdb, aid, SECRET, rankings)
     rdb.srem(keys.day_ids(DAY), aid)  # as stored before the index (found via its slot)
     rdb.persist(token_key(token))
     legacy: dict[str | bytes, str] = {

@@ -51,17 +51,25 @@ def played_under(client: FlaskClient, clock: Clock, rdb: redis.Redis[str], versi
 
 
 def test_a_record_of_an_older_release_verifies_with_its_own_bots(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], older_release: str
+    client: FlaskClient,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    older_release: str,
 ) -> None:
     aid = played_under(client, clock, rdb, older_release)
     game = rdb.hget(keys.attempt(aid), "game") or ""
     assert f'"engine": "{older_release}"' in game or f'"engine":"{older_release}"' in game
     assert older_release != ENGINE_VERSION  # the worker's current version is another one
-    assert verify(rdb, aid, SECRET)["status"] == "verified"
+    assert verify(rdb, aid, SECRET, rankings)["status"] == "verified"
 
 
 def test_the_versions_really_differ(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], older_release: str
+    client: FlaskClient,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    older_release: str,
 ) -> None:
     """The same record replayed with today's bots is a bot mismatch: which version replays it
     matters, so the worker must pick the record's own."""
@@ -71,17 +79,21 @@ def test_the_versions_really_differ(
         record["engine"] = ENGINE_VERSION
 
     tamper(rdb, aid, today)
-    assert verify(rdb, aid, SECRET)["status"] == "rejected"
+    assert verify(rdb, aid, SECRET, rankings)["status"] == "rejected"
     assert (rdb.hget(keys.attempt(aid), "reason") or "").startswith("bot_mismatch")
 
 
 def test_a_version_this_install_does_not_keep_fails_loudly(
-    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], older_release: str
+    client: FlaskClient,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    older_release: str,
 ) -> None:
     aid = played_under(client, clock, rdb, older_release)
     unregister(older_release)
     with pytest.raises(EngineMismatch, match=r"bots-test-beginner.*does not keep"):
-        verify(rdb, aid, SECRET)
+        verify(rdb, aid, SECRET, rankings)
     assert rdb.hget(keys.attempt(aid), "verification") == "queued"  # no verdict
 
 

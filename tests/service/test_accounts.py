@@ -28,27 +28,32 @@ def accounts_deployment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PIKDAME_RANK_ANONYMOUS", "0")
 
 
-def _state(rdb: redis.Redis[str]) -> dict[str, Any]:
-    """Everything stored but challenges, rate limits and the queue: what a refused request must
-    leave as it was."""
+def _state(rdb: redis.Redis[str], rankings: redis.Redis[str]) -> dict[str, Any]:
+    """Everything stored on the game state's and the rankings' servers but challenges, rate
+    limits and the queue: what a refused request must leave as it was."""
     found = {}
-    for key in sorted(rdb.scan_iter("pd:*")):
-        if ":challenge" in key or key.startswith("pd:limits"):
-            continue
-        kind = rdb.execute_command("TYPE", key)
-        found[key] = rdb.hgetall(key) if kind == "hash" else rdb.dump(key)
+    for role, server in (("state", rdb), ("rankings", rankings)):
+        for key in sorted(server.scan_iter("pd:*")):
+            if ":challenge" in key or key.startswith("pd:limits"):
+                continue
+            kind = server.execute_command("TYPE", key)
+            found[f"{role} {key}"] = server.hgetall(key) if kind == "hash" else server.dump(key)
     return found
 
 
 def refused_changing_nothing(
-    client: FlaskClient, rdb: redis.Redis[str], path: str, body: dict[str, Any]
+    client: FlaskClient,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    path: str,
+    body: dict[str, Any],
 ) -> None:
     """A forged WebAuthn answer: 400 ``bad_credential``, nothing stored, nobody signed in."""
-    before = _state(rdb)
+    before = _state(rdb, rankings)
     response = client.post(path, json=body)
     assert response.status_code == 400, response.get_json()
     assert response.get_json()["error"]["code"] == "bad_credential"
-    assert _state(rdb) == before
+    assert _state(rdb, rankings) == before
     assert client.get("/api/account").status_code == 401
 
 
@@ -68,14 +73,14 @@ def test_sign_up_in_two_steps_then_the_first_attempt_of_the_day_is_ranked(
 
 
 def test_anonymous_play_is_ohne_wertung_and_not_limited_to_one(
-    client: FlaskClient, clock: Any, rdb: redis.Redis[str]
+    client: FlaskClient, clock: Any, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     """Issue 13: without an account an attempt of today is played unranked (``ranked: false``),
     so a new browser no longer earns a second ranked attempt."""
     first, _ = start(client, clock.today)
     second, _ = start(client, clock.today)
     assert first["ranked"] is False and second["ranked"] is False
-    assert rdb.zcard(keys.day_rank(clock.today)) == 0
+    assert rankings.zcard(keys.day_rank(clock.today)) == 0
 
 
 def test_operator_may_rank_anonymous_play(
@@ -98,29 +103,29 @@ def test_sign_in_on_another_device_with_a_discoverable_passkey(app: Flask) -> No
 
 
 def test_replayed_challenge_is_refused_and_changes_nothing(
-    client: FlaskClient, rdb: redis.Redis[str]
+    client: FlaskClient, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     device = Authenticator(ORIGIN)
     options = client.post("/api/account/signup/options", json={"name": "Ada"}).get_json()
     credential = device.create(options["options"])
     body = {"handle": options["handle"], "credential": credential}
     assert client.post("/api/account", json=body).status_code == 201
-    before = _state(rdb)
+    before = _state(rdb, rankings)
     again = client.post("/api/account", json=body)
     assert again.status_code == 400 and again.get_json()["error"]["code"] == "bad_credential"
-    assert _state(rdb) == before
+    assert _state(rdb, rankings) == before
     signin = client.post("/api/account/signin/options", json={}).get_json()
     answer = device.get(signin["options"])
     first = {"handle": signin["handle"], "credential": answer}
     assert client.post("/api/account/signin", json=first).status_code == 200
-    before = _state(rdb)
+    before = _state(rdb, rankings)
     assert client.post("/api/account/signin", json=first).status_code == 400
-    assert _state(rdb) == before
+    assert _state(rdb, rankings) == before
 
 
 @pytest.mark.parametrize("forgery", ["origin", "signature", "challenge", "mangled"])
 def test_forged_sign_in_is_400_and_changes_nothing(
-    app: Flask, rdb: redis.Redis[str], forgery: str
+    app: Flask, rdb: redis.Redis[str], rankings: redis.Redis[str], forgery: str
 ) -> None:
     device = Authenticator(ORIGIN)
     sign_up(app.test_client(), device)
@@ -136,7 +141,7 @@ def test_forged_sign_in_is_400_and_changes_nothing(
     if forgery == "mangled":
         answer["response"] = {"clientDataJSON": "!!"}
     body = {"handle": options["handle"], "credential": answer}
-    refused_changing_nothing(other, rdb, "/api/account/signin", body)
+    refused_changing_nothing(other, rdb, rankings, "/api/account/signin", body)
 
 
 def test_unknown_credential_is_400(app: Flask, rdb: redis.Redis[str]) -> None:
@@ -227,14 +232,16 @@ def test_delete_account_keeps_scores_as_geloescht(
     assert client.delete("/api/account", json={}).status_code == 401
 
 
-def test_bad_input_is_a_clear_4xx(client: FlaskClient, rdb: redis.Redis[str]) -> None:
-    before = _state(rdb)
+def test_bad_input_is_a_clear_4xx(
+    client: FlaskClient, rdb: redis.Redis[str], rankings: redis.Redis[str]
+) -> None:
+    before = _state(rdb, rankings)
     too_long = client.post("/api/account/signup/options", json={"name": "x" * 25})
     assert too_long.status_code == 422
     unknown = client.post("/api/account", json={"handle": "nope", "credential": {}})
     assert unknown.status_code == 400 and unknown.get_json()["error"]["code"] == "bad_credential"
     assert client.post("/api/account/devices/options", json={}).status_code == 401
-    assert _state(rdb) == before
+    assert _state(rdb, rankings) == before
 
 
 def test_archive_lists_every_day_from_launch_played_or_not(
@@ -304,7 +311,7 @@ def test_ipv6_addresses_count_per_64(address: str, counted_as: str) -> None:
 
 @pytest.mark.parametrize("forgery", ["origin", "rp", "challenge", "attestation"])
 def test_forged_sign_up_is_400_and_creates_nothing(
-    client: FlaskClient, rdb: redis.Redis[str], forgery: str
+    client: FlaskClient, rdb: redis.Redis[str], rankings: redis.Redis[str], forgery: str
 ) -> None:
     device = Authenticator("https://evil.example" if forgery == "origin" else ORIGIN)
     step = client.post("/api/account/signup/options", json={"name": "Ada"}).get_json()
@@ -317,5 +324,5 @@ def test_forged_sign_up_is_400_and_creates_nothing(
     if forgery == "attestation":
         credential["response"]["attestationObject"] = b64(b"\xa0")
     body = {"handle": step["handle"], "credential": credential}
-    refused_changing_nothing(client, rdb, "/api/account", body)
+    refused_changing_nothing(client, rdb, rankings, "/api/account", body)
     assert rdb.zcard(accounts.ACCOUNTS_BY_TIME) == 0

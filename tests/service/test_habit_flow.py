@@ -33,7 +33,11 @@ def web(redis_url: str, rdb: redis.Redis[str], tmp_path: Path) -> Iterator[WebSe
 
 
 def test_par_job_runs_once_and_shows_only_after_the_end(
-    web: WebServer, redis_url: str, rdb: redis.Redis[str], tmp_path: Path
+    web: WebServer,
+    redis_url: str,
+    rankings: redis.Redis[str],
+    queue_url: str,
+    tmp_path: Path,
 ) -> None:
     worker = start_worker(service_env(redis_url, SECRET), tmp_path / "worker.log")
     try:
@@ -60,9 +64,9 @@ def test_par_job_runs_once_and_shows_only_after_the_end(
         assert outcome is not None and doc["par"]["score"] == outcome.round_scores[0]
         # The job's id is the day's: enqueueing again while it exists changes nothing, and a
         # second computation reads the stored par.
-        assert par.read(rdb, date) == doc["par"]
-        assert rdb.exists(keys.par(date))
-        assert queue.enqueue_par(queue.queue(redis_url, QUEUE), date) is False
+        assert par.read(rankings, date) == doc["par"]  # the par lives with the rankings
+        assert rankings.exists(keys.par(date))
+        assert queue.enqueue_par(queue.queue(queue_url, QUEUE), date) is False
         bob, bob_token = started["Bob"]
         for path in (f"/api/attempts/{bob}", f"/api/attempts/{bob}/place", "/api/me/stats"):
             status, body = web.call("GET", path, None, bob_token)

@@ -80,7 +80,7 @@ def test_a_record_off_the_days_setup_is_rejected_with_a_reason(
     store_forgery(rdb, aid, make())
     assert verify(rdb, aid, SECRET, rankings)["status"] == "rejected"
     assert rdb.hget(keys.attempt(aid), "reason") == f"setup_mismatch in {field}"
-    assert rdb.zcard("pd:day:2026-11-30:rank") == 0
+    assert rankings.zcard("pd:day:2026-11-30:rank") == 0
 
 
 def test_the_days_own_setup_still_verifies(

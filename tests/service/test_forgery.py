@@ -31,8 +31,8 @@ def rejected(rdb: redis.Redis[str], rankings: redis.Redis[str], aid: str) -> str
     result = verify(rdb, aid, SECRET, rankings)
     assert result["status"] == "rejected" and result["new"] is True
     assert rdb.hget(keys.attempt(aid), "verification") == "rejected"
-    assert rdb.zscore("pd:day:2026-11-30:rank", aid) is None
-    assert rdb.zcard("pd:alltime") == 0
+    assert rankings.zscore("pd:day:2026-11-30:rank", aid) is None
+    assert rankings.zcard("pd:alltime") == 0
     return str(rdb.hget(keys.attempt(aid), "reason"))
 
 
@@ -41,7 +41,7 @@ def test_the_honest_record_is_verified(
 ) -> None:
     aid = finished_attempt(client, clock)
     assert verify(rdb, aid, SECRET, rankings)["status"] == "verified"
-    assert rdb.zscore("pd:day:2026-11-30:rank", aid) is not None
+    assert rankings.zscore("pd:day:2026-11-30:rank", aid) is not None
 
 
 def test_an_illegal_move_is_rejected(
@@ -122,8 +122,8 @@ def test_verifying_twice_ranks_once_and_unfinished_fails_loudly(
         "new": False,
     }
     player = rdb.hget(keys.attempt(aid), "player")
-    assert rdb.hget(f"pd:player:{player}", "days") == "1"
-    assert rdb.zcard("pd:day:2026-11-30:rank") == 1
+    assert rankings.hget(f"pd:player:{player}", "days") == "1"
+    assert rankings.zcard("pd:day:2026-11-30:rank") == 1
     clock.advance(days=1)
     playing, _ = start(client, clock.today)
     with pytest.raises(NotReady):

@@ -64,6 +64,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     ):
         app.register_api(api)
     app.register_blueprint(pages.bp)
+    redisconn.register_acknowledgements(app)  # last: its 503 is what the other hooks see
     # API.md's limits are for the API; pages and their static assets (many per page load) are
     # left to the front proxy.
     limits.limiter.exempt(ops.bp)

@@ -8,7 +8,7 @@ servers: a request uses the client of the keys it touches, and no operation span
 from __future__ import annotations
 
 import redis
-from flask import Flask, current_app
+from flask import Flask, Response, current_app, g, request
 
 from service.data import connect, queue
 from service.data.config import Settings
@@ -58,6 +58,43 @@ def acknowledge() -> None:
         from service.errors import ApiError
 
         raise ApiError(503, "unavailable", "storage not confirmed, try again shortly")
+    g.pikdame_acknowledged = True
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def register_acknowledgements(app: Flask) -> None:
+    """Every other write too (an account, a device, a league, a table and its moves): with
+    PIKDAME_REDIS_WAIT_REPLICAS, a successful answer to a POST, PUT or DELETE leaves only once
+    the replicas of game state and of the rankings have everything written so far, else it
+    becomes a 503 with Retry-After (deploy/SCALING.md, Failover). Registered last, so it runs
+    before the other after-request hooks, which then see the 503."""
+
+    @app.after_request
+    def _acknowledged(response: Response) -> Response:
+        config = settings()
+        if (
+            config.redis_wait_replicas <= 0
+            or request.method in SAFE_METHODS
+            or response.status_code >= 400
+            or g.get("pikdame_acknowledged", False)
+        ):
+            return response
+        clients = [] if config.redis_state_cluster else [get_redis()]  # a cluster's own failover
+        if config.redis_rankings_url != config.redis_state_url or not clients:
+            clients.append(get_rankings())
+        try:
+            confirmed = all(connect.acknowledged(c, config.redis_wait_replicas) for c in clients)
+        except redis.RedisError:
+            confirmed = False
+        if confirmed:
+            return response
+        from service.errors import RETRY_AFTER_S, error_response
+
+        refused = error_response(503, "unavailable", "storage not confirmed, try again shortly")
+        refused.headers["Retry-After"] = str(RETRY_AFTER_S)
+        return refused
 
 
 def get_queue() -> queue.VerifyQueue:

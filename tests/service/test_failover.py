@@ -10,6 +10,7 @@ choice of no loss over availability, deploy/SCALING.md)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import signal
 import time
@@ -22,6 +23,7 @@ import pytest
 import redis
 
 from service.data import connect
+from tests.support.clock import Clock
 from tests.support.http import fetch
 from tests.support.player import next_move
 from tests.support.processes import (
@@ -39,6 +41,7 @@ from tests.support.servers import (
     start_redis,
     start_sentinel,
 )
+from tests.support.service_app import make_app
 
 pytestmark = pytest.mark.integration
 SECRET = "failover-test-secret"
@@ -288,3 +291,38 @@ def test_an_acknowledgement_covers_writes_made_on_another_pooled_connection(
     assert wait_for(lambda: connect.acknowledged(asker, 1), timeout=30)
     writer.close()
     asker.close()
+
+
+def test_every_acknowledged_write_waits_for_the_replica(
+    cluster: tuple[RedisServer, RedisServer, SentinelServer],
+) -> None:
+    """Not only moves and starts: a league, a table (and every other successful POST, PUT or
+    DELETE) is answered only once the replica has it; with the replica stalled (SIGSTOP) it
+    is a 503 with Retry-After, while reads go on."""
+    primary, replica, _ = cluster
+    wait_for(lambda: linked(replica), timeout=30)
+    app = make_app(
+        primary.url,
+        Clock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)),
+        **one_server(primary.url),
+        PIKDAME_REDIS_WAIT_REPLICAS=1,
+    )
+    web = app.test_client()
+    league = {"name": "Stammtisch"}
+    table = {"name": "Ada", "seats": [{"kind": "human"}, {"kind": "bot", "level": "beginner"}]}
+    assert web.post("/api/leagues", json=league).status_code == 201
+    assert web.post("/api/tables", json=table).status_code == 201
+    assert replica.process is not None
+    os.kill(replica.process.pid, signal.SIGSTOP)
+    try:
+        for path, body in (("/api/leagues", league), ("/api/tables", table)):
+            answer = web.post(path, json=body)
+            assert answer.status_code == 503, (path, answer.get_json())
+            assert answer.get_json()["error"]["code"] == "unavailable"
+            assert "Retry-After" in answer.headers
+        started = web.post("/api/daily/2026-11-30/attempts", json={"name": "Bea"})
+        assert started.status_code == 503 and "Retry-After" in started.headers
+        assert web.get("/api/daily").status_code == 200  # reads need no replica
+    finally:
+        os.kill(replica.process.pid, signal.SIGCONT)
+    assert wait_for(lambda: web.post("/api/leagues", json=league).status_code == 201)

@@ -50,7 +50,10 @@ def context() -> Context:
 def verify_attempt(attempt_id: str) -> dict[str, Any]:
     """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected."""
     ctx = context()
-    verdict = verify(ctx.client, attempt_id, ctx.settings.secret, ctx.rankings)
+    settings = ctx.settings
+    verdict = verify(
+        ctx.client, attempt_id, settings.secret, ctx.rankings, settings.redis_wait_replicas
+    )
     date = ctx.client.hget(keys.attempt(attempt_id), "date")
     if date is not None and not ctx.rankings.exists(keys.par(date)):
         queue.enqueue_par(ctx.queue, date)  # lazily, on the day's first finished attempt

@@ -11,12 +11,18 @@ from typing import Any, Final, cast
 import redis
 
 from engine import ReplayError, UnknownVersion, bots_of, daily_game, daily_seed, replay
-from service.data import field, keys, owners, ranking, store, streaks
+from service.data import connect, field, keys, owners, ranking, store, streaks
 from service.data.clock import opens_at
 
 
 class NotReady(RuntimeError):
     """The attempt does not exist or is not finished: the job fails (RQ's failed registry)."""
+
+
+class NotReplicated(RuntimeError):
+    """The ranking was not confirmed by the rankings server's replicas in time (with
+    PIKDAME_REDIS_WAIT_REPLICAS): no verdict yet, the job fails and is retried (the ranking is
+    idempotent), so a failover never leaves a verified attempt off the board."""
 
 
 class EngineMismatch(RuntimeError):
@@ -129,6 +135,7 @@ def verify(
     attempt_id: str,
     secret: bytes,
     rankings: redis.Redis[str],
+    replicas: int = 0,
 ) -> dict[str, Any]:
     """Judge and record the verdict; a second run finds the verdict and changes nothing.
 
@@ -136,7 +143,8 @@ def verify(
     server; no default, so no caller can rank on the state server by leaving it out) are
     never touched in one operation: read the attempt, judge, rank (idempotent, on the rankings
     server), then record the verdict (on the state server). A job that dies between the last
-    two steps is retried, judges again, finds itself ranked already and records the verdict."""
+    two steps is retried, judges again, finds itself ranked already and records the verdict.
+    ``replicas``: PIKDAME_REDIS_WAIT_REPLICAS (the ranking confirmed before the verdict)."""
     key = keys.attempt(attempt_id)
     attempt = finished_attempt(client.hgetall(key), attempt_id)
     if attempt.verification in ("verified", "rejected"):
@@ -146,6 +154,10 @@ def verify(
         assert score is not None and turns is not None
         owner = owners.owner_of(client, attempt.player)
         rank_once(rankings, attempt, score, turns, owner)
+        # With replicas (deploy/SCALING.md, Failover): the ranking is on them before the verdict
+        # is recorded, or the verdict could survive a failover that the ranking did not.
+        if not connect.acknowledged(rankings, replicas):
+            raise NotReplicated(attempt_id)
 
     def record_verdict(pipe: redis.client.Pipeline[str]) -> dict[str, Any]:
         now = finished_attempt(cast(dict[str, str], pipe.hgetall(key)), attempt_id)

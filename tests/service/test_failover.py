@@ -22,10 +22,11 @@ from typing import Any
 import pytest
 import redis
 
-from service.data import connect
+from service.data import connect, keys
+from tests.support.api import caller, start
 from tests.support.clock import Clock
 from tests.support.http import fetch
-from tests.support.player import next_move
+from tests.support.player import next_move, play_to_end
 from tests.support.processes import (
     WebServer,
     pikdame,
@@ -41,10 +42,11 @@ from tests.support.servers import (
     start_redis,
     start_sentinel,
 )
-from tests.support.service_app import make_app
+from tests.support.service_app import SECRET, make_app
+from worker.verify import NotReplicated, verify
 
 pytestmark = pytest.mark.integration
-SECRET = "failover-test-secret"
+WEB_SECRET = "failover-test-secret"
 PLAYERS = 4
 KILL_AFTER = 12  # acknowledged moves before the primary dies
 
@@ -135,7 +137,7 @@ def test_a_killed_primary_loses_no_acknowledged_move_and_ranks_everyone_once(
     wait_for(lambda: sentinel.replicas() == 1, timeout=30)  # Sentinel has found the replica
     env = service_env(
         primary.url,
-        SECRET,
+        WEB_SECRET,
         **one_server(primary.url),  # every role through Sentinel: the failover is its subject
         PIKDAME_REDIS_SENTINELS=sentinel.address,
         PIKDAME_REDIS_MASTER=sentinel.master,
@@ -326,3 +328,34 @@ def test_every_acknowledged_write_waits_for_the_replica(
     finally:
         os.kill(replica.process.pid, signal.SIGCONT)
     assert wait_for(lambda: web.post("/api/leagues", json=league).status_code == 201)
+
+
+def test_a_verdict_is_recorded_only_once_its_ranking_is_on_the_replica(
+    cluster: tuple[RedisServer, RedisServer, SentinelServer],
+) -> None:
+    """The verify job with PIKDAME_REDIS_WAIT_REPLICAS: ranked, but the replica has not
+    confirmed it (stalled), so no verdict yet and the job fails (RQ retries it); the retry
+    ranks nothing twice and records the verdict. A failover in between can then never leave a
+    verified attempt off the board."""
+    primary, replica, _ = cluster
+    wait_for(lambda: linked(replica), timeout=30)
+    clock = Clock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
+    web = make_app(primary.url, clock, **one_server(primary.url)).test_client()
+    attempt, _ = start(web, clock.today, "Ada")
+    play_to_end(caller(web), attempt["id"], use_hints=False)
+    client = redis.Redis.from_url(primary.url, decode_responses=True)
+    assert replica.process is not None
+    os.kill(replica.process.pid, signal.SIGSTOP)
+    try:
+        with pytest.raises(NotReplicated):
+            verify(client, attempt["id"], SECRET, client, 1)
+    finally:
+        os.kill(replica.process.pid, signal.SIGCONT)
+    assert client.hget(keys.attempt(attempt["id"]), "verification") == "queued"
+    assert client.zcard(keys.day_rank(clock.today)) == 1  # ranked, not yet confirmed
+    assert verify(client, attempt["id"], SECRET, client, 1)["status"] == "verified"
+    (days,) = [client.hget(k, "days") for k in client.keys(keys.player("*"))]
+    assert days == "1"  # the player's facts counted once
+    assert client.zcard(keys.day_rank(clock.today)) == 1
+    assert client.zcard(keys.ALLTIME) == 1
+    client.close()

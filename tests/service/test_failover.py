@@ -4,9 +4,13 @@ start acknowledged only once the replica has it (PIKDAME_REDIS_WAIT_REPLICAS=1).
 SIGKILLed during play: players see 503s with Retry-After and ask again, no acknowledged move is
 lost, and every finished attempt is verified and ranked exactly once afterwards.
 
-The killed server is started again, as systemd's Restart=always would (deploy/systemd): Sentinel
-makes it the new primary's replica, and WAIT is satisfied again (until then moves answer 503: the
-choice of no loss over availability, deploy/SCALING.md)."""
+The killed server is started again, as systemd's Restart=always would (deploy/systemd), as the
+new primary's replica with replica-priority 0: Sentinel must not promote it before its first sync
+has finished (the defect once seen under load: a second failover to that empty server, every
+attempt 404). Until the sync, moves answer 503: the choice of no loss over availability
+(deploy/SCALING.md, Failover). The other tests here pin the acknowledgement itself: WAIT on the
+request's own connection, on every acknowledged write, and in the verify job before its verdict.
+On a failure the servers' logs are printed (Sentinel's decisions above all)."""
 
 from __future__ import annotations
 

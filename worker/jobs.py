@@ -51,8 +51,9 @@ def verify_attempt(attempt_id: str) -> dict[str, Any]:
     """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected."""
     ctx = context()
     verdict = verify(ctx.client, attempt_id, ctx.settings.secret, ctx.rankings)
-    date = ctx.client.hget(keys.attempt(attempt_id), "date")
-    if date is not None and not ctx.rankings.exists(keys.par(date)):
+    date, kind = ctx.client.hmget(keys.attempt(attempt_id), ["date", "kind"])
+    # The Zen par is Pik Dame's (a Gin attempt stores kind=gin, issue 14).
+    if date is not None and kind is None and not ctx.rankings.exists(keys.par(date)):
         queue.enqueue_par(ctx.queue, date)  # lazily, on the day's first finished attempt
     return verdict
 

@@ -225,23 +225,24 @@ def erase_names(client: redis.Redis[str], rankings: redis.Redis[str], player_ids
     renamed. ``client`` holds the game state, ``rankings`` the boards (never one operation on
     both). Walks the days that had attempts: deleting an account is rare."""
     renamed = 0
-    dates = client.zrange(keys.DAYS, 0, -1)
-    for player in player_ids:
-        pipe = client.pipeline(transaction=False)
-        for date in dates:
-            pipe.get(keys.player_day(date, player))
-        for date, attempt_id in zip(dates, pipe.execute(), strict=True):
-            if attempt_id is None:
-                continue
-            state = client.pipeline(transaction=True)
-            state.hset(keys.attempt(attempt_id), "name", DELETED_NAME)
-            state.delete(keys.replay(attempt_id))
-            state.execute()
-            if rankings.hexists(keys.day_names(date), attempt_id):
-                rankings.hset(keys.day_names(date), attempt_id, DELETED_NAME)
-            renamed += 1
-        if rankings.exists(keys.player(player)):
-            rankings.hset(keys.player(player), "name", DELETED_NAME)
+    for game in keys.DAILY_GAMES:  # every daily game's boards (issue 14)
+        dates = client.zrange(keys.days_index(game), 0, -1)
+        for player in player_ids:
+            pipe = client.pipeline(transaction=False)
+            for date in dates:
+                pipe.get(keys.player_day(date, player, game))
+            for date, attempt_id in zip(dates, pipe.execute(), strict=True):
+                if attempt_id is None:
+                    continue
+                state = client.pipeline(transaction=True)
+                state.hset(keys.attempt(attempt_id), "name", DELETED_NAME)
+                state.delete(keys.replay(attempt_id))
+                state.execute()
+                if rankings.hexists(keys.day_names(date, game), attempt_id):
+                    rankings.hset(keys.day_names(date, game), attempt_id, DELETED_NAME)
+                renamed += 1
+            if rankings.exists(keys.player(player, game)):
+                rankings.hset(keys.player(player, game), "name", DELETED_NAME)
     return renamed
 
 

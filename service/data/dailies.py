@@ -16,6 +16,7 @@ from engine import daily_game as pikdame_game
 from engine import daily_seed as pikdame_seed
 from engine.gin import GinMatch, daily_hands, daily_match, daily_score
 from engine.gin import daily_seed as gin_seed
+from service.data import keys
 
 PIKDAME: Final = "pikdame"
 GIN: Final = "gin"
@@ -127,6 +128,7 @@ GIN_DAILY: Final = GinDaily()
 #: Every daily game by its API name (``game=…``).
 DAILIES: Final[dict[str, DailyGame]] = {PIKDAME: PIKDAME_DAILY, GIN: GIN_DAILY}
 NAMES: Final = tuple(DAILIES)
+assert NAMES == keys.DAILY_GAMES  # the key layout knows every daily game
 
 
 def of(name: str) -> DailyGame:

@@ -23,6 +23,7 @@ RECONCILE_LOCK: Final = f"{PREFIX}:lock:reconcile"  # one worker reconciles per 
 
 
 PIKDAME: Final = "pikdame"  # the first daily game: its keys keep their names without the game
+DAILY_GAMES: Final = (PIKDAME, "gin")  # every daily game (service.data.dailies), issue 14
 
 
 def _game(game: str) -> str:

@@ -93,7 +93,7 @@ def gin_hidden_cards(match: GinMatch) -> set[str]:
     hidden = set(state.stock)
     if view.revealed is None:
         hidden |= set(from_mask(state.hands[1]))
-    if state.knock is not None and state.knock.seat == 1:
+    if state.knock is not None and state.knock.seat == 1 and state.knock.card is not None:
         hidden.add(state.knock.card)
     known = {c for _, text in public_moves(match.moves, 0) for c in CARD.findall(text)}
     return {n for n in names(sorted(hidden)) if n not in known}

@@ -86,8 +86,9 @@ def play_gin_to_end(
 
 def gin_hidden_cards(match: GinMatch) -> set[str]:
     """Cards hidden from seat 0 now: the bot's hand (unless public after its knock or seat 0's
-    defence), the stock and the bot's face-down knock card, less any card named in a move seat 0
-    saw (a card public in an earlier hand may be dealt hidden again)."""
+    defence), the stock and the bot's face-down knock card, less any card seat 0 saw: named in
+    a move (a card public in an earlier hand may be dealt hidden again), taken by the bot from
+    the pile, or on the pile."""
     state = match.state
     view = match.view(0)
     hidden = set(state.stock)
@@ -96,13 +97,16 @@ def gin_hidden_cards(match: GinMatch) -> set[str]:
     if state.knock is not None and state.knock.seat == 1 and state.knock.card is not None:
         hidden.add(state.knock.card)
     known = {c for _, text in public_moves(match.moves, 0) for c in CARD.findall(text)}
+    # what the bot took from the pile is public (everyone saw the face-up card), as is the pile
+    known |= set(names(from_mask(view.took[1]))) | set(names(view.discard))
     return {n for n in names(sorted(hidden)) if n not in known}
 
 
 def check_gin_hidden(text: str, match: GinMatch, seed_hex: str) -> None:
     """No hidden card of ``match`` and not the seed in a response's text (R10 for Gin, G9)."""
     assert seed_hex not in text
-    assert '"stock":' not in text and '"hands":' not in text and '"position"' not in text
+    for field in ('"stock":', '"hands":[', '"position":'):  # no full state, no record
+        assert field not in text, (field, text[:300])
     leaked = set(CARD.findall(text)) & gin_hidden_cards(match)
     assert not leaked, f"hidden cards {leaked} in {text[:300]}"
 

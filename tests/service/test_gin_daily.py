@@ -382,3 +382,22 @@ def test_a_closed_gin_day_is_archived_and_replays_from_the_archive(
     rdb.delete(keys.attempt(aid), keys.replay(aid))  # the attempt expired
     replay = archive.archived_entry(rdb, store, aid)
     assert replay is not None and replay["attempt_id"] == aid
+
+
+def test_the_gin_daily_is_in_the_openapi_document(client: FlaskClient) -> None:
+    doc = client.get("/api/openapi.json").get_json()
+    for path in (
+        "/api/daily",
+        "/api/daily/{date}",
+        "/api/days",
+        "/api/leaderboard/{date}",
+        "/api/leaderboard/{date}/around/{attempt_id}",
+        "/api/leaderboard/all-time",
+    ):
+        names = [p["name"] for p in doc["paths"][path]["get"]["parameters"]]
+        assert "game" in names, path
+    start = doc["paths"]["/api/daily/{date}/attempts"]["post"]["requestBody"]
+    body = start["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert doc["components"]["schemas"][body]["properties"]["game"]["enum"] == ["pikdame", "gin"]
+    view = doc["components"]["schemas"]["Attempt"]["properties"]["view"]["anyOf"]
+    assert {"$ref": "#/components/schemas/GinView"} in view

@@ -4,7 +4,7 @@
 
 Plays ``--games`` Gin daily matches (issue 14: a player against the strong bot to 100) and as
 many Pik Dame daily rounds through the API (in-process app, a real Redis; the player's moves by a
-simple deterministic strategy), then times ``worker.verify.verify`` on each finished attempt:
+seeded strategy), then times ``worker.verify.verify`` on each finished attempt:
 read the attempt from Redis, pin the record to the day's setup, replay every move from the day's
 seed with every bot move recomputed by the record's released bots, rank it once and record the
 verdict. Each repeat forgets the verdicts and rankings first. Writes bench/results/gin_daily.md.
@@ -26,6 +26,7 @@ from typing import Any
 import redis
 
 from bench.loadkit import ROOT, command_line, start_redis, write_result
+from engine.gin import arrange, from_mask, names, parse_card, to_mask
 from service.app import create_app
 from service.data import keys
 from worker.verify import verify
@@ -49,10 +50,26 @@ def _app(url: str) -> Any:
     )
 
 
-def _gin_move(view: dict[str, Any]) -> str:
-    from tests.support.gin_daily import next_gin_move  # the tests' deterministic player
-
-    return next_gin_move(view)
+def _gin_move(view: dict[str, Any], rng: random.Random) -> str:
+    """A seeded player, so the corpus holds different matches: knock when the deadwood allows
+    (G6), else discard the card leaving the least deadwood, or now and then a random one."""
+    phase = view["phase"]
+    if phase in ("upcard", "draw"):
+        if view["can_take"] and rng.random() < 0.3:
+            return "take"
+        return "pass" if phase == "upcard" else "draw"
+    if phase == "defend":
+        return str(view["suggestion"])
+    hand = [c for c in view["hand"] if c != view["taken"]]
+    mask = to_mask(parse_card(c) for c in view["hand"])
+    options = sorted((arrange(mask & ~(1 << parse_card(c))), c) for c in hand)
+    (deadwood, melds), card = options[0]
+    if deadwood <= 10:
+        groups = " | ".join(" ".join(names(from_mask(m))) for m in melds)
+        return f"knock {card} {groups}".rstrip()
+    if rng.random() < 0.25:
+        card = rng.choice(hand)
+    return f"discard {card}"
 
 
 def _pikdame_move(view: dict[str, Any], rng: random.Random) -> str:
@@ -74,7 +91,7 @@ def play(app: Any, games: int, game: str) -> list[str]:
         headers = {"Authorization": f"Bearer {body['token']}"}
         while attempt["status"] == "playing":
             view = attempt["view"]
-            move = _gin_move(view) if game == "gin" else _pikdame_move(view, rng)
+            move = _gin_move(view, rng) if game == "gin" else _pikdame_move(view, rng)
             response = client.post(
                 f"/api/attempts/{attempt['id']}/moves",
                 json={"move": move, "seq": attempt["seq"]},

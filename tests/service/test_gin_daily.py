@@ -401,3 +401,16 @@ def test_the_gin_daily_is_in_the_openapi_document(client: FlaskClient) -> None:
     assert doc["components"]["schemas"][body]["properties"]["game"]["enum"] == ["pikdame", "gin"]
     view = doc["components"]["schemas"]["Attempt"]["properties"]["view"]["anyOf"]
     assert {"$ref": "#/components/schemas/GinView"} in view
+
+
+def test_a_verified_gin_day_advances_the_gin_streak_only(
+    client: FlaskClient, rdb: redis.Redis[str]
+) -> None:
+    attempt = start_gin(client).get_json()["attempt"]
+    play_gin_to_end(caller(client), attempt["id"])
+    verify(rdb, attempt["id"], SECRET)
+    me = client.get("/api/me/stats").get_json()
+    assert me["streaks"]["gin"] == {"current": 1, "best": 1, "last": DAY}
+    assert me["streaks"]["pikdame"]["current"] == 0
+    place = client.get(f"/api/attempts/{attempt['id']}/place").get_json()
+    assert place["rank"] == 1 and place["total"] == 1 and place["par"] is None

@@ -10,6 +10,7 @@ import time
 import click
 
 from engine import commitment, daily_seed
+from engine.gin import daily_seed as gin_daily_seed
 from service import commands
 from service.data import clock, config, connect, queue
 
@@ -100,12 +101,18 @@ def suspicious(date: str | None) -> None:
 
 @main.command("seed-info")
 @click.argument("date")
-def seed_info(date: str) -> None:
+@click.option(
+    "--game",
+    type=click.Choice(["pikdame", "gin"]),
+    default="pikdame",
+    help="the daily game (docs/GIN_DAILY.md)",
+)
+def seed_info(date: str, game: str) -> None:
     """A day's commitment, and its seed once the day has closed."""
     if clock.parse_date(date) is None:
         raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
     cfg = config.load()
-    seed = daily_seed(cfg.secret, date)
+    seed = daily_seed(cfg.secret, date) if game == "pikdame" else gin_daily_seed(cfg.secret, date)
     closed = clock.is_closed(date, cfg)
     click.echo(
         json.dumps(

@@ -8,7 +8,7 @@ import json
 
 import redis
 
-from engine import daily_seed
+from engine import daily_seed, gin
 from service.data import keys
 from tests.support.processes import pikdame, service_env
 
@@ -27,6 +27,15 @@ def test_seed_info_reveals_the_seed_only_after_the_day(redis_url: str) -> None:
     assert now["commitment"] == hashlib.sha256(daily_seed(b"cli-secret", today)).hexdigest()
     bad = pikdame(env, "seed-info", "2026-02-30")
     assert bad.returncode != 0 and "YYYY-MM-DD" in bad.stderr
+
+
+def test_seed_info_of_the_gin_daily(redis_url: str) -> None:
+    """Issue 14: ``--game gin`` gives the Gin daily's commitment and (once closed) seed."""
+    env = service_env(redis_url, "cli-secret")
+    info = json.loads(pikdame(env, "seed-info", "2026-01-01", "--game", "gin").stdout)
+    seed = gin.daily_seed(b"cli-secret", "2026-01-01")
+    assert info["seed"] == seed.hex() and seed != daily_seed(b"cli-secret", "2026-01-01")
+    assert info["commitment"] == hashlib.sha256(seed).hexdigest()
 
 
 def test_reconcile_requeues_a_lost_job(

@@ -75,7 +75,7 @@ def _gin_move(view: dict[str, Any], rng: random.Random) -> str:
 def _pikdame_move(view: dict[str, Any], rng: random.Random) -> str:
     if view["phase"] == "draw":
         return "draw" if view["can_draw"] else "resign"
-    return "discard " + rng.choice(view["hand"])
+    return f"discard {rng.choice(view['hand'])}"
 
 
 def play(app: Any, games: int, game: str) -> list[str]:

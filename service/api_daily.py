@@ -49,6 +49,7 @@ def today(query: GameQuery) -> Response:
 
 @bp.get("/daily/<date>", responses=outputs.answers(outputs.Day, 404, 422))
 @counted_read
+@checks_first(known_day)
 def day(path: DayPath, query: GameQuery) -> Response:
     """A day's challenge; its seed once closed; ``game=gin``: Gin's."""
     return _day(known_day(path.date), query.game)

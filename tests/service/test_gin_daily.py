@@ -414,3 +414,11 @@ def test_a_verified_gin_day_advances_the_gin_streak_only(
     assert me["streaks"]["pikdame"]["current"] == 0
     place = client.get(f"/api/attempts/{attempt['id']}/place").get_json()
     assert place["rank"] == 1 and place["total"] == 1 and place["par"] is None
+
+
+def test_an_unknown_day_is_404_before_a_bad_game(client: FlaskClient) -> None:
+    """API.md: 404 before 422."""
+    response = client.get("/api/daily/2099-01-01?game=chess")
+    assert response.status_code == 404 and response.get_json()["error"]["code"] == "unknown_day"
+    board = client.get("/api/leaderboard/2099-01-01?game=chess")
+    assert board.status_code == 404

@@ -89,7 +89,7 @@ def test_the_gin_day_is_selected_by_game_and_pikdame_keeps_its_shape(
 
 
 def test_a_whole_match_through_the_api_is_verified_and_ranked(
-    client: FlaskClient, rdb: redis.Redis[str]
+    client: FlaskClient, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     attempt, token = started(client)
     assert attempt["game"] == "gin" and attempt["ranked"] is True
@@ -108,7 +108,7 @@ def test_a_whole_match_through_the_api_is_verified_and_ranked(
     }
     assert client.get(f"/api/daily/{DAY}?game=gin").get_json()["attempts"] == 1
     assert client.get(f"/api/daily/{DAY}").get_json()["attempts"] == 0  # Pik Dame's count
-    assert verify(rdb, attempt["id"], SECRET)["status"] == "verified"
+    assert verify(rdb, attempt["id"], SECRET, rankings)["status"] == "verified"
     match = stored_match(rdb, attempt["id"])
     totals = final["view"]["totals"]
     v = client.get(
@@ -282,11 +282,11 @@ def test_lookalike_names_are_refused_within_the_gin_field(client: FlaskClient) -
 
 
 def test_forged_records_are_rejected_with_the_reason(
-    client: FlaskClient, rdb: redis.Redis[str]
+    client: FlaskClient, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     def rejected(aid: str) -> str:
-        assert verify(rdb, aid, SECRET)["status"] == "rejected"
-        assert rdb.zscore(keys.day_rank(DAY, "gin"), aid) is None
+        assert verify(rdb, aid, SECRET, rankings)["status"] == "rejected"
+        assert rankings.zscore(keys.day_rank(DAY, "gin"), aid) is None
         return str(rdb.hget(keys.attempt(aid), "reason"))
 
     def bot_move(record: dict[str, Any]) -> None:
@@ -327,15 +327,20 @@ def test_forged_records_are_rejected_with_the_reason(
 
     tamper(rdb, aid, engine)
     with pytest.raises(EngineMismatch):
-        verify(rdb, aid, SECRET)
+        verify(rdb, aid, SECRET, rankings)
     assert rdb.hget(keys.attempt(aid), "verification") == "queued"
 
 
 def test_after_the_close_record_replay_and_practice(
-    app: Flask, client: FlaskClient, clock: Clock, rdb: redis.Redis[str], tmp_path: Path
+    app: Flask,
+    client: FlaskClient,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    tmp_path: Path,
 ) -> None:
     aid, _, _ = finished(client)
-    verify(rdb, aid, SECRET)
+    verify(rdb, aid, SECRET, rankings)
     assert client.get(f"/replay/{aid}/positions").status_code == 409  # the seed is secret
     clock.advance(hours=17, minutes=1)  # 02:01 the next day: closed
     day = client.get(f"/api/daily/{DAY}?game=gin").get_json()
@@ -366,10 +371,15 @@ def test_after_the_close_record_replay_and_practice(
 
 
 def test_a_closed_gin_day_is_archived_and_replays_from_the_archive(
-    app: Flask, client: FlaskClient, clock: Clock, rdb: redis.Redis[str], tmp_path: Path
+    app: Flask,
+    client: FlaskClient,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    tmp_path: Path,
 ) -> None:
     aid, _, _ = finished(client)
-    verify(rdb, aid, SECRET)
+    verify(rdb, aid, SECRET, rankings)
     clock.advance(hours=17, minutes=1)
     settings = settings_of(app)
     store = archive.DirectoryArchive(tmp_path)
@@ -404,11 +414,11 @@ def test_the_gin_daily_is_in_the_openapi_document(client: FlaskClient) -> None:
 
 
 def test_a_verified_gin_day_advances_the_gin_streak_only(
-    client: FlaskClient, rdb: redis.Redis[str]
+    client: FlaskClient, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
     attempt = start_gin(client).get_json()["attempt"]
     play_gin_to_end(caller(client), attempt["id"])
-    verify(rdb, attempt["id"], SECRET)
+    verify(rdb, attempt["id"], SECRET, rankings)
     me = client.get("/api/me/stats").get_json()
     assert me["streaks"]["gin"] == {"current": 1, "best": 1, "last": DAY}
     assert me["streaks"]["pikdame"]["current"] == 0

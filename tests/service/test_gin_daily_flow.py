@@ -89,6 +89,7 @@ def test_a_lost_gin_verification_job_is_found_by_the_reconciler(
     app: Flask,
     clock: Clock,
     rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
     redis_url: str,
     tmp_path: Path,
     qdb: redis.Redis[str],
@@ -119,4 +120,4 @@ def test_a_lost_gin_verification_job_is_found_by_the_reconciler(
         )
     finally:
         worker.stop()
-    assert rdb.zscore(keys.day_rank(clock.today, "gin"), aid) is not None
+    assert rankings.zscore(keys.day_rank(clock.today, "gin"), aid) is not None

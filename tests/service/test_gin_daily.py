@@ -141,6 +141,7 @@ def test_a_whole_match_through_the_api_is_verified_and_ranked(
 def test_hidden_cards_are_in_no_answer(client: FlaskClient, rdb: redis.Redis[str]) -> None:
     """Every answer while playing: not the bot's hand (until public), the stock, the bot's
     face-down knock card (G6) or the seed; the owner's record before the close neither."""
+    bot_knocked: set[str] = set()
     for name in ("Ada", "Bob", "Cy"):
         attempt, token = started(client, name)
         aid = attempt["id"]
@@ -159,6 +160,10 @@ def test_hidden_cards_are_in_no_answer(client: FlaskClient, rdb: redis.Redis[str
             assert response.status_code == 200, response.get_json()
             match = stored_match(rdb, aid)
             check_gin_hidden(response.get_data(as_text=True), match, seed_hex)
+            for event in response.get_json()["events"]:  # G6: the bot knocks face down
+                if event["seat"] == 1 and event["move"].startswith("knock"):
+                    assert event["move"].split()[1] == "??", event
+                    bot_knocked.add(name)
             read = client.get(f"/api/attempts/{aid}", headers={"Authorization": f"Bearer {token}"})
             check_gin_hidden(read.get_data(as_text=True), match, seed_hex)
             doc = response.get_json()["attempt"]
@@ -172,6 +177,7 @@ def test_hidden_cards_are_in_no_answer(client: FlaskClient, rdb: redis.Redis[str
         shown = [m["move"] for m in log["moves"] if m["seat"] == 1]
         assert all(m.startswith("knock ?? ") or m == "knock ??" for m in shown if "knock" in m)
         assert len([m for m in shown if m.startswith("knock")]) == len(bot_knocks)
+    assert bot_knocked  # the face-down card was there to hide
 
 
 def unchanged_after(
@@ -432,3 +438,28 @@ def test_an_unknown_day_is_404_before_a_bad_game(client: FlaskClient) -> None:
     assert response.status_code == 404 and response.get_json()["error"]["code"] == "unknown_day"
     board = client.get("/api/leaderboard/2099-01-01?game=chess")
     assert board.status_code == 404
+
+
+def test_equal_scores_rank_fewer_hands_first_then_the_earlier_finish(
+    rdb: redis.Redis[str], rankings: redis.Redis[str], client: FlaskClient
+) -> None:
+    """docs/GIN_DAILY.md: score, then fewer hands, then the earlier finish."""
+    from service.data.store import Attempt
+    from worker.verify import rank_once
+
+    def attempt(aid: str, finished_ms: int) -> Attempt:
+        opens = 1_795_996_800_000  # 2026-11-30T00:00Z
+        return Attempt(
+            id=aid, date=DAY, name=aid, player=f"p{aid}", token_hash="", ranked=True,
+            status="finished", seq=0, game_json="{}", created_ms=opens,
+            finished_ms=opens + finished_ms, verification="queued", score=None, turns=None,
+            reason=None, kind="gin",
+        )  # fmt: skip
+
+    rank_once(rankings, attempt("late4", 9_000), 10, 4, "o1")
+    rank_once(rankings, attempt("early4", 5_000), 10, 4, "o2")
+    rank_once(rankings, attempt("five", 1_000), 10, 5, "o3")
+    rank_once(rankings, attempt("best", 20_000), 30, 9, "o4")
+    board = client.get(f"/api/leaderboard/{DAY}?game=gin").get_json()
+    assert [e["attempt_id"] for e in board["entries"]] == ["best", "early4", "late4", "five"]
+    assert [e["hands"] for e in board["entries"]] == [9, 4, 4, 5]

@@ -225,6 +225,8 @@ def test_bad_moves_are_422_with_their_code_and_change_nothing(
         unchanged_after(client, rdb, aid, token, f"knock {card}", "knock_not_allowed")
     rest = [c for c in hand if c != card]
     unchanged_after(client, rdb, aid, token, f"knock {card} {' '.join(rest[:3])}", "invalid_meld")
+    hint = client.get(f"/api/attempts/{aid}/hint", headers={"Authorization": f"Bearer {token}"})
+    assert hint.status_code == 409 and hint.get_json()["error"]["code"] == "wrong_phase"
     absent = next(n for n in gin.NAMES if n not in hand)
     unchanged_after(client, rdb, aid, token, f"discard {absent}", "card_not_in_hand")
     unchanged_after(client, rdb, aid, token, "draw", "wrong_phase")

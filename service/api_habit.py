@@ -108,7 +108,12 @@ def place(path: AttemptPath) -> Response:
     return jsonify(place_doc(_finished(path.attempt_id)))
 
 
-def share_text(doc: dict[str, Any], streak: int, lang: str) -> str:
+#: The game's name in a share text of another daily game than Pik Dame (issue 14), until the
+#: pages' strings have a ``share.field.<game>`` of their own.
+SHARE_NAMES = {"gin": "Gin Rommé"}
+
+
+def share_text(doc: dict[str, Any], streak: int, lang: str, game: str = GAME) -> str:
     """Date, game, score, place, percentage and streak; never a card (spoiler-free)."""
     table = pages.strings(lang)
     percentage = "–" if doc["percentage"] is None else f"{doc['percentage']:g}"
@@ -124,7 +129,9 @@ def share_text(doc: dict[str, Any], streak: int, lang: str) -> str:
         "percentage": percentage,
         "streak": str(streak),
     }
-    text = table["share.field"]
+    text = table.get(f"share.field.{game}") or table["share.field"]
+    if game in SHARE_NAMES and f"share.field.{game}" not in table:
+        text = text.replace("Pik Dame", SHARE_NAMES[game], 1)
     for name, value in values.items():
         text = text.replace("{" + name + "}", value)
     return text
@@ -143,4 +150,4 @@ def share(path: AttemptPath, query: LangQuery) -> Response:
     today = clock.today(settings())
     streak = streaks.read(get_rankings(), owner, today)[attempt.kind]["current"]
     assert isinstance(streak, int)
-    return jsonify({"text": share_text(place_doc(attempt), streak, query.lang)})
+    return jsonify({"text": share_text(place_doc(attempt), streak, query.lang, attempt.kind)})

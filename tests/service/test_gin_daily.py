@@ -20,7 +20,7 @@ from engine import gin
 from service.data import archive, keys
 from service.redisconn import settings_of
 from tests.support.api import caller, tamper
-from tests.support.gin_daily import check_gin_hidden, next_gin_move, play_gin_to_end
+from tests.support.gin_daily import CARD, check_gin_hidden, next_gin_move, play_gin_to_end
 from tests.support.service_app import SECRET, Clock
 from worker.verify import EngineMismatch, verify
 
@@ -429,6 +429,9 @@ def test_a_verified_gin_day_advances_the_gin_streak_only(
     assert me["streaks"]["pikdame"]["current"] == 0
     place = client.get(f"/api/attempts/{attempt['id']}/place").get_json()
     assert place["rank"] == 1 and place["total"] == 1 and place["par"] is None
+    share = client.get(f"/api/attempts/{attempt['id']}/share").get_json()["text"]
+    assert share.startswith(f"Gin Rommé · {DAY}") and "Serie 1" in share
+    assert not CARD.search(share)  # spoiler-free
 
 
 def test_an_unknown_day_is_404_before_a_bad_game(client: FlaskClient) -> None:

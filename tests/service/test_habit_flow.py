@@ -7,7 +7,6 @@ table never sees it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,19 +16,12 @@ import redis
 from engine import daily_seed
 from service.data import keys, par, queue
 from tests.support.player import play_to_end
-from tests.support.processes import WebServer, service_env, start_web, start_worker, wait_for
+from tests.support.processes import WEB_SECRET, WebServer, service_env, start_worker, wait_for
 from worker import par as par_job
 
 pytestmark = pytest.mark.integration
-SECRET = "habit-flow-secret"
+SECRET = WEB_SECRET  # the web fixture's (tests/service/conftest.py)
 QUEUE = "verify"  # PIKDAME_QUEUE's default
-
-
-@pytest.fixture
-def web(redis_url: str, rdb: redis.Redis[str], tmp_path: Path) -> Iterator[WebServer]:
-    server = start_web(service_env(redis_url, SECRET), tmp_path / "web.log")
-    yield server
-    server.process.stop()
 
 
 def test_par_job_runs_once_and_shows_only_after_the_end(

@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -137,6 +138,21 @@ def start_web(env: dict[str, str], log: Path) -> WebServer:
     port = free_port()
     env = {**env, "PIKDAME_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "2"}
     return _serve(gunicorn_args(), env, port, log, 30)
+
+
+# The secret of the service tests' gunicorn (the ``web`` fixture of tests/service/conftest.py):
+# a test that recomputes the day's seed or the par uses it too.
+WEB_SECRET = "web-flow-secret"
+
+
+@contextlib.contextmanager
+def running_web(redis_url: str, log: Path, secret: str = WEB_SECRET) -> Iterator[WebServer]:
+    """gunicorn on the given Redis (:func:`start_web`), stopped when the block ends."""
+    server = start_web(service_env(redis_url, secret), log)
+    try:
+        yield server
+    finally:
+        server.process.stop()
 
 
 def start_stream(env: dict[str, str], log: Path) -> WebServer:

@@ -319,3 +319,58 @@ def test_forged_sign_up_is_400_and_creates_nothing(
     body = {"handle": step["handle"], "credential": credential}
     refused_changing_nothing(client, rdb, "/api/account", body)
     assert rdb.zcard(accounts.ACCOUNTS_BY_TIME) == 0
+
+
+def test_attached_history_becomes_the_accounts(
+    redis_url: str,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    clock: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 13 ("a device's anonymous history can be attached to a new account"): a device that
+    played ranked on two days (a deployment ranking anonymous play) and founded a league signs
+    up with attach: the account's streak, statistics, league and all-time entry are the
+    device's, and today's ranked attempt stays the account's only one of the day."""
+    monkeypatch.setenv("PIKDAME_RANK_ANONYMOUS", "1")
+    app = make_app(redis_url, clock, PIKDAME_LAUNCH_DATE="2026-11-25")
+    device = app.test_client()
+    clock.set_day("2026-11-29")
+    played = [resign_at_once(device, clock.today, "Ada")[0]]
+    clock.set_day("2026-11-30")
+    played.append(resign_at_once(device, clock.today, "Ada")[0])
+    assert [verify(rdb, a, SECRET, rankings)["status"] for a in played] == ["verified"] * 2
+    league = device.post("/api/leagues", json={"name": "Skat-Runde"}).get_json()["league"]
+    before = device.get("/api/me/stats").get_json()
+    assert before["streaks"]["pikdame"]["current"] == 2 and before["stats"]["games"] == 2
+    player = rdb.hget(keys.attempt(played[0]), "player") or ""
+    total = rankings.zscore(keys.ALLTIME, player)
+
+    account = sign_up(device, Authenticator(ORIGIN), "Ada")
+    after = device.get("/api/me/stats").get_json()
+    assert after == before
+    assert [lg["code"] for lg in device.get("/api/leagues").get_json()["leagues"]] == [
+        league["code"]
+    ]
+    owner = f"a:{account['id']}"
+    assert rankings.smembers(keys.league_members(league["code"])) == {owner}
+    assert not rankings.exists(keys.owner_days(f"p:{player}", "pikdame"))
+    home = accounts.load(rdb, account["id"])
+    assert home is not None
+    assert rankings.zscore(keys.ALLTIME, home.player) == total
+    assert rankings.zscore(keys.ALLTIME, player) is None
+    assert rankings.hget(keys.player(home.player), "days") == "2"
+    again = device.post(f"/api/daily/{clock.today}/attempts", json={"name": "Ada"})
+    assert again.status_code == 409 and again.get_json()["error"]["code"] == "attempt_exists"
+
+
+def test_an_empty_device_history_attaches_to_nothing(
+    client: FlaskClient, clock: Any, rankings: redis.Redis[str]
+) -> None:
+    """Attaching a device that never finished a ranked game moves nothing and creates nothing."""
+    start(client, clock.today)
+    account = sign_up(client, Authenticator(ORIGIN), "Ada")
+    assert not any(rankings.scan_iter(f"pd:{{o:a:{account['id']}}}:*"))
+    assert (
+        client.post(f"/api/daily/{clock.today}/attempts", json={"name": "Ada"}).status_code == 201
+    )

@@ -17,7 +17,7 @@ from flask import Response, jsonify
 
 from service import identity, outputs, passkeys
 from service.apidoc import api_blueprint
-from service.data import accounts, clock, owners, store, suspicious
+from service.data import accounts, archive, clock, owners, store, suspicious
 from service.errors import ApiError
 from service.inputs import CeremonyBody, DevicePath, EmptyBody, SignOutBody, SignUpBody
 from service.limits import client_address, limit_creations
@@ -189,6 +189,6 @@ def delete_account() -> Response:
     account = identity.require_account()
     client = get_redis()
     player_ids = accounts.delete(client, account.id)
-    accounts.erase_names(client, get_rankings(), player_ids)
+    accounts.erase_names(client, get_rankings(), player_ids, archive.from_settings(settings()))
     identity.sign_out()
     return jsonify({"ok": True})

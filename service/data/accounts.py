@@ -24,6 +24,7 @@ from typing import Final
 import redis
 
 from service.data import keys
+from service.data.archive import Archive, rename
 from service.data.keys import PREFIX
 
 CHALLENGE_SECONDS: Final = 300
@@ -219,29 +220,44 @@ def take_challenge(client: redis.Redis[str], handle: str) -> tuple[bytes, str] |
     return bytes.fromhex(value), context
 
 
-def erase_names(client: redis.Redis[str], rankings: redis.Redis[str], player_ids: list[str]) -> int:
-    """Show the players' names as "gelöscht" on every board (each day's, the all-time one) and
-    in their attempts; drop their cached replay documents. Scores stay. Returns attempts
+def erase_names(
+    client: redis.Redis[str],
+    rankings: redis.Redis[str],
+    player_ids: list[str],
+    archive: Archive | None = None,
+) -> int:
+    """Show the players' names as "gelöscht" everywhere (issue 13): on every day's board and the
+    all-time one, in their attempts, and in the archive files already written (rewritten, see
+    service.data.archive); drop their cached replay documents. Scores stay. Returns attempts
     renamed. ``client`` holds the game state, ``rankings`` the boards (never one operation on
-    both). Walks the days that had attempts: deleting an account is rare."""
+    both). The attempts are found through the days' slots (days not archived yet) and the
+    players' archive index (days archived, whose slots expire): deleting an account is rare."""
     renamed = 0
     dates = client.zrange(keys.DAYS, 0, -1)
+    files: dict[str, set[str]] = {}
     for player in player_ids:
         pipe = client.pipeline(transaction=False)
         for date in dates:
             pipe.get(keys.player_day(date, player))
+        found = dict(client.hgetall(keys.player_attempts(player)))
         for date, attempt_id in zip(dates, pipe.execute(), strict=True):
-            if attempt_id is None:
-                continue
-            state = client.pipeline(transaction=True)
-            state.hset(keys.attempt(attempt_id), "name", DELETED_NAME)
-            state.delete(keys.replay(attempt_id))
-            state.execute()
+            if attempt_id is not None:
+                found[attempt_id] = date
+        for attempt_id, date in sorted(found.items()):
+            if client.exists(keys.attempt(attempt_id)):  # (an expired one is not made again)
+                client.hset(keys.attempt(attempt_id), "name", DELETED_NAME)
+            client.delete(keys.replay(attempt_id))
             if rankings.hexists(keys.day_names(date), attempt_id):
                 rankings.hset(keys.day_names(date), attempt_id, DELETED_NAME)
+            archived_on = client.hget(keys.ARCHIVED, attempt_id)
+            if archived_on is not None:
+                files.setdefault(archived_on, set()).add(attempt_id)
             renamed += 1
         if rankings.exists(keys.player(player)):
             rankings.hset(keys.player(player), "name", DELETED_NAME)
+    if archive is not None:
+        for date, ids in sorted(files.items()):
+            rename(archive, date, ids, DELETED_NAME)
     return renamed
 
 

@@ -4,7 +4,10 @@ ranked play needs an account, anonymous play is "ohne Wertung"."""
 
 from __future__ import annotations
 
+import datetime as dt
+import gzip
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,8 +15,10 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.data import accounts, keys
+from engine import replay
+from service.data import accounts, archive, keys
 from service.limits import address_of
+from service.redisconn import settings_of
 from tests.support.accounts import ORIGIN, sign_in, sign_up
 from tests.support.api import resign_at_once, start
 from tests.support.authenticator import Authenticator, b64
@@ -374,3 +379,38 @@ def test_an_empty_device_history_attaches_to_nothing(
     assert (
         client.post(f"/api/daily/{clock.today}/attempts", json={"name": "Ada"}).status_code == 201
     )
+
+
+def test_a_deleted_name_leaves_the_archive_files_too(
+    redis_url: str, rdb: redis.Redis[str], rankings: redis.Redis[str], clock: Any, tmp_path: Path
+) -> None:
+    """Issue 13 ("its name disappears from every board"): a day archived a week ago, its attempts
+    and slots expired; deleting the account rewrites the archive file (the line's name and the
+    record's seat) and the day's board; the record still replays, the other player stays."""
+    app = make_app(redis_url, clock, PIKDAME_ARCHIVE_DIR=str(tmp_path / "archive"))
+    ada, bob = app.test_client(), app.test_client()
+    sign_up(ada, Authenticator(ORIGIN), "Adelheid")
+    sign_up(bob, Authenticator(ORIGIN), "Bob")
+    ids = [resign_at_once(c, clock.today, n)[0] for c, n in ((ada, "Adelheid"), (bob, "Bob"))]
+    assert [verify(rdb, a, SECRET, rankings)["status"] for a in ids] == ["verified"] * 2
+    day = clock.today
+    clock.moment = dt.datetime(2026, 12, 1, 3, 0, tzinfo=dt.UTC)  # closed (24:00 + grace)
+    store = archive.from_settings(settings_of(app))
+    assert archive.archive_day(rdb, store, day, settings_of(app)) == 2
+    for pattern in ("pd:{a:*}:attempt", "pd:{a:*}:replay", "pd:token:*", "pd:{d:*}:player:*"):
+        for key in rdb.scan_iter(pattern):  # a week later: expired
+            rdb.delete(key)
+    assert b"Adelheid" in gzip.decompress(store.read(day) or b"")
+
+    assert ada.delete("/api/account", json={}).status_code == 200
+    data = gzip.decompress(store.read(day) or b"")
+    assert b"Adelheid" not in data and b"Bob" in data
+    lines = {e["attempt_id"]: e for e in map(json.loads, data.splitlines())}
+    assert lines[ids[0]]["name"] == accounts.DELETED_NAME
+    assert lines[ids[0]]["record"]["seats"][0]["name"] == accounts.DELETED_NAME
+    replay(lines[ids[0]]["record"])  # still a record that replays on its own (F7)
+    web = app.test_client()
+    board = web.get(f"/api/leaderboard/{day}").get_json()
+    assert "Adelheid" not in json.dumps(board) and "Bob" in json.dumps(board)
+    replayed = web.get(f"/replay/{ids[0]}/positions")
+    assert replayed.status_code == 200 and "Adelheid" not in replayed.get_data(as_text=True)

@@ -13,6 +13,12 @@ Keys (each account's keys share the hash tag ``{a:ID}``, each player's link ``{p
 - ``pd:{p:PLAYER}:account`` string: the account id owning a player id
 - ``pd:cred:{ID}`` hash: account, public_key (hex), sign_count, created_ms, label
 - ``pd:{ch:ID}:challenge`` string with TTL: one WebAuthn challenge, consumed by GETDEL
+
+Game state may live on a Redis Cluster (issue 16), and accounts live with it: every transaction
+here touches one account's ``{a:ID}`` keys only (one slot). The indexes that find an account from
+elsewhere (a credential's hash, a player's link, ``pd:accounts``) are single-key writes made in
+an order that leaves at worst an unreachable leftover if a process dies between two steps: the
+account first, then what points to it; on removal, what points to it first.
 """
 
 from __future__ import annotations
@@ -97,7 +103,8 @@ def load(client: redis.Redis[str], account_id: str) -> Account | None:
 def create(
     client: redis.Redis[str], name: str, credential: Credential, now_ms: int, account_id: str
 ) -> Account:
-    """A new account with its first passkey and a fresh home player id, in one transaction."""
+    """A new account with its first passkey and a fresh home player id: the account's own keys
+    in one transaction on its slot, then the passkey, the player's link and the time index."""
     player = secrets.token_hex(8)
     pipe = client.pipeline(transaction=True)
     pipe.hset(
@@ -105,15 +112,16 @@ def create(
         mapping={"name": name, "player": player, "created_ms": now_ms, "generation": 0},
     )
     pipe.sadd(players_key(account_id), player)
-    pipe.set(player_link_key(player), account_id)
-    pipe.zadd(ACCOUNTS_BY_TIME, {account_id: now_ms})
-    _add_credential(pipe, credential)
     pipe.execute()
+    add_credential(client, credential)
+    client.set(player_link_key(player), account_id)
+    client.zadd(ACCOUNTS_BY_TIME, {account_id: now_ms})
     return Account(account_id, name, player, now_ms, 0)
 
 
-def _add_credential(pipe: redis.client.Pipeline[str], credential: Credential) -> None:
-    pipe.hset(
+def add_credential(client: redis.Redis[str], credential: Credential) -> None:
+    """The passkey's hash (its own slot), then its id in the account's set (the account's)."""
+    client.hset(
         cred_key(credential.id),
         mapping={
             "account": credential.account,
@@ -123,13 +131,7 @@ def _add_credential(pipe: redis.client.Pipeline[str], credential: Credential) ->
             "label": credential.label,
         },
     )
-    pipe.sadd(creds_key(credential.account), credential.id)
-
-
-def add_credential(client: redis.Redis[str], credential: Credential) -> None:
-    pipe = client.pipeline(transaction=True)
-    _add_credential(pipe, credential)
-    pipe.execute()
+    client.sadd(creds_key(credential.account), credential.id)
 
 
 def credential(client: redis.Redis[str], credential_id: str) -> Credential | None:
@@ -159,12 +161,12 @@ def set_sign_count(client: redis.Redis[str], credential_id: str, sign_count: int
 
 
 def remove_credential(client: redis.Redis[str], account_id: str, credential_id: str) -> bool:
-    """Remove one passkey of the account; False if it is not the account's."""
-    pipe = client.pipeline(transaction=True)
-    pipe.srem(creds_key(account_id), credential_id)
-    pipe.delete(cred_key(credential_id))
-    removed, _ = pipe.execute()
-    return bool(removed)
+    """Remove one passkey of the account; False (and nothing removed) if it is not the
+    account's: another account's passkey is never touched."""
+    if not client.srem(creds_key(account_id), credential_id):
+        return False
+    client.delete(cred_key(credential_id))
+    return True
 
 
 def bump_generation(client: redis.Redis[str], account_id: str) -> int:
@@ -190,15 +192,15 @@ def delete(client: redis.Redis[str], account_id: str) -> list[str]:
     (``deleted``) so its scores read as "gelöscht". Returns its player ids (the caller renames
     them on the boards)."""
     ids = players(client, account_id)
-    cred_ids = [m for m in client.smembers(creds_key(account_id))]
-    pipe = client.pipeline(transaction=True)
+    cred_ids = sorted(client.smembers(creds_key(account_id)))
+    for cred in cred_ids:  # first: no passkey signs in to the account any more
+        client.delete(cred_key(cred))
+    pipe = client.pipeline(transaction=True)  # the account's own keys: one slot
     pipe.hset(account_key(account_id), mapping={"deleted": 1, "name": DELETED_NAME})
     pipe.hincrby(account_key(account_id), "generation", 1)
-    for cred in cred_ids:
-        pipe.delete(cred_key(cred))
     pipe.delete(creds_key(account_id))
-    pipe.zrem(ACCOUNTS_BY_TIME, account_id)
     pipe.execute()
+    client.zrem(ACCOUNTS_BY_TIME, account_id)
     return ids
 
 

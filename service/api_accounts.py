@@ -189,6 +189,7 @@ def delete_account() -> Response:
     account = identity.require_account()
     client = get_redis()
     player_ids = accounts.delete(client, account.id)
-    accounts.erase_names(client, get_rankings(), player_ids, archive.from_settings(settings()))
+    files = archive.from_settings(settings())
+    accounts.erase_names(client, get_rankings(), player_ids, files, account.id)
     identity.sign_out()
     return jsonify({"ok": True})

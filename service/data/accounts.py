@@ -227,13 +227,15 @@ def erase_names(
     rankings: redis.Redis[str],
     player_ids: list[str],
     archive: Archive | None = None,
+    account_id: str | None = None,
 ) -> int:
     """Show the players' names as "gelöscht" everywhere (issue 13): on every day's board and the
     all-time one, in their attempts, and in the archive files already written (rewritten, see
     service.data.archive); drop their cached replay documents. Scores stay. Returns attempts
     renamed. ``client`` holds the game state, ``rankings`` the boards (never one operation on
     both). The attempts are found through the days' slots (days not archived yet) and the
-    players' archive index (days archived, whose slots expire): deleting an account is rare."""
+    players' archive index (days archived, whose slots expire): deleting an account is rare.
+    With ``account_id``, the account's owner name (league boards) is renamed too."""
     renamed = 0
     dates = client.zrange(keys.DAYS, 0, -1)
     files: dict[str, set[str]] = {}
@@ -257,6 +259,9 @@ def erase_names(
             renamed += 1
         if rankings.exists(keys.player(player)):
             rankings.hset(keys.player(player), "name", DELETED_NAME)
+    owner = None if account_id is None else keys.owner(f"a:{account_id}")
+    if owner is not None and rankings.hexists(owner, "name"):  # leagues' boards
+        rankings.hset(owner, "name", DELETED_NAME)
     if archive is not None:
         for date, ids in sorted(files.items()):
             rename(archive, date, ids, DELETED_NAME)

@@ -414,3 +414,23 @@ def test_a_deleted_name_leaves_the_archive_files_too(
     assert "Adelheid" not in json.dumps(board) and "Bob" in json.dumps(board)
     replayed = web.get(f"/replay/{ids[0]}/positions")
     assert replayed.status_code == 200 and "Adelheid" not in replayed.get_data(as_text=True)
+
+
+def test_a_deleted_name_leaves_the_league_boards(
+    client: FlaskClient, clock: Any, rdb: redis.Redis[str], rankings: redis.Redis[str]
+) -> None:
+    """The league boards name members by their owner's name: a deleted account's is "gelöscht",
+    its score stays."""
+    sign_up(client, Authenticator(ORIGIN), "Adelheid")
+    attempt_id, _ = resign_at_once(client, clock.today, "Adelheid")
+    assert verify(rdb, attempt_id, SECRET, rankings)["status"] == "verified"
+    code = client.post("/api/leagues", json={"name": "Runde"}).get_json()["league"]["code"]
+    other = client.application.test_client()
+    other.post(f"/api/leagues/{code}/join", json={})
+    before = other.get(f"/api/leagues/{code}").get_json()
+    assert "Adelheid" in json.dumps(before)
+    assert client.delete("/api/account", json={}).status_code == 200
+    after = other.get(f"/api/leagues/{code}").get_json()
+    assert "Adelheid" not in json.dumps(after)
+    text = json.dumps(after, ensure_ascii=False)
+    assert text.count(accounts.DELETED_NAME) == json.dumps(before).count("Adelheid")

@@ -22,7 +22,14 @@ from service.data.queue import INTERMEDIATE_GRACE_S
 from service.data.reconcile import reconcile_par
 from tests.support.api import resign_at_once
 from tests.support.player import play_to_end
-from tests.support.processes import WEB_SECRET, WebServer, service_env, start_worker, wait_for
+from tests.support.processes import (
+    WEB_SECRET,
+    WebServer,
+    idle_in_dequeue,
+    service_env,
+    start_worker,
+    wait_for,
+)
 from tests.support.service_app import SECRET as APP_SECRET
 from tests.support.service_app import Clock
 from worker import par as par_job
@@ -135,3 +142,43 @@ def test_the_reconciler_requeues_a_par_job_parked_by_a_dead_worker(
     par.store(rankings, clock.today, 0, 1)
     qdb.delete(f"rq:queue:{QUEUE}", f"rq:job:{jid}")
     assert reconcile_par(rdb, rankings, q) == []  # the par is known: nothing to do
+
+
+def test_a_par_job_whose_worker_is_killed_is_computed_by_the_next(
+    app: Flask,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    qdb: redis.Redis[str],
+    redis_url: str,
+    tmp_path: Path,
+) -> None:
+    """A worker takes the par job and is SIGKILLed before it starts it (every write frozen
+    meanwhile, as in test_lost_jobs): the job sits in RQ's intermediate queue as ``queued``;
+    the next worker's ticks find it parked, requeue it and compute the par."""
+    verified_without_par_job(app, clock, rdb, rankings, qdb)
+    jid = par.job_id(clock.today)
+    listed = f"rq:queue:{QUEUE}"
+    assert queue.enqueue_par(queue.queue(redis_url, QUEUE), clock.today)
+    assert qdb.lrem(listed, 0, jid) == 1  # held back until the worker is listening
+    env = service_env(redis_url, APP_SECRET.decode())
+    worker = start_worker(env, tmp_path / "worker1.log")
+    try:
+        wait_for(lambda: idle_in_dequeue(qdb), timeout=60)
+        with qdb.pipeline(transaction=True) as pipe:  # hand it over and freeze writes at once
+            pipe.rpush(listed, jid)
+            pipe.execute_command("CLIENT", "PAUSE", 20_000, "WRITE")  # type: ignore[no-untyped-call]
+            pipe.execute()
+        wait_for(lambda: qdb.lrange(listed, 0, -1) == [])  # taken by the worker
+    finally:
+        worker.kill()
+        qdb.execute_command("CLIENT", "UNPAUSE")
+    assert qdb.hget(f"rq:job:{jid}", "status") == "queued"
+    assert not rankings.exists(keys.par(clock.today))
+    back = start_worker(env, tmp_path / "worker2.log")
+    try:
+        found = wait_for(lambda: par.read(rankings, clock.today), timeout=120, interval=0.2)
+    finally:
+        back.stop()
+    outcome = par_job.bot_game(daily_seed(APP_SECRET, clock.today)).state.outcome
+    assert outcome is not None and found["score"] == outcome.round_scores[0]

@@ -174,6 +174,13 @@ def wait_for(predicate: Any, timeout: float = 30, interval: float = 0.05) -> Any
     raise AssertionError("timed out waiting")
 
 
+def idle_in_dequeue(queue_db: Any) -> bool:
+    """An ``rq worker`` blocks on its queues (a text client of the queue's Redis): BLMOVE into
+    the intermediate queue when it listens on one queue, BLPOP when on several (the verification
+    and the tables' timer queue)."""
+    return any(c.get("cmd") in ("blmove", "blpop") for c in queue_db.client_list())
+
+
 def pikdame(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     """The operator command ``pikdame ARGS`` run as a process."""
     return subprocess.run(

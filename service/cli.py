@@ -39,14 +39,17 @@ def worker(burst: bool) -> None:
 @main.command()
 @click.option("--older-than", default=300, show_default=True, help="seconds since finishing")
 def reconcile(older_than: int) -> None:
-    """Re-enqueue finished attempts that are neither verified nor rejected."""
+    """Re-enqueue finished attempts that are neither verified nor rejected, and the par job of
+    a recent day that has verified attempts and no par."""
     from service.data.reconcile import reconcile as run
+    from service.data.reconcile import reconcile_par
 
     cfg = config.load()
-    client = connect.state_client(cfg)
+    client, rankings = connect.role_clients(cfg)
     q = queue.queue(cfg.redis_queue_url, cfg.queue, cfg.retry_intervals)
     ids = run(client, q, int(time.time() * 1000), older_than)
-    click.echo(json.dumps({"requeued": ids}))
+    days = reconcile_par(client, rankings, q)
+    click.echo(json.dumps({"requeued": ids, "par": days}))
 
 
 @main.command()

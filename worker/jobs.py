@@ -9,6 +9,7 @@ from typing import Any
 import redis
 from rq import Queue
 
+from engine.pikdame import releases
 from service.data import clock, config, connect, keys, queue, tables, timers
 from worker import par as par_job
 from worker.verify import verify
@@ -31,6 +32,9 @@ class Context:
 def context() -> Context:
     """One per worker process, from the environment (service.data.config)."""
     settings = config.load()
+    # every release this worker keeps (issue 13), imported before its first job (and, through
+    # worker.settings, in the parent before it forks work horses)
+    releases.load(settings.release_modules)
     state, rankings = connect.role_clients(settings)
     return Context(
         settings,

@@ -3,7 +3,10 @@
 Once a day has closed and every finished ranked attempt of it has its verdict, its records are
 written to the archive, one compressed JSON-lines file per day (``YYYY-MM-DD.jsonl.gz``); each
 line is ``{"attempt_id", "date", "name", "verification", "score", "turns", "reason", "record"}``
-with ``record`` the game record (F6) including the day's published seed. The day's attempt hashes
+with ``record`` the game record (F6) including the day's published seed. A deleted account's name
+is rewritten in the files already written (:func:`rename`, issue 13: its name disappears from
+every board, the archive included; the files are rewritten rather than names resolved at read
+time, so a file copied or served as it is never names a deleted player). The day's attempt hashes
 (the full hidden state, ~12.5 KB each), tokens and slots then expire after PIKDAME_KEEP_DAYS; the
 ranking keys (a few bytes per attempt) stay, and replays are read from the archive.
 
@@ -84,6 +87,14 @@ def from_settings(settings: Settings) -> Archive:
 def file_name(date: str, game: str = dailies.PIKDAME) -> str:
     """A day's archive file name (without the extension): per daily game."""
     return date if game == dailies.PIKDAME else f"{game}-{date}"
+
+
+def parse_file_name(name: str) -> tuple[str, str]:
+    """The (date, game) of a day's archive file name (``file_name``'s inverse)."""
+    if name[:1].isdigit():
+        return name, dailies.PIKDAME
+    game, _, date = name.partition("-")
+    return date, game
 
 
 def archived_days(game: str = dailies.PIKDAME) -> str:
@@ -174,6 +185,8 @@ def archive_day(
     with client.pipeline(transaction=False) as pipe:
         for a in finished:
             pipe.hset(keys.ARCHIVED, a.id, name)
+            # the player's index, before the day's slots expire (a deleted account's names)
+            pipe.hset(keys.player_attempts(a.player), a.id, name)
         pipe.zadd(archived_days(game), {date: clock.opens_at(date).toordinal()})
         for a in attempts:
             pipe.expire(keys.attempt(a.id), keep_s)
@@ -245,6 +258,29 @@ def archived_entry(
         if item["attempt_id"] == attempt_id:
             return item
     return None
+
+
+def rename(archive: Archive, file: str, attempt_ids: set[str], name: str) -> int:
+    """Rewrite the day's file ``file`` (``file_name``) with ``name`` for the attempts
+    ``attempt_ids`` (the line's name and the human seat's in its record, F6); returns the lines
+    changed. The rest is kept byte for
+    byte in order, so a second run changes nothing."""
+    data = archive.read(file)
+    if data is None:
+        return 0
+    changed = 0
+    lines = []
+    for item in read_lines(data):
+        if item["attempt_id"] in attempt_ids and item["name"] != name:
+            item["name"] = name
+            for seat in item["record"].get("seats", []):
+                if seat.get("kind") == "human":
+                    seat["name"] = name
+            changed += 1
+        lines.append(json.dumps(item, separators=(",", ":")).encode() + b"\n")
+    if changed:
+        archive.write(file, gzip.compress(b"".join(lines), mtime=0))
+    return changed
 
 
 def read_lines(data: bytes) -> Iterator[dict[str, Any]]:

@@ -117,6 +117,12 @@ def verdict_channel(attempt_id: str) -> str:
     return f"{PREFIX}:verdict:{attempt_id}"
 
 
+def player_attempts(player_id: str) -> str:
+    """Hash attempt id -> date of a player's archived attempts, written by the archive before the
+    day's slots expire: how a deleted account's names are found in every archive file."""
+    return f"{PREFIX}:{{p:{player_id}}}:attempts"
+
+
 def day_starts(date: str, game: str = PIKDAME) -> str:
     """Hash ranked attempt id -> the address (IPv6: its /64) that started it, for the operator's
     review (``pikdame suspicious``)."""

@@ -23,6 +23,7 @@ from rq import Queue, Worker
 from rq.defaults import DEFAULT_LOGGING_DATE_FORMAT, DEFAULT_LOGGING_FORMAT
 from rq.job import Job, JobStatus
 from rq.scheduler import RQScheduler
+from rq.worker import WorkerStatus
 
 from service.data import keys, timers
 from service.data.reconcile import reconcile
@@ -154,11 +155,23 @@ class SteadyWorker(Worker):
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         try:
-            super().execute_job(job, queue)
+            if queue.name == jobs.context().settings.table_queue:
+                self.execute_in_process(job, queue)
+            else:
+                super().execute_job(job, queue)
         except REDIS_ERRORS as e:
             self.log.warning("Worker %s: Redis lost during job %s: %s", self.name, job.id, e)
             self.wait_for_redis()
             self.fail_unfinished(job, queue)
+
+    def execute_in_process(self, job: Job, queue: Queue) -> None:
+        """A turn timer runs in the worker itself, as RQ's SimpleWorker runs every job: it is a
+        few milliseconds of bot play, and forking a work horse per timer (plus its reconnect to
+        Redis) made simultaneous timers queue up behind each other (bench/results/tables.md).
+        RQ's job timeout still applies (its alarm signal, in this process)."""
+        execution = self.prepare_execution(job)
+        self.perform_job(job, queue, execution)
+        self.set_state(WorkerStatus.IDLE)
 
     def fail_unfinished(self, job: Job, queue: Queue) -> None:
         """After an outage: a job whose end was not recorded is failed, so RQ retries it (or the

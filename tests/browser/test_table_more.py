@@ -127,13 +127,18 @@ def test_the_round_result_names_who_went_out(browser: Browser, stack: Stack) -> 
     page.locator("#start-button").click()
     expect(page.locator("#cut-control")).to_be_visible()
     table_id = page.url.rsplit("/", 1)[1]
-    table = play_until(api_call(page), table_id, 0, lambda t: t["rounds"][0]["scores"] is not None)
+    table = play_until(
+        api_call(page),
+        table_id,
+        0,
+        lambda t: bool(t["rounds"]) and t["rounds"][0]["scores"] is not None,
+    )
     first = table["rounds"][0]
     outcome = page.locator("#round-outcome")
     expect(page.locator("#round-result")).to_be_visible()
     if first["end"] == "out":
         assert first["winner"] in (0, 1) and first["doubled"] is False  # no hand_out_double
-        expect(outcome).to_contain_text(["Ada", "Zen"][first["winner"]])
+        expect(outcome).to_contain_text(["Ada", "Bot 1"][first["winner"]])
         expect(outcome).to_contain_text("hat ausgemacht")
     else:
         assert first["winner"] is None

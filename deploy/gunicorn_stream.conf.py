@@ -21,10 +21,11 @@ worker_connections = _settings.stream_connections
 preload_app = False
 timeout = 30  # the gevent arbiter heartbeat, not a request's length
 graceful_timeout = 5  # streams end; EventSource resumes with Last-Event-ID on another worker
-# No keep-alive: a connection here carries one stream (EventSource opens a new one after
-# ``retry``), and an idle kept-alive connection would hold a stopping worker past its graceful
-# timeout, so it would be killed instead of exiting.
-keepalive = 0
+# A short keep-alive: a connection here carries one stream (EventSource opens a new one after
+# ``retry``), and an idle kept-alive connection holds a stopping worker; it must close well
+# within ``graceful_timeout`` or the worker is killed instead of exiting. (0 was tried: gunicorn's
+# gevent worker then missed a client's disconnect, and the seat stayed "connected".)
+keepalive = 2
 max_requests = 0  # a recycled worker would drop its streams for nothing
 accesslog = None
 errorlog = "-"

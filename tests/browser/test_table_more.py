@@ -144,3 +144,23 @@ def test_the_round_result_names_who_went_out(browser: Browser, stack: Stack) -> 
         assert first["winner"] is None
         expect(outcome).to_contain_text("ohne Sieger")
     ctx.close()
+
+
+def test_everyone_sees_the_countdown_and_each_seats_presence(
+    two: tuple[Page, Page], stack: Stack
+) -> None:
+    """R9: the turn timer's countdown is shown to every seat, not only to the one to act; each
+    human seat's presence is shown and goes off when that person's page closes."""
+    ada, bea = two
+    link = create_table(ada, "Ada", ["human", "beginner"], timer=90)
+    join_table(bea, link, "Bea")
+    expect(ada.locator("#waiting-seats")).to_contain_text("Bea")
+    ada.locator("#start-button").click()
+    for page in (ada, bea):  # Bea cuts first (R2: the seat before the dealer, seat 2): her clock
+        expect(page.locator("#countdown")).to_be_visible()
+        expect(page.locator("#countdown")).to_contain_text("Bea")
+    expect(ada.locator("#seat-strip [data-presence='1'].on")).to_be_visible()
+    expect(bea.locator("#seat-strip [data-presence='0'].on")).to_be_visible()
+    bea.close()
+    expect(ada.locator("#seat-strip [data-presence='1'].off")).to_be_visible(timeout=30_000)
+    expect(ada.locator("#seat-strip [data-presence='1'].on")).to_have_count(0)

@@ -138,6 +138,7 @@ class SteadyWorker(Worker):
         try:
             super().run_maintenance_tasks()  # type: ignore[no-untyped-call]
             self.reconcile()
+            self.rescue_timers()
         except REDIS_ERRORS:
             self.wait_for_redis()
 
@@ -152,6 +153,15 @@ class SteadyWorker(Worker):
         lost = reconcile(ctx.client, ctx.queue, now_ms, 0, retry_failed=False)
         if lost:
             self.log.warning("Worker %s: requeued lost verifications %s", self.name, lost)
+
+    def rescue_timers(self) -> None:
+        """Queue the turn timers overdue by more than ``timers.OVERDUE_MS``: no live scheduler
+        moved them, because the one holding RQ's scheduler lock died (the lock outlives it by a
+        minute). A timer moved twice is played once: its job finds the seq moved on."""
+        ctx = jobs.context()
+        late = timers.enqueue_due(ctx.timer_queue, int(time.time() * 1000) - timers.OVERDUE_MS)
+        if late:
+            self.log.warning("Worker %s: queued overdue turn timers %s", self.name, late)
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         try:

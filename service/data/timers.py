@@ -8,7 +8,9 @@ Two indexes hold each job, both on the queue's server:
 - ``pd:timers:<queue>``, a sorted set by the deadline in milliseconds, read every ``TICK_S`` by
   worker.steady's scheduler, which moves a due job from RQ's registry to the queue: ~0.1 s late.
 Whichever comes first moves the job; the other then finds it gone. Both live in Redis, so a
-worker killed and restarted (or any other worker) still fires every timer.
+worker killed and restarted (or any other worker) still fires every timer: a scheduler that died
+holds RQ's scheduler lock for a minute, so each worker's maintenance tick (and start) also queues
+the timers overdue by ``OVERDUE_MS``.
 
 Enqueued by dotted path with plain ids as JSON, like the verification jobs (service.data.queue).
 """
@@ -33,6 +35,8 @@ RESULT_TTL: Final = 60
 # beyond the worker's own queue wait (one ZRANGEBYSCORE per tick on an idle server).
 TICK_S: Final = 0.1
 BATCH: Final = 500  # due timers moved per tick at most (the rest on the next tick)
+# A timer this late has no live scheduler: every worker's maintenance tick queues it (worker.steady)
+OVERDUE_MS: Final = 2000
 
 
 def job_id(table_id: str, seq: int) -> str:

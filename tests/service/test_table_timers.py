@@ -88,7 +88,8 @@ def test_the_timer_fires_after_its_worker_was_killed_and_another_started(
         wait_for(lambda: client.exists("rq:scheduler-lock:tables-killed"))
         worker.kill()  # the worker and its scheduler die like a machine losing power
         second = start_worker(env, tmp_path / "worker-2.log")
-        # The dead scheduler's lock runs out (RQ: a minute), then the new worker takes over.
+        # The dead scheduler still holds RQ's lock (a minute): the new worker's maintenance
+        # (at its start and every tick) queues the overdue timer meanwhile.
         cut = wait_for(
             lambda: (t := tables.load(client, table_id)) is not None and t.seq > 0 and t,
             timeout=180,

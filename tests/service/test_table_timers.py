@@ -7,6 +7,8 @@ and in ``pd:timers:<queue>`` by the millisecond, which the worker's scheduler re
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -107,3 +109,46 @@ def test_the_timer_fires_after_its_worker_was_killed_and_another_started(
             second.stop()
         worker.stop()
         web.process.stop()
+
+
+@pytest.mark.integration
+def test_a_worker_queues_an_overdue_timer_while_a_dead_scheduler_holds_the_lock(
+    server: RedisServer, tmp_path: Path
+) -> None:
+    """A scheduler killed with its worker keeps RQ's scheduler lock for a minute; meanwhile any
+    worker's maintenance (here a burst worker's, at its start) queues the overdue timer, and the
+    turn is played once."""
+    env = service_env(server.url, "o" * 64, PIKDAME_TABLE_QUEUE="tables-overdue")
+    web = start_web(env, tmp_path / "web.log")
+    try:
+        status, body = web.call(
+            "POST",
+            "/api/tables",
+            {
+                "name": "Ada",
+                "seats": [HUMAN, {"kind": "bot", "level": "beginner"}],
+                "rules": {"turn_timer": 30},
+            },
+        )
+        assert status == 201, body
+        table_id, token = body["table"]["id"], body["token"]
+        assert web.call("POST", f"/api/tables/{table_id}/start", {}, token)[0] == 200
+    finally:
+        web.process.stop()
+    client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
+    # Setup: the deadline 10 s ago (as if the worker had been away), its timer due since then,
+    # and RQ's scheduler lock held by a scheduler that no longer runs.
+    stored = json.loads(client.get(keys.table(table_id)) or "{}")
+    stored["deadline_ms"] = int(time.time() * 1000) - 10_000
+    client.set(keys.table(table_id), json.dumps(stored), keepttl=True)
+    q = timers.queue_on(redis.Redis.from_url(server.url), "tables-overdue")
+    timers.schedule(q, table_id, 0, stored["deadline_ms"])
+    client.set("rq:scheduler-lock:tables-overdue", "dead-scheduler", ex=600)
+    client.set("rq:scheduler-lock:verify", "dead-scheduler", ex=600)
+    worker = start_worker(env, tmp_path / "worker.log", burst=True)
+    worker.popen.wait(timeout=120)
+    table = tables.load(client, table_id)
+    assert table is not None and table.seq >= 1  # the cut was played
+    log = client.lrange(keys.table_events(table_id), 0, -1)
+    assert len([e for e in log if '"cut ' in e]) == 1, log
+    assert "queued overdue turn timers" in (tmp_path / "worker.log").read_text()

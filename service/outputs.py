@@ -369,6 +369,12 @@ class TableRound(Document):
     commitment: str = Field(pattern="^[0-9a-f]{64}$")
     scores: list[int] | None = Field(description="the round's scores once it ended (R7)")
     seed: str | None = Field(description="hex, revealed once the round ended")
+    winner: int | None = Field(
+        None, description="who went out (R7.1); null: stock (R7.2), resign or running (Pik Dame)"
+    )
+    doubled: bool | None = Field(
+        None, description="hand_out_double (R9) doubled the round's scores (R7.3) (Pik Dame)"
+    )
 
 
 class Table(Document):
@@ -386,6 +392,10 @@ class Table(Document):
     seat: int | None = Field(description="the caller's seat (null: not seated)")
     view: dict[str, Any] | None
     deadline: str | None = Field(json_schema_extra={"format": "date-time"})
+    now: str = Field(
+        json_schema_extra={"format": "date-time"},
+        description="the server's clock when this T was written: a countdown shows deadline − now",
+    )
     commitment: str | None
     rounds: list[TableRound]
     creator: int
@@ -425,7 +435,7 @@ class ResignAnswer(Document):
 
 class EventStream(Document):
     """``text/event-stream`` (docs/TABLES.md): ``id: <seq>``, ``event: table``, ``data: {"seq",
-    "events", "deadline", "table"}``; comments as heartbeats."""
+    "events", "deadline", "now", "table"}``; comments as heartbeats."""
 
 
 ERRORS: dict[int, str] = {

@@ -139,6 +139,7 @@ VARIABLES: Final = (
     Variable("PIKDAME_LIMIT_TABLES", "limit_tables", "20 per hour"),
     Variable("PIKDAME_LIMIT_JOINS", "limit_joins", "60 per hour"),
     Variable("PIKDAME_LIMIT_TABLE_MOVES", "limit_table_moves", "20 per second"),
+    Variable("PIKDAME_LIMIT_TABLE_ADDRESS", "limit_table_address", "60 per second"),
     # the live streams' own gunicorn (deploy/gunicorn_stream.conf.py, gevent)
     Variable("PIKDAME_STREAM_BIND", "stream_bind", "127.0.0.1:8001"),
     Variable("PIKDAME_STREAM_CONNECTIONS", "stream_connections", "2000", int),
@@ -194,6 +195,7 @@ class Settings:
     limit_tables: str
     limit_joins: str
     limit_table_moves: str
+    limit_table_address: str
     stream_bind: str
     stream_connections: int
     stream_seconds: int

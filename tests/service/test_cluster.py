@@ -70,6 +70,7 @@ def app(cluster: RedisClusterNodes, others: dict[str, RedisServer]) -> Any:
             # the rate limits count on the cluster too (limits' redis+cluster storage)
             "PIKDAME_LIMIT_MOVES": "1000 per second",
             "PIKDAME_LIMIT_TABLE_MOVES": "1000 per second",
+            "PIKDAME_LIMIT_TABLE_ADDRESS": "10000 per second",
             "PIKDAME_LIMIT_DEFAULT": "10000 per 10 seconds",
             "TESTING": True,
         }

@@ -110,6 +110,7 @@ def start_stack(redis_url: str, artifacts: Path) -> Stack:
             "PIKDAME_LIMIT_TABLES": "1000 per hour",
             "PIKDAME_LIMIT_JOINS": "1000 per hour",
             "PIKDAME_LIMIT_TABLE_MOVES": "1000 per second",
+            "PIKDAME_LIMIT_TABLE_ADDRESS": "10000 per second",
             # streams end and resume often: every browser test exercises the resume by seq
             "PIKDAME_STREAM_SECONDS": "4",
             "PIKDAME_HEARTBEAT_SECONDS": "1",

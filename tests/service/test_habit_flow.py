@@ -154,6 +154,7 @@ def test_a_par_job_whose_worker_is_killed_is_computed_by_the_next(
     rdb: redis.Redis[str],
     rankings: redis.Redis[str],
     qdb: redis.Redis[str],
+    queue_url: str,
     redis_url: str,
     tmp_path: Path,
 ) -> None:
@@ -163,7 +164,7 @@ def test_a_par_job_whose_worker_is_killed_is_computed_by_the_next(
     verified_without_par_job(app, clock, rdb, rankings, qdb)
     jid = par.job_id(clock.today)
     listed = f"rq:queue:{QUEUE}"
-    assert queue.enqueue_par(queue.queue(redis_url, QUEUE), clock.today)
+    assert queue.enqueue_par(queue.queue(queue_url, QUEUE), clock.today)
     assert qdb.lrem(listed, 0, jid) == 1  # held back until the worker is listening
     env = service_env(redis_url, APP_SECRET.decode())
     worker = start_worker(env, tmp_path / "worker1.log")

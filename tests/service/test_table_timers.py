@@ -19,7 +19,7 @@ from rq.registry import ScheduledJobRegistry
 
 from service.data import keys, tables, timers
 from tests.support.processes import service_env, start_web, start_worker, wait_for
-from tests.support.servers import RedisServer, start_redis
+from tests.support.servers import RedisServer, role_url, start_redis
 
 HUMAN: dict[str, Any] = {"kind": "human"}
 
@@ -62,6 +62,11 @@ def test_a_timer_already_moved_by_rqs_own_tick_is_not_queued_again(server: Redis
     assert q.job_ids == ["timer-t2-0"] and conn.zcard(timers.due_key(q.name)) == 0
 
 
+def queue_of(server: RedisServer) -> str:
+    """The queue role's server when game state is on ``server`` (its own in make test-roles)."""
+    return role_url(server.url, "PIKDAME_REDIS_QUEUE_URL")
+
+
 @pytest.mark.integration
 def test_the_timer_fires_after_its_worker_was_killed_and_another_started(
     server: RedisServer, tmp_path: Path
@@ -87,7 +92,8 @@ def test_the_timer_fires_after_its_worker_was_killed_and_another_started(
         status, body = web.call("POST", f"/api/tables/{table_id}/start", {}, token)
         assert status == 200 and body["table"]["awaiting_cut"], body
         client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
-        wait_for(lambda: client.exists("rq:scheduler-lock:tables-killed"))
+        rq_keys: redis.Redis[str] = redis.Redis.from_url(queue_of(server), decode_responses=True)
+        wait_for(lambda: rq_keys.exists("rq:scheduler-lock:tables-killed"))
         worker.kill()  # the worker and its scheduler die like a machine losing power
         second = start_worker(env, tmp_path / "worker-2.log")
         # The dead scheduler still holds RQ's lock (a minute): the new worker's maintenance
@@ -141,10 +147,11 @@ def test_a_worker_queues_an_overdue_timer_while_a_dead_scheduler_holds_the_lock(
     stored = json.loads(client.get(keys.table(table_id)) or "{}")
     stored["deadline_ms"] = int(time.time() * 1000) - 10_000
     client.set(keys.table(table_id), json.dumps(stored), keepttl=True)
-    q = timers.queue_on(redis.Redis.from_url(server.url), "tables-overdue")
+    q = timers.queue_on(redis.Redis.from_url(queue_of(server)), "tables-overdue")
     timers.schedule(q, table_id, 0, stored["deadline_ms"])
-    client.set("rq:scheduler-lock:tables-overdue", "dead-scheduler", ex=600)
-    client.set("rq:scheduler-lock:verify", "dead-scheduler", ex=600)
+    rq_keys: redis.Redis[str] = redis.Redis.from_url(queue_of(server), decode_responses=True)
+    rq_keys.set("rq:scheduler-lock:tables-overdue", "dead-scheduler", ex=600)
+    rq_keys.set("rq:scheduler-lock:verify", "dead-scheduler", ex=600)
     worker = start_worker(env, tmp_path / "worker.log", burst=True)
     worker.popen.wait(timeout=120)
     table = tables.load(client, table_id)

@@ -53,11 +53,28 @@ def scripted_move(table: dict[str, Any]) -> list[str]:
     return ["discard " + max(view["hand"], key=card_points)]
 
 
+def tausende_move(table: dict[str, Any]) -> list[str]:
+    """Tausende's simple player (R12): in the swapping round put the costliest card face up
+    (R12.2; a Q♠ never), else draw; at an empty stock the engine's take candidates; in the play
+    phase discard the costliest card but a Q♠ (R12.6), or ``pass`` with Q♠s only. It never
+    melds, so it never opens (R12.3) and never takes (R12.4)."""
+    if table["awaiting_cut"]:
+        return ["cut 54"]
+    view = table["view"]
+    hand = [c for c in view["hand"] if c != "QS"]
+    costliest = sorted(set(hand), key=card_points, reverse=True)
+    if view["phase"] == "draw":
+        swap = [f"swap-up {costliest[0]}"] if view.get("swaps") is not None and costliest else []
+        return [*swap, "draw", *take_candidates(view)]
+    return [f"discard {c}" for c in costliest] + ["pass"]
+
+
 def play_turn(call: Call, table: dict[str, Any]) -> dict[str, Any]:
     """One scripted move of the seat to act (the first try the server accepts); every refused
     try must be a 422 that changed nothing. Returns the table after it."""
     table_id = table["id"]
-    for move in scripted_move(table):
+    moves = tausende_move(table) if table["game"] == "tausende" else scripted_move(table)
+    for move in moves:
         status, body = call(
             "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": table["seq"]}
         )

@@ -14,7 +14,9 @@ from typing import Any
 
 import redis
 
+from engine.core.cards import NAMES, Card
 from engine.pikdame.match import Match
+from engine.pikdame.state import deal_for
 from service.data import tables
 from tests.support.player import card_points
 
@@ -165,6 +167,14 @@ def hidden_from(game: Any, seat: int) -> set[str]:
     return hidden - known
 
 
+def face_up(match: Match, facts: Any) -> set[str]:
+    """The round's first face-up card in Tausende (R12.1): public from the deal on."""
+    if not match.rules.tausende:
+        return set()
+    card = deal_for(facts.seed, match.rules, facts.dealer, facts.cut).face_up
+    return set() if card is None else {NAMES[Card.from_id(card)]}
+
+
 def assert_nothing_hidden(client: redis.Redis[str], table_id: str, seat: int, text: str) -> None:
     """``text`` (an answer or a stream message for ``seat``) names no card the seat may not know
     in the running round and no seed of a round not yet over (R10; API.md "Fairness")."""
@@ -180,8 +190,9 @@ def assert_nothing_hidden(client: redis.Redis[str], table_id: str, seat: int, te
             named_before.update(c for _, m in game.state.history for c in CARD.findall(m))
         else:
             assert facts.seed.hex() not in text
-            # the lucky grab (R3, F3 step 4) is shown to everyone: the cutter's Q♠ and jokers
-            public = named_before | set(facts.lucky)
+            # the lucky grab (R3, F3 step 4) is shown to everyone: the cutter's Q♠ and jokers;
+            # so is Tausende's face-up card (R12.1), which a swap-up takes into a hand unnamed
+            public = named_before | set(facts.lucky) | face_up(match, facts)
             leaked = set(CARD.findall(text)) & (hidden_from(game, seat) - public)
             assert not leaked, f"hidden cards {leaked} in {text}"
     assert '"stock":' not in text and '"hands":' not in text and '"position"' not in text

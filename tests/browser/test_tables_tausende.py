@@ -55,7 +55,7 @@ def pick(page: Page, card: str) -> None:
 
 def costliest(hand: list[str]) -> str:
     order = "A KQJT98765432"
-    cards = [c for c in hand if c != "QS"]
+    cards = [c for c in hand if c not in ("QS", "X")] or [c for c in hand if c != "QS"]
     return sorted(cards, key=lambda c: -1 if c == "X" else order.index(c[0]))[0]
 
 
@@ -69,7 +69,7 @@ def play_turn(page: Page, swapped: list[bool]) -> None:
         pick(page, card)
         page.locator("[data-tausende='swap-up']").click()
         settled(page)
-        expect(page.locator("#log")).to_contain_text(card)
+        expect(page.locator("#log li.mine").first).to_contain_text("tauscht die offene Karte")
         swapped.append(True)
         return
     if view["phase"] == "draw":

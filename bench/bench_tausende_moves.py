@@ -40,7 +40,10 @@ def fast(s: TausendeState, max_meld: int | None = None) -> list[Move]:
     return list(s.legal_moves(max_meld))
 
 
-IMPLEMENTATIONS: dict[str, Lister] = {"first (tried on a copy)": legal_moves_by_trying, "fast": fast}
+IMPLEMENTATIONS: dict[str, Lister] = {
+    "first (tried on a copy)": legal_moves_by_trying,
+    "fast": fast,
+}
 
 
 def _pick(seed: bytes, i: int, n: int) -> int:
@@ -122,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
         for name, lister in IMPLEMENTATIONS.items():
             calls[name].append(statistics.median(per_call_us(positions, lister, args.repeats)))
             rounds[name].append(rounds_per_s(args.rounds, lister))
-    tails = {name: p99(per_call_us(positions, lister, 1)) for name, lister in IMPLEMENTATIONS.items()}
+    tails = {
+        name: p99(per_call_us(positions, lister, 1)) for name, lister in IMPLEMENTATIONS.items()
+    }
     first, new = IMPLEMENTATIONS
     rows = [
         f"| {name} | {statistics.median(calls[name]):,.1f} | {tails[name]:,.0f} | "

@@ -113,6 +113,12 @@ def test_a_whole_game_with_bots_and_a_simple_player_replays(app: Flask, tmp_path
     assert status == 200 and record["rules"]["ruleset"] == "tausende"
     assert all(1 <= r["cut"] <= 107 for r in record["rounds"])  # R12.1: 108 cards
     assert any(m["move"].startswith("swap-up ") for r in record["rounds"] for m in r["moves"])
+    # the replay viewer steps every round from the public record (seeds revealed)
+    response = app.test_client().get(f"/tables/{table_id}/replay/positions")
+    assert response.status_code == 200
+    steps = response.get_json()["rounds"]
+    assert len(steps) == len(record["rounds"])
+    assert all(r["positions"][0]["rules"]["ruleset"] == "tausende" for r in steps)
     path = tmp_path / "tausende.json"
     path.write_text(json.dumps(record))
     done = subprocess.run(
@@ -181,3 +187,22 @@ def test_illegal_moves_are_answered_with_their_codes_and_change_nothing(
         )
         assert (status, body["error"]["code"]) == (422, code), (move, body)
         assert stored(rdb, table_id) == before, move
+
+
+def test_the_turn_timer_plays_a_tausende_turn(app: Flask, rdb: redis.Redis[str]) -> None:
+    """R9's timer at a Tausende table: the bot logic plays the human's turn (in the swapping
+    round, R12.2, a swap-up or a draw) once the deadline has passed; the job does what the
+    worker's does (service.data.tables.autoplay)."""
+    table_id, ada = started(app, [HUMAN, bot("beginner"), bot("zen")], turn_timer=30)
+    table = tables.load(rdb, table_id)
+    assert table is not None and table.deadline_ms is not None
+    seq = table.seq
+    lifetimes = tables.Lifetimes(3600, 86400)
+    done = tables.autoplay(rdb, table_id, seq, lifetimes, table.deadline_ms - 1)
+    assert done is None  # not yet
+    done = tables.autoplay(rdb, table_id, seq, lifetimes, table.deadline_ms + 1)
+    assert done is not None and done.events
+    first = done.events[0]
+    assert first[0] == 0 and (first[1] == "draw" or first[1].startswith("swap-up "))
+    status, body = ada("GET", f"/api/tables/{table_id}", None)
+    assert status == 200 and body["table"]["seq"] > seq

@@ -18,7 +18,7 @@ from tests.support.browser_stack import Stack
 from tests.support.page_checks import raw_text
 from tests.support.page_flows import api_call
 from tests.support.table_flows import CAPTURE_STREAM, create_table, my_turn
-from tests.support.tables import assert_nothing_hidden
+from tests.support.tables import assert_nothing_hidden, play_game
 
 
 @pytest.fixture
@@ -148,3 +148,27 @@ def test_a_tausende_table_shows_openers_owners_and_the_swapping_round(
     expect(ada.locator("#tausende-rules-link")).to_have_text("Tausende rules")
     expect(ada.locator("#tausende [data-options]")).to_contain_text("ace high only")
     expect(ada.locator("#tausende [data-state='yes']").first).to_contain_text("has opened")
+
+
+def test_a_finished_tausende_game_replays_in_the_viewer(ada: Page) -> None:
+    """The whole game through the API (the page's own session), then the standings and the
+    replay viewer step through every round of the Tausende record (swap-ups, S.N lay-offs)."""
+    create_table(ada, "Ada", ["advanced"], game="tausende")
+    ada.locator("#start-button").click()
+    expect(ada.locator("#cut-control")).to_be_visible()
+    table_id = ada.url.rsplit("/", 1)[1]
+    table = play_game(api_call(ada), table_id, 0)
+    assert table["status"] == "finished"
+    expect(ada.locator("#standings")).to_be_visible(timeout=60_000)
+    ada.locator("#replay-link").click()
+    ada.wait_for_selector("body[data-ready='1']")
+    expect(ada.locator("#replay-rounds button")).to_have_count(len(table["rounds"]))
+    ada.keyboard.press("End")
+    expect(ada.locator("#replay-seats .seat")).to_have_count(2)
+    for _ in range(5):
+        ada.keyboard.press("ArrowLeft")
+    ada.locator("#replay-rounds button").last.click()
+    ada.keyboard.press("Home")
+    for _ in range(5):
+        ada.keyboard.press("ArrowRight")
+    assert raw_text(ada) == []

@@ -48,6 +48,12 @@ def table_of(page: Page) -> dict[str, Any]:
     return dict(body["table"])
 
 
+def tausende_points(cards: list[str]) -> int:
+    """R12.1: 2–9 = 5; 10, J, Q, K = 10; A = 20; joker = 25; Q♠ = 100."""
+    worth = {"X": 25, "QS": 100}
+    return sum(worth.get(c, 20 if c[0] == "A" else 10 if c[0] in "TJQK" else 5) for c in cards)
+
+
 def pick(page: Page, card: str) -> None:
     page.locator(f"#hand li[data-card='{card}']").first.click()
     expect(page.locator("#hand li.selected")).to_have_count(1)
@@ -109,6 +115,8 @@ def test_a_tausende_table_shows_openers_owners_and_the_swapping_round(
     expect(ada.locator("#tausende [data-state='no']")).to_have_count(3)
     expect(ada.locator("#tausende-swapping")).to_contain_text("Tauschrunde")
     expect(ada.locator("[data-note='pot']")).to_contain_text("erst nach deiner Eröffnung")
+    hand = table_of(ada)["view"]["hand"]
+    expect(ada.locator("#hand-title")).to_contain_text(f"{tausende_points(hand)} Punkte")
     table_id = ada.url.rsplit("/", 1)[1]
     client: redis.Redis[str] = redis.Redis.from_url(stack.redis_url, decode_responses=True)
     swapped: list[bool] = []

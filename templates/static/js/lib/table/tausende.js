@@ -5,7 +5,7 @@
 // draw), the pot only after opening (R12.4), the Q♠ that is never discarded (R12.6, `pass` with
 // Q♠s only), the table's R12.8 options and a link to the rules text. German first (lib/i18n.js).
 
-import { short } from "../cards.js";
+import { points, short } from "../cards.js";
 import { $, clear, h } from "../dom.js";
 import { t } from "../i18n.js";
 import { meldCards, meldLabel } from "../melds.js";
@@ -13,6 +13,9 @@ import { seatName } from "../moves.js";
 import { jokerCards } from "../notation.js";
 
 export const OPENING = 30; // R12.3
+
+// R12.1's points: Pik Dame's (lib/cards.js) but a joker is worth 25.
+export const tausendePoints = (codes) => codes.reduce((sum, c) => sum + (c === "X" ? 25 : points(c)), 0);
 const OPTIONS = ["ace_high_only", "no_joker_swap", "go_out_on_opening"]; // R12.8
 
 // The panel, made once, between the status line and the board.
@@ -114,7 +117,11 @@ export function renderTausende(T, ctx, handlers) {
   if (range) range.max = "107"; // R12.1: 108 cards
   box.hidden = !view || T.awaiting_cut;
   if (box.hidden) return;
-  const mine = !view.outcome && view.turn === (view.seat ?? 0) && T.status === "playing";
+  const me = view.seat ?? 0;
+  // the hand at R12.1's points; the own score is every card the seat laid, lay-offs included (R12.5)
+  $("#hand-title").textContent = t("hand.title", { n: view.hand.length, points: tausendePoints(view.hand) });
+  $("#own-title").textContent = t("table.ownMeldsPoints", { points: view.laid[me] });
+  const mine = !view.outcome && view.turn === me && T.status === "playing";
   const act = {
     send: handlers.send,
     withCard: (make) => {

@@ -120,6 +120,7 @@ def test_a_tausende_table_shows_openers_owners_and_the_swapping_round(
     table_id = ada.url.rsplit("/", 1)[1]
     client: redis.Redis[str] = redis.Redis.from_url(stack.redis_url, decode_responses=True)
     swapped: list[bool] = []
+    checked = False  # R12.8: no one goes out in the turn they open, so seat 0 sees the opener
     for _ in range(30):
         table = table_of(ada)
         if table["status"] != "playing" or table["round"] > 1:
@@ -139,11 +140,12 @@ def test_a_tausende_table_shows_openers_owners_and_the_swapping_round(
             expect(ada.locator(f"#tausende [data-owner='{seat}'] h3")).to_contain_text(
                 "Auslagen von"
             )
+            checked = True
             break
         play_turn(ada, swapped)
     else:
         raise AssertionError("no bot opened in 30 turns")
-    assert swapped
+    assert swapped and checked
     assert raw_text(ada) == []
     stream = [json.loads(m) for m in ada.evaluate("() => window.__stream")]
     assert stream and all(m["table"]["game"] == "tausende" for m in stream)

@@ -20,7 +20,7 @@ from rq import Queue, Worker
 from rq.job import Job, JobStatus
 
 from service.data import keys
-from service.data.reconcile import reconcile
+from service.data.reconcile import reconcile, reconcile_par
 from worker import jobs
 
 REDIS_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
@@ -77,8 +77,9 @@ class SteadyWorker(Worker):
             self.wait_for_redis()
 
     def reconcile(self) -> None:
-        """Queue again the verifications lost with a dead worker (failed ones are left to the
-        ``pikdame reconcile`` timer, so a job that keeps failing does not run every tick)."""
+        """Queue again the verifications and par jobs lost with a dead worker (failed ones are
+        left to the ``pikdame reconcile`` timer, so a job that keeps failing does not run every
+        tick)."""
         ctx = jobs.context()
         tick = self.maintenance_interval
         if not ctx.client.set(keys.RECONCILE_LOCK, self.name, nx=True, ex=tick):
@@ -87,6 +88,9 @@ class SteadyWorker(Worker):
         lost = reconcile(ctx.client, ctx.queue, now_ms, 0, retry_failed=False)
         if lost:
             self.log.warning("Worker %s: requeued lost verifications %s", self.name, lost)
+        days = reconcile_par(ctx.client, ctx.rankings, ctx.queue, retry_failed=False)
+        if days:
+            self.log.warning("Worker %s: requeued lost par jobs of %s", self.name, days)
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         try:

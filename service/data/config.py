@@ -127,6 +127,9 @@ VARIABLES: Final = (
     Variable("PIKDAME_ORIGINS", "origins", "http://localhost:8000", _words),
     # small private deployments: anonymous attempts ranked as before accounts (issue 13)
     Variable("PIKDAME_RANK_ANONYMOUS", "rank_anonymous", "0", _flag),
+    # release modules to import (engine.pikdame.releases.load): previous bot versions kept so a
+    # record replays with the bots that played it
+    Variable("PIKDAME_RELEASES", "release_modules", "", _words),
     # the first day of the archive: GET /api/days lists every closed day from it on
     Variable("PIKDAME_LAUNCH_DATE", "launch_date", "2026-01-01", _date),
     # tables (docs/TABLES.md)
@@ -183,6 +186,7 @@ class Settings:
     rp_id: str
     origins: tuple[str, ...]
     rank_anonymous: bool
+    release_modules: tuple[str, ...]
     launch_date: str
     table_idle_hours: int
     table_keep_days: int

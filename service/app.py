@@ -15,12 +15,14 @@ from service.data import config as settings
 from service.proxies import TrustedProxies
 from service.redisconn import settings_of
 from service.requests import ApiRequest
+from service.sessions import CookieSessions
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     """Build the app from the environment, then ``config`` (tests pass REDIS_URL, a clock …)."""
     app = ApiApp(__name__, static_folder=None)  # pages.bp serves templates/ and /static
     app.request_class = ApiRequest
+    app.session_interface = CookieSessions()
     known = {v.name for v in settings.VARIABLES} | {"PIKDAME_NOW"}
     given = dict(config or {})
     app.config.update(settings.load(given).flask_config())

@@ -20,7 +20,7 @@ from engine import (
 )
 from service.data import clock, keys, ranking
 from service.data.config import Settings
-from service.data.store import Attempt
+from service.data.store import Attempt, AttemptHead
 from service.redisconn import get_rankings
 
 
@@ -43,7 +43,7 @@ def attempt_json(
     }
 
 
-def attempt_etag(attempt: Attempt) -> str:
+def attempt_etag(attempt: Attempt | AttemptHead) -> str:
     """What :func:`attempt_json` depends on, as an entity tag: the record's length (the view
     follows from it), the verdict, and the rank once verified (others' verdicts move it)."""
     rank = None

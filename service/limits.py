@@ -21,7 +21,7 @@ import ipaddress
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Final, ParamSpec, TypeVar
 
 import redis
 from flask import Flask, Response, current_app, g, request, session
@@ -32,6 +32,7 @@ from limits import RateLimitItem, parse
 from service.data import connect
 from service.errors import ApiError
 from service.identity import ACCOUNT_KEY, session_player
+from service.redisconn import get_redis as connect_state
 from service.redisconn import settings, settings_of
 
 P = ParamSpec("P")
@@ -123,10 +124,6 @@ def _created(response: Response) -> bool:
     return response.status_code == 201
 
 
-def _not_found_or_not_yours(response: Response) -> bool:
-    return response.status_code in (401, 403, 404)
-
-
 def limit_creations() -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Starting attempts (and creating accounts): per address (IPv6: per /64) and per account
     or player, counting only the starts that created something."""
@@ -147,16 +144,60 @@ def _creation_client_key() -> str:
 
 def limit_moves() -> Callable[[Callable[P, R]], Callable[P, R]]:
     """... and per address for moves that found no attempt of the caller's (issue 10.7: made-up
-    attempt ids would otherwise each open a fresh count)."""
+    attempt ids would otherwise each open a fresh count).
+
+    Counted here, not by Flask-Limiter: both counters in one pipelined round trip before the
+    move (the caller's count for this attempt goes up; the address's misses are read), the
+    misses counted after a 401, 403 or 404 (:func:`_count_miss`). Flask-Limiter spent two round
+    trips and about a sixth of a move's CPU on the same two fixed windows (cProfile,
+    bench/results/service_refactor.md)."""
 
     def decorate(view: Callable[P, R]) -> Callable[P, R]:
-        per_attempt = limiter.limit(moves_limit, key_func=per_attempt_key)
-        misses = limiter.limit(
-            moves_limit, key_func=address_key, deduct_when=_not_found_or_not_yours
-        )
-        return misses(per_attempt(view))
+        @functools.wraps(view)
+        def counted(*args: P.args, **kwargs: P.kwargs) -> R:
+            _count_move()
+            return view(*args, **kwargs)
+
+        _COUNTED_READS.add(get_qualified_name(counted))
+        return limiter.exempt(counted)
 
     return decorate
+
+
+MISSES: Final = (401, 403, 404)  # a move that found no attempt of the caller's
+
+
+def _count_move() -> None:
+    if not current_app.config["RATELIMIT_ENABLED"]:
+        return
+    item = _parsed(settings().limit_moves)
+    window = item.get_expiry()
+    now = int(time.time())
+    start = now - now % window
+    mine = f"pd:limits:move:{per_attempt_key()}:{start}"
+    misses = f"pd:limits:move-misses:{address_key()}:{start}"
+    pipe = connect_state().pipeline(transaction=False)
+    pipe.incr(mine)
+    pipe.expire(mine, window + 1)
+    pipe.get(misses)
+    count, _, missed = pipe.execute()
+    g.move_misses = misses, window
+    limit = ReadCount(mine, item.amount, start + window, str(item))
+    if int(count) > item.amount or int(missed or 0) >= item.amount:
+        g.read_limit = limit
+        raise ApiError(429, "rate_limited", f"rate limit exceeded ({item})")
+
+
+def _count_miss(response: Response) -> Response:
+    """A move that found no attempt of the caller's counts against the address (issue 10.7)."""
+    counted = g.get("move_misses")
+    if counted is not None and response.status_code in MISSES:
+        key, window = counted
+        pipe = connect_state().pipeline(transaction=False)
+        pipe.incr(key)
+        pipe.expire(key, window + 1)
+        pipe.execute()
+    return response
 
 
 def _limit_headers(response: Response) -> Response:
@@ -197,6 +238,7 @@ def init_app(app: Flask) -> None:
     limiter.init_app(app)
     _skip_counted_reads(app)
     app.after_request(_limit_headers)
+    app.after_request(_count_miss)
 
 
 def _skip_counted_reads(app: Flask) -> None:

@@ -16,6 +16,7 @@ from service.proxies import TrustedProxies
 from service.redisconn import settings_of
 from service.requests import ApiRequest
 from service.sessions import CookieSessions
+from service.unchanged import UnchangedViews
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
@@ -29,7 +30,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     app.config.update({k: v for k, v in given.items() if k not in known})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.wsgi_app = TrustedProxies(  # type: ignore[method-assign]
-        app.wsgi_app, settings_of(app).proxies
+        UnchangedViews(app.wsgi_app, app), settings_of(app).proxies
     )
     redisconn.init_app(app)
     errors.register(app)

@@ -315,22 +315,58 @@ def counted_read(view: Callable[P, R]) -> Callable[P, R]:
 
 @dataclass(frozen=True)
 class ReadCount:
-    """The request's counter in a pipeline: ``check`` strips its results and refuses (429)."""
+    """The request's counter in a pipeline: ``check`` strips its results and refuses (429).
+    ``given``: the count was already taken before Flask (service.unchanged), not again."""
 
     key: str | None
     amount: int
     reset_at: int
     text: str = ""
+    given: int | None = None
 
     def check(self, results: list[Any]) -> list[Any]:
         if self.key is None:
             return results
-        if isinstance(results[0], Exception):  # a pipeline run with raise_on_error=False
-            raise results[0]
-        if int(results[0]) > self.amount:
+        if self.given is not None:
+            count, rest = self.given, results
+        else:
+            if isinstance(results[0], Exception):  # a pipeline run with raise_on_error=False
+                raise results[0]
+            count, rest = int(results[0]), results[2:]
+        if count > self.amount:
             g.read_limit = self
             raise ApiError(429, "rate_limited", f"rate limit exceeded ({self.text})")
-        return results[2:]
+        return rest
+
+
+#: The WSGI environ key of a read's count taken before Flask (service.unchanged).
+PRECOUNTED: Final = "pikdame.read_count"
+
+
+@dataclass(frozen=True)
+class ReadWindow:
+    """A read's rate-limit counter: its key in this fixed window, the limit, the window."""
+
+    key: str
+    item: RateLimitItem
+    start: int
+
+    @property
+    def window(self) -> int:
+        return int(self.item.get_expiry())
+
+    def count(self, given: int | None = None) -> ReadCount:
+        item = self.item
+        return ReadCount(self.key, item.amount, self.start + self.window, str(item), given)
+
+
+def read_window(limit: str, endpoint: str | None, client: str) -> ReadWindow:
+    """The counter of ``client``'s reads of ``endpoint`` now (PIKDAME_LIMIT_DEFAULT)."""
+    item = _parsed(limit)
+    window = item.get_expiry()
+    now = int(time.time())
+    start = now - now % window
+    return ReadWindow(f"pd:limits:read:{endpoint}:{client}:{start}", item, start)
 
 
 def read_pipeline(client: redis.Redis[str]) -> tuple[redis.client.Pipeline[str], ReadCount]:
@@ -340,11 +376,10 @@ def read_pipeline(client: redis.Redis[str]) -> tuple[redis.client.Pipeline[str],
     config = current_app.config
     if not config["RATELIMIT_ENABLED"]:
         return pipe, ReadCount(None, 0, 0)
-    item = _parsed(settings().limit_default)
-    window = item.get_expiry()
-    now = int(time.time())
-    start = now - now % window
-    key = f"pd:limits:read:{request.endpoint}:{client_key()}:{start}"
-    pipe.incr(key)
-    pipe.expire(key, window + 1)
-    return pipe, ReadCount(key, item.amount, start + window, str(item))
+    counter = read_window(settings().limit_default, request.endpoint, client_key())
+    given = request.environ.get(PRECOUNTED)
+    if isinstance(given, int):
+        return pipe, counter.count(given)
+    pipe.incr(counter.key)
+    pipe.expire(counter.key, counter.window + 1)
+    return pipe, counter.count()

@@ -49,6 +49,11 @@ def attempt_etag(attempt: Attempt | AttemptHead) -> str:
     rank = None
     if attempt.ranked and attempt.verification == "verified":
         rank = ranking.rank_of(get_rankings(), attempt.date, attempt.id)
+    return version_tag(attempt, rank)
+
+
+def version_tag(attempt: Attempt | AttemptHead, rank: int | None) -> str:
+    """The tag itself (service.unchanged builds it too, for attempts without a rank)."""
     return f"{attempt.id}.{attempt.seq}.{attempt.verification or '-'}.{rank or '-'}"
 
 

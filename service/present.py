@@ -5,6 +5,8 @@ Every card in a response comes from ``engine.view(state, 0)``: the full state ne
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 from typing import Any
 
 import redis
@@ -85,18 +87,29 @@ def day_json(client: redis.Redis[str], date: str, settings: Settings) -> dict[st
 
 def day_doc(date: str, settings: Settings, count: str | None) -> dict[str, Any]:
     """The daily challenge document from its attempts counter (read by the caller)."""
+    seed = seed_if_published(date, settings)
+    return {
+        **_day_frame(date, settings.secret, settings.grace_minutes),
+        "seed": seed,
+        "attempts": int(count or 0),
+    }
+
+
+@functools.lru_cache(maxsize=64)
+def _day_frame(date: str, secret: bytes, grace_minutes: int) -> dict[str, Any]:
+    """What a day's document holds that never changes (its commitment, times, rules, seats):
+    built once per day, not on every read of today's challenge. Shared: never mutated."""
     seats = [s.to_json() for s in daily_seats("")]
     seats[0] = {"kind": "human"}
+    closes = clock.ends_at(date) + dt.timedelta(minutes=grace_minutes)  # clock.closes_at
     return {
         "date": date,
         "game": "pikdame",
         "engine": ENGINE_VERSION,
-        "commitment": commitment(daily_seed(settings.secret, date)),
+        "commitment": commitment(daily_seed(secret, date)),
         "opens_at": clock.iso(clock.opens_at(date)),
         "ends_at": clock.iso(clock.ends_at(date)),
-        "closes_at": clock.iso(clock.closes_at(date, settings)),
+        "closes_at": clock.iso(closes),
         "rules": DAILY_RULES.to_json(),
         "seats": seats,
-        "seed": seed_if_published(date, settings),
-        "attempts": int(count or 0),
     }

@@ -213,6 +213,13 @@ def main(argv: list[str] | None = None) -> int:
         "out). cProfile slows small functions more than big ones: the shares say where to look, "
         "the µs what it costs.",
         "",
+        "Reading the parts against the tree before issue 11: *validation* is flask-openapi3's "
+        "pydantic models of each route's path, query and body (issue 11.8, new); *Flask-Limiter* "
+        "is no longer on the counted reads and the moves (they count in a round trip of their "
+        "own, service/limits.py); *session cookie* is gone where no cookie is sent "
+        "(service/sessions.py); the 304 row is issue 16's (service/unchanged.py answers it "
+        "before Flask). *Redis client* includes the time in the socket calls.",
+        "",
     ]
     if len(results) > 1:
         before = results[next(k for k in results if k != "current")]

@@ -11,7 +11,9 @@ Flask-Limiter counts the writes and most reads: one Redis round trip per request
 ``X-RateLimit-*`` headers on every response cost two more (GET and TTL of the counter): under
 load those round trips were the largest part of a read (py-spy, bench/results/profile.md), so the
 headers, with ``Retry-After``, are sent only on a 429, where a client needs them. The hottest
-reads count themselves inside their own round trip (:func:`read_pipeline`).
+reads count themselves inside their own round trip (:func:`read_pipeline`), moves count their two
+limits in one round trip of their own (:func:`limit_moves`), and for both Flask-Limiter's request
+hooks are not run at all (:func:`init_app`; bench/results/profile_paths.md).
 """
 
 from __future__ import annotations

@@ -41,6 +41,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+@functools.lru_cache(maxsize=4096)  # parsed on every counted request; clients repeat
 def address_of(address: str) -> str:
     """Who an address counts as: an IPv4 address itself, an IPv6 address by its /64 (one
     household or machine is handed a whole /64, so its addresses are one client, issue 13)."""

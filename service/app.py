@@ -12,6 +12,7 @@ from typing import Any
 from service import caching, errors, limits, logs, redisconn, routing, security, verdicts
 from service.apidoc import ApiApp
 from service.data import config as settings
+from service.data import releases
 from service.proxies import TrustedProxies
 from service.redisconn import settings_of
 from service.requests import ApiRequest
@@ -33,6 +34,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
         UnchangedViews(app.wsgi_app, app), settings_of(app).proxies
     )
     redisconn.init_app(app)
+    # previous bot versions this install keeps (issue 13): a game begun before a deploy goes on
+    # with the bots it began with
+    releases.load(settings_of(app).release_modules)
     errors.register(app)
     logs.register(app)
     security.register(app)

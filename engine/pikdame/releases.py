@@ -9,6 +9,12 @@ behaviour changes, freeze the old code under ``engine/pikdame/bots/versions/`` (
 exposing ``choose(level, view)``), register it under its old engine version below, then bump
 BOTS_VERSION. A version not registered here fails loudly (:class:`UnknownVersion`) instead of
 rejecting a player.
+
+A release kept outside this package (an operator's frozen copy of a previous deploy, or a test's)
+is a *release module*: importing it calls :func:`register`. The service and every worker import
+the modules named in ``PIKDAME_RELEASES`` (``service.data.releases.load``: the engine imports
+nothing by name) before their first game or job, so web
+processes keep playing, and workers keep replaying, every game with the bots it began with.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import { load, save } from "../lib/store.js";
 import { createBoard } from "../lib/table/board.js";
 import { logLine, play, restoreLog } from "../lib/table/playback.js";
 import { renderOpponents } from "../lib/table/table.js";
+import { renderTausende } from "../lib/table/tausende.js";
 
 const tableId = document.body.dataset.table;
 const LEVELS = ["beginner", "advanced", "zen"];
@@ -176,8 +177,9 @@ function renderResign() {
   $("#resign-agree").hidden = agreed.includes(me());
 }
 
-// The turn timer for everyone. The deadline is the server's clock; the page counts down from
-// when it learnt it (at most the rule's seconds), so a browser clock set wrong shows no nonsense.
+// The turn timer for everyone. The deadline and T.now are the server's clock; the page counts the
+// time left between them down from when it learnt it (at most the rule's seconds), so a browser
+// clock set wrong still shows the server's countdown.
 function renderCountdown() {
   const T = state.table;
   const box = $("#countdown");
@@ -187,7 +189,9 @@ function renderCountdown() {
   }
   if (state.deadline !== T.deadline) {
     state.deadline = T.deadline;
-    const left = (Date.parse(T.deadline) - Date.now()) / 1000;
+    // The server's time left (deadline − T.now, both the server's clock), counted down on ours.
+    const serverNow = T.now ? Date.parse(T.now) : Date.now();
+    const left = (Date.parse(T.deadline) - serverNow) / 1000;
     state.countdownEnd = Date.now() + 1000 * Math.max(0, Math.min(T.rules.turn_timer, left));
   }
   const left = Math.max(0, Math.ceil((state.countdownEnd - Date.now()) / 1000));
@@ -225,9 +229,13 @@ function renderRoundResult() {
   }));
 }
 
-// Who went out is not in T's rounds: the round's best score names the (usual) winner.
+// Who went out (T.rounds[].winner, R7.1) and whether "hand out" doubled the round (R7.3); a game
+// without the field (Gin) names the round's best score instead.
 function roundOutcomeText(round) {
   if (round.end !== "out") return t(round.end === "resign" ? "end.resign" : "end.stock");
+  if (round.winner !== undefined && round.winner !== null) {
+    return t(round.doubled ? "tables.roundDoubled" : "end.out", { name: nameOf(round.winner) });
+  }
   const best = round.scores.indexOf(Math.max(...round.scores));
   return t("tables.roundBest", { name: nameOf(best), n: round.scores[best] });
 }
@@ -277,6 +285,9 @@ function renderGame() {
     $("#status").textContent = T.cutter === me() ? t("tables.youCut") : t("tables.cuts", { name: nameOf(T.cutter) });
   } else if (T.status === "finished") {
     $("#status").textContent = t("tables.over");
+  }
+  if (T.game === "tausende") {
+    renderTausende(T, ctx, { send, selected: () => board.hand.selectedCards(), say: board.say });
   }
   renderCut();
   renderLucky();

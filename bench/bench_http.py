@@ -203,6 +203,48 @@ def read_rows(targets: list[Target], bare: Target) -> list[str]:
     return rows
 
 
+def versus_rows(reads: list[Target], move_runs: dict[tuple[str, int], list[MoveRun]]) -> list[str]:
+    """Current ÷ before, per round (the two measured next to each other), median over rounds:
+    req/s (or moves/s) and CPU per request; empty without a *before* version."""
+    by_name = {t.name: t for t in reads}
+    rows = []
+    for name, t in by_name.items():
+        before = by_name.get(f"before: {name}")
+        if before is None:
+            continue
+        rate = [a.rate / b.rate for a, b in zip(t.runs, before.runs, strict=True)]
+        cpu = [b / a for a, b in zip(t.cpu_web, before.cpu_web, strict=True) if a > 0]
+        rows.append(
+            f"| {name} | {statistics.median(rate):.2f}× | {min(rate):.2f}–{max(rate):.2f} | "
+            f"{statistics.median(cpu):.2f}× |"
+        )
+    for (label, think), runs in move_runs.items():
+        before_runs = move_runs.get(("before: ", think))
+        if label != "" or before_runs is None:
+            continue
+        rate = [a.result.rate / b.result.rate for a, b in zip(runs, before_runs, strict=True)]
+        cpu = [b.cpu_web / a.cpu_web for a, b in zip(runs, before_runs, strict=True) if a.cpu_web]
+        rows.append(
+            f"| moves, think {think} ms | {statistics.median(rate):.2f}× | "
+            f"{min(rate):.2f}–{max(rate):.2f} | {statistics.median(cpu):.2f}× |"
+        )
+    if not rows:
+        return []
+    return [
+        "### Current vs before, side by side",
+        "",
+        "Each current measurement ÷ the *before* one made next to it in the same round, median "
+        "over the rounds (the range shows the spread); *CPU* is before's web CPU per request ÷ "
+        "the current's (above 1: the current code spends less).",
+        "",
+        "| request | req/s current ÷ before | range over rounds "
+        "| CPU per request, before ÷ current |",
+        "| --- | ---: | ---: | ---: |",
+        *rows,
+        "",
+    ]
+
+
 @dataclass
 class MoveRun:
     name: str
@@ -426,6 +468,10 @@ def main(argv: list[str] | None = None) -> int:
                 ),
                 Target(f"{label}GET around me (r=5)", web.base, script=around_small, pid=web.pid),
             ]
+        # Each read of the current code right beside the same read of the others (load drifts
+        # on a shared machine: neighbours in time see the same load).
+        groups = [reads[1 + 4 * i : 5 + 4 * i] for i in range(len(readers))]
+        reads = [bare_t, *(t for same in zip(*groups, strict=True) for t in same)]
         print(f"reads, board of {SMALL_BOARD}", flush=True)
         conns, threads = args.connections, args.threads
         measure(reads, args.rounds, args.seconds, conns, threads, server.process.pid)
@@ -500,6 +546,7 @@ def main(argv: list[str] | None = None) -> int:
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         *read_rows(reads, bare_t),
         "",
+        *versus_rows(reads, move_runs),
         "### Moves: POST /api/attempts/{id}/moves with the bot turns it triggers",
         "",
         f"{args.players} players at once (`wrk -t{args.players} -c{args.players} "

@@ -24,6 +24,8 @@ BENCHES = {
     # the service beside its code before the performance work (commit c6c7bb9), same run
     "service": ["bench.bench_http", "--before-commit", "c6c7bb9", "--limits-off-variant"],
     "profile": ["bench.profile_http", "--before-commit", "c6c7bb9"],
+    # each hot path's CPU per request, part by part, beside the tree before issue 11
+    "profile_paths": ["bench.profile_paths", "--before-rev", "949ac3b"],
     "verify": ["bench.bench_verify"],
     "memory": ["bench.bench_memory"],
     # issue 16: reads behind nginx (deploy/nginx as shipped) and the attempt's ETag

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Response, jsonify, request
 
+from engine import Game, view
 from service import identity, outputs, present
 from service.apidoc import api_blueprint
 from service.data import accounts, archive, clock, dailies, keys, store, suspicious
@@ -70,8 +71,12 @@ def days(query: DaysQuery) -> Response:
     return jsonify({"days": [present.day_json(client, d, config, query.game) for d in dates]})
 
 
-def _created(attempt: store.Attempt, token: str) -> tuple[Response, int]:
-    body: dict[str, Any] = {"attempt": present.attempt_json(get_redis(), attempt), "token": token}
+def _created(attempt: store.Attempt, token: str, game: object) -> tuple[Response, int]:
+    # A Pik Dame game just stored: seat 0's view from it, not from its record parsed again
+    # (as a move's answer does; half of a start's engine time, bench/results/profile_paths.md).
+    seat_view = view(game.state, 0) if isinstance(game, Game) else None
+    doc = present.attempt_json(get_redis(), attempt, seat_view)
+    body: dict[str, Any] = {"attempt": doc, "token": token}
     return jsonify(body), 201
 
 
@@ -101,7 +106,7 @@ def _new_game(date: str, name: str, ranked: bool, player: str, kind: str) -> tup
     acknowledge()  # a 503 here: asking again finds the attempt (409 attempt_exists)
     if ranked:
         suspicious.note_start(get_redis(), date, attempt.id, client_address(), kind)
-    return _created(attempt, token)
+    return _created(attempt, token, game)
 
 
 def ranks(player: str) -> bool:

@@ -16,19 +16,22 @@ from service.data import releases
 from service.proxies import TrustedProxies
 from service.redisconn import settings_of
 from service.requests import ApiRequest
+from service.sessions import CookieSessions
+from service.unchanged import UnchangedViews
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     """Build the app from the environment, then ``config`` (tests pass REDIS_URL, a clock …)."""
     app = ApiApp(__name__, static_folder=None)  # pages.bp serves templates/ and /static
     app.request_class = ApiRequest
+    app.session_interface = CookieSessions()
     known = {v.name for v in settings.VARIABLES} | {"PIKDAME_NOW"}
     given = dict(config or {})
     app.config.update(settings.load(given).flask_config())
     app.config.update({k: v for k, v in given.items() if k not in known})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.wsgi_app = TrustedProxies(  # type: ignore[method-assign]
-        app.wsgi_app, settings_of(app).proxies
+        UnchangedViews(app.wsgi_app, app), settings_of(app).proxies
     )
     redisconn.init_app(app)
     # previous bot versions this install keeps (issue 13): a game begun before a deploy goes on

@@ -98,14 +98,14 @@ def remember(player: str) -> None:
         session.permanent = True
 
 
-def is_owner(attempt: store.Attempt) -> bool:
+def is_owner(attempt: store.Attempt | store.AttemptHead) -> bool:
     token = bearer_token()
     if token is not None and attempt.owned_by_token(token):
         return True
     return session_player() == attempt.player
 
 
-def require_owner(attempt: store.Attempt) -> None:
+def require_owner(attempt: store.Attempt | store.AttemptHead) -> None:
     """401 without any credentials, 403 with someone else's."""
     if is_owner(attempt):
         return
@@ -114,7 +114,7 @@ def require_owner(attempt: store.Attempt) -> None:
     raise ApiError(403, "forbidden", "this attempt belongs to another player")
 
 
-def require_reader(attempt: store.Attempt) -> None:
+def require_reader(attempt: store.Attempt | store.AttemptHead) -> None:
     """Owner, or anyone once the attempt is finished and its day has closed."""
     if attempt.status == "finished" and clock.is_closed(attempt.date, settings()):
         return

@@ -11,7 +11,9 @@ Flask-Limiter counts the writes and most reads: one Redis round trip per request
 ``X-RateLimit-*`` headers on every response cost two more (GET and TTL of the counter): under
 load those round trips were the largest part of a read (py-spy, bench/results/profile.md), so the
 headers, with ``Retry-After``, are sent only on a 429, where a client needs them. The hottest
-reads count themselves inside their own round trip (:func:`read_pipeline`).
+reads count themselves inside their own round trip (:func:`read_pipeline`), moves count their two
+limits in one round trip of their own (:func:`limit_moves`), and for both Flask-Limiter's request
+hooks are not run at all (:func:`init_app`; bench/results/profile_paths.md).
 """
 
 from __future__ import annotations
@@ -21,23 +23,25 @@ import ipaddress
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Final, ParamSpec, TypeVar
 
 import redis
 from flask import Flask, Response, current_app, g, request, session
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
+from flask_limiter.util import get_qualified_name, get_remote_address
 from limits import RateLimitItem, parse
 
 from service.data import connect
 from service.errors import ApiError
 from service.identity import ACCOUNT_KEY, session_player
+from service.redisconn import get_redis as connect_state
 from service.redisconn import settings, settings_of
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
+@functools.lru_cache(maxsize=4096)  # parsed on every counted request; clients repeat
 def address_of(address: str) -> str:
     """Who an address counts as: an IPv4 address itself, an IPv6 address by its /64 (one
     household or machine is handed a whole /64, so its addresses are one client, issue 13)."""
@@ -151,10 +155,6 @@ def _created(response: Response) -> bool:
     return response.status_code == 201
 
 
-def _not_found_or_not_yours(response: Response) -> bool:
-    return response.status_code in (401, 403, 404)
-
-
 def limit_creations() -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Starting attempts (and creating accounts): per address (IPv6: per /64) and per account
     or player, counting only the starts that created something."""
@@ -175,16 +175,60 @@ def _creation_client_key() -> str:
 
 def limit_moves() -> Callable[[Callable[P, R]], Callable[P, R]]:
     """... and per address for moves that found no attempt of the caller's (issue 10.7: made-up
-    attempt ids would otherwise each open a fresh count)."""
+    attempt ids would otherwise each open a fresh count).
+
+    Counted here, not by Flask-Limiter: both counters in one pipelined round trip before the
+    move (the caller's count for this attempt goes up; the address's misses are read), the
+    misses counted after a 401, 403 or 404 (:func:`_count_miss`). Flask-Limiter spent two round
+    trips and about a sixth of a move's CPU on the same two fixed windows (cProfile,
+    bench/results/service_refactor.md)."""
 
     def decorate(view: Callable[P, R]) -> Callable[P, R]:
-        per_attempt = limiter.limit(moves_limit, key_func=per_attempt_key)
-        misses = limiter.limit(
-            moves_limit, key_func=address_key, deduct_when=_not_found_or_not_yours
-        )
-        return misses(per_attempt(view))
+        @functools.wraps(view)
+        def counted(*args: P.args, **kwargs: P.kwargs) -> R:
+            _count_move()
+            return view(*args, **kwargs)
+
+        _COUNTED_READS.add(get_qualified_name(counted))
+        return limiter.exempt(counted)
 
     return decorate
+
+
+MISSES: Final = (401, 403, 404)  # a move that found no attempt of the caller's
+
+
+def _count_move() -> None:
+    if not current_app.config["RATELIMIT_ENABLED"]:
+        return
+    item = _parsed(settings().limit_moves)
+    window = item.get_expiry()
+    now = int(time.time())
+    start = now - now % window
+    mine = f"pd:limits:move:{per_attempt_key()}:{start}"
+    misses = f"pd:limits:move-misses:{address_key()}:{start}"
+    pipe = connect_state().pipeline(transaction=False)
+    pipe.incr(mine)
+    pipe.expire(mine, window + 1)
+    pipe.get(misses)
+    count, _, missed = pipe.execute()
+    g.move_misses = misses, window
+    limit = ReadCount(mine, item.amount, start + window, str(item))
+    if int(count) > item.amount or int(missed or 0) >= item.amount:
+        g.read_limit = limit
+        raise ApiError(429, "rate_limited", f"rate limit exceeded ({item})")
+
+
+def _count_miss(response: Response) -> Response:
+    """A move that found no attempt of the caller's counts against the address (issue 10.7)."""
+    counted = g.get("move_misses")
+    if counted is not None and response.status_code in MISSES:
+        key, window = counted
+        pipe = connect_state().pipeline(transaction=False)
+        pipe.incr(key)
+        pipe.expire(key, window + 1)
+        pipe.execute()
+    return response
 
 
 def _limit_headers(response: Response) -> Response:
@@ -223,7 +267,61 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)  # see _limit_headers
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # Redis down: /healthz says 503
     limiter.init_app(app)
+    _skip_counted_reads(app)
     app.after_request(_limit_headers)
+    app.after_request(_count_miss)
+
+
+def _skip_counted_reads(app: Flask) -> None:
+    """Flask-Limiter's request hooks, minus the counted reads (:func:`counted_read`). For an
+    exempt view its before-request check still resolved the limits, their exemption scopes and
+    the meta limits, and its after-request and teardown hooks built and reset its request
+    context: together about a sixth of a cheap read's CPU (cProfile; bench/results), for nothing.
+    """
+    counted: dict[str | None, bool] = {}
+
+    def is_counted() -> bool:
+        endpoint = request.endpoint
+        known = counted.get(endpoint)
+        if known is None:
+            view = current_app.view_functions.get(endpoint or "")
+            known = view is not None and get_qualified_name(view) in _COUNTED_READS
+            counted[endpoint] = known
+        return known
+
+    before = app.before_request_funcs.setdefault(None, [])
+    check = limiter._check_request_limit
+
+    def check_unless_counted() -> None:
+        if not is_counted():
+            check()
+
+    if check in before:  # (limits off: Flask-Limiter registered no hooks)
+        before[before.index(check)] = check_unless_counted
+
+    after = app.after_request_funcs.setdefault(None, [])
+    for i, hook in enumerate(after):
+        if isinstance(hook, functools.partial) and hook.args == (limiter,):
+            after[i] = _unless(is_counted, hook)
+
+    teardown = app.teardown_request_funcs.setdefault(None, [])
+    release = getattr(limiter, "_Limiter__release_context", None)
+    if release in teardown:
+
+        def release_unless_counted(error: BaseException | None = None) -> None:
+            if not is_counted():
+                release(error)
+
+        teardown[teardown.index(release)] = release_unless_counted
+
+
+def _unless(
+    skip: Callable[[], bool], hook: Callable[[Response], Response]
+) -> Callable[[Response], Response]:
+    def hook_unless(response: Response) -> Response:
+        return response if skip() else hook(response)
+
+    return hook_unless
 
 
 # Reads count their own rate limit in the read's Redis round trip. Flask-Limiter spends a round
@@ -236,30 +334,70 @@ def _parsed(text: str) -> RateLimitItem:
     return parse(text)
 
 
+_COUNTED_READS: set[str] = set()  # the views' qualified names, as Flask-Limiter names them
+
+
 def counted_read(view: Callable[P, R]) -> Callable[P, R]:
     """Mark a read view that counts its limit through :func:`read_pipeline` (Flask-Limiter
-    leaves it alone)."""
+    leaves it alone, and its before-request check is not even run: :func:`init_app`)."""
+    _COUNTED_READS.add(get_qualified_name(view))
     return limiter.exempt(view)
 
 
 @dataclass(frozen=True)
 class ReadCount:
-    """The request's counter in a pipeline: ``check`` strips its results and refuses (429)."""
+    """The request's counter in a pipeline: ``check`` strips its results and refuses (429).
+    ``given``: the count was already taken before Flask (service.unchanged), not again."""
 
     key: str | None
     amount: int
     reset_at: int
     text: str = ""
+    given: int | None = None
 
     def check(self, results: list[Any]) -> list[Any]:
         if self.key is None:
             return results
-        if isinstance(results[0], Exception):  # a pipeline run with raise_on_error=False
-            raise results[0]
-        if int(results[0]) > self.amount:
+        if self.given is not None:
+            count, rest = self.given, results
+        else:
+            if isinstance(results[0], Exception):  # a pipeline run with raise_on_error=False
+                raise results[0]
+            count, rest = int(results[0]), results[2:]
+        if count > self.amount:
             g.read_limit = self
             raise ApiError(429, "rate_limited", f"rate limit exceeded ({self.text})")
-        return results[2:]
+        return rest
+
+
+#: The WSGI environ key of a read's count taken before Flask (service.unchanged).
+PRECOUNTED: Final = "pikdame.read_count"
+
+
+@dataclass(frozen=True)
+class ReadWindow:
+    """A read's rate-limit counter: its key in this fixed window, the limit, the window."""
+
+    key: str
+    item: RateLimitItem
+    start: int
+
+    @property
+    def window(self) -> int:
+        return int(self.item.get_expiry())
+
+    def count(self, given: int | None = None) -> ReadCount:
+        item = self.item
+        return ReadCount(self.key, item.amount, self.start + self.window, str(item), given)
+
+
+def read_window(limit: str, endpoint: str | None, client: str) -> ReadWindow:
+    """The counter of ``client``'s reads of ``endpoint`` now (PIKDAME_LIMIT_DEFAULT)."""
+    item = _parsed(limit)
+    window = item.get_expiry()
+    now = int(time.time())
+    start = now - now % window
+    return ReadWindow(f"pd:limits:read:{endpoint}:{client}:{start}", item, start)
 
 
 def read_pipeline(client: redis.Redis[str]) -> tuple[redis.client.Pipeline[str], ReadCount]:
@@ -269,11 +407,10 @@ def read_pipeline(client: redis.Redis[str]) -> tuple[redis.client.Pipeline[str],
     config = current_app.config
     if not config["RATELIMIT_ENABLED"]:
         return pipe, ReadCount(None, 0, 0)
-    item = _parsed(settings().limit_default)
-    window = item.get_expiry()
-    now = int(time.time())
-    start = now - now % window
-    key = f"pd:limits:read:{request.endpoint}:{client_key()}:{start}"
-    pipe.incr(key)
-    pipe.expire(key, window + 1)
-    return pipe, ReadCount(key, item.amount, start + window, str(item))
+    counter = read_window(settings().limit_default, request.endpoint, client_key())
+    given = request.environ.get(PRECOUNTED)
+    if isinstance(given, int):
+        return pipe, counter.count(given)
+    pipe.incr(counter.key)
+    pipe.expire(counter.key, counter.window + 1)
+    return pipe, counter.count()

@@ -5,6 +5,8 @@ Every card in a response comes from ``engine.view(state, 0)``: the full state ne
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 from typing import Any
 
 import redis
@@ -21,7 +23,7 @@ from engine import (
 )
 from service.data import clock, dailies, keys, ranking
 from service.data.config import Settings
-from service.data.store import Attempt
+from service.data.store import Attempt, AttemptHead
 from service.redisconn import get_rankings
 
 
@@ -67,12 +69,17 @@ def gin_attempt_json(
     }
 
 
-def attempt_etag(attempt: Attempt) -> str:
+def attempt_etag(attempt: Attempt | AttemptHead) -> str:
     """What :func:`attempt_json` depends on, as an entity tag: the record's length (the view
     follows from it), the verdict, and the rank once verified (others' verdicts move it)."""
     rank = None
     if attempt.ranked and attempt.verification == "verified":
         rank = ranking.rank_of(get_rankings(), attempt.date, attempt.id, attempt.kind)
+    return version_tag(attempt, rank)
+
+
+def version_tag(attempt: Attempt | AttemptHead, rank: int | None) -> str:
+    """The tag itself (service.unchanged builds it too, for attempts without a rank)."""
     return f"{attempt.id}.{attempt.seq}.{attempt.verification or '-'}.{rank or '-'}"
 
 
@@ -134,18 +141,29 @@ def day_doc(
     """The daily challenge document from its attempts counter (read by the caller)."""
     if game == dailies.GIN:
         return gin_day_doc(date, settings, count)
+    seed = seed_if_published(date, settings)
+    return {
+        **_day_frame(date, settings.secret, settings.grace_minutes),
+        "seed": seed,
+        "attempts": int(count or 0),
+    }
+
+
+@functools.lru_cache(maxsize=64)
+def _day_frame(date: str, secret: bytes, grace_minutes: int) -> dict[str, Any]:
+    """What a day's document holds that never changes (its commitment, times, rules, seats):
+    built once per day, not on every read of today's challenge. Shared: never mutated."""
     seats = [s.to_json() for s in daily_seats("")]
     seats[0] = {"kind": "human"}
+    closes = clock.ends_at(date) + dt.timedelta(minutes=grace_minutes)  # clock.closes_at
     return {
         "date": date,
         "game": "pikdame",
         "engine": ENGINE_VERSION,
-        "commitment": commitment(daily_seed(settings.secret, date)),
+        "commitment": commitment(daily_seed(secret, date)),
         "opens_at": clock.iso(clock.opens_at(date)),
         "ends_at": clock.iso(clock.ends_at(date)),
-        "closes_at": clock.iso(clock.closes_at(date, settings)),
+        "closes_at": clock.iso(closes),
         "rules": DAILY_RULES.to_json(),
         "seats": seats,
-        "seed": seed_if_published(date, settings),
-        "attempts": int(count or 0),
     }

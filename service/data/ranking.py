@@ -23,6 +23,7 @@ TIME_BITS: Final = 28  # ms after the day opens: 74 hours, more than a day plus 
 SCORE_OFFSET: Final = 1 << (SCORE_BITS - 1)
 TURN_MAX: Final = (1 << TURN_BITS) - 1
 TIME_MAX: Final = (1 << TIME_BITS) - 1
+_SCORE_SHIFT: Final = TURN_BITS + TIME_BITS
 
 
 def rank_key(score: int, turns: int, finished_ms: int) -> int:
@@ -118,13 +119,17 @@ def _page(
             pipe.hget(keys.attempt(ids[i]), "name")
         for i, name in zip(missing, pipe.execute(), strict=True):
             found[i] = None if name is None else _text(name)
+    # One pass, the key unpacked inline (decode_key's arithmetic): a page of 50 is built on
+    # every leaderboard read.
+    first = int(start) + 1
     entries = []
     for i, (attempt_id, key, name) in enumerate(zip(ids, flat[1::2], found, strict=True)):
-        score, turns, _ = decode_key(float(key))
+        k = int(float(key))
+        turns = TURN_MAX - ((k >> TIME_BITS) & TURN_MAX)
         entry = {
-            "rank": int(start) + i + 1,
+            "rank": first + i,
             "name": name or "",
-            "score": score,
+            "score": (k >> _SCORE_SHIFT) - SCORE_OFFSET,
             "turns": turns,
             "attempt_id": attempt_id,
         }
@@ -208,4 +213,6 @@ def alltime_page(
 
 
 def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
+    return (
+        value if type(value) is str else value.decode() if isinstance(value, bytes) else str(value)
+    )

@@ -12,7 +12,7 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 import redis
 
@@ -110,6 +110,58 @@ class Attempt:
             turns=opt_int("turns"),
             reason=h.get("reason") or None,
             kind=h.get("kind") or dailies.PIKDAME,
+        )
+
+
+# What the owner check and the entity tag of an attempt's view need (service.api_attempts answers
+# a client's unchanged copy with 304 from these): a few short fields, not the whole hash with its
+# game record, which grows with every move.
+HEAD_FIELDS: Final = (
+    "id",
+    "date",
+    "player",
+    "token",
+    "ranked",
+    "status",
+    "seq",
+    "verification",
+    "kind",
+)
+
+
+@dataclass(frozen=True)
+class AttemptHead:
+    """The fields of :class:`Attempt` that say who may read it and which version it is."""
+
+    id: str
+    date: str
+    player: str
+    token_hash: str
+    ranked: bool
+    status: str
+    seq: int
+    verification: str | None
+    kind: str = dailies.PIKDAME
+
+    def owned_by_token(self, token: str) -> bool:
+        return hmac.compare_digest(token_hash(token), self.token_hash)
+
+    @staticmethod
+    def from_values(values: list[str | None]) -> AttemptHead | None:
+        """From ``HMGET key *HEAD_FIELDS``; None when the attempt does not exist."""
+        attempt_id, date, player, token, ranked, status, seq, verification, kind = values
+        if attempt_id is None:
+            return None
+        return AttemptHead(
+            id=attempt_id,
+            date=date or "",
+            player=player or "",
+            token_hash=token or "",
+            ranked=ranked == "1",
+            status=status or "",
+            seq=int(seq or 0),
+            verification=verification or None,
+            kind=kind or dailies.PIKDAME,
         )
 
 

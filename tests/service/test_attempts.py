@@ -152,3 +152,39 @@ def test_an_unchanged_attempt_answers_304_to_its_etag(client: FlaskClient, clock
     assert moved.status_code == 200
     assert moved.get_json()["attempt"]["seq"] > attempt["seq"]
     assert moved.headers["ETag"] != tag
+
+
+def test_an_etag_opens_the_view_to_its_readers_only(client: FlaskClient, clock: Clock) -> None:
+    """Issue 16's 304 path reads the attempt's head only: the owner check still comes first, so
+    the right tag without credentials is 401, with another attempt's token 403, never a 304 (a
+    304 would tell a stranger the attempt is unchanged); a made-up id is 404 either way."""
+    attempt, token = start(client, clock.today)
+    path = f"/api/attempts/{attempt['id']}"
+    tag = client.get(path).headers["ETag"]
+    stranger = client.application.test_client()
+    assert error(stranger.get(path, headers={"If-None-Match": tag})) == (401, "unauthorized")
+    _, other_token = start(stranger, clock.today, "Bob")
+    other = {"If-None-Match": tag, "Authorization": f"Bearer {other_token}"}
+    assert error(stranger.get(path, headers=other)) == (403, "forbidden")
+    by_token = stranger.application.test_client().get(
+        path, headers={"If-None-Match": tag, "Authorization": f"Bearer {token}"}
+    )
+    assert by_token.status_code == 304 and by_token.headers["ETag"] == tag
+    assert error(client.get("/api/attempts/nosuchattempt", headers={"If-None-Match": tag})) == (
+        404,
+        "unknown_attempt",
+    )
+
+
+def test_a_stale_etag_gets_the_same_view_as_no_etag(client: FlaskClient, clock: Clock) -> None:
+    """After a move the client's tag is stale: the answer is the whole current view, byte for
+    byte what a request without a tag gets (same ETag, same private Cache-Control)."""
+    attempt, _ = start(client, clock.today)
+    path = f"/api/attempts/{attempt['id']}"
+    old = client.get(path).headers["ETag"]
+    client.post(f"{path}/moves", json={"move": "draw", "seq": attempt["seq"]})
+    fresh = client.get(path)
+    stale = client.get(path, headers={"If-None-Match": old})
+    assert stale.status_code == fresh.status_code == 200
+    assert stale.data == fresh.data and stale.headers["ETag"] == fresh.headers["ETag"] != old
+    assert stale.headers["Cache-Control"] == fresh.headers["Cache-Control"] == "private, no-cache"

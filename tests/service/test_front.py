@@ -218,3 +218,45 @@ def test_a_table_stream_is_passed_on_unbuffered() -> None:
     finally:
         upstream.close()
         front.stop()
+
+
+def test_a_cached_public_read_follows_a_change_once_its_second_is_over(
+    stack: tuple[Front, WebServer, Path],
+) -> None:
+    """The micro-cache (with its files' descriptors kept open, http.conf) serves a public read
+    for about a second only: after a change the next reads reach the new answer."""
+    front, web, _ = stack
+    cached = fetch(front.base, "/api/daily").json()["attempts"]
+    created = start(front, "127.0.0.7")
+    assert created.status == 201, created.body
+    now = fetch(web.base, "/api/daily").json()["attempts"]  # the app itself, no cache
+    assert now > cached
+    seen = cached
+    for _ in range(200):  # a condition, not a time: each read is one more chance to see it
+        seen = fetch(front.base, "/api/daily").json()["attempts"]
+        if seen == now:
+            break
+        threading.Event().wait(0.05)
+    assert seen == now
+
+
+def test_a_private_304_is_never_served_from_nor_stored_in_the_cache(
+    stack: tuple[Front, WebServer, Path],
+) -> None:
+    """The attempt's 304 (service/unchanged.py answers it before Flask) passes nginx as any
+    private read: never cached, and the tag alone opens nothing."""
+    front, _, log = stack
+    created = start(front, "127.0.0.6")
+    assert created.status == 201, created.body
+    token, attempt = created.json()["token"], created.json()["attempt"]["id"]
+    path = f"/api/attempts/{attempt}"
+    mine = {"Authorization": f"Bearer {token}"}
+    tag = fetch(front.base, path, headers=mine).headers["ETag"]
+    before = upstream_requests(log, path)
+    again = [fetch(front.base, path, headers={**mine, "If-None-Match": tag}) for _ in "ab"]
+    assert [a.status for a in again] == [304, 304]
+    assert {a.headers["X-Cache-Status"] for a in again} == {"BYPASS"}
+    assert upstream_requests(log, path) - before == 2
+    stranger = [fetch(front.base, path, headers={"If-None-Match": tag}) for _ in "ab"]
+    assert [a.status for a in stranger] == [401, 401]
+    assert "HIT" not in {a.headers.get("X-Cache-Status") for a in stranger}

@@ -113,3 +113,26 @@ def test_a_leaderboard_read_survives_a_redis_that_lost_its_scripts(
     rankings.script_flush()
     board = client.get(f"/api/leaderboard/{clock.today}").get_json()
     assert [e["name"] for e in board["entries"]] == ["Ada"]
+
+
+def test_a_limited_move_says_which_limit_and_when_it_resets(
+    redis_url: str, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    """Moves count their two limits themselves (one round trip): a 429 carries the same
+    envelope and RFC 6585 headers as Flask-Limiter's, and changes nothing."""
+    app = make_app(redis_url, clock, PIKDAME_LIMITS_ENABLED=True, PIKDAME_LIMIT_MOVES="1/minute")
+    client = app.test_client()
+    attempt, _ = start(client, clock.today)
+    path = f"/api/attempts/{attempt['id']}/moves"
+    assert client.post(path, json={"move": "draw", "seq": 0}).status_code == 200
+    seq = rdb.hget(keys.attempt(attempt["id"]), "seq")
+    limited = client.post(path, json={"move": "discard " + "x", "seq": int(seq or 0)})
+    assert limited.status_code == 429
+    assert limited.get_json()["error"] == {
+        "code": "rate_limited",
+        "message": "rate limit exceeded (1 per 1 minute)",
+    }
+    assert limited.headers["X-RateLimit-Limit"] == "1"
+    assert limited.headers["X-RateLimit-Remaining"] == "0"
+    assert 1 <= int(limited.headers["Retry-After"]) <= 60
+    assert rdb.hget(keys.attempt(attempt["id"]), "seq") == seq

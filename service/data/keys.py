@@ -153,6 +153,21 @@ def owner_matchpoints(owner_id: str, game: str) -> str:
     return f"{PREFIX}:{{o:{owner_id}}}:matchpoints:{game}"
 
 
+def moved(player_id: str) -> str:
+    """Hash owner, player: where an anonymous player's history went when its device was attached
+    to an account (service.data.owners.merge / merge_alltime write it in the transaction that
+    moves the history). The verifier's ranking script follows it, so a verification that lands
+    after the move is counted for the account, never for the device's old owner (issue 13)."""
+    return f"{PREFIX}:{{o:p:{player_id}}}:moved"
+
+
+def day_dropped(date: str, game: str = PIKDAME) -> str:
+    """Set of attempt ids of a day that lost their ranking when a device was attached to an
+    account that had its own ranked attempt that day (issue 13: an account's first attempt of the
+    day is its ranked one): the ranking script never ranks them."""
+    return f"{PREFIX}:day:{date}{_game(game)}:dropped"
+
+
 def owner_leagues(owner_id: str) -> str:
     """Set of the league codes an owner belongs to."""
     return f"{PREFIX}:{{o:{owner_id}}}:leagues"

@@ -24,13 +24,14 @@ account first, then what points to it; on removal, what points to it first.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 import redis
 
 from service.data import keys
-from service.data.archive import Archive, parse_file_name, rename
+from service.data.archive import Archive, file_name, parse_file_name, rename
 from service.data.keys import PREFIX
 
 CHALLENGE_SECONDS: Final = 300
@@ -228,6 +229,7 @@ def erase_names(
     player_ids: list[str],
     archive: Archive | None = None,
     account_id: str | None = None,
+    on_wait: Callable[[], None] | None = None,
 ) -> int:
     """Show the players' names as "gelöscht" everywhere (issue 13): on every day's board and the
     all-time one, in their attempts, and in the archive files already written (rewritten, see
@@ -235,7 +237,9 @@ def erase_names(
     renamed. ``client`` holds the game state, ``rankings`` the boards (never one operation on
     both). The attempts are found through the days' slots (days not archived yet) and the
     players' archive index (days archived, whose slots expire): deleting an account is rare.
-    With ``account_id``, the account's owner name (league boards) is renamed too."""
+    With ``account_id``, the account's owner name (league boards) is renamed too. Each file is
+    rewritten under its lock, after the attempts were renamed (``on_wait``: service.data.archive
+    .file_lock)."""
     renamed = 0
     files: dict[str, set[str]] = {}
     for player in player_ids:
@@ -259,9 +263,9 @@ def erase_names(
             client.delete(keys.replay(attempt_id))
             if rankings.hexists(keys.day_names(date, game), attempt_id):
                 rankings.hset(keys.day_names(date, game), attempt_id, DELETED_NAME)
-            archived_in = client.hget(keys.ARCHIVED, attempt_id)
-            if archived_in is not None:
-                files.setdefault(archived_in, set()).add(attempt_id)
+            # the day's file, archived already or being archived now (its lock orders the two)
+            archived_in = client.hget(keys.ARCHIVED, attempt_id) or file_name(date, game)
+            files.setdefault(archived_in, set()).add(attempt_id)
             renamed += 1
         for game in keys.DAILY_GAMES:
             if rankings.exists(keys.player(player, game)):
@@ -271,7 +275,7 @@ def erase_names(
         rankings.hset(owner, "name", DELETED_NAME)
     if archive is not None:
         for name, ids in sorted(files.items()):
-            rename(archive, name, ids, DELETED_NAME)
+            rename(archive, name, ids, DELETED_NAME, client, on_wait)
     return renamed
 
 

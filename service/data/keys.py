@@ -22,6 +22,11 @@ ARCHIVED_DAYS: Final = f"{PREFIX}:archived:days"  # zset date -> ordinal, days a
 RECONCILE_LOCK: Final = f"{PREFIX}:lock:reconcile"  # one worker reconciles per tick
 
 
+def archive_lock(file: str) -> str:
+    """The lock of one archive file (service.data.archive.file_lock): its token, with expiry."""
+    return f"{PREFIX}:lock:archive:{file}"
+
+
 PIKDAME: Final = "pikdame"  # the first daily game: its keys keep their names without the game
 DAILY_GAMES: Final = (PIKDAME, "gin")  # every daily game (service.data.dailies), issue 14
 

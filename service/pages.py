@@ -29,7 +29,7 @@ LANGS: Final = ("de", "en")
 LANG_COOKIE: Final = "lang"
 #: The games of the "Spielen" page, and those its table page can show (Gin's own table: later).
 TABLE_GAMES: Final = ("pikdame", "gin", "tausende")
-PLAYABLE: Final = ("pikdame",)
+PLAYABLE: Final = ("pikdame", "tausende")
 
 bp = Blueprint(
     "pages",

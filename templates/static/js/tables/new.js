@@ -10,8 +10,14 @@ const form = $("#new-table");
 
 const players = () => Number(form.querySelector("input[name=players]:checked").value);
 
-// Seats beyond the chosen count are hidden; a human seat has no level.
+const game = () => form.querySelector("input[name=game]:checked").value;
+
+// Seats beyond the chosen count are hidden; a human seat has no level. Tausende (R12) has its
+// R12.8 options and no hand-out doubling (R12.7).
 function refresh() {
+  const tausende = game() === "tausende";
+  $("#tausende-options").hidden = !tausende;
+  $("#hand-out-double-option").hidden = tausende;
   const n = players();
   for (const row of $$(".seat-spec")) {
     const seat = Number(row.dataset.seat);
@@ -28,16 +34,13 @@ export function tableSpec() {
     seats.push(kind === "bot" ? { kind, level: $(`#level-${seat}`).value } : { kind });
   }
   const timer = Number($("#turn-timer").value);
-  return {
-    game: form.querySelector("input[name=game]:checked").value,
-    name: $("#name").value.trim(),
-    seats,
-    rules: {
-      turn_timer: timer || null,
-      hand_out_double: $("#hand-out-double").checked,
-      strict_1000: $("#strict-1000").checked,
-    },
-  };
+  const rules = { turn_timer: timer || null, strict_1000: $("#strict-1000").checked };
+  if (game() === "tausende") {
+    for (const box of $$("[data-tausende-option]")) rules[box.name] = box.checked;
+  } else {
+    rules.hand_out_double = $("#hand-out-double").checked;
+  }
+  return { game: game(), name: $("#name").value.trim(), seats, rules };
 }
 
 async function submit(e) {

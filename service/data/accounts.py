@@ -31,12 +31,20 @@ from typing import Final
 import redis
 
 from service.data import keys
-from service.data.archive import Archive, file_name, parse_file_name, rename
+from service.data.archive import (
+    Archive,
+    ArchiveBusy,
+    file_name,
+    parse_file_name,
+    rename,
+    rename_later,
+)
 from service.data.keys import PREFIX
 
 CHALLENGE_SECONDS: Final = 300
 DELETED_NAME: Final = "gelöscht"
 ACCOUNTS_BY_TIME: Final = f"{PREFIX}:accounts"  # zset account id -> created ms
+RENAME_WAIT_S: Final = 5.0  # a deletion waits this long for an archive file being rewritten
 
 
 def account_key(account_id: str) -> str:
@@ -230,6 +238,7 @@ def erase_names(
     archive: Archive | None = None,
     account_id: str | None = None,
     on_wait: Callable[[], None] | None = None,
+    wait_s: float = RENAME_WAIT_S,
 ) -> int:
     """Show the players' names as "gelöscht" everywhere (issue 13): on every day's board and the
     all-time one, in their attempts, and in the archive files already written (rewritten, see
@@ -239,7 +248,8 @@ def erase_names(
     players' archive index (days archived, whose slots expire): deleting an account is rare.
     With ``account_id``, the account's owner name (league boards) is renamed too. Each file is
     rewritten under its lock, after the attempts were renamed (``on_wait``: service.data.archive
-    .file_lock)."""
+    .file_lock); a file busy for longer than ``wait_s`` is left to the next ``pikdame archive``
+    (archive.rename_later)."""
     renamed = 0
     files: dict[str, set[str]] = {}
     for player in player_ids:
@@ -275,7 +285,10 @@ def erase_names(
         rankings.hset(owner, "name", DELETED_NAME)
     if archive is not None:
         for name, ids in sorted(files.items()):
-            rename(archive, name, ids, DELETED_NAME, client, on_wait)
+            try:
+                rename(archive, name, ids, DELETED_NAME, client, on_wait, wait_s)
+            except ArchiveBusy:  # the next ``pikdame archive`` renames them (its lock first)
+                rename_later(client, name, ids, DELETED_NAME)
     return renamed
 
 

@@ -262,6 +262,7 @@ def archive_closed_days(
     """Archive every closed day that has attempts and is not archived yet, of every daily game:
     its file name (Pik Dame's: the date) -> records written, or why not yet."""
     done: dict[str, int | str] = {}
+    apply_renames(client, archive)  # a deletion's renames left while a file was busy
     for game in dailies.NAMES:
         archived = set(client.zrange(archived_days(game), 0, -1))
         for date in client.zrange(keys.days_index(game), 0, -1):
@@ -318,6 +319,27 @@ def archived_entry(
     return None
 
 
+def rename_later(client: redis.Redis[str], file: str, attempt_ids: set[str], name: str) -> None:
+    """Leave a rename for the next ``pikdame archive`` (:func:`apply_renames`): the file was
+    being rewritten for longer than a web request waits."""
+    client.hset(keys.ARCHIVE_RENAMES, mapping={f"{file}|{i}": name for i in sorted(attempt_ids)})
+
+
+def apply_renames(client: redis.Redis[str], archive: Archive) -> int:
+    """Carry out the renames left by :func:`rename_later`, each file under its lock; returns
+    the lines changed."""
+    pending: dict[tuple[str, str], set[str]] = {}
+    fields = client.hgetall(keys.ARCHIVE_RENAMES)
+    for field_name, name in sorted(fields.items()):
+        file, _, attempt_id = field_name.partition("|")
+        pending.setdefault((file, name), set()).add(attempt_id)
+    changed = 0
+    for (file, name), ids in sorted(pending.items()):
+        changed += rename(archive, file, ids, name, client)
+        client.hdel(keys.ARCHIVE_RENAMES, *(f"{file}|{i}" for i in sorted(ids)))
+    return changed
+
+
 def rename(
     archive: Archive,
     file: str,
@@ -325,6 +347,7 @@ def rename(
     name: str,
     client: redis.Redis[str] | None = None,
     on_wait: Callable[[], None] | None = None,
+    wait_s: float = LOCK_WAIT_S,
 ) -> int:
     """Rewrite the day's file ``file`` (``file_name``) with ``name`` for the attempts
     ``attempt_ids`` (the line's name and the human seat's in its record, F6); returns the lines
@@ -333,7 +356,7 @@ def rename(
     ``pikdame archive`` of the day keeps the new names."""
     if client is None:
         return _rename(archive, file, attempt_ids, name)
-    with file_lock(client, file, on_wait=on_wait):
+    with file_lock(client, file, wait_s, on_wait):
         return _rename(archive, file, attempt_ids, name)
 
 

@@ -22,6 +22,9 @@ ARCHIVED_DAYS: Final = f"{PREFIX}:archived:days"  # zset date -> ordinal, days a
 RECONCILE_LOCK: Final = f"{PREFIX}:lock:reconcile"  # one worker reconciles per tick
 
 
+ARCHIVE_RENAMES: Final = f"{PREFIX}:archive:renames"  # hash "file|attempt id" -> name, pending
+
+
 def archive_lock(file: str) -> str:
     """The lock of one archive file (service.data.archive.file_lock): its token, with expiry."""
     return f"{PREFIX}:lock:archive:{file}"

@@ -118,3 +118,25 @@ def test_the_lock_is_released_only_by_its_holder(rdb: redis.Redis[str]) -> None:
     assert rdb.get(keys.archive_lock("2026-11-30")) == "another writer's token"
     with pytest.raises(archive.ArchiveBusy), archive.file_lock(rdb, "2026-11-30", wait_s=0):
         pass
+
+
+def test_a_deletion_finding_the_file_busy_leaves_the_rename_to_the_next_archive_run(
+    day: tuple[Flask, list[str], str],
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    tmp_path: Path,
+) -> None:
+    """A web request does not wait minutes for an archive run: a deletion that finds the file
+    locked past its wait leaves the rename, and the next ``pikdame archive`` carries it out."""
+    app, ids, date = day
+    store = archive.DirectoryArchive(tmp_path / "archive")
+    archive.archive_day(rdb, store, date, settings_of(app))
+    player = rdb.hget(keys.attempt(ids[0]), "player") or ""
+    rdb.set(keys.archive_lock(date), "a long archive run's token")
+    accounts.erase_names(rdb, rankings, [player], store, wait_s=0)
+    assert _lines(store, date)[ids[0]]["name"] == "Adelheid"  # not yet: the file was busy
+    rdb.delete(keys.archive_lock(date))  # that run ended
+    archive.archive_closed_days(rdb, store, settings_of(app))
+    lines = _lines(store, date)
+    assert lines[ids[0]]["name"] == accounts.DELETED_NAME and lines[ids[1]]["name"] == "Bob"
+    assert not rdb.exists(keys.ARCHIVE_RENAMES)

@@ -172,11 +172,11 @@ def drop_ranking(
         pipe.hincrby(keys.player(attempt.player, game), "days", -1)
         pipe.hdel(keys.owner_days(owner, game), date)
         pipe.execute()
-    pipe = client.pipeline(transaction=True)  # the attempt's slot
-    pipe.hset(keys.attempt(attempt.id), mapping={"ranked": "0", "dropped": "1"})
-    pipe.execute()
+    first = client.hsetnx(keys.attempt(attempt.id), "dropped", "1")  # once, if run again
+    client.hset(keys.attempt(attempt.id), "ranked", "0")
     client.srem(keys.day_ids(date, game), attempt.id)
-    client.decr(keys.day_count(date, game))
+    if first:
+        client.decr(keys.day_count(date, game))
     client.zrem(keys.FINISHED, attempt.id)
 
 
@@ -207,7 +207,11 @@ def settle_day(
         if theirs is None or theirs == mine:
             continue
         found = [load(client, mine), load(client, theirs)]
-        both = [a for a in found if a is not None]
+        both = [  # (one dropped by an earlier run stays dropped)
+            a for a in found if a is not None and not client.hget(keys.attempt(a.id), "dropped")
+        ]
+        if not both:
+            continue
         keep = min(both, key=lambda a: (a.created_ms, a.id))
         client.set(target_slot, keep.id, px=expiry)
         for attempt in both:

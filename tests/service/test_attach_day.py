@@ -104,6 +104,9 @@ def test_an_accounts_first_attempt_of_the_day_is_its_ranked_one(
     assert day["attempts"] == 1
     assert verify(rdb, dropped, SECRET, rankings)["status"] == "unranked"  # a retried job
     assert rankings.zcard(keys.day_rank(clock.today, game)) == 1
+    assert owners.take_over(rdb, rankings, clock.today, device, home, f"a:{account['id']}") == []
+    again = phone.get(f"/api/daily/{clock.today}", query_string={"game": game}).get_json()
+    assert again["attempts"] == 1 and phone.get("/api/me/stats").get_json() == me  # run again
 
 
 def _finished_on_device(app: Flask, clock: Clock, rdb: redis.Redis[str]) -> tuple[str, str]:

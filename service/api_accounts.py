@@ -17,7 +17,7 @@ from flask import Response, jsonify
 
 from service import identity, outputs, passkeys
 from service.apidoc import api_blueprint
-from service.data import accounts, archive, clock, owners, store, suspicious
+from service.data import accounts, archive, clock, owners, suspicious
 from service.errors import ApiError
 from service.inputs import CeremonyBody, DevicePath, EmptyBody, SignOutBody, SignUpBody
 from service.limits import client_address, limit_creations
@@ -92,11 +92,11 @@ def signup(body: CeremonyBody) -> tuple[Response, int]:
 def _take_over(anonymous: str, account: accounts.Account) -> None:
     """The device's history becomes the account's: its streaks, statistics and leagues (kept
     per owner), its all-time board entry, and today's ranked attempt (so the account's first
-    attempt of the day stays its only ranked one)."""
-    rankings = get_rankings()
-    owners.merge(rankings, f"p:{anonymous}", owners.owner_of(get_redis(), account.player))
-    owners.merge_alltime(rankings, anonymous, account.player)
-    store.take_day_slot(get_redis(), clock.today(settings()), anonymous, account.player)
+    attempt of the day stays its only ranked one, per daily game: README.md "Operating")."""
+    client = get_redis()
+    today = clock.today(settings())
+    owner = owners.owner_of(client, account.player)
+    owners.take_over(client, get_rankings(), today, anonymous, account.player, owner)
 
 
 @bp.post("/signin/options", responses=CEREMONY)

@@ -14,7 +14,7 @@ from service import identity, outputs, pages
 from service.apidoc import api_blueprint
 from service.data import clock, field, history, owners, par, ranking, store, streaks
 from service.errors import ApiError
-from service.inputs import AttemptPath, LangQuery
+from service.inputs import AttemptPath, GameQuery, LangQuery
 from service.limits import counted_read
 from service.redisconn import get_rankings, get_redis, settings
 from service.validation import checks_first
@@ -37,10 +37,12 @@ def caller_owner() -> str | None:
     return None if player is None else owners.owner_of(get_redis(), player)
 
 
-@bp.get("/me/stats", responses=outputs.answers(outputs.Me, 401))
+@bp.get("/me/stats", responses=outputs.answers(outputs.Me, 401, 422))
 @counted_read
-def my_stats() -> Response:
-    """The caller's streaks and statistics (zeros for a browser that has never played)."""
+def my_stats(query: GameQuery) -> Response:
+    """The caller's streaks (every daily game) and statistics (zeros for a browser that has
+    never played) of one daily game: Pik Dame's, or with ``game=gin`` Gin's (issue 14)."""
+    game = query.game
     owner = caller_owner()
     client = get_rankings()
     today = clock.today(settings())
@@ -48,13 +50,13 @@ def my_stats() -> Response:
         return jsonify(
             {
                 "streaks": {g: {"current": 0, "best": 0, "last": None} for g in streaks.GAMES},
-                "stats": history.statistics(client, "", GAME) | {"games": 0},
+                "stats": history.statistics(client, "", game) | {"games": 0},
             }
         )
     return jsonify(
         {
             "streaks": streaks.read(client, owner, today),
-            "stats": history.statistics(client, owner, GAME),
+            "stats": history.statistics(client, owner, game),
         }
     )
 

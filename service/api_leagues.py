@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Response, jsonify
 
 from service import identity, outputs
@@ -60,7 +62,8 @@ def create(body: LeagueBody) -> tuple[Response, int]:
 @counted_read
 @checks_first(_known)
 def board(path: LeaguePath, query: LeagueQuery) -> Response:
-    """A league with its daily board (``date``, default today) and its all-time board."""
+    """A league with its daily board (``date``, default today) and its all-time board, of Pik
+    Dame, or with ``game=gin`` of Gin (docs/GIN_DAILY.md)."""
     code = known_league(path.code)
     client = get_rankings()
     today = clock.today(settings())
@@ -70,13 +73,15 @@ def board(path: LeaguePath, query: LeagueQuery) -> Response:
     def closed(day: str) -> bool:
         return clock.is_closed(day, config)
 
-    return jsonify(
-        {
-            "league": leagues.summary(client, code, caller_owner()),
-            "day": leagues.day_board(client, code, date, closed),
-            "all_time": leagues.all_time_board(client, code, today, closed),
-        }
-    )
+    game = query.game  # a league's boards per daily game (issue 14); its members are shared
+    doc: dict[str, Any] = {
+        "league": leagues.summary(client, code, caller_owner()),
+        "day": leagues.day_board(client, code, date, closed, game),
+        "all_time": leagues.all_time_board(client, code, today, closed, game),
+    }
+    if game != leagues.GAME:  # Pik Dame's answer keeps its v1 keys
+        doc["game"] = game
+    return jsonify(doc)
 
 
 @bp.post(

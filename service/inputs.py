@@ -182,6 +182,7 @@ class LangQuery(ApiModel):
 
 class LeagueQuery(ApiModel):
     date: Day | None = Field(default=None, description="the daily board's day (default: today)")
+    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
 
 
 class WaitQuery(ApiModel):

@@ -252,7 +252,7 @@ class DayScore(Document):
 
 
 class Stats(Document):
-    game: Literal["pikdame"]
+    game: Literal["pikdame", "gin"] = Field(description="gin: ?game=gin (docs/GIN_DAILY.md)")
     games: int
     average: float | None
     best: int | None
@@ -339,6 +339,7 @@ class LeagueDoc(Document):
     league: League
     day: LeagueDay
     all_time: LeagueAllTime
+    game: Literal["gin"] | None = Field(None, description="gin on Gin's boards (?game=gin)")
 
 
 class Health(Document):

@@ -35,6 +35,7 @@ class EngineMismatch(RuntimeError):
 # The parts of a record (F6) that R11 fixes for everyone on a day: nothing in them is the
 # player's choice, so a record that differs in any of them is forged, whatever its moves.
 SETUP_FIELDS = ("rules", "seats", "deal")
+MOVES_FOLLOWED: Final = 3  # a player id is attached once: one redirect, then the ranking
 GAME = "pikdame"  # Pik Dame's daily (streaks, statistics and boards are per daily game)
 # The parts of a Gin daily record fixed for everyone on a day (docs/GIN_DAILY.md): the seats (the
 # attempt's name against the strong bot) and the day's commitment.
@@ -131,11 +132,22 @@ def judge(attempt: store.Attempt, secret: bytes) -> Verdict:
 # The ranking of one verified attempt, atomic on the rankings server and idempotent: the attempt
 # on the day's board is the mark that it was ranked, so a retried job (its worker died between
 # ranking and recording the verdict) ranks it exactly once.
-# KEYS: day rank, day names, all-time, player, day histogram, owner's days, owner, owner's streak;
-# ARGV: attempt id, rank key, name, score, player id, histogram bucket, date, day ordinal
+# KEYS: day rank, day names, all-time, player, day histogram, owner's days, owner, owner's streak,
+# the player's redirect (keys.moved), the day's dropped attempts (keys.day_dropped);
+# ARGV: attempt id, rank key, name, score, player id, histogram bucket, date, day ordinal, owner.
+# Issue 13, attaching a device to an account: an attempt that lost its ranking is never ranked,
+# and when the player's history moved to an account (the redirect, written in the same
+# transaction as the move) the script answers where it went, {owner, player}, writing nothing;
+# the caller runs it again with those (so a verification racing the attach is the account's).
 RANK_LUA: Final = (
     """
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+if redis.call('SISMEMBER', KEYS[10], ARGV[1]) == 1 then return 0 end
+local to_owner = redis.call('HGET', KEYS[9], 'owner')
+local to_player = redis.call('HGET', KEYS[9], 'player')
+if (to_owner and to_owner ~= ARGV[9]) or (to_player and to_player ~= ARGV[5]) then
+  return {to_owner or ARGV[9], to_player or ARGV[5]}
+end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('ZINCRBY', KEYS[3], ARGV[4], ARGV[5])
@@ -167,20 +179,28 @@ def rank_once(
     when this call ranked it."""
     finished_ms = (attempt.finished_ms or 0) - _ms(attempt.date)
     game = attempt.kind  # every board, sum, histogram, statistic and streak is per daily game
-    rank_keys = [
-        keys.day_rank(attempt.date, game),
-        keys.day_names(attempt.date, game),
-        keys.alltime(game),
-        keys.player(attempt.player, game),
-        keys.day_histogram(attempt.date, game),
-        keys.owner_days(owner, game),
-        keys.owner(owner),
-        keys.streak(owner, game),
-    ]
-    args = [attempt.id, ranking.rank_key(score, turns, finished_ms), attempt.name, score]
-    args += [attempt.player, field.bucket_of(score), attempt.date, streaks.ordinal(attempt.date)]
-    ranked = rankings.eval(RANK_LUA, len(rank_keys), *rank_keys, *args)  # type: ignore[no-untyped-call]
-    return bool(ranked)
+    player = attempt.player
+    for _ in range(MOVES_FOLLOWED):
+        rank_keys = [
+            keys.day_rank(attempt.date, game),
+            keys.day_names(attempt.date, game),
+            keys.alltime(game),
+            keys.player(player, game),
+            keys.day_histogram(attempt.date, game),
+            keys.owner_days(owner, game),
+            keys.owner(owner),
+            keys.streak(owner, game),
+            keys.moved(attempt.player),
+            keys.day_dropped(attempt.date, game),
+        ]
+        args = [attempt.id, ranking.rank_key(score, turns, finished_ms), attempt.name, score]
+        args += [player, field.bucket_of(score), attempt.date, streaks.ordinal(attempt.date)]
+        args += [owner]
+        ranked = rankings.eval(RANK_LUA, len(rank_keys), *rank_keys, *args)  # type: ignore[no-untyped-call]
+        if not isinstance(ranked, list):
+            return bool(ranked)
+        owner, player = (v.decode() if isinstance(v, bytes) else str(v) for v in ranked)
+    raise RuntimeError(f"attempt {attempt.id}: its owner keeps moving")  # never: one move per id
 
 
 def verify(
@@ -199,7 +219,10 @@ def verify(
     two steps is retried, judges again, finds itself ranked already and records the verdict.
     ``replicas``: PIKDAME_REDIS_WAIT_REPLICAS (the ranking confirmed before the verdict)."""
     key = keys.attempt(attempt_id)
-    attempt = finished_attempt(client.hgetall(key), attempt_id)
+    stored = client.hgetall(key)
+    if stored.get("dropped"):  # lost its ranking to the account's own attempt (issue 13)
+        return {"attempt_id": attempt_id, "status": "unranked", "new": False}
+    attempt = finished_attempt(stored, attempt_id)
     if attempt.verification in ("verified", "rejected"):
         return {"attempt_id": attempt_id, "status": attempt.verification, "new": False}
     status, score, turns, reason = judge(attempt, secret)
@@ -213,7 +236,10 @@ def verify(
             raise NotReplicated(attempt_id)
 
     def record_verdict(pipe: redis.client.Pipeline[str]) -> dict[str, Any]:
-        now = finished_attempt(cast(dict[str, str], pipe.hgetall(key)), attempt_id)
+        now_stored = cast(dict[str, str], pipe.hgetall(key))
+        if now_stored.get("dropped"):  # unranked meanwhile: no verdict to record
+            return {"attempt_id": attempt_id, "status": "unranked", "new": False}
+        now = finished_attempt(now_stored, attempt_id)
         if now.verification in ("verified", "rejected"):  # another worker was quicker
             return {"attempt_id": attempt_id, "status": now.verification, "new": False}
         pipe.multi()

@@ -24,18 +24,27 @@ account first, then what points to it; on removal, what points to it first.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 import redis
 
 from service.data import keys
-from service.data.archive import Archive, parse_file_name, rename
+from service.data.archive import (
+    Archive,
+    ArchiveBusy,
+    file_name,
+    parse_file_name,
+    rename,
+    rename_later,
+)
 from service.data.keys import PREFIX
 
 CHALLENGE_SECONDS: Final = 300
 DELETED_NAME: Final = "gelöscht"
 ACCOUNTS_BY_TIME: Final = f"{PREFIX}:accounts"  # zset account id -> created ms
+RENAME_WAIT_S: Final = 5.0  # a deletion waits this long for an archive file being rewritten
 
 
 def account_key(account_id: str) -> str:
@@ -228,6 +237,8 @@ def erase_names(
     player_ids: list[str],
     archive: Archive | None = None,
     account_id: str | None = None,
+    on_wait: Callable[[], None] | None = None,
+    wait_s: float = RENAME_WAIT_S,
 ) -> int:
     """Show the players' names as "gelöscht" everywhere (issue 13): on every day's board and the
     all-time one, in their attempts, and in the archive files already written (rewritten, see
@@ -235,7 +246,10 @@ def erase_names(
     renamed. ``client`` holds the game state, ``rankings`` the boards (never one operation on
     both). The attempts are found through the days' slots (days not archived yet) and the
     players' archive index (days archived, whose slots expire): deleting an account is rare.
-    With ``account_id``, the account's owner name (league boards) is renamed too."""
+    With ``account_id``, the account's owner name (league boards) is renamed too. Each file is
+    rewritten under its lock, after the attempts were renamed (``on_wait``: service.data.archive
+    .file_lock); a file busy for longer than ``wait_s`` is left to the next ``pikdame archive``
+    (archive.rename_later)."""
     renamed = 0
     files: dict[str, set[str]] = {}
     for player in player_ids:
@@ -259,9 +273,9 @@ def erase_names(
             client.delete(keys.replay(attempt_id))
             if rankings.hexists(keys.day_names(date, game), attempt_id):
                 rankings.hset(keys.day_names(date, game), attempt_id, DELETED_NAME)
-            archived_in = client.hget(keys.ARCHIVED, attempt_id)
-            if archived_in is not None:
-                files.setdefault(archived_in, set()).add(attempt_id)
+            # the day's file, archived already or being archived now (its lock orders the two)
+            archived_in = client.hget(keys.ARCHIVED, attempt_id) or file_name(date, game)
+            files.setdefault(archived_in, set()).add(attempt_id)
             renamed += 1
         for game in keys.DAILY_GAMES:
             if rankings.exists(keys.player(player, game)):
@@ -271,7 +285,10 @@ def erase_names(
         rankings.hset(owner, "name", DELETED_NAME)
     if archive is not None:
         for name, ids in sorted(files.items()):
-            rename(archive, name, ids, DELETED_NAME)
+            try:
+                rename(archive, name, ids, DELETED_NAME, client, on_wait, wait_s)
+            except ArchiveBusy:  # the next ``pikdame archive`` renames them (its lock first)
+                rename_later(client, name, ids, DELETED_NAME)
     return renamed
 
 

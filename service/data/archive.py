@@ -6,7 +6,8 @@ line is ``{"attempt_id", "date", "name", "verification", "score", "turns", "reas
 with ``record`` the game record (F6) including the day's published seed. A deleted account's name
 is rewritten in the files already written (:func:`rename`, issue 13: its name disappears from
 every board, the archive included; the files are rewritten rather than names resolved at read
-time, so a file copied or served as it is never names a deleted player). The day's attempt hashes
+time, so a file copied or served as it is never names a deleted player). Both writers hold the
+file's lock (:func:`file_lock`) around their read-modify-write. The day's attempt hashes
 (the full hidden state, ~12.5 KB each), tokens and slots then expire after PIKDAME_KEEP_DAYS; the
 ranking keys (a few bytes per attempt) stay, and replays are read from the archive.
 
@@ -23,8 +24,11 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import secrets
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -36,6 +40,48 @@ from service.data.config import Settings
 from service.data.store import Attempt, Expiry
 
 DAY_S = 86400
+LOCK_MS = 600_000  # an archive file's lock expires (a dead holder) after ten minutes
+LOCK_WAIT_S = 120.0  # how long a writer waits for another's rewrite of the same file
+LOCK_POLL_S = 0.05
+# Release only the lock this holder took (its token): one that expired and was taken by another
+# writer is left to that writer.
+RELEASE_LUA = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class ArchiveBusy(Exception):
+    """Another writer held the archive file's lock longer than we could wait."""
+
+
+@contextmanager
+def file_lock(
+    client: redis.Redis[str],
+    file: str,
+    wait_s: float = LOCK_WAIT_S,
+    on_wait: Callable[[], None] | None = None,
+) -> Iterator[None]:
+    """Hold the lock of archive file ``file`` (a key on the state server with a random token and
+    an expiry; released only by its holder): ``pikdame archive`` (:func:`archive_day`) and an
+    account's deletion (:func:`rename`) each read, change and write a whole file, so without
+    it one would overwrite the other's change. ``on_wait`` is called once if the lock is held by
+    another writer (then we poll until it is free, at most ``wait_s``: else ArchiveBusy)."""
+    key = keys.archive_lock(file)
+    token = secrets.token_hex(16)
+    deadline = time.monotonic() + wait_s
+    waited = False
+    while not client.set(key, token, nx=True, px=LOCK_MS):
+        if not waited and on_wait is not None:
+            on_wait()
+        waited = True
+        if time.monotonic() >= deadline:
+            raise ArchiveBusy(f"the archive file {file} is being rewritten; try again")
+        time.sleep(LOCK_POLL_S)
+    try:
+        yield
+    finally:
+        client.eval(RELEASE_LUA, 1, key, token)  # type: ignore[no-untyped-call]
 
 
 class Archive(Protocol):
@@ -160,12 +206,24 @@ def archive_day(
     date: str,
     settings: Settings,
     game: str = dailies.PIKDAME,
+    on_wait: Callable[[], None] | None = None,
 ) -> int:
     """Archive the day's finished ranked records of ``game``, then let the day's attempts
     expire; returns how many records the day's file holds. Running it again keeps what was
-    archived before."""
+    archived before. Under the file's lock (``on_wait``: :func:`file_lock`)."""
     if not clock.is_closed(date, settings):
         raise NotReady(f"{date} has not closed yet")
+    with file_lock(
+        client, file_name(date, game), on_wait=on_wait
+    ):  # against a deletion's rename of the file
+        return _archive_day(client, archive, date, settings, game)
+
+
+def _archive_day(
+    client: redis.Redis[str], archive: Archive, date: str, settings: Settings, game: str
+) -> int:
+    """:func:`archive_day` holding the file's lock: the attempts are read under it, so a
+    deletion's renamed names are either read here or rewritten in the file after."""
     seed = dailies.of(game).seed(settings.secret, date)
     name = file_name(date, game)
     ids = day_attempt_ids(client, date, game)
@@ -204,6 +262,7 @@ def archive_closed_days(
     """Archive every closed day that has attempts and is not archived yet, of every daily game:
     its file name (Pik Dame's: the date) -> records written, or why not yet."""
     done: dict[str, int | str] = {}
+    apply_renames(client, archive)  # a deletion's renames left while a file was busy
     for game in dailies.NAMES:
         archived = set(client.zrange(archived_days(game), 0, -1))
         for date in client.zrange(keys.days_index(game), 0, -1):
@@ -211,7 +270,7 @@ def archive_closed_days(
                 continue
             try:
                 done[file_name(date, game)] = archive_day(client, archive, date, settings, game)
-            except NotReady as e:
+            except (NotReady, ArchiveBusy) as e:  # the next run archives it
                 done[file_name(date, game)] = str(e)
     return done
 
@@ -260,11 +319,48 @@ def archived_entry(
     return None
 
 
-def rename(archive: Archive, file: str, attempt_ids: set[str], name: str) -> int:
+def rename_later(client: redis.Redis[str], file: str, attempt_ids: set[str], name: str) -> None:
+    """Leave a rename for the next ``pikdame archive`` (:func:`apply_renames`): the file was
+    being rewritten for longer than a web request waits."""
+    client.hset(keys.ARCHIVE_RENAMES, mapping={f"{file}|{i}": name for i in sorted(attempt_ids)})
+
+
+def apply_renames(client: redis.Redis[str], archive: Archive) -> int:
+    """Carry out the renames left by :func:`rename_later`, each file under its lock; returns
+    the lines changed."""
+    pending: dict[tuple[str, str], set[str]] = {}
+    fields = client.hgetall(keys.ARCHIVE_RENAMES)
+    for field_name, name in sorted(fields.items()):
+        file, _, attempt_id = field_name.partition("|")
+        pending.setdefault((file, name), set()).add(attempt_id)
+    changed = 0
+    for (file, name), ids in sorted(pending.items()):
+        changed += rename(archive, file, ids, name, client)
+        client.hdel(keys.ARCHIVE_RENAMES, *(f"{file}|{i}" for i in sorted(ids)))
+    return changed
+
+
+def rename(
+    archive: Archive,
+    file: str,
+    attempt_ids: set[str],
+    name: str,
+    client: redis.Redis[str] | None = None,
+    on_wait: Callable[[], None] | None = None,
+    wait_s: float = LOCK_WAIT_S,
+) -> int:
     """Rewrite the day's file ``file`` (``file_name``) with ``name`` for the attempts
     ``attempt_ids`` (the line's name and the human seat's in its record, F6); returns the lines
-    changed. The rest is kept byte for
-    byte in order, so a second run changes nothing."""
+    changed. The rest is kept byte for byte in order, so a second run changes nothing. With
+    ``client`` (the state server) under the file's lock (:func:`file_lock`), so a concurrent
+    ``pikdame archive`` of the day keeps the new names."""
+    if client is None:
+        return _rename(archive, file, attempt_ids, name)
+    with file_lock(client, file, wait_s, on_wait):
+        return _rename(archive, file, attempt_ids, name)
+
+
+def _rename(archive: Archive, file: str, attempt_ids: set[str], name: str) -> int:
     data = archive.read(file)
     if data is None:
         return 0

@@ -96,9 +96,12 @@ return out
 """
 
 
-def places(client: redis.Redis[str], results: list[tuple[str, int]]) -> list[float | None]:
-    """Matchpoint percentages (one decimal) of verified ``(date, score)`` results, in one
-    round trip however many (each ranked on its day's board, so no tie with itself)."""
+def places(
+    client: redis.Redis[str], results: list[tuple[str, int]], game: str = keys.PIKDAME
+) -> list[float | None]:
+    """Matchpoint percentages (one decimal) of verified ``(date, score)`` results of daily game
+    ``game``, in one round trip however many (each ranked on its day's board, so no tie with
+    itself)."""
     if not results:
         return []
     days = sorted({d for d, _ in results})
@@ -106,7 +109,7 @@ def places(client: redis.Redis[str], results: list[tuple[str, int]]) -> list[flo
     args: list[int] = []
     for d, score in results:
         args += [index[d], *score_range(score)]
-    board_keys = [keys.day_rank(d) for d in days]
+    board_keys = [keys.day_rank(d, game) for d in days]
     replies = client.eval(PLACES_LUA, len(board_keys), *board_keys, *args)  # type: ignore[no-untyped-call]
     return [None if int(r) < 0 else int(r) / 10 for r in replies]
 

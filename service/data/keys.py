@@ -22,6 +22,14 @@ ARCHIVED_DAYS: Final = f"{PREFIX}:archived:days"  # zset date -> ordinal, days a
 RECONCILE_LOCK: Final = f"{PREFIX}:lock:reconcile"  # one worker reconciles per tick
 
 
+ARCHIVE_RENAMES: Final = f"{PREFIX}:archive:renames"  # hash "file|attempt id" -> name, pending
+
+
+def archive_lock(file: str) -> str:
+    """The lock of one archive file (service.data.archive.file_lock): its token, with expiry."""
+    return f"{PREFIX}:lock:archive:{file}"
+
+
 PIKDAME: Final = "pikdame"  # the first daily game: its keys keep their names without the game
 DAILY_GAMES: Final = (PIKDAME, "gin")  # every daily game (service.data.dailies), issue 14
 
@@ -151,6 +159,21 @@ def owner_matchpoints(owner_id: str, game: str) -> str:
     """Hash date -> final matchpoints (per mille, -1: nobody to compare with) of an owner's
     closed days: kept once read, so a league's all-time board reads 29 of its 30 days here."""
     return f"{PREFIX}:{{o:{owner_id}}}:matchpoints:{game}"
+
+
+def moved(player_id: str) -> str:
+    """Hash owner, player: where an anonymous player's history went when its device was attached
+    to an account (service.data.owners.merge / merge_alltime write it in the transaction that
+    moves the history). The verifier's ranking script follows it, so a verification that lands
+    after the move is counted for the account, never for the device's old owner (issue 13)."""
+    return f"{PREFIX}:{{o:p:{player_id}}}:moved"
+
+
+def day_dropped(date: str, game: str = PIKDAME) -> str:
+    """Set of attempt ids of a day that lost their ranking when a device was attached to an
+    account that had its own ranked attempt that day (issue 13: an account's first attempt of the
+    day is its ranked one): the ranking script never ranks them."""
+    return f"{PREFIX}:day:{date}{_game(game)}:dropped"
 
 
 def owner_leagues(owner_id: str) -> str:

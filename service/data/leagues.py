@@ -111,7 +111,11 @@ def _members(client: redis.Redis[str], code: str) -> list[tuple[str, str]]:
 
 
 def _percentages(
-    client: redis.Redis[str], members: list[str], dates: list[str], closed: Closed
+    client: redis.Redis[str],
+    members: list[str],
+    dates: list[str],
+    closed: Closed,
+    game: str = GAME,
 ) -> dict[tuple[str, str], tuple[int, float | None]]:
     """(owner, date) -> (score, matchpoint percentage in the whole field) of each verified day.
 
@@ -119,8 +123,8 @@ def _percentages(
     (keys.owner_matchpoints), so a board recomputes only open days and days not read before."""
     pipe = client.pipeline(transaction=False)
     for o in members:
-        pipe.hmget(keys.owner_days(o, GAME), dates)
-        pipe.hmget(keys.owner_matchpoints(o, GAME), dates)
+        pipe.hmget(keys.owner_days(o, game), dates)
+        pipe.hmget(keys.owner_matchpoints(o, game), dates)
     rows = pipe.execute()
     out: dict[tuple[str, str], tuple[int, float | None]] = {}
     missing: list[tuple[str, str, int]] = []
@@ -132,20 +136,23 @@ def _percentages(
                 missing.append((o, d, int(s)))
             else:
                 out[(o, d)] = (int(s), None if int(kept) < 0 else int(kept) / 10)
-    computed = field.places(client, [(d, s) for _, d, s in missing])
+    computed = field.places(client, [(d, s) for _, d, s in missing], game)
     pipe = client.pipeline(transaction=False)
     for (o, d, s), p in zip(missing, computed, strict=True):
         out[(o, d)] = (s, p)
         if closed(d):
-            pipe.hset(keys.owner_matchpoints(o, GAME), d, -1 if p is None else round(p * 10))
+            pipe.hset(keys.owner_matchpoints(o, game), d, -1 if p is None else round(p * 10))
     pipe.execute()
     return out
 
 
-def day_board(client: redis.Redis[str], code: str, date: str, closed: Closed) -> dict[str, Any]:
-    """The members' verified results of ``date``, best first (score, then name)."""
+def day_board(
+    client: redis.Redis[str], code: str, date: str, closed: Closed, game: str = GAME
+) -> dict[str, Any]:
+    """The members' verified results of ``date`` in daily game ``game``, best first (score,
+    then name)."""
     members = _members(client, code)
-    results = _percentages(client, [o for o, _ in members], [date], closed)
+    results = _percentages(client, [o for o, _ in members], [date], closed, game)
     played = sorted(
         (-results[(o, date)][0], name, results[(o, date)][1])
         for o, name in members
@@ -159,14 +166,14 @@ def day_board(client: redis.Redis[str], code: str, date: str, closed: Closed) ->
 
 
 def all_time_board(
-    client: redis.Redis[str], code: str, today: str, closed: Closed
+    client: redis.Redis[str], code: str, today: str, closed: Closed, game: str = GAME
 ) -> dict[str, Any]:
     """Average matchpoint percentage over each member's best 20 of the last 30 days (today
     included), best first; members without a day in the window are left out."""
     end = dt.date.fromisoformat(today)
     dates = [(end - dt.timedelta(days=i)).isoformat() for i in range(WINDOW_DAYS)]
     members = _members(client, code)
-    results = _percentages(client, [o for o, _ in members], dates, closed)
+    results = _percentages(client, [o for o, _ in members], dates, closed, game)
     averages = []
     for o, name in members:
         mine = [p for (who, _), (_, p) in results.items() if who == o and p is not None]

@@ -288,19 +288,6 @@ def attempt_for_player(
     return None if value is None else str(value)
 
 
-def take_day_slot(client: redis.Redis[str], date: str, source: str, target: str) -> bool:
-    """Give player ``target`` the ranked attempt player ``source`` started on ``date`` (an
-    anonymous device attached to an account, issue 13), unless ``target`` has one: one ranked
-    attempt per account and day. Both slots share the day's hash tag (one slot on a cluster)."""
-    value = client.get(keys.player_day(date, source))
-    if value is None:
-        return False
-    ttl = client.pttl(keys.player_day(date, source))
-    return bool(
-        client.set(keys.player_day(date, target), value, nx=True, px=ttl if ttl > 0 else None)
-    )
-
-
 def play(
     client: redis.Redis[str],
     attempt_id: str,

@@ -34,15 +34,29 @@ def note_account(client: redis.Redis[str], account_id: str, address: str) -> Non
 
 def report(client: redis.Redis[str], rankings: redis.Redis[str], date: str) -> dict[str, Any]:
     """The day's patterns, each a list sorted for stable output (``client``: game state and
-    accounts; ``rankings``: the boards)."""
+    accounts; ``rankings``: the boards): Pik Dame's at the top level as before, and each other
+    daily game's ranked starts and top scores under its name (``"gin"``, issue 14)."""
+    found = _day_report(client, rankings, date, keys.PIKDAME)
+    many = _many_accounts(client)
+    out: dict[str, Any] = {"date": date, **found, "many_accounts_one_address": many}
+    for game in keys.DAILY_GAMES:
+        if game != keys.PIKDAME:
+            out[game] = _day_report(client, rankings, date, game)
+    return out
+
+
+def _day_report(
+    client: redis.Redis[str], rankings: redis.Redis[str], date: str, game: str
+) -> dict[str, Any]:
+    """One daily game's patterns of the day: shared addresses, fresh accounts at the top."""
     by_address: dict[str, list[str]] = defaultdict(list)
-    for attempt_id, address in sorted(client.hgetall(keys.day_starts(date)).items()):
+    for attempt_id, address in sorted(client.hgetall(keys.day_starts(date, game)).items()):
         by_address[address].append(attempt_id)
     shared = [
         {"address": a, "attempts": ids} for a, ids in sorted(by_address.items()) if len(ids) > 1
     ]
     fresh = []
-    for entry in ranking.day_page(rankings, date, 0, TOP)["entries"]:
+    for entry in ranking.day_page(rankings, date, 0, TOP, game=game)["entries"]:
         attempt = store.load(client, entry["attempt_id"])
         if attempt is None:
             continue
@@ -58,19 +72,18 @@ def report(client: redis.Redis[str], rankings: redis.Redis[str], date: str) -> d
                     "minutes_before": (attempt.created_ms - account.created_ms) // 60000,
                 }
             )
+    return {"shared_address": shared, "fresh_account_top_score": fresh}
+
+
+def _many_accounts(client: redis.Redis[str]) -> list[dict[str, Any]]:
+    """Addresses that created MANY_ACCOUNTS accounts or more."""
     per_address: dict[str, list[str]] = defaultdict(list)
     for account_id, _ in accounts.created_between(client, 0, 2**62):
         source = client.hget(accounts.account_key(account_id), "address")
         if source:
             per_address[source].append(account_id)
-    many = [
+    return [
         {"address": a, "accounts": ids}
         for a, ids in sorted(per_address.items())
         if len(ids) >= MANY_ACCOUNTS
     ]
-    return {
-        "date": date,
-        "shared_address": shared,
-        "fresh_account_top_score": fresh,
-        "many_accounts_one_address": many,
-    }

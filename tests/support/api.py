@@ -23,18 +23,23 @@ def caller(client: FlaskClient, token: str | None = None) -> Any:
     return call
 
 
-def start(client: FlaskClient, date: str, name: str = "Ada") -> tuple[dict[str, Any], str]:
-    """Start a ranked attempt; returns (attempt, token)."""
-    response = client.post(f"/api/daily/{date}/attempts", json={"name": name})
+def start(
+    client: FlaskClient, date: str, name: str = "Ada", game: str = "pikdame"
+) -> tuple[dict[str, Any], str]:
+    """Start a ranked attempt (of daily game ``game``); returns (attempt, token)."""
+    body = {"name": name} if game == "pikdame" else {"name": name, "game": game}
+    response = client.post(f"/api/daily/{date}/attempts", json=body)
     assert response.status_code == 201, response.get_json()
     body = response.get_json()
     return body["attempt"], body["token"]
 
 
-def resign_at_once(client: FlaskClient, date: str, name: str = "Ada") -> tuple[str, str]:
+def resign_at_once(
+    client: FlaskClient, date: str, name: str = "Ada", game: str = "pikdame"
+) -> tuple[str, str]:
     """Start a ranked attempt and resign it at once: a finished attempt (its verification
     queued) in two requests; returns (attempt id, token)."""
-    attempt, token = start(client, date, name)
+    attempt, token = start(client, date, name, game)
     response = client.post(
         f"/api/attempts/{attempt['id']}/moves", json={"move": "resign", "seq": attempt["seq"]}
     )

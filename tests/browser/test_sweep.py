@@ -287,6 +287,9 @@ def test_every_table_state_of_each_game(
     page.wait_for_selector("body[data-ready='1']")
     page.locator("#start-button").click()
     expect(page.locator("#cut-control")).to_be_visible()  # two seats: seat 0 cuts (R2)
+    last = "107" if game == "tausende" else "109"  # R3: 1 … 109; R12.1's 108 cards: 1 … 107
+    expect(page.locator("#cut-value")).to_contain_text(last)
+    expect(page.locator("#cut-help")).to_contain_text(last)
     sweep.check("cut")
     page.locator("#cut-button").click()
     expect(page.locator("#hand li").first).to_be_visible()

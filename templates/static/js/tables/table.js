@@ -148,10 +148,14 @@ function renderCut() {
   showCutValue();
 }
 
+// The cut's range is the game's (R3: 1 … 109; Tausende's 108 cards, R12.1: 1 … 107).
 function showCutValue() {
-  const k = Number($("#cut-range").value);
-  $("#cut-value").textContent = t("tables.cutAtN", { n: k });
-  $("#cut-mark").style.left = `${((k - 1) / 108) * 100}%`;
+  const range = $("#cut-range");
+  const k = Number(range.value);
+  const max = Number(range.max);
+  $("#cut-help").textContent = t("tables.cutHelp", { max });
+  $("#cut-value").textContent = t("tables.cutAtN", { n: k, max });
+  $("#cut-mark").style.left = `${((k - 1) / (max - 1)) * 100}%`;
 }
 
 function renderLucky() {

@@ -20,8 +20,9 @@ from service import assets
 from service.data import replays, tables
 from service.data.archive import from_settings as archive_of
 from service.data.games import GAMES
-from service.limits import limiter, replay_limit
+from service.limits import limit_table_address, limiter, replay_limit
 from service.redisconn import get_redis, settings
+from service.table_docs import invite_preview
 
 TEMPLATES: Final = Path(__file__).resolve().parent.parent / "templates"
 STATIC: Final = TEMPLATES / "static"
@@ -160,9 +161,13 @@ def new_table() -> Response:
 
 
 @bp.get("/t/<invite>")
+@limit_table_address()  # a preview answers whether an invite exists: counted as a join try
 def join_table(invite: str) -> Response:
-    """A friend's invite: a name, then the seat (the API checks the code)."""
-    return page("table_join.html", "tables", invite=invite)
+    """A friend's invite: which game, its rules and seats, then a name and the seat (the API
+    checks the code; an unknown one shows the form without a preview and the join says 404)."""
+    found = tables.by_invite(get_redis(), invite) if len(invite) <= 64 else None
+    preview = None if found is None else invite_preview(found)
+    return page("table_join.html", "tables", invite=invite, preview=preview)
 
 
 @bp.get("/tables/<id:table_id>")

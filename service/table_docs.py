@@ -87,6 +87,19 @@ def table_json(
     }
 
 
+def invite_preview(table: Table) -> dict[str, Any]:
+    """What an invite's page shows before joining: the game, its rules and who sits where (no
+    card, no token, no player id): a friend sees which game they are asked to (issue 12)."""
+    seats = [
+        {"kind": "human", "name": s.get("name")}
+        if s["kind"] == "human"
+        else {"kind": "bot", "level": s["level"]}
+        for s in table.seats
+    ]
+    rules = {"players": table.players, "turn_timer": table.turn_timer or None, **table.options}
+    return {"game": table.game, "status": table.status, "rules": rules, "seats": seats}
+
+
 def events_json(
     client: redis.Redis[str], table_id: str, after: int, seat: int | None
 ) -> list[dict[str, Any]]:

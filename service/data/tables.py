@@ -114,6 +114,12 @@ def load(client: redis.Redis[str], table_id: str) -> Table | None:
     return None if text is None else Table.from_json(str(text))
 
 
+def by_invite(client: redis.Redis[str], invite: str) -> Table | None:
+    """The table an invite code opens (None for an unknown or expired code)."""
+    table_id = client.get(keys.invite(invite))
+    return None if table_id is None else load(client, str(table_id))
+
+
 def events_after(client: redis.Redis[str], table_id: str, after: int) -> list[dict[str, Any]]:
     """The stored events with seq > ``after`` (each ``{"seq", "seat", "move", "face_down"}``)."""
     return [json.loads(e) for e in client.lrange(keys.table_events(table_id), max(after, 0), -1)]

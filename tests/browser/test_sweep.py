@@ -14,7 +14,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 from tests.support.browser_stack import Stack
 from tests.support.page_checks import overflow, raw_text
 from tests.support.page_flows import api_call
-from tests.support.table_flows import create_table
+from tests.support.table_flows import create_table, play_until
 from tests.support.table_player import hand, wait_idle
 
 SIZES: dict[str, ViewportSize] = {
@@ -259,3 +259,83 @@ def test_every_tables_page(page: Page, stack: Stack, artifacts: Path, lang: str,
     expect(page.locator("#cut-control")).to_be_visible()
     sweep.check("tables: cut")
     sweep.shot("cut")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("game", ["pikdame", "tausende"])
+def test_every_table_state_of_each_game(
+    page: Page, stack: Stack, artifacts: Path, game: str, lang: str, size: str
+) -> None:
+    """Issue 12's pages and issue 15's "Play" for each table game: the waiting room and the
+    invite naming the game and its rules, the cut, play (Tausende's panel: openers, owners, the
+    swapping round), a round's results, the final standings and the replay."""
+    page.set_viewport_size(SIZES[size])
+    sweep = Sweep(page, artifacts, f"{game}-{lang}-{size}")
+    options = ("strict-1000", "ace_high_only") if game == "tausende" else ("hand-out-double",)
+    link = create_table(page, LONG_NAME, ["advanced"], lang=lang, timer=90, game=game,
+                        options=options)  # fmt: skip
+    expect(page.locator("#waiting .game-name")).to_be_visible()
+    sweep.check("waiting room")
+    sweep.shot("waiting")
+    table_url = page.url
+    table_id = table_url.rsplit("/", 1)[1]
+    sweep.page_at(link, "join page")
+    expect(page.locator("#join-table .game-name")).to_be_visible()
+    sweep.shot("join")
+    page.goto(table_url)
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("#start-button").click()
+    expect(page.locator("#cut-control")).to_be_visible()  # two seats: seat 0 cuts (R2)
+    last = "107" if game == "tausende" else "109"  # R3: 1 … 109; R12.1's 108 cards: 1 … 107
+    expect(page.locator("#cut-value")).to_contain_text(last)
+    expect(page.locator("#cut-help")).to_contain_text(last)
+    sweep.check("cut")
+    page.locator("#cut-button").click()
+    expect(page.locator("#hand li").first).to_be_visible()
+    if game == "tausende":
+        expect(page.locator("#tausende")).to_be_visible()
+    sweep.check("play")
+    sweep.shot("play")
+    call = api_call(page)
+    play_until(call, table_id, 0, lambda T: T["status"] != "playing" or T["round"] >= 2)
+    expect(page.locator("#round-result")).to_be_visible(timeout=60_000)
+    # shown where the eye is (under the status line), not below the whole board on a phone
+    page.evaluate("() => window.scrollTo(0, 0)")
+    expect(page.locator("#round-result-title")).to_be_in_viewport()
+    sweep.check("round results")
+    sweep.shot("round")
+    page.locator("#round-close").click()
+    page.locator("#resign").click()
+    page.locator("#confirm-ok").click()
+    expect(page.locator("#standings")).to_be_visible()
+    sweep.check("final standings")
+    sweep.shot("standings")
+    page.locator("#replay-link").click()
+    page.wait_for_selector("body[data-ready='1']")
+    sweep.check("replay")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_gin_tables_invite_and_waiting_room(
+    page: Page, stack: Stack, artifacts: Path, lang: str, size: str
+) -> None:
+    """Gin at a table (made through the API until "Spielen" offers it): its invite and waiting
+    room name Gin Rommé and its rules like the others'."""
+    page.set_viewport_size(SIZES[size])
+    sweep = Sweep(page, artifacts, f"gin-{lang}-{size}")
+    page.goto(f"/spielen?lang={lang}")
+    page.wait_for_selector("body[data-ready='1']")
+    status, made = api_call(page)(
+        "POST",
+        "/api/tables",
+        {"game": "gin", "name": LONG_NAME, "seats": [{"kind": "human"}, {"kind": "human"}],
+         "rules": {"turn_timer": 30}},
+    )  # fmt: skip
+    assert status == 201, made
+    sweep.page_at(f"/tables/{made['table']['id']}", "waiting room")
+    expect(page.locator("#waiting .game-name")).to_be_visible()
+    sweep.shot("waiting")
+    sweep.page_at(f"/t/{made['invite']}", "join page")
+    expect(page.locator("#join-table .game-name")).to_be_visible()

@@ -3,6 +3,9 @@ finished table, public once the game has ended (every seed revealed) and refused
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from flask.testing import FlaskClient
 
 from engine import Rules, State
@@ -50,3 +53,46 @@ def test_replay_positions_only_once_finished(client: FlaskClient) -> None:
     shown = doc["rounds"][0]
     assert shown["positions"][0] == deal.to_position()
     assert len(shown["positions"]) == len(entry["moves"]) + 1
+
+
+def preview_of(html: str) -> dict[str, Any]:
+    start = html.index('id="table-preview">') + len('id="table-preview">')
+    found: dict[str, Any] = json.loads(html[start : html.index("</script>", start)])
+    return found
+
+
+def test_the_invite_page_previews_game_rules_and_seats_and_nothing_private(
+    client: FlaskClient,
+) -> None:
+    """Issue 12: a friend opening an invite sees the game, its rules (R9) and the seats before
+    joining; the preview carries no token, no player id and (once started) no card (R10)."""
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "zen"}]
+    rules = {"turn_timer": 90, "strict_1000": True, "no_joker_swap": True}
+    spec = {"game": "tausende", "name": "Ada", "seats": seats, "rules": rules}
+    status, body = caller(client)("POST", "/api/tables", spec)
+    assert status == 201, body
+    html = client.get(f"/t/{body['invite']}").get_data(as_text=True)
+    assert preview_of(html) == {
+        "game": "tausende",
+        "status": "waiting",
+        "rules": {
+            "players": 3,
+            "turn_timer": 90,
+            "strict_1000": True,
+            "ace_high_only": False,
+            "no_joker_swap": True,
+            "go_out_on_opening": False,
+        },
+        "seats": [
+            {"kind": "human", "name": "Ada"},
+            {"kind": "human", "name": None},
+            {"kind": "bot", "level": "zen"},
+        ],
+    }
+    assert body["token"] not in html
+    assert caller(client)("POST", f"/api/tables/{body['table']['id']}/start", {})[0] == 200
+    started = preview_of(client.get(f"/t/{body['invite']}").get_data(as_text=True))
+    assert started["status"] == "playing"
+    assert sorted(started) == ["game", "rules", "seats", "status"]  # no view, no hand
+    unknown = client.get("/t/no-such-invite").get_data(as_text=True)
+    assert 'id="table-preview"' not in unknown and 'id="join-form"' in unknown

@@ -75,6 +75,10 @@ export function explainMove(error, text, view) {
     const why = whyNot(text, view);
     if (why) return why;
   }
+  // Tausende (R12.3/R12.4): the engine refuses a take before opening as `take_not_allowed`; the
+  // reason is the opening, not Pik Dame's "top card with two of yours"
+  if (error instanceof ApiError && error.code === "take_not_allowed" && view && Array.isArray(view.opened)
+    && !view.opened[view.seat ?? 0]) return t("tausende.potClosed");
   return explain(error);
 }
 

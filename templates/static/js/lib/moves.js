@@ -60,10 +60,28 @@ export function seatName(seat, seats, ownName) {
   return t("seat.bot", { n: seat });
 }
 
+// Tausende's lay-off or joker swap by address S.N (R12.5, any seat's meld): the meld with its
+// owner, e.g. "Auslage 2 von Anna" (dative: the swap's "in …"); null without the table's seats
+// (who: {seat: the mover, seats, me: the page's own seat or null}) or for a plain meld number.
+function meldOf(move, who, dative) {
+  if (move.owner === undefined || !who || !who.seats) return null;
+  const n = move.meld;
+  const form = dative ? "in" : "to";
+  if (move.owner === who.seat) return t(`move.${form}OwnMeld`, { n });
+  if (move.owner === who.me) return t(`move.${form}YourMeld`, { n });
+  return t(`move.${form}MeldOf`, { n, name: seatName(move.owner, who.seats) });
+}
+
 // One move as a sentence, e.g. "legt aus: 7♥ 8♥ 9♥". goingOut: the last card (shown, when known,
-// as the card that goes face down).
-export function describe(text, { goingOut = false } = {}) {
+// as the card that goes face down); who ({seat, seats, me}): names the owner of a Tausende meld a
+// card is laid on or a joker taken from ("legt 7♥ an Auslage 2 von Anna an").
+export function describe(text, { goingOut = false, who = null } = {}) {
   const move = parseMove(text);
+  const owned = move.kind === "lay" || move.kind === "swap" ? meldOf(move, who, move.kind === "swap") : null;
+  if (owned) {
+    if (move.kind === "swap") return t("move.swapIn", { meld: owned, card: short(move.card) });
+    return t(move.end === "low" ? "move.layLowOn" : "move.layOn", { card: short(move.card), meld: owned });
+  }
   if (move.kind === "discard" && (goingOut || move.card === null)) {
     return move.card ? t("move.goOutWith", { card: short(move.card) }) : t("move.goOut");
   }

@@ -1,9 +1,12 @@
-// A friend's invite: their name, then the first open human seat; on to the waiting room.
+// A friend's invite: which game, its house rules and who sits where (the server's preview of the
+// invite's table), then their name and the first open human seat; on to the waiting room.
 
 import { joinTable } from "../lib/api.js";
-import { $ } from "../lib/dom.js";
+import { $, h } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
+import { t } from "../lib/i18n.js";
 import { load, save } from "../lib/store.js";
+import { rulesSummary, seatText } from "../lib/table/summary.js";
 
 const invite = document.body.dataset.invite;
 
@@ -23,6 +26,28 @@ async function submit(e) {
   }
 }
 
+// Why no seat can be taken (the API would answer 409), or "".
+function closed(preview) {
+  if (preview.status !== "waiting") return t("err.already_started");
+  return preview.seats.some((s) => s.kind === "human" && !s.name) ? "" : t("err.table_full");
+}
+
+// The invite's table before joining: game and rules, then the seats (a started game says so).
+function showPreview() {
+  const node = $("#table-preview");
+  if (!node) return;
+  const preview = JSON.parse(node.textContent);
+  $("#join-table").append(
+    rulesSummary(preview.game, preview.rules),
+    h("h2", { text: t("tables.seats") }),
+    h("ol", { class: "waiting-seats", id: "join-seats" }, preview.seats.map((s, seat) => h("li", {
+      class: `waiting-seat${s.kind === "human" && !s.name ? " open" : ""}`, dataset: { seat: String(seat) },
+    }, h("span", { class: "seat-no", text: String(seat + 1) }), h("span", { text: seatText(s) })))),
+    closed(preview) ? h("p", { class: "error", id: "join-closed", text: closed(preview) }) : "",
+  );
+}
+
+showPreview();
 $("#name").value = load("name", "");
 $("#join-form").addEventListener("submit", submit);
 document.body.dataset.ready = "1";

@@ -16,6 +16,7 @@ import { load, save } from "../lib/store.js";
 import { createBoard } from "../lib/table/board.js";
 import { logLine, play, restoreLog } from "../lib/table/playback.js";
 import { renderOpponents } from "../lib/table/table.js";
+import { gameName, rulesSummary, seatText } from "../lib/table/summary.js";
 import { renderTausende } from "../lib/table/tausende.js";
 
 const tableId = document.body.dataset.table;
@@ -87,10 +88,7 @@ function changeLevel(seat, level) {
 
 function seatLine(seat) {
   const s = state.table.seats[seat];
-  let text;
-  if (s.kind === "bot") text = t("tables.botSeat", { level: t(`level.${s.level}`) });
-  else if (s.name) text = s.name;
-  else text = t("tables.openSeat");
+  const text = seatText(s);
   return h("li", { class: `waiting-seat${s.kind === "human" && !s.name ? " open" : ""}`, dataset: { seat: String(seat) } },
     h("span", { class: "seat-no", text: String(seat + 1) }), h("span", { text }),
     seat === me() ? h("span", { class: "flag", text: t("seat.you") }) : null, presence(seat));
@@ -100,6 +98,8 @@ function renderWaiting() {
   const T = state.table;
   const link = `${window.location.origin}/t/${T.invite}`;
   if ($("#invite-link").value !== link) $("#invite-link").value = link;
+  const summary = $("#waiting-summary");
+  if (!summary.firstChild) summary.append(rulesSummary(T.game, T.rules)); // the rules never change
   clear($("#waiting-seats")).append(...T.seats.map((_, seat) => seatLine(seat)));
   const open = T.seats.filter((s) => s.kind === "human" && !s.name).length;
   const creator = me() === T.creator;
@@ -148,10 +148,14 @@ function renderCut() {
   showCutValue();
 }
 
+// The cut's range is the game's (R3: 1 … 109; Tausende's 108 cards, R12.1: 1 … 107).
 function showCutValue() {
-  const k = Number($("#cut-range").value);
-  $("#cut-value").textContent = t("tables.cutAtN", { n: k });
-  $("#cut-mark").style.left = `${((k - 1) / 108) * 100}%`;
+  const range = $("#cut-range");
+  const k = Number(range.value);
+  const max = Number(range.max);
+  $("#cut-help").textContent = t("tables.cutHelp", { max });
+  $("#cut-value").textContent = t("tables.cutAtN", { n: k, max });
+  $("#cut-mark").style.left = `${((k - 1) / (max - 1)) * 100}%`;
 }
 
 function renderLucky() {
@@ -266,6 +270,7 @@ function renderGame() {
   ctx.seats = T.seats;
   ctx.me = T.seat;
   if (T.status !== "playing") state.levelMenu = null;
+  $("#table-title").firstChild.textContent = `${gameName(T.game)} `; // the table's game, not always Pik Dame
   $("#round-no").textContent = T.round ? t("tables.round", { n: T.round }) : "";
   renderStrip();
   const view = T.view;

@@ -43,6 +43,8 @@ export function precheck(action, view, selected) {
   const own = view.melds[view.seat ?? 0];
   switch (action) {
     case "take":
+      // R12.3/R12.4: at Tausende (its view has `opened`) the pot is only for a seat that has opened
+      if (Array.isArray(view.opened) && !view.opened[view.seat ?? 0]) return t("tausende.potClosed");
       if (view.discard.length === 0) return t("need.pileEmpty");
       return selected.length < 2 ? t("need.take2") : null;
     case "meld":

@@ -22,7 +22,7 @@ function logItem(seat, move, ctx, goingOut) {
   const mine = seat === (ctx.me ?? 0);
   return h("li", { class: mine ? "mine" : "" },
     h("b", { text: `${mine ? t("seat.you") : seatName(seat, ctx.seats)}: ` }),
-    describe(move, { goingOut }));
+    describe(move, { goingOut, who: { seat, seats: ctx.seats, me: ctx.me ?? 0 } }));
 }
 
 // goingOut: the move discards the last card, which goes out face down (R4.3).
@@ -121,7 +121,7 @@ export async function play(events, before, ctx) {
     const wait = delay();
     const section = light(event.seat);
     $("#status").textContent = t("status.botMove", {
-      name: seatName(event.seat, ctx.seats), move: describe(event.move, { goingOut }),
+      name: seatName(event.seat, ctx.seats), move: describe(event.move, { goingOut, who: { seat: event.seat, seats: ctx.seats, me: ctx.me ?? 0 } }),
     });
     if (wait > 0) await sleep(wait);
     apply(shown, event.seat, event.move, ctx);

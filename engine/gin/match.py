@@ -176,6 +176,9 @@ class GinMatch:
         return {
             "record": self.to_record(reveal_seed=True),
             "position": self.state.to_position(),
+            # the running hand's moves: views (and so the bots' choices) read them, and a
+            # position does not hold them
+            "history": [[seat, text] for seat, text in self.state.history],
         }
 
     @staticmethod
@@ -186,6 +189,7 @@ class GinMatch:
             fields = read_record(record)
             match = GinMatch(parse_seed(fields.seeds["seed"]), fields.seats)
             match.state = HandState.from_position(position)
+            match.state.history = [(int(s), str(m)) for s, m in data.get("history", [])]
             match.moves = fields.moves
             match.results = [
                 HandResult(

@@ -27,9 +27,11 @@ TEMPLATES: Final = Path(__file__).resolve().parent.parent / "templates"
 STATIC: Final = TEMPLATES / "static"
 LANGS: Final = ("de", "en")
 LANG_COOKIE: Final = "lang"
-#: The games of the "Spielen" page, and those its table page can show (Gin's own table: later).
+#: The games of the "Spielen" page, and those its table pages can show (Gin: gin_table.html).
 TABLE_GAMES: Final = ("pikdame", "gin", "tausende")
-PLAYABLE: Final = ("pikdame",)
+PLAYABLE: Final = ("pikdame", "gin")
+#: A table page per game where it is not Pik Dame's (templates/table.html).
+TABLE_PAGES: Final = {"gin": "gin_table.html"}
 
 bp = Blueprint(
     "pages",
@@ -167,8 +169,11 @@ def join_table(invite: str) -> Response:
 
 @bp.get("/tables/<id:table_id>")
 def table(table_id: str) -> Response:
-    """One table: the waiting room, the game live, round results and the final standings."""
-    return page("table.html", "tables", table_id=table_id)
+    """One table: the waiting room, the game live, round results and the final standings; the
+    page of the table's game (an unknown table gets Pik Dame's page, which says so)."""
+    found = tables.load(get_redis(), table_id)
+    template = TABLE_PAGES.get(found.game, "table.html") if found is not None else "table.html"
+    return page(template, "tables", table_id=table_id)
 
 
 @bp.get("/tables/<id:table_id>/replay")

@@ -118,6 +118,8 @@ export const setBotLevel = (id, seat, level) =>
   post(`${tableUrl(id)}/seats/${seat}`, { level }).then((data) => data.table);
 export const resignTable = (id) => post(`${tableUrl(id)}/resign`, {});
 export const rematchTable = (id) => post(`${tableUrl(id)}/rematch`, {}).then((data) => data.table);
+// Gin's "Wiederholen": the same seeded match at a new table (docs/TABLES.md).
+export const repeatTable = (id) => post(`${tableUrl(id)}/replay-same`, {}).then((data) => data.table);
 export const tableRecord = (id) => get(`${tableUrl(id)}/record`);
 export const tablePositions = (id) => get(`/tables/${encodeURIComponent(id)}/replay/positions`);
 

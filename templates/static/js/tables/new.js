@@ -8,7 +8,10 @@ import { load, save } from "../lib/store.js";
 
 const form = $("#new-table");
 
-const players = () => Number(form.querySelector("input[name=players]:checked").value);
+const game = () => form.querySelector("input[name=game]:checked").value;
+// Gin Rommé is a duel (GIN.md G2): two seats, its own bot levels, no Pik Dame house rules.
+const isGin = () => game() === "gin";
+const players = () => (isGin() ? 2 : Number(form.querySelector("input[name=players]:checked").value));
 
 // Seats beyond the chosen count are hidden; a human seat has no level.
 function refresh() {
@@ -16,26 +19,33 @@ function refresh() {
   for (const row of $$(".seat-spec")) {
     const seat = Number(row.dataset.seat);
     row.hidden = seat >= n;
+    const bot = row.querySelector(".seat-kind")?.value === "bot";
     const level = row.querySelector(".seat-level");
-    if (level) level.hidden = row.querySelector(".seat-kind").value !== "bot";
+    if (level) level.hidden = !bot || isGin();
+    const ginLevel = row.querySelector(".gin-level");
+    if (ginLevel) ginLevel.hidden = !bot || !isGin();
   }
+  for (const el of $$(".pikdame-only")) el.hidden = isGin();
+  $("#lead-pikdame").hidden = isGin();
+  $("#lead-gin").hidden = !isGin();
 }
 
 export function tableSpec() {
   const seats = [{ kind: "human" }];
   for (let seat = 1; seat < players(); seat += 1) {
     const kind = $(`#kind-${seat}`).value;
-    seats.push(kind === "bot" ? { kind, level: $(`#level-${seat}`).value } : { kind });
+    const level = isGin() ? $(`#gin-level-${seat}`).value : $(`#level-${seat}`).value;
+    seats.push(kind === "bot" ? { kind, level } : { kind });
   }
   const timer = Number($("#turn-timer").value);
   return {
-    game: form.querySelector("input[name=game]:checked").value,
+    game: game(),
     name: $("#name").value.trim(),
     seats,
     rules: {
       turn_timer: timer || null,
-      hand_out_double: $("#hand-out-double").checked,
-      strict_1000: $("#strict-1000").checked,
+      hand_out_double: !isGin() && $("#hand-out-double").checked,
+      strict_1000: !isGin() && $("#strict-1000").checked,
     },
   };
 }

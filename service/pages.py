@@ -19,6 +19,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from service import assets
 from service.data import replays, tables
 from service.data.archive import from_settings as archive_of
+from service.data.gin_replays import gin_positions
 from service.data.games import GAMES
 from service.limits import limiter, replay_limit
 from service.redisconn import get_redis, settings
@@ -105,6 +106,18 @@ def play(attempt_id: str) -> Response:
     return page("play.html", "play", attempt_id=attempt_id)
 
 
+@bp.get("/gin/play/<attempt_id>")
+def gin_play(attempt_id: str) -> Response:
+    """A Gin daily attempt (docs/GIN_DAILY.md) on the Gin board (the API decides who sees it)."""
+    return page("gin_play.html", "play", attempt_id=attempt_id)
+
+
+@bp.get("/gin/replay/<attempt_id>")
+def gin_replay_viewer(attempt_id: str) -> Response:
+    """A finished Gin daily match of a closed day, hand by hand (``/replay/<id>/positions``)."""
+    return page("gin_replay.html", "replay", attempt_id=attempt_id, table_id="")
+
+
 @bp.get("/rankings")
 def rankings() -> Response:
     return page("rankings.html", "rankings")
@@ -178,8 +191,10 @@ def table(table_id: str) -> Response:
 
 @bp.get("/tables/<id:table_id>/replay")
 def table_replay(table_id: str) -> Response:
-    """A finished table's game, round by round, in the daily's replay viewer."""
-    return page("replay.html", "replay", attempt_id="", table_id=table_id)
+    """A finished table's game, round by round, in the daily's replay viewer (Gin: its own)."""
+    found = tables.load(get_redis(), table_id)
+    template = "gin_replay.html" if found is not None and found.game == "gin" else "replay.html"
+    return page(template, "replay", attempt_id="", table_id=table_id)
 
 
 @bp.get("/tables/<id:table_id>/replay/positions")
@@ -194,6 +209,10 @@ def table_replay_positions(table_id: str) -> tuple[Response, int] | Response:
         return _error(409, "not_finished", "a table can be replayed once its game has ended")
     first = tables.Table(**{**found.__dict__, "seats": found.first_seats})
     record = found.kind.record(found.loaded(), first.engine_seats())
+    if found.game == "gin":  # one seed deals the whole match: {"record", "deals", "positions"}
+        response = jsonify(gin_positions(record))
+        response.headers["Cache-Control"] = "public, max-age=86400, immutable"
+        return response
     rounds = []
     for entry in record["rounds"]:
         single = {

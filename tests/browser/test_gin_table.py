@@ -250,6 +250,17 @@ def test_a_match_to_100_ends_with_the_totals(gin_page: Page) -> None:
     expect(page.locator("#standings")).to_be_visible()
     expect(page.locator("#standings-totals")).to_contain_text(str(table["totals"][0]))
     expect(page.locator(".gin-scores tbody tr")).to_have_count(len(table["rounds"]))
+    # the replay viewer: every position of the public record, both hands open, keys to step
+    page.locator("#replay-link").click()
+    page.wait_for_url(f"**/tables/{table_id}/replay")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#replay-seats [data-seat] .card")).to_have_count(20)  # the first deal
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("body")).to_have_attribute("data-step", "1")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-knock .gin-after")).to_be_visible()
+    expect(page.locator("#replay-totals")).to_contain_text(str(table["totals"][0]))
+    assert not raw_text(page)
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])

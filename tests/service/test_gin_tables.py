@@ -92,6 +92,18 @@ def test_gin_match_to_100_against_the_bot_hides_every_hidden_card(
     status, record = caller(app.test_client())("GET", f"/api/tables/{table_id}/record", None)
     assert status == 200
     gin_replay(record)
+    # the replay viewer's data: a deal per hand, a position per move, each hand's outcome
+    response = app.test_client().get(f"/tables/{table_id}/replay/positions")
+    assert response.status_code == 200
+    steps = response.get_json()
+    assert len(steps["deals"]) == len(record["hands"]) and len(steps["positions"]) == len(
+        record["moves"]
+    )
+    outcomes = [p["outcome"] for p in steps["positions"] if p["outcome"] is not None]
+    assert outcomes == [
+        {k: h[k] for k in ("end", "winner", "scores", "deadwood")} for h in record["hands"]
+    ]
+    assert app.test_client().get(f"/tables/{table_id}/replay").status_code == 200
 
 
 def first_view(table: dict[str, Any]) -> tuple[Any, ...]:

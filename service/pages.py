@@ -19,8 +19,8 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from service import assets
 from service.data import replays, tables
 from service.data.archive import from_settings as archive_of
-from service.data.gin_replays import gin_positions
 from service.data.games import GAMES
+from service.data.gin_replays import gin_positions
 from service.limits import limiter, replay_limit
 from service.redisconn import get_redis, settings
 

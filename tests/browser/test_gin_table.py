@@ -214,7 +214,6 @@ def test_the_defence_is_preselected_and_can_be_changed(
     expect(page.locator(".gin-after")).to_have_attribute("data-after", str(before + points))
     page.locator("#gin-defend-ok").click()
     wait_seq_after(page, table["seq"])
-    from service.data import tables as stored
 
     found = stored.load(rdb, table_id)
     assert found is not None and found.session is not None

@@ -55,6 +55,7 @@ async function main() {
   let day;
   try {
     day = await today("gin");
+    if (day.game !== "gin") throw new Error("no Gin daily on this server");
   } catch (e) {
     // not offered by this server (yet): the section says so
     $("#gin-daily-error").textContent = t("gin.daily.unavailable");

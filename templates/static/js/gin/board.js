@@ -65,10 +65,11 @@ export function createGinBoard(root, { send, nameOf }) {
     el.status, el.result, el.other,
     h("div", { class: "gin-middle" }, el.stock, el.pile, el.upcard),
     h("details", { class: "gin-log-box" }, h("summary", { text: t("gin.log.title") }), el.log),
+    el.defend, // before the hand: in a defence it is the thing to do
     h("section", { class: "me gin-me", "aria-labelledby": "gin-me-title" },
       h("h2", { id: "gin-me-title", text: t("gin.hand") }), el.deadwood, el.hand,
       h("p", { class: "hint-text", id: "gin-hand-help", text: t("gin.handHelp") }), el.selection, el.actions),
-    el.defend, el.confirm, el.message, el.hands,
+    el.confirm, el.message, el.hands,
   );
 
   const v = () => ui.view;

@@ -172,13 +172,13 @@ class GinMatch:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """Storage form (server side only: it holds the seed and every hidden card)."""
+        """Storage form (server side only: it holds the seed and every hidden card). ``history``
+        is the running hand's moves: a position does not hold them, and the views (the bots'
+        input: the other seat's discards) do."""
         return {
             "record": self.to_record(reveal_seed=True),
             "position": self.state.to_position(),
-            # the running hand's moves: views (and so the bots' choices) read them, and a
-            # position does not hold them
-            "history": [[seat, text] for seat, text in self.state.history],
+            "history": [[s, m] for s, m in self.state.history],
         }
 
     @staticmethod
@@ -189,6 +189,7 @@ class GinMatch:
             fields = read_record(record)
             match = GinMatch(parse_seed(fields.seeds["seed"]), fields.seats)
             match.state = HandState.from_position(position)
+            # Stored before the history was kept (issue 14): the hand's moves are lost for good.
             match.state.history = [(int(s), str(m)) for s, m in data.get("history", [])]
             match.moves = fields.moves
             match.results = [

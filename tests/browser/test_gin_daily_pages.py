@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.support.browser_stack import Stack
 from tests.support.gin_flows import hand_order, play_by_keys
-from tests.support.page_checks import raw_text
+from tests.support.page_checks import overflow, raw_text
 from tests.support.page_flows import api_call
 
 
@@ -41,9 +41,11 @@ def wait_seq_after(page: Page, seq: int) -> None:
     )
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
-def test_a_gin_daily_played_on_the_page(page: Page, stack: Stack, lang: str) -> None:
+@pytest.mark.parametrize(("lang", "phone"), [("de", True), ("en", False)])
+def test_a_gin_daily_played_on_the_page(page: Page, stack: Stack, lang: str, phone: bool) -> None:
     stack.clock.set_day("2031-03-0" + ("4" if lang == "de" else "5"))
+    if phone:
+        page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"/?lang={lang}")
     page.wait_for_selector("body[data-gin-ready='1']")
     status, day = api_call(page)("GET", "/api/daily?game=gin", None)
@@ -57,6 +59,11 @@ def test_a_gin_daily_played_on_the_page(page: Page, stack: Stack, lang: str) -> 
     attempt_id = page.url.rstrip("/").rsplit("/", 1)[1]
     attempt = attempt_of(page, attempt_id)
     assert attempt["game"] == "gin"
+    assert overflow(page) <= 0
+    if phone:  # one portrait screen holds the status, the piles, the deadwood and the hand
+        for selector in ("#gin-status", "#gin-pile-top", "#gin-deadwood", "#gin-hand"):
+            box = page.locator(selector).bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 844, (selector, box)
     for i in range(40):  # a few turns with the keyboard
         view = attempt["view"]
         assert page_cards(page) <= view_cards(view), page_cards(page) - view_cards(view)

@@ -145,6 +145,12 @@ def test_wiederholen_deals_the_same_match_again(app: Flask, rdb: redis.Redis[str
     assert first_view(body["table"]) == first
 
 
+def test_wiederholen_is_in_the_openapi_document(app: Flask) -> None:
+    doc = app.test_client().get("/api/openapi.json").get_json()
+    route = doc["paths"]["/api/tables/{table_id}/replay-same"]["post"]
+    assert {"200", "401", "403", "404", "409", "422"} <= set(route["responses"])
+
+
 def test_wiederholen_is_refused_while_a_friend_plays_and_for_pik_dame(
     app: Flask, rdb: redis.Redis[str]
 ) -> None:

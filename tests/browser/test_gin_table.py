@@ -295,3 +295,65 @@ def test_gin_table_fits_a_phone(browser: Browser, stack: Stack, lang: str) -> No
         assert not raw_text(page)
     finally:
         ctx.close()
+
+
+def passkey_device(browser: Browser, stack: Stack) -> tuple[BrowserContext, Page, Any, str]:
+    """A profile on http://localhost:PORT (a relying party is a domain) with a virtual platform
+    authenticator (the DevTools protocol's WebAuthn domain) that says yes to every ceremony."""
+    base = stack.base_url.replace("127.0.0.1", "localhost")
+    ctx = browser.new_context(base_url=base, viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    added = cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
+    return ctx, page, cdp, str(added["authenticatorId"])
+
+
+def test_the_match_survives_a_reload_on_another_device(browser: Browser, stack: Stack) -> None:
+    """The match is the server's: signed in with the same account (its passkey copied to a
+    second device), the second browser opens the same table in the same seat, as it stands."""
+    first, page, cdp, auth = passkey_device(browser, stack)
+    second, other, cdp2, auth2 = passkey_device(browser, stack)
+    try:
+        page.goto("/account")
+        page.wait_for_selector("body[data-ready='1']")
+        page.fill("#account-name", "Gin Ada")
+        page.click("#signup-button")
+        expect(page.locator("#signed-in")).to_be_visible()
+        table_id = create_gin_table(page, "Gin Ada")
+        table = drive_until(page, table_id, lambda t: len(t["view"]["history"]) >= 4)
+        assert table is not None
+        # the same passkey on the second device, then signed in there
+        for credential in cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})[
+            "credentials"
+        ]:
+            cdp2.send(
+                "WebAuthn.addCredential", {"authenticatorId": auth2, "credential": credential}
+            )
+        other.goto("/account")
+        other.wait_for_selector("body[data-ready='1']")
+        other.click("#signin-button")
+        expect(other.locator("#signed-in")).to_be_visible()
+        other.goto(f"/tables/{table_id}")
+        other.wait_for_selector("body[data-ready='1']")
+        expect(other.locator("#table")).to_be_visible()
+        assert sorted(hand_order(other)) == sorted(table["view"]["hand"])
+        expect(other.locator("#gin-deadwood")).to_have_attribute(
+            "data-deadwood", str(table["view"]["deadwood"])
+        )
+        assert table_doc(other, table_id)["seat"] == 0
+    finally:
+        first.close()
+        second.close()

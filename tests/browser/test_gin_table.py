@@ -50,21 +50,39 @@ def gin_page(browser: Browser, stack: Stack) -> Iterator[Page]:
     assert not errors, errors
 
 
-def page_cards(page: Page) -> set[str]:
+def page_cards(page: Page, selector: str = "[data-card]") -> set[str]:
     return {
-        str(c)
-        for c in page.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+        str(c) for c in page.locator(selector).evaluate_all("els => els.map(e => e.dataset.card)")
     }
 
 
+# The page without the last hand's result box (its cards are that hand's, checked apart).
+OUTSIDE_RESULT = """() => {
+  const copy = document.documentElement.cloneNode(true);
+  copy.querySelector('#gin-result')?.remove();
+  return copy.outerHTML;
+}"""
+
+
 def assert_page_hides(page: Page, rdb: redis.Redis[str], table_id: str) -> None:
-    """No card of the bot's hand (unless revealed), the stock or its knock card on the page."""
+    """No card of the bot's hand (unless revealed), the stock or its knock card on the page. The
+    last hand's result box shows that hand's laid-down groups (public when they were laid down;
+    the next hand is dealt anew): only cards named by a knock's groups or a defence."""
     hidden = gin_hidden(rdb, table_id, 0)
-    shown = page_cards(page)
-    assert not shown & hidden, sorted(shown & hidden)
-    html = page.content()
+    html = str(page.evaluate(OUTSIDE_RESULT))
     for card in hidden:
-        assert f'data-card="{card}"' not in html
+        assert f'data-card="{card}"' not in html, card
+    found = stored.load(rdb, table_id)
+    assert found is not None and found.session is not None
+    laid: set[str] = set()
+    for entry in found.session["record"]["moves"]:
+        words = entry["move"].replace("|", " ").replace("/", " ").split()
+        if words[0] == "knock":
+            laid.update(words[2:])  # not the face-down card
+        elif words[0] == "defend":
+            laid.update(w.split("@")[0] for w in words[1:])
+    shown = page_cards(page, "#gin-result [data-card]")
+    assert shown <= laid, sorted(shown - laid)
 
 
 def api_move(page: Page, table_id: str, table: dict[str, Any], move: str) -> dict[str, Any]:
@@ -182,6 +200,11 @@ def test_the_knock_dialog_shows_the_declared_groups_and_their_deadwood(gin_page:
     after = table_doc(page, table_id)
     assert len(after["view"]["results"]) == len(table["view"]["results"]) + 1
     expect(page.locator("#gin-result")).to_be_visible()
+    # the result shows what was laid down: the knock's groups, and the bot's defence
+    knock = page.locator("#gin-result .gin-declared[data-kind=knock] .meld")
+    assert knock.evaluate_all("els => els.map(e => e.dataset.meld)") == shown
+    # the defender answers gin too (D11): its own melds are laid down
+    expect(page.locator("#gin-result .gin-declared[data-kind=defend]")).to_have_count(1)
 
 
 def test_the_defence_is_preselected_and_can_be_changed(

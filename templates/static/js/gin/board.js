@@ -24,6 +24,7 @@ const meldBox = (cards, n = null, extra = []) => h("span", { class: "meld", data
 export function createGinBoard(root, { send, nameOf }) {
   const ui = {
     view: null, selected: null, focus: 0, busy: false, layoffs: null, defendKey: null, seenResults: null,
+    declared: [], // the last knock and defence seen in events: the result shows what was laid down
     dialog: null,
   };
 
@@ -240,8 +241,27 @@ export function createGinBoard(root, { send, nameOf }) {
       const last = view.results[n - 1];
       clear(el.result).append(h("h2", { text: t("gin.handOver", { n }) }),
         h("p", { id: "gin-result-text", text: outcomeText(last) }),
+        ...(["gin", "knock", "undercut"].includes(last.end) ? ui.declared : []).map((e) => declaredLine(e)),
         h("button", { type: "button", class: "button small", onclick: () => { el.result.hidden = true; } }, t("gin.continue")));
       el.result.hidden = false;
+      ui.declared = []; // shown with its hand: never with a later one
+    }
+  }
+
+  // A knock's or a defence's groups as laid down (the knock card stays face down for the other).
+  function declaredLine(e) {
+    const m = parseGinMove(e.move);
+    const laid = m.layoffs.map(([c, n]) => h("span", { class: "gin-layoff" }, face(c, { size: "small" }), ` → ${n}`));
+    return h("div", { class: "gin-declared", dataset: { seat: String(e.seat), kind: m.kind } },
+      h("p", { text: t(`gin.declared.${m.kind}`, { name: nameOf(e.seat) }) }),
+      h("div", { class: "meld-list" }, m.groups.map((g, i) => meldBox(g, m.kind === "knock" ? i + 1 : null)), laid));
+  }
+
+  // Events of a move's answer or a stream message: keep the hand's last knock and defence.
+  function noteEvents(events) {
+    for (const e of events || []) {
+      if (e.move.startsWith("knock ")) ui.declared = [e];
+      else if (e.move.startsWith("defend ")) ui.declared = [...ui.declared.filter((d) => d.move.startsWith("knock ")), e];
     }
   }
 
@@ -440,6 +460,7 @@ export function createGinBoard(root, { send, nameOf }) {
   return {
     render,
     say,
+    noteEvents,
     get busy() { return ui.busy; },
     get selected() { return ui.selected; },
     cardOrder: () => (ui.view ? handOrder() : []),

@@ -69,6 +69,7 @@ function render() {
 async function send(move) {
   try {
     const result = await sendMove(attemptId, move, state.attempt.seq);
+    board.noteEvents(result.events);
     state.attempt = result.attempt;
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;

@@ -129,6 +129,7 @@ function render() {
 async function send(move) {
   try {
     const result = await sendTableMove(tableId, move, state.seq);
+    board.noteEvents(result.events);
     await enqueue(() => absorb(result.table));
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
@@ -211,7 +212,10 @@ async function main() {
     return;
   }
   if (state.table.seat !== null && state.table.status !== "finished") {
-    tableEvents(tableId, state.seq, (message) => enqueue(() => absorb(message.table)),
+    tableEvents(tableId, state.seq, (message) => enqueue(() => {
+      board.noteEvents(message.events);
+      absorb(message.table);
+    }),
       (s) => { document.body.dataset.stream = s; });
   }
   setInterval(renderCountdown, 250);

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, jsonify, render_template, request
 
 from service import assets
-from service.data import replays, tables
+from service.data import keys, replays, tables
 from service.data.archive import from_settings as archive_of
 from service.data.games import GAMES
 from service.data.gin_replays import gin_positions
@@ -176,8 +176,13 @@ def new_table() -> Response:
 
 @bp.get("/t/<invite>")
 def join_table(invite: str) -> Response:
-    """A friend's invite: a name, then the seat (the API checks the code)."""
-    return page("table_join.html", "tables", invite=invite)
+    """A friend's invite: a name, then the seat (the API checks the code). The lead names the
+    table's game (Gin's own sentence; an unknown invite reads as Pik Dame's, the API says no)."""
+    client = get_redis()
+    table_id = client.get(keys.invite(invite)) if len(invite) <= 64 else None
+    found = tables.load(client, str(table_id)) if table_id else None
+    lead = "gin.joinLead" if found is not None and found.game == "gin" else "tables.joinLead"
+    return page("table_join.html", "tables", invite=invite, join_lead=lead)
 
 
 @bp.get("/tables/<id:table_id>")

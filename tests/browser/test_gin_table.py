@@ -7,6 +7,7 @@ card (the bot's hand, the stock, its face-down knock card) anywhere on the page.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -380,3 +381,51 @@ def test_the_match_survives_a_reload_on_another_device(browser: Browser, stack: 
     finally:
         first.close()
         second.close()
+
+
+def test_a_gin_match_between_two_friends(browser: Browser, stack: Stack) -> None:
+    """Two seats for two people: the invite names Gin, the friend joins, each sees the other's
+    moves from the live stream, and neither page shows the other's hidden cards."""
+    contexts = [
+        browser.new_context(base_url=stack.base_url, viewport={"width": 1280, "height": 900})
+        for _ in range(2)
+    ]
+    ada, bea = (c.new_page() for c in contexts)
+    try:
+        ada.goto("/spielen")
+        ada.wait_for_selector("body[data-ready='1']")
+        ada.locator("input[name=game][value=gin]").check()
+        ada.locator("#name").fill("Ada")
+        ada.locator("#kind-1").select_option("human")
+        ada.locator("#create-button").click()
+        ada.wait_for_url("**/tables/*")
+        ada.wait_for_selector("body[data-ready='1']")
+        link = ada.locator("#invite-link").input_value()
+        table_id = ada.url.rstrip("/").rsplit("/", 1)[1]
+        bea.goto(link)
+        bea.wait_for_selector("body[data-ready='1']")
+        expect(bea.locator(".lead")).to_contain_text("Gin Rommé")
+        bea.locator("#name").fill("Bea")
+        bea.locator("#join-button").click()
+        bea.wait_for_url(f"**/tables/{table_id}")
+        expect(ada.locator("#waiting-seats")).to_contain_text("Bea")
+        ada.locator("#start-button").click()
+        expect(bea.locator("#table")).to_be_visible()  # from the stream
+        for _ in range(6):  # a few turns, each by whoever is to move, on their own page
+            table = table_doc(ada, table_id)
+            mover = ada if table["turn"] == 0 else bea
+            view = table_doc(mover, table_id)["view"]
+            other_hand = set(table_doc(bea if mover is ada else ada, table_id)["view"]["hand"])
+            assert not page_cards(mover, "#gin-board [data-card]") & (
+                other_hand - set(view["took"][1 - view["seat"]])
+            )
+            expect(mover.locator("#gin-board")).to_have_class(re.compile("my-turn"))
+            play_by_keys(mover, view)
+            waiting = bea if mover is ada else ada
+            waiting.wait_for_function(
+                "s => Number(document.body.dataset.seq) > s", arg=table["seq"]
+            )
+        assert table_doc(bea, table_id)["seat"] == 1
+    finally:
+        for c in contexts:
+            c.close()

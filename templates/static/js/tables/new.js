@@ -67,6 +67,14 @@ async function submit(e) {
 }
 
 $("#name").value = load("name", "");
+// Choosing Gin offers the computer as the opponent first (the seed page's duel); a friend is a
+// choice away.
+for (const radio of form.querySelectorAll("input[name=game]")) {
+  radio.addEventListener("change", () => {
+    if (isGin() && !$("#kind-1").dataset.touched) $("#kind-1").value = "bot";
+  });
+}
+$("#kind-1").addEventListener("change", () => { $("#kind-1").dataset.touched = "1"; });
 form.addEventListener("change", refresh);
 form.addEventListener("submit", submit);
 refresh();

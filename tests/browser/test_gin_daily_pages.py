@@ -6,6 +6,7 @@ archive (the game switch) list it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from tests.support.browser_stack import Stack
 from tests.support.gin_flows import hand_order, play_by_keys
 from tests.support.page_checks import overflow, raw_text
 from tests.support.page_flows import api_call
+from tests.support.tables import CARD
 
 
 def view_cards(view: dict[str, Any]) -> set[str]:
@@ -86,6 +88,11 @@ def test_a_gin_daily_played_on_the_page(page: Page, stack: Stack, lang: str, pho
     expect(page.locator("#end-verification")).to_have_attribute(
         "data-status", "verified", timeout=90_000
     )
+    # the spoiler-free share text names the game, never a card
+    expect(page.locator("#share-text")).to_have_value(
+        re.compile("^Gin Romm" if lang == "de" else "^Gin Rummy")
+    )
+    assert not CARD.search(page.locator("#share-text").input_value())
     assert not raw_text(page)
     page.goto("/rankings?game=gin")
     page.wait_for_selector("body[data-ready='1']")

@@ -4,10 +4,11 @@
 // attempt's session) continues it. At the end: the totals, the score (your total minus the
 // bot's), the verification by replay and the way to the Gin rankings.
 
-import { ApiError, attempt as fetchAttempt, sendMove, verification } from "../lib/api.js";
+import { ApiError, attempt as fetchAttempt, sendMove, shareOf, verification } from "../lib/api.js";
 import { $, h, sleep } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
 import { formatDate, signed, t } from "../lib/i18n.js";
+import { copyOnClick } from "../lib/share.js";
 import { createGinBoard } from "./board.js";
 
 const attemptId = document.body.dataset.attempt;
@@ -36,6 +37,19 @@ async function waitVerdict() {
     }
     $("#end-verification").textContent = verdictText(v);
     $("#end-verification").dataset.status = v ? v.status : "";
+  }
+  if (v && v.status === "verified") showShare();
+}
+
+// The spoiler-free share text of a verified attempt (the server's: date, score, place, streak).
+async function showShare() {
+  try {
+    const text = await shareOf(attemptId, document.documentElement.lang);
+    $("#share-text").value = `${text}\n${window.location.origin}/`;
+    $("#end-share").hidden = false;
+    copyOnClick($("#share-copy"), $("#share-text"), $("#share-done"));
+  } catch (e) {
+    // the share text is a nicety: the end screen works without it
   }
 }
 

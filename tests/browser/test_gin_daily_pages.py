@@ -104,9 +104,11 @@ def test_a_gin_daily_played_on_the_page(page: Page, stack: Stack, lang: str, pho
 
 
 def page_cards(page: Page) -> set[str]:
+    """The cards on the board but the last hand's result box (that hand's laid-down groups:
+    public when laid down, and the next hand is dealt anew)."""
     return {
         str(c)
         for c in page.locator("#gin-board [data-card]").evaluate_all(
-            "els => els.map(e => e.dataset.card)"
+            "els => els.filter(e => !e.closest('#gin-result')).map(e => e.dataset.card)"
         )
     }

@@ -6,6 +6,7 @@ archive (the game switch) list it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -100,6 +101,16 @@ def test_a_gin_daily_played_on_the_page(page: Page, stack: Stack, lang: str, pho
     expect(page.locator("#game-switch a[data-game=gin]")).to_have_attribute("aria-current", "page")
     page.goto("/archive?game=gin")
     page.wait_for_selector("body[data-ready='1']")
+    assert not raw_text(page)
+    # once the day has closed: the replay viewer (the daily's link leads on to Gin's own)
+    day_after = dt.date.fromisoformat(day["date"]) + dt.timedelta(days=3)
+    stack.clock.set_day(day_after.isoformat())
+    page.goto(f"/replay/{attempt_id}")
+    page.wait_for_url(f"**/gin/replay/{attempt_id}")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#replay-seats [data-seat] .card")).to_have_count(20)  # the first deal
+    page.keyboard.press("End")
+    expect(page.locator("#replay-knock .gin-after")).to_be_visible()
     assert not raw_text(page)
 
 

@@ -116,8 +116,12 @@ export function createGinBoard(root, { send, nameOf }) {
       h("p", { class: "stock" }, back({ size: "small", label: t("gin.stockCards", { n: view.stock_size }) }),
         h("span", { dataset: { stockSize: String(view.stock_size) }, text: String(view.stock_size) })));
     const top = view.discard[view.discard.length - 1];
-    clear(el.pile).append(h("h2", { text: t("gin.pile", { n: view.discard.length }) }),
-      h("p", { class: "discard-top", id: "gin-pile-top" }, top ? face(top) : h("span", { class: "empty", text: t("gin.pileEmpty") })));
+    const pileKey = `${view.hand_no}:${view.discard.length}:${top || ""}`;
+    if (el.pile.dataset.key !== pileKey) { // redrawn when it changed: the card lands once
+      el.pile.dataset.key = pileKey;
+      clear(el.pile).append(h("h2", { text: t("gin.pile", { n: view.discard.length }) }),
+        h("p", { class: "discard-top", id: "gin-pile-top" }, top ? face(top) : h("span", { class: "empty", text: t("gin.pileEmpty") })));
+    }
     const mine = myTurn() && !ui.busy;
     buttons.pass.hidden = !(view.phase === "upcard");
     buttons.draw.hidden = view.phase === "upcard";
@@ -290,11 +294,14 @@ export function createGinBoard(root, { send, nameOf }) {
     const left = free.filter((c) => !laid.has(c));
     const after = deadwoodOf(left);
     ui.defendAfter = after;
-    const rows = free.map((c) => {
-      const options = knock.melds.map((_, i) => i + 1).filter((n) => laid.get(c) === n || fitsMeld(knock.melds, ui.layoffs, c, n));
+    const optionsOf = (c) => (gin ? [] : knock.melds.map((_, i) => i + 1)
+      .filter((n) => laid.get(c) === n || fitsMeld(knock.melds, ui.layoffs, c, n)));
+    const fitting = free.filter((c) => optionsOf(c).length);
+    const rest = free.filter((c) => !optionsOf(c).length);
+    const rows = fitting.map((c) => {
+      const options = optionsOf(c);
       return h("li", { class: "gin-lay", dataset: { card: c } }, face(c, { size: "small" }),
-        gin || !options.length ? h("span", { class: "hint-text", text: t("gin.defend.noFit") })
-          : h("label", {}, h("span", { class: "sr", text: t("gin.defend.layLabel", { card: cardName(c) }) }),
+        h("label", {}, h("span", { class: "sr", text: t("gin.defend.layLabel", { card: cardName(c) }) }),
             h("select", {
               dataset: { layoff: c },
               onchange: (e) => {
@@ -313,7 +320,9 @@ export function createGinBoard(root, { send, nameOf }) {
         orderLayoffs(knock.melds, ui.layoffs).filter(([, n]) => n === i + 1).map(([c]) => c)))),
       h("p", { text: t("gin.defend.own") }),
       h("div", { class: "meld-list" }, ui.own.length ? ui.own.map((m) => meldBox(m)) : h("span", { class: "empty", text: t("gin.defend.noMelds") })),
-      free.length ? h("ul", { class: "gin-lays" }, rows) : null,
+      rows.length ? h("ul", { class: "gin-lays" }, rows) : null,
+      rest.length ? h("p", { class: "gin-nofit" }, t("gin.defend.noFitCards"), " ",
+        h("span", { class: "meld-cards" }, rest.map((c) => face(c, { size: "small" })))) : null,
       h("p", { class: "gin-after", dataset: { after: String(after) }, text: t("gin.defend.after", { n: after }) }),
       h("p", { class: "hint-text", text: t("gin.defend.suggested") }),
       h("button", { type: "button", class: "button primary", id: "gin-defend-ok", disabled: ui.busy, onclick: () => defend() }, t("gin.defend.confirm")),

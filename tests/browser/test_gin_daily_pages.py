@@ -112,6 +112,15 @@ def test_a_gin_daily_played_on_the_page(page: Page, stack: Stack, lang: str, pho
     page.keyboard.press("End")
     expect(page.locator("#replay-knock .gin-after")).to_be_visible()
     assert not raw_text(page)
+    # and the closed day's match again as practice, from the Gin archive (unranked)
+    page.goto("/archive?game=gin")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator(f"li.day[data-date='{day['date']}'] button.practice").click()
+    page.wait_for_url("**/gin/play/*")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#practice-flag")).to_be_visible()
+    practice = attempt_of(page, page.url.rstrip("/").rsplit("/", 1)[1])
+    assert practice["ranked"] is False and practice["game"] == "gin"
 
 
 def page_cards(page: Page) -> set[str]:

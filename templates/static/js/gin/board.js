@@ -14,7 +14,7 @@ import { back, cardName, face, short } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { signed, t } from "../lib/i18n.js";
 import {
-  cardKey, deadwoodOf, defendText, describeGinMove, fitsMeld, orderLayoffs, parseGinMove, sortGin,
+  deadwoodOf, defendText, describeGinMove, fitsMeld, orderLayoffs, parseGinMove, sortGin,
 } from "./cards.js";
 
 const meldBox = (cards, n = null, extra = []) => h("span", { class: "meld", dataset: { meld: cards.join(" ") } },
@@ -472,7 +472,5 @@ export function createGinBoard(root, { send, nameOf }) {
     noteEvents,
     get busy() { return ui.busy; },
     get selected() { return ui.selected; },
-    cardOrder: () => (ui.view ? handOrder() : []),
-    keyOf: cardKey,
   };
 }

@@ -4,8 +4,9 @@ at many active tables, and the turn timer's lateness. Writes bench/results/table
     .venv/bin/python -m bench.bench_tables [--streams 1000] [--tables 200] [--timers 40]
 
 Real parts: redis-server, the API's gunicorn (gthread), the streams' gunicorn (gevent, one
-worker, so its memory per connection is read from one process), a stock ``rq worker
---with-scheduler``. No figure here is asserted by any test.
+worker, so its memory per connection is read from one process), ``rq worker --with-scheduler``
+as deploy/ runs it, beside the same command with RQ's stock worker class (the reference for the
+timer). No figure here is asserted by any test.
 """
 
 from __future__ import annotations
@@ -22,13 +23,17 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
+import redis
+
+from service.commands import worker_args
 from tests.support.processes import (
+    Process,
     WebServer,
     descendants,
     service_env,
+    spawn,
     start_stream,
     start_web,
-    start_worker,
 )
 from tests.support.servers import start_redis
 
@@ -173,36 +178,56 @@ def bench_broadcast(web: WebServer, stream: WebServer, tables: int) -> dict[str,
     }
 
 
-def bench_timers(web: WebServer, count: int) -> dict[str, Any]:
-    """``count`` tables whose human never cuts (30 s timer): when each cut happened, after its
-    deadline, as seen by polling the tables every 50 ms."""
-    tables = []
+def parse_deadline(deadline: str) -> float:
+    """``T.deadline`` (ISO 8601, ms, Z) as a Unix time."""
+    at = time.mktime(time.strptime(deadline[:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
+    return at + int(deadline[20:23]) / 1000
+
+
+def bench_timers(web: WebServer, redis_url: str, count: int) -> dict[str, Any]:
+    """``count`` tables whose human never cuts (30 s timer), made one after another: how long
+    after each deadline the timer's cut was published (the table's ``PUBLISH`` on its live
+    channel, read by one pattern subscription here: no polling in the figure)."""
+    listener = redis.Redis.from_url(redis_url).pubsub()
+    listener.psubscribe("pd:{t:*}:live")
+    deadlines: dict[str, float] = {}
     for _ in range(count):
         table_id, token = new_table(
             web, [HUMAN, {"kind": "bot", "level": "beginner"}], turn_timer=30
         )
         _, body = web.call("GET", f"/api/tables/{table_id}", None, token)
-        deadline = body["table"]["deadline"]
-        at = time.mktime(time.strptime(deadline[:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
-        at += int(deadline[20:23]) / 1000
-        tables.append((table_id, token, at))
+        deadlines[table_id] = parse_deadline(body["table"]["deadline"])
     lateness: dict[str, float] = {}
-    stop = time.time() + 120
+    stop = time.time() + 150
     while len(lateness) < count and time.time() < stop:
-        for table_id, token, at in tables:
-            if table_id in lateness or time.time() < at:
-                continue
-            _, body = web.call("GET", f"/api/tables/{table_id}", None, token)
-            if body["table"]["seq"] > 0:
-                lateness[table_id] = time.time() - at
-        time.sleep(0.05)
+        message = listener.get_message(timeout=1.0)
+        if message is None or message["type"] != "pmessage":
+            continue
+        now = time.time()
+        table_id = message["channel"].decode().split("{t:", 1)[1].split("}", 1)[0]
+        at = deadlines.get(table_id)
+        # the start's message came 30 s before the deadline; the next one is the timer's cut
+        if at is not None and table_id not in lateness and now > at - 15:
+            lateness[table_id] = now - at
+    listener.close()
     values = sorted(lateness.values())
     return {
         "timers": count,
         "fired": len(values),
         "median_s": round(statistics.median(values), 2) if values else None,
+        "p99_s": round(values[int(0.99 * (len(values) - 1))], 2) if values else None,
         "max_s": round(values[-1], 2) if values else None,
+        "min_s": round(values[0], 2) if values else None,
     }
+
+
+def timer_worker(env: dict[str, str], log: Path, stock: bool) -> Process:
+    """deploy/'s worker, or (the reference) the same command with RQ's stock worker class,
+    whose scheduler ticks once a second."""
+    args = worker_args()
+    if stock:
+        args[args.index("worker.steady.SteadyWorker")] = "rq.worker.Worker"
+    return spawn(args, env, log)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -219,16 +244,21 @@ def main(argv: list[str] | None = None) -> int:
         PIKDAME_STREAM_CONNECTIONS="4000",
         PIKDAME_STREAM_SECONDS="3600",
         PIKDAME_LIMIT_TABLE_MOVES="1000 per second",
+        PIKDAME_LIMIT_TABLE_ADDRESS="100000 per second",
     )
     web = start_web(env, logs / "web.log")
     stream = start_stream({**env, "WEB_CONCURRENCY": "2"}, logs / "stream.log")
-    worker = start_worker(env, logs / "worker.log")
     try:
         streams = bench_streams(web, stream, args.streams)
         broadcast = bench_broadcast(web, stream, args.tables)
-        timers = bench_timers(web, args.timers)
+        timed = {}
+        for stock in (True, False):  # the reference first, then ours, one at a time
+            worker = timer_worker(env, logs / f"worker-{stock}.log", stock)
+            try:
+                timed[stock] = bench_timers(web, server.url, args.timers)
+            finally:
+                worker.stop()
     finally:
-        worker.stop()
         stream.process.stop()
         web.process.stop()
         server.close()
@@ -236,8 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     RESULT.write_text(
         "## Tables (issue 12)\n\n"
         f"`{command.strip()}` — redis-server, gunicorn gthread (API), gunicorn gevent (streams,"
-        " one worker), one `rq worker --with-scheduler`, all on the 2-core machine with the"
-        " client.\n\n"
+        " one worker), one `rq worker --with-scheduler` (RQ's stock worker class, then ours),"
+        " all on the 2-core machine with the client.\n\n"
         "| figure | value |\n| --- | --- |\n"
         f"| open live streams on one gevent worker | {streams['streams']} (all answered in"
         f" {streams['open_s']} s) |\n"
@@ -249,9 +279,16 @@ def main(argv: list[str] | None = None) -> int:
         f"| a move's broadcast to both seats: median / p99 / max | {broadcast['median_ms']} /"
         f" {broadcast['p99_ms']} / {broadcast['max_ms']} ms ({broadcast['deliveries']}"
         " deliveries) |\n"
-        f"| turn timers (30 s, nobody moves): fired | {timers['fired']} of {timers['timers']} |\n"
-        f"| timer lateness after the deadline: median / max | {timers['median_s']} /"
-        f" {timers['max_s']} s (polled every 50 ms: includes up to 0.05 s of polling) |\n"
+        + "".join(
+            f"| turn timers (30 s, nobody moves), {name}: fired | {t['fired']} of"
+            f" {t['timers']} |\n"
+            f"| {name}: lateness after the deadline, min / median / p99 / max |"
+            f" {t['min_s']} / {t['median_s']} / {t['p99_s']} / {t['max_s']} s |\n"
+            for name, t in (
+                ("reference: stock `rq worker` (RQ's scheduler, 1 s tick)", timed[True]),
+                ("ours: `worker.steady.SteadyWorker` (TimerScheduler, 0.1 s tick)", timed[False]),
+            )
+        )
     )
     print(RESULT.read_text())
     return 0

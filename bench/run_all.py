@@ -19,6 +19,8 @@ BENCHES = {
     "engine": ["bench.bench_engine", "--ref-python", "var/refvenv/bin/python"],
     "bots": ["bench.bench_bots"],
     "gin": ["bench.bench_gin", "--ref-python", "var/refvenv/bin/python"],
+    # issue 14: the Gin daily's verification as the worker runs it, beside Pik Dame's daily
+    "gin_daily": ["bench.bench_gin_daily"],
     # the service beside its code before the performance work (commit c6c7bb9), same run
     "service": ["bench.bench_http", "--before-commit", "c6c7bb9", "--limits-off-variant"],
     "profile": ["bench.profile_http", "--before-commit", "c6c7bb9"],

@@ -4,7 +4,12 @@ A stream is a long-lived connection that mostly waits on Redis pub/sub: gevent w
 thousands of them per process as greenlets (``worker_connections``), where gthread would need a
 thread each. The same app (service.wsgi:app); nginx sends only the stream path here, unbuffered.
 Not preloaded: gevent patches the standard library in each worker before the app is imported.
+On SIGTERM every open stream ends at once (service.table_stream.shutdown), so a worker stops
+within ``graceful_timeout`` with its seats marked absent, instead of being killed mid-stream.
 """
+
+import signal as _signal
+from typing import Any as _Any
 
 from service.data import config as _config  # (gunicorn reads every public name here)
 
@@ -16,10 +21,31 @@ worker_connections = _settings.stream_connections
 preload_app = False
 timeout = 30  # the gevent arbiter heartbeat, not a request's length
 graceful_timeout = 5  # streams end; EventSource resumes with Last-Event-ID on another worker
-keepalive = 75
+# A short keep-alive: a connection here carries one stream (EventSource opens a new one after
+# ``retry``), and an idle kept-alive connection holds a stopping worker; it must close well
+# within ``graceful_timeout`` or the worker is killed instead of exiting. (0 was tried: gunicorn's
+# gevent worker then missed a client's disconnect, and the seat stayed "connected".)
+keepalive = 2
 max_requests = 0  # a recycled worker would drop its streams for nothing
 accesslog = None
 errorlog = "-"
 loglevel = _settings.log_level
 forwarded_allow_ips = ",".join(str(network) for network in _settings.proxies)
 control_socket_disable = True
+
+
+def post_worker_init(worker: _Any) -> None:
+    """Chain the worker's SIGTERM handler: end the streams (in a greenlet, not in the signal
+    handler), then let gunicorn stop as usual."""
+    import gevent
+
+    from service import table_stream
+
+    previous = _signal.getsignal(_signal.SIGTERM)
+
+    def on_term(signum: int, frame: _Any) -> None:
+        gevent.spawn(table_stream.shutdown)
+        if callable(previous):
+            previous(signum, frame)
+
+    _signal.signal(_signal.SIGTERM, on_term)

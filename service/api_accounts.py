@@ -17,7 +17,7 @@ from flask import Response, jsonify
 
 from service import identity, outputs, passkeys
 from service.apidoc import api_blueprint
-from service.data import accounts, clock, suspicious
+from service.data import accounts, archive, clock, owners, store, suspicious
 from service.errors import ApiError
 from service.inputs import CeremonyBody, DevicePath, EmptyBody, SignOutBody, SignUpBody
 from service.limits import client_address, limit_creations
@@ -82,10 +82,21 @@ def signup(body: CeremonyBody) -> tuple[Response, int]:
     anonymous = identity.session_player() if attach else None
     account = accounts.create(client, name, credential, now_ms, account_id)
     suspicious.note_account(client, account.id, client_address())
-    if anonymous is not None and accounts.account_of(client, anonymous) is None:
-        accounts.attach(client, account.id, anonymous)
+    free = anonymous is not None and accounts.account_of(client, anonymous) is None
+    if free and anonymous is not None and accounts.attach(client, account.id, anonymous):
+        _take_over(anonymous, account)
     identity.sign_in(account)
     return jsonify(_doc(account)), 201
+
+
+def _take_over(anonymous: str, account: accounts.Account) -> None:
+    """The device's history becomes the account's: its streaks, statistics and leagues (kept
+    per owner), its all-time board entry, and today's ranked attempt (so the account's first
+    attempt of the day stays its only ranked one)."""
+    rankings = get_rankings()
+    owners.merge(rankings, f"p:{anonymous}", owners.owner_of(get_redis(), account.player))
+    owners.merge_alltime(rankings, anonymous, account.player)
+    store.take_day_slot(get_redis(), clock.today(settings()), anonymous, account.player)
 
 
 @bp.post("/signin/options", responses=CEREMONY)
@@ -178,6 +189,7 @@ def delete_account() -> Response:
     account = identity.require_account()
     client = get_redis()
     player_ids = accounts.delete(client, account.id)
-    accounts.erase_names(client, get_rankings(), player_ids)
+    files = archive.from_settings(settings())
+    accounts.erase_names(client, get_rankings(), player_ids, files, account.id)
     identity.sign_out()
     return jsonify({"ok": True})

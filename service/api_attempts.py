@@ -1,4 +1,7 @@
-"""An attempt: reading it, playing moves (the bots answer), its record, and a hint."""
+"""An attempt: reading it, playing moves (the bots answer), its record, and a hint.
+
+The routes serve every daily game (issue 14): the attempt knows its game; a Gin attempt's moves
+are G8 notation and its documents are docs/GIN_DAILY.md's."""
 
 from __future__ import annotations
 
@@ -7,10 +10,10 @@ from typing import Any
 import redis
 from flask import Response, current_app, jsonify, request
 
-from engine import view
+from engine import gin, view
 from service import identity, outputs, present, verdicts
 from service.apidoc import api_blueprint
-from service.data import clock, keys, queue, store
+from service.data import clock, dailies, keys, queue, store
 from service.errors import ApiError
 from service.inputs import AttemptPath, MoveBody, WaitQuery
 from service.limits import counted_read, limit_moves, read_pipeline
@@ -125,6 +128,14 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
             # The attempt is in the finished set: the reconciler will queue it.
             current_app.logger.warning("could not enqueue verification for %s", attempt_id)
     acknowledge()  # the replicas have the move before the player is told (deploy/SCALING.md)
+    if updated.kind == dailies.GIN:
+        # As seat 0 saw them: the bot's knock card is face down (G6, GIN_DECISIONS D15).
+        return jsonify(
+            {
+                "attempt": present.gin_attempt_json(client, updated, game),
+                "events": [{"seat": s, "move": m} for s, m in gin.public_moves(events, 0)],
+            }
+        )
     # The moves as seat 0 saw them (R10): a bot's face-down going-out card stays hidden (R4.3).
     seat_view = view(game.state, 0)
     seen = seat_view.history
@@ -141,6 +152,8 @@ def get_log(path: AttemptPath) -> Response:
     attempt = _readable(path.attempt_id)
     if attempt.status != "finished":
         raise ApiError(409, "not_finished", "the record is available once the round has ended")
+    if attempt.kind == dailies.GIN:
+        return jsonify(gin_log(attempt))
     seed = present.seed_if_published(attempt.date, settings())
     if seed is not None:
         return jsonify(attempt.game.to_record(bytes.fromhex(seed)))
@@ -151,11 +164,24 @@ def get_log(path: AttemptPath) -> Response:
     return jsonify(record)
 
 
+def gin_log(attempt: store.Attempt) -> dict[str, Any]:
+    """A finished Gin attempt's ``gin-log/1``: complete with its seed once the day has closed;
+    before, without the seed and with the bot's face-down knock cards as ``??`` (G6)."""
+    match = attempt.match
+    if present.seed_if_published(attempt.date, settings(), dailies.GIN) is not None:
+        return match.to_record(reveal_seed=True)
+    record = match.to_record(reveal_seed=False)
+    record["moves"] = [{"seat": s, "move": m} for s, m in gin.public_moves(match.moves, 0)]
+    return record
+
+
 @bp.get("/<id:attempt_id>/hint", responses=outputs.answers(outputs.Hint, 401, 403, 404, 409))
 def get_hint(path: AttemptPath) -> Response:
     """The moves laying the most points from your hand now (owner, your play phase)."""
     attempt = _load(path.attempt_id)
     identity.require_owner(attempt)
+    if attempt.kind != dailies.PIKDAME:  # Gin's view carries its help (deadwood, suggestion)
+        raise ApiError(409, "wrong_phase", "a hint is available in Pik Dame's play phase")
     seat_view = view(attempt.game.state, 0)
     if seat_view.outcome is not None or seat_view.turn != 0 or seat_view.phase != "play":
         raise ApiError(409, "wrong_phase", "a hint is available in your play phase")

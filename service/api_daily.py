@@ -1,19 +1,21 @@
 """The daily challenge and starting attempts (API.md: Daily challenge, Attempts), plus the
-archive's extras: ``GET /api/days`` and unranked practice of a closed day."""
+archive's extras: ``GET /api/days`` and unranked practice of a closed day.
+
+Every route serves each daily game (issue 14, docs/GIN_DAILY.md): ``game=gin`` in the query (reads)
+or the body (starts) selects Gin's daily; without it the answers are Pik Dame's, as in API v1."""
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response, jsonify, request
 
-from engine import daily_game, daily_seed
 from service import identity, outputs, present
 from service.apidoc import api_blueprint
-from service.data import accounts, archive, clock, keys, store, suspicious
+from service.data import accounts, archive, clock, dailies, keys, store, suspicious
 from service.errors import ApiError
-from service.inputs import DayPath, DaysQuery, NameBody, calendar_day
+from service.inputs import DayPath, DaysQuery, GameQuery, StartBody, calendar_day
 from service.limits import client_address, counted_read, limit_creations, read_pipeline
 from service.redisconn import acknowledge, get_redis, settings
 from service.validation import checks_first
@@ -30,32 +32,34 @@ def known_day(date: str) -> str:
     return date
 
 
-def _day(date: str) -> Response:
+def _day(date: str, game: str) -> Response:
     """The day's document: its attempts counter read with the rate-limit count, one round trip."""
     pipe, count = read_pipeline(get_redis())
-    pipe.get(keys.day_count(date))
+    pipe.get(keys.day_count(date, game))
     (attempts,) = count.check(pipe.execute())
-    return jsonify(present.day_doc(date, settings(), attempts))
+    return jsonify(present.day_doc(date, settings(), attempts, game))
 
 
-@bp.get("/daily", responses=outputs.answers(outputs.Day))
+@bp.get("/daily", responses=outputs.answers(outputs.Day, 422))
 @counted_read
-def today() -> Response:
-    """Today's challenge (UTC)."""
-    return _day(clock.today(settings()))
+def today(query: GameQuery) -> Response:
+    """Today's challenge (UTC); ``game=gin``: Gin's (docs/GIN_DAILY.md)."""
+    return _day(clock.today(settings()), query.game)
 
 
-@bp.get("/daily/<date>", responses=outputs.answers(outputs.Day, 404))
+@bp.get("/daily/<date>", responses=outputs.answers(outputs.Day, 404, 422))
 @counted_read
-def day(path: DayPath) -> Response:
-    """A day's challenge; its seed once closed."""
-    return _day(known_day(path.date))
+@checks_first(known_day)
+def day(path: DayPath, query: GameQuery) -> Response:
+    """A day's challenge; its seed once closed; ``game=gin``: Gin's."""
+    return _day(known_day(path.date), query.game)
 
 
 @bp.get("/days", responses=outputs.answers(outputs.Days, 422))
 def days(query: DaysQuery) -> Response:
     """Archive: every day from the launch date (PIKDAME_LAUNCH_DATE) on, played or not, newest
-    first, strictly before ``before`` (default: today): practice opens on each once it closes."""
+    first, strictly before ``before`` (default: today): practice opens on each once it closes.
+    ``game=gin``: Gin's days."""
     config = settings()
     day = calendar_day(query.before or clock.today(config))
     launch = calendar_day(config.launch_date)
@@ -63,7 +67,7 @@ def days(query: DaysQuery) -> Response:
     first = max(launch.toordinal(), day.toordinal() - query.limit)
     dates = [dt.date.fromordinal(o).isoformat() for o in range(day.toordinal() - 1, first - 1, -1)]
     client = get_redis()
-    return jsonify({"days": [present.day_json(client, d, config) for d in dates]})
+    return jsonify({"days": [present.day_json(client, d, config, query.game) for d in dates]})
 
 
 def _created(attempt: store.Attempt, token: str) -> tuple[Response, int]:
@@ -71,9 +75,10 @@ def _created(attempt: store.Attempt, token: str) -> tuple[Response, int]:
     return jsonify(body), 201
 
 
-def _new_game(date: str, name: str, ranked: bool, player: str) -> tuple[Response, int]:
+def _new_game(date: str, name: str, ranked: bool, player: str, kind: str) -> tuple[Response, int]:
     config = settings()
-    game = daily_game(daily_seed(config.secret, date), name)
+    daily = dailies.of(kind)
+    game = daily.new(daily.seed(config.secret, date), name)
     now = clock.now(config)
     try:
         attempt, token = store.create(
@@ -86,6 +91,7 @@ def _new_game(date: str, name: str, ranked: bool, player: str) -> tuple[Response
             now_ms=int(now.timestamp() * 1000),
             day_ordinal=dt.date.fromisoformat(date).toordinal(),
             expiry=archive.expiry_for(date, ranked, config),
+            kind=kind,
         )
     except store.NameTaken:
         raise ApiError(
@@ -94,7 +100,7 @@ def _new_game(date: str, name: str, ranked: bool, player: str) -> tuple[Response
     identity.remember(player)
     acknowledge()  # a 503 here: asking again finds the attempt (409 attempt_exists)
     if ranked:
-        suspicious.note_start(get_redis(), date, attempt.id, client_address())
+        suspicious.note_start(get_redis(), date, attempt.id, client_address(), kind)
     return _created(attempt, token)
 
 
@@ -104,17 +110,27 @@ def ranks(player: str) -> bool:
     return settings().rank_anonymous or accounts.account_of(get_redis(), player) is not None
 
 
-def _can_start(date: str) -> tuple[str, bool]:
+def _requested_game() -> str:
+    """The body's daily game where a check runs before the body's model (a bad name): the
+    slot checked for ``attempt_exists`` is that game's (docs/GIN_DAILY.md)."""
+    body = request.get_json(silent=True)
+    game = body.get("game") if isinstance(body, dict) else None
+    return game if isinstance(game, str) and game in dailies.NAMES else dailies.PIKDAME
+
+
+def _can_start(date: str, game: str | None = None) -> tuple[str, bool]:
     """The player starting today's attempt and whether it is ranked, after API.md's checks
-    before the name: 401 (an unknown token), 404, 409 (another day, a ranked attempt already
-    started: an account's first attempt of the day is its ranked one)."""
+    before the name: 401 (an unknown token), 404, 409 (another day, a ranked attempt of this
+    daily game already started: an account's first attempt of the day is its ranked one)."""
+    if game is None:
+        game = _requested_game()
     player = identity.player_for_new_attempt()
     known_day(date)
     if date != clock.today(settings()):
         raise ApiError(409, "day_closed", f"{date} is over; only today's challenge can be started")
     ranked = ranks(player)
     if ranked:
-        existing = store.attempt_for_player(get_redis(), date, player)
+        existing = store.attempt_for_player(get_redis(), date, player, game)
         if existing is not None:
             raise store.AttemptExists(existing)
     return player, ranked
@@ -132,17 +148,19 @@ def _can_practise(date: str) -> str:
 @bp.post("/daily/<date>/attempts", responses=CREATED)
 @limit_creations()
 @checks_first(_can_start)
-def start_attempt(path: DayPath, body: NameBody) -> tuple[Response, int]:
-    """Start today's attempt: ranked for a signed-in account (one a day), else "ohne Wertung"
-    (``ranked: false``) unless the operator ranks anonymous play."""
-    player, ranked = _can_start(path.date)
-    return _new_game(path.date, body.name, ranked, player)
+def start_attempt(path: DayPath, body: StartBody) -> tuple[Response, int]:
+    """Start today's attempt: ranked for a signed-in account (one a day per daily game), else
+    "ohne Wertung" (``ranked: false``) unless the operator ranks anonymous play. ``game: "gin"``
+    starts Gin's daily match (docs/GIN_DAILY.md)."""
+    player, ranked = _can_start(path.date, body.game)
+    return _new_game(path.date, body.name, ranked, player, body.game)
 
 
 @bp.post("/daily/<date>/practice", responses=CREATED)
 @limit_creations()
 @checks_first(_can_practise)
-def start_practice(path: DayPath, body: NameBody) -> tuple[Response, int]:
-    """An unranked replay of a closed day's deal ("Wiederholen"): same API, never ranked."""
+def start_practice(path: DayPath, body: StartBody) -> tuple[Response, int]:
+    """An unranked replay of a closed day's deal ("Wiederholen"): same API, never ranked;
+    ``game: "gin"``: the day's Gin match."""
     player = _can_practise(path.date)
-    return _new_game(path.date, body.name, False, player)
+    return _new_game(path.date, body.name, False, player, body.game)

@@ -77,8 +77,9 @@ def place_doc(attempt: store.Attempt) -> dict[str, Any]:
     client = get_rankings()
     assert attempt.score is not None
     ranked = attempt.verification == "verified"
-    where = field.place(client, attempt.date, attempt.score, ranked)
-    rank = ranking.rank_of(client, attempt.date, attempt.id) if ranked else None
+    game = attempt.kind  # the field of the attempt's own daily game (issue 14)
+    where = field.place(client, attempt.date, attempt.score, ranked, game)
+    rank = ranking.rank_of(client, attempt.date, attempt.id, game) if ranked else None
     return {
         "attempt_id": attempt.id,
         "date": attempt.date,
@@ -91,9 +92,9 @@ def place_doc(attempt: store.Attempt) -> dict[str, Any]:
         "percentage": where.percentage,
         "rank": rank,
         "total": where.others + 1,
-        "histogram": field.histogram(client, attempt.date),
+        "histogram": field.histogram(client, attempt.date, game),
         "mark": field.bucket_of(attempt.score),
-        "par": par.read(client, attempt.date),
+        "par": par.read(client, attempt.date) if game == GAME else None,  # Pik Dame's Zen par
     }
 
 
@@ -107,7 +108,12 @@ def place(path: AttemptPath) -> Response:
     return jsonify(place_doc(_finished(path.attempt_id)))
 
 
-def share_text(doc: dict[str, Any], streak: int, lang: str) -> str:
+#: The game's name in a share text of another daily game than Pik Dame (issue 14), until the
+#: pages' strings have a ``share.field.<game>`` of their own.
+SHARE_NAMES = {"gin": "Gin Rommé"}
+
+
+def share_text(doc: dict[str, Any], streak: int, lang: str, game: str = GAME) -> str:
     """Date, game, score, place, percentage and streak; never a card (spoiler-free)."""
     table = pages.strings(lang)
     percentage = "–" if doc["percentage"] is None else f"{doc['percentage']:g}"
@@ -123,7 +129,9 @@ def share_text(doc: dict[str, Any], streak: int, lang: str) -> str:
         "percentage": percentage,
         "streak": str(streak),
     }
-    text = table["share.field"]
+    text = table.get(f"share.field.{game}") or table["share.field"]
+    if game in SHARE_NAMES and f"share.field.{game}" not in table:
+        text = text.replace("Pik Dame", SHARE_NAMES[game], 1)
     for name, value in values.items():
         text = text.replace("{" + name + "}", value)
     return text
@@ -139,6 +147,7 @@ def share(path: AttemptPath, query: LangQuery) -> Response:
     """The spoiler-free share text of a finished attempt (no card names)."""
     attempt = _finished(path.attempt_id)
     owner = owners.owner_of(get_redis(), attempt.player)
-    streak = streaks.read(get_rankings(), owner, clock.today(settings()))[GAME]["current"]
+    today = clock.today(settings())
+    streak = streaks.read(get_rankings(), owner, today)[attempt.kind]["current"]
     assert isinstance(streak, int)
-    return jsonify({"text": share_text(place_doc(attempt), streak, query.lang)})
+    return jsonify({"text": share_text(place_doc(attempt), streak, query.lang, attempt.kind)})

@@ -1,15 +1,18 @@
-"""Rankings (API.md): a day's board, the entries around one attempt, the all-time board."""
+"""Rankings (API.md): a day's board, the entries around one attempt, the all-time board; per
+daily game (``game=gin``: Gin's, docs/GIN_DAILY.md; without it Pik Dame's, as in API v1)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from flask import Response, jsonify
 
 from service import outputs
 from service.api_daily import known_day
 from service.apidoc import api_blueprint
-from service.data import clock, ranking
+from service.data import clock, keys, ranking
 from service.errors import ApiError
-from service.inputs import AroundPath, AroundQuery, DayPath, PageQuery
+from service.inputs import AroundPath, AroundQuery, DayPath, GamePageQuery
 from service.limits import counted_read, read_pipeline
 from service.redisconn import get_rankings, settings
 from service.validation import checks_first
@@ -29,20 +32,28 @@ def _day_of(date: str, attempt_id: str = "") -> str:
 
 
 @bp.get("/all-time", responses=outputs.answers(outputs.AllTime, 422))
-def all_time(query: PageQuery) -> Response:
-    """Per player: the sum of verified daily scores."""
-    return jsonify(ranking.alltime_page(get_rankings(), query.offset, query.limit))
+def all_time(query: GamePageQuery) -> Response:
+    """Per player: the sum of verified daily scores (of the daily game ``game``)."""
+    return jsonify(ranking.alltime_page(get_rankings(), query.offset, query.limit, query.game))
+
+
+def _board(page: dict[str, Any], date: str, game: str) -> dict[str, Any]:
+    """A board's document: Gin's names its game; Pik Dame's keeps its v1 keys."""
+    extra = {} if game == keys.PIKDAME else {"game": game}
+    return {**page, **extra, "provisional": provisional(date)}
 
 
 @bp.get("/<date>", responses=outputs.answers(outputs.Board, 404, 422))
 @counted_read
 @checks_first(_day_of)
-def day_board(path: DayPath, query: PageQuery) -> Response:
-    """A day's verified attempts in R11 order."""
+def day_board(path: DayPath, query: GamePageQuery) -> Response:
+    """A day's verified attempts in R11 order (Gin: score, fewer hands, earlier finish)."""
     date = known_day(path.date)
     pipe, count = read_pipeline(get_rankings())
-    page = ranking.day_page(get_rankings(), date, query.offset, query.limit, pipe, count.check)
-    return jsonify({**page, "provisional": provisional(date)})
+    page = ranking.day_page(
+        get_rankings(), date, query.offset, query.limit, pipe, count.check, query.game
+    )
+    return jsonify(_board(page, date, query.game))
 
 
 @bp.get(
@@ -55,7 +66,9 @@ def around(path: AroundPath, query: AroundQuery) -> Response:
     """The entries around one ranked attempt."""
     date = known_day(path.date)
     pipe, count = read_pipeline(get_rankings())
-    page = ranking.around(get_rankings(), date, path.attempt_id, query.radius, pipe, count.check)
+    page = ranking.around(
+        get_rankings(), date, path.attempt_id, query.radius, pipe, count.check, query.game
+    )
     if page is None:
         raise ApiError(404, "not_ranked", "this attempt is not on the day's leaderboard")
-    return jsonify({**page, "provisional": provisional(date)})
+    return jsonify(_board(page, date, query.game))

@@ -154,6 +154,7 @@ def create_table(body: NewTableBody) -> Response:
     responses=outputs.answers(outputs.TableJoined, 400, 401, 404, 409, 413, 415, 422),
 )
 @limits.limit_table_entries(limits.joins_limit)
+@limits.limit_table_address()  # every try counts here: guessed invites too
 def join_table(path: InvitePath, body: NameBody) -> Response:
     """Take the first open human seat of the invite's table, with a name."""
     player = _player()
@@ -172,6 +173,7 @@ def join_table(path: InvitePath, body: NameBody) -> Response:
     "/<id:table_id>/start",
     responses=outputs.answers(outputs.TableDoc, 401, 403, 404, 409, 415),
 )
+@limits.limit_table_route(limits.table_moves_limit)
 def start_table(path: TablePath) -> Response:
     """Start the game (the creator): open seats become bots at R9's default level."""
     _, seat = _seated(path.table_id)
@@ -195,7 +197,7 @@ def get_table(path: TablePath) -> Response:
     "/<id:table_id>/moves",
     responses=outputs.answers(outputs.TablePlayed, 400, 401, 403, 404, 409, 413, 415, 422),
 )
-@limits.limiter.limit(limits.table_moves_limit, key_func=limits.per_table_key)
+@limits.limit_table_route(limits.table_moves_limit)
 def post_table_move(path: TablePath, body: MoveBody) -> Response:
     """Play a move (F2, or ``cut K`` when the round waits for your cut); the bots answer."""
     _, seat = _seated(path.table_id)
@@ -222,7 +224,7 @@ def post_table_move(path: TablePath, body: MoveBody) -> Response:
         **outputs.errors(401, 403, 404, 422),
     },
 )
-@limits.limiter.limit(lambda: settings().limit_default, key_func=limits.per_table_key)
+@limits.limit_table_route(lambda: settings().limit_default)
 def table_events(path: TablePath, query: EventsQuery) -> Response:
     """The table's live stream (Server-Sent Events) in your seat's view; resume with
     ``Last-Event-ID`` (or ``?after=``) set to the last seq seen: no event is missed."""
@@ -247,6 +249,7 @@ def table_events(path: TablePath, query: EventsQuery) -> Response:
     "/<id:table_id>/seats/<n>",
     responses=outputs.answers(outputs.TableDoc, 400, 401, 403, 404, 409, 415, 422),
 )
+@limits.limit_table_route(limits.table_moves_limit)
 def set_seat_level(path: SeatPath, body: LevelBody) -> Response:
     """Change a bot's level (any human at the table), from its next move on."""
     _, seat = _seated(path.table_id)
@@ -262,6 +265,7 @@ def set_seat_level(path: SeatPath, body: LevelBody) -> Response:
     "/<id:table_id>/resign",
     responses=outputs.answers(outputs.ResignAnswer, 401, 403, 404, 409, 415),
 )
+@limits.limit_table_route(limits.table_moves_limit)
 def resign_table(path: TablePath) -> Response:
     """Propose or agree to resign (R8): the game ends once every seated human agreed; against
     bots alone at once. ``pending``: the seats still to agree."""
@@ -292,6 +296,7 @@ def get_table_record(path: TablePath) -> Response:
     "/<id:table_id>/rematch",
     responses=outputs.answers(outputs.TableDoc, 401, 403, 404, 409, 415),
 )
+@limits.limit_table_route(limits.table_moves_limit)
 def rematch_table(path: TablePath) -> Response:
     """A rematch with the same seats and rules once the game is over (any seated human; asking
     again gives the same table). Every human keeps their token and session; the creator starts

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.pikdame import releases
 from service import caching, errors, limits, logs, redisconn, routing, security, verdicts
 from service.apidoc import ApiApp
 from service.data import config as settings
@@ -30,6 +31,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
         app.wsgi_app, settings_of(app).proxies
     )
     redisconn.init_app(app)
+    # previous bot versions this install keeps (issue 13): a game begun before a deploy goes on
+    # with the bots it began with
+    releases.load(settings_of(app).release_modules)
     errors.register(app)
     logs.register(app)
     security.register(app)

@@ -10,6 +10,7 @@ import time
 import click
 
 from engine import commitment, daily_seed
+from engine.gin import daily_seed as gin_daily_seed
 from service import commands
 from service.data import clock, config, connect, queue
 
@@ -38,14 +39,17 @@ def worker(burst: bool) -> None:
 @main.command()
 @click.option("--older-than", default=300, show_default=True, help="seconds since finishing")
 def reconcile(older_than: int) -> None:
-    """Re-enqueue finished attempts that are neither verified nor rejected."""
+    """Re-enqueue finished attempts that are neither verified nor rejected, and the par job of
+    a recent day that has verified attempts and no par."""
     from service.data.reconcile import reconcile as run
+    from service.data.reconcile import reconcile_par
 
     cfg = config.load()
-    client = connect.state_client(cfg)
+    client, rankings = connect.role_clients(cfg)
     q = queue.queue(cfg.redis_queue_url, cfg.queue, cfg.retry_intervals)
     ids = run(client, q, int(time.time() * 1000), older_than)
-    click.echo(json.dumps({"requeued": ids}))
+    days = reconcile_par(client, rankings, q)
+    click.echo(json.dumps({"requeued": ids, "par": days}))
 
 
 @main.command()
@@ -100,12 +104,18 @@ def suspicious(date: str | None) -> None:
 
 @main.command("seed-info")
 @click.argument("date")
-def seed_info(date: str) -> None:
+@click.option(
+    "--game",
+    type=click.Choice(["pikdame", "gin"]),
+    default="pikdame",
+    help="the daily game (docs/GIN_DAILY.md)",
+)
+def seed_info(date: str, game: str) -> None:
     """A day's commitment, and its seed once the day has closed."""
     if clock.parse_date(date) is None:
         raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
     cfg = config.load()
-    seed = daily_seed(cfg.secret, date)
+    seed = daily_seed(cfg.secret, date) if game == "pikdame" else gin_daily_seed(cfg.secret, date)
     closed = clock.is_closed(date, cfg)
     click.echo(
         json.dumps(

@@ -147,18 +147,33 @@ class AroundPath(ApiModel):
 # --- queries ------------------------------------------------------------------------------------
 
 
+#: The daily games (docs/GIN_DAILY.md): ``game=gin`` selects Gin's daily, the default Pik Dame's.
+DailyGameName: TypeAlias = Literal["pikdame", "gin"]
+GAME_FIELD: Final = "the daily game (docs/GIN_DAILY.md); default pikdame"
+
+
 class PageQuery(ApiModel):
     offset: Offset = 0
     limit: Limit = 50
 
 
+class GamePageQuery(PageQuery):
+    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+
+
+class GameQuery(ApiModel):
+    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+
+
 class DaysQuery(ApiModel):
     before: Day | None = Field(default=None, description="default: today")
     limit: Limit = 30
+    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
 
 
 class AroundQuery(ApiModel):
     radius: Radius = 5
+    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
 
 
 class LangQuery(ApiModel):
@@ -182,6 +197,12 @@ class NameBody(ApiModel):
     """Starting an attempt: the player's name (a bad one is 422 ``bad_value``)."""
 
     name: PlayerName
+
+
+class StartBody(NameBody):
+    """Starting a daily attempt: the name and the daily game (docs/GIN_DAILY.md)."""
+
+    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
 
 
 class MoveBody(ApiModel):

@@ -98,6 +98,34 @@ def table_moves_limit() -> str:
     return settings().limit_table_moves
 
 
+def table_address_limit() -> str:
+    return settings().limit_table_address
+
+
+def _table_address_key() -> str:
+    return f"tables:{address_key()}"
+
+
+def limit_table_route(per_table: Callable[[], str]) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """A route of one table (moves, streams, level changes, start, resign, rematch): per table,
+    every seat together, and per address (IPv6: its /64) over every table route and table
+    together, so neither one seat nor one address spreading over many tables floods (issue 12).
+    Every request counts, refused ones too."""
+
+    def decorate(view: Callable[P, R]) -> Callable[P, R]:
+        per_t = limiter.limit(per_table, key_func=per_table_key)
+        return limit_table_address()(per_t(view))
+
+    return decorate
+
+
+def limit_table_address() -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """One count per address shared by every table route (a Flask-Limiter shared limit)."""
+    return limiter.shared_limit(
+        table_address_limit, scope="tables-address", key_func=_table_address_key
+    )
+
+
 def per_table_key() -> str:
     """A table's moves and streams are limited per table, every seat together (a flood by one
     seat is a flood for the table), besides the caller's own limits."""

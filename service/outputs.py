@@ -34,7 +34,7 @@ class Day(Document):
     """A day's challenge; its seed once the day and its grace have closed (F4)."""
 
     date: str = Field(json_schema_extra={"format": "date"})
-    game: Literal["pikdame"]
+    game: Literal["pikdame", "gin"] = Field(description="gin: ?game=gin (docs/GIN_DAILY.md)")
     engine: str
     commitment: str = Field(pattern="^[0-9a-f]{64}$")
     opens_at: str = Field(json_schema_extra={"format": "date-time"})
@@ -75,12 +75,49 @@ class View(Document):
     outcome: dict[str, Any] | None
 
 
+class GinKnock(Document):
+    seat: int
+    card: str | None = Field(description="null: the other seat's face-down knock card (G6)")
+    melds: list[list[str]]
+    deadwood: int
+
+
+class GinView(Document):
+    """What seat 0 may know of a Gin daily match (engine.gin.view, docs/GIN_DAILY.md)."""
+
+    seat: Literal[0]
+    hand_no: int
+    dealer: int
+    turn: int
+    phase: Literal["upcard", "draw", "discard", "defend"]
+    must_draw: bool
+    can_take: bool
+    hand: list[str]
+    deadwood: int = Field(description="the hand's exact minimum deadwood")
+    melds: list[list[str]] = Field(description="one arrangement reaching it")
+    taken: str | None
+    discard: list[str]
+    stock_size: int
+    other_size: int
+    took: list[list[str]]
+    revealed: list[str] | None
+    knock: GinKnock | None
+    defence: dict[str, Any] | None
+    suggestion: str | None = Field(description="your best defend move in your defend phase")
+    outcome: dict[str, Any] | None
+    history: list[Event] = Field(description="this hand's moves as seat 0 saw them")
+    totals: list[int]
+    results: list[dict[str, Any]]
+    match_winner: int | None
+
+
 class Verification(Document):
     status: Literal["queued", "verified", "rejected"]
-    score: int | None
-    turns: int | None
+    score: int | None = Field(description="Gin: the player's match total minus the bot's")
+    turns: int | None = Field(description="Gin: the hands played (as hands)")
     rank: int | None
     reason: str | None
+    hands: int | None = Field(None, description="Gin only: the hands played (the tie-break)")
 
 
 class Attempt(Document):
@@ -88,6 +125,9 @@ class Attempt(Document):
 
     id: str
     date: str = Field(json_schema_extra={"format": "date"})
+    game: Literal["gin"] | None = Field(
+        None, description="gin on a Gin daily attempt; absent: Pik Dame (docs/GIN_DAILY.md)"
+    )
     name: str
     ranked: bool = Field(
         description="false for practice of a closed day and, unless the operator ranks "
@@ -95,7 +135,7 @@ class Attempt(Document):
     )
     status: Literal["playing", "finished"]
     seq: int = Field(description="moves in the record, every seat's")
-    view: View
+    view: View | GinView
     verification: Verification | None
 
 
@@ -123,7 +163,9 @@ class Played(Document):
 
 
 class Record(Document):
-    """A game record, FORMATS.md F6 (``deal.seed`` null until the day has closed)."""
+    """A game record, FORMATS.md F6 (``deal.seed`` null until the day has closed); of a Gin
+    attempt, ``gin-log/1`` (docs/GIN_DAILY.md: ``seeds.seed`` null and the bot's knock cards
+    ``??`` until the day has closed)."""
 
 
 class Hint(Document):
@@ -159,10 +201,12 @@ class Entry(Document):
     score: int
     turns: int
     attempt_id: str
+    hands: int | None = Field(None, description="Gin only: the hands played (= turns)")
 
 
 class Board(Document):
     date: str = Field(json_schema_extra={"format": "date"})
+    game: Literal["gin"] | None = Field(None, description="gin on Gin's boards (?game=gin)")
     total: int
     entries: list[Entry]
     provisional: bool = Field(
@@ -325,6 +369,12 @@ class TableRound(Document):
     commitment: str = Field(pattern="^[0-9a-f]{64}$")
     scores: list[int] | None = Field(description="the round's scores once it ended (R7)")
     seed: str | None = Field(description="hex, revealed once the round ended")
+    winner: int | None = Field(
+        None, description="who went out (R7.1); null: stock (R7.2), resign or running (Pik Dame)"
+    )
+    doubled: bool | None = Field(
+        None, description="hand_out_double (R9) doubled the round's scores (R7.3) (Pik Dame)"
+    )
 
 
 class Table(Document):
@@ -342,6 +392,10 @@ class Table(Document):
     seat: int | None = Field(description="the caller's seat (null: not seated)")
     view: dict[str, Any] | None
     deadline: str | None = Field(json_schema_extra={"format": "date-time"})
+    now: str = Field(
+        json_schema_extra={"format": "date-time"},
+        description="the server's clock when this T was written: a countdown shows deadline − now",
+    )
     commitment: str | None
     rounds: list[TableRound]
     creator: int
@@ -387,7 +441,7 @@ class ResignAnswer(Document):
 
 class EventStream(Document):
     """``text/event-stream`` (docs/TABLES.md): ``id: <seq>``, ``event: table``, ``data: {"seq",
-    "events", "deadline", "table"}``; comments as heartbeats."""
+    "events", "deadline", "now", "table"}``; comments as heartbeats."""
 
 
 ERRORS: dict[int, str] = {

@@ -16,9 +16,10 @@ from engine import (
     commitment,
     daily_seats,
     daily_seed,
+    gin,
     view,
 )
-from service.data import clock, keys, ranking
+from service.data import clock, dailies, keys, ranking
 from service.data.config import Settings
 from service.data.store import Attempt
 from service.redisconn import get_rankings
@@ -28,7 +29,10 @@ def attempt_json(
     client: redis.Redis[str], attempt: Attempt, seat_view: View | None = None
 ) -> dict[str, Any]:
     """API.md's ``A``: the attempt with seat 0's view (``seat_view`` when the caller has it,
-    else computed from the stored game) and its verification."""
+    else computed from the stored game) and its verification. A Gin attempt (issue 14) carries
+    ``game: "gin"`` and a Gin view (docs/GIN_DAILY.md); a Pik Dame attempt keeps its v1 keys."""
+    if attempt.kind == dailies.GIN:
+        return gin_attempt_json(client, attempt)
     if seat_view is None:
         seat_view = view(attempt.game.state, 0)
     return {
@@ -43,12 +47,32 @@ def attempt_json(
     }
 
 
+def gin_attempt_json(
+    client: redis.Redis[str], attempt: Attempt, match: gin.GinMatch | None = None
+) -> dict[str, Any]:
+    """A Gin attempt's ``A``: seat 0's view of the match (engine.gin.view: never the bot's
+    hand, the stock, the seed or the bot's face-down knock card)."""
+    if match is None:
+        match = attempt.match
+    return {
+        "id": attempt.id,
+        "date": attempt.date,
+        "game": dailies.GIN,
+        "name": attempt.name,
+        "ranked": attempt.ranked,
+        "status": attempt.status,
+        "seq": attempt.seq,
+        "view": match.view(0).to_json(),
+        "verification": verification_json(client, attempt),
+    }
+
+
 def attempt_etag(attempt: Attempt) -> str:
     """What :func:`attempt_json` depends on, as an entity tag: the record's length (the view
     follows from it), the verdict, and the rank once verified (others' verdicts move it)."""
     rank = None
     if attempt.ranked and attempt.verification == "verified":
-        rank = ranking.rank_of(get_rankings(), attempt.date, attempt.id)
+        rank = ranking.rank_of(get_rankings(), attempt.date, attempt.id, attempt.kind)
     return f"{attempt.id}.{attempt.seq}.{attempt.verification or '-'}.{rank or '-'}"
 
 
@@ -57,29 +81,59 @@ def verification_json(client: redis.Redis[str], attempt: Attempt) -> dict[str, A
     if not attempt.ranked or attempt.verification is None:
         return None
     verified = attempt.verification == "verified"
-    return {
+    rank = ranking.rank_of(get_rankings(), attempt.date, attempt.id, attempt.kind)
+    doc: dict[str, Any] = {
         "status": attempt.verification,
         "score": attempt.score if verified else None,
         "turns": attempt.turns if verified else None,
-        "rank": ranking.rank_of(get_rankings(), attempt.date, attempt.id) if verified else None,
+        "rank": rank if verified else None,
         "reason": attempt.reason,
+    }
+    if attempt.kind == dailies.GIN:  # Gin's tie-break: the hands (turns holds the same number)
+        doc["hands"] = attempt.turns if verified else None
+    return doc
+
+
+def seed_if_published(date: str, settings: Settings, game: str = dailies.PIKDAME) -> str | None:
+    """The day's seed of ``game`` in hex once the day and its grace have closed (F4), else
+    None."""
+    if not clock.is_closed(date, settings):
+        return None
+    return dailies.of(game).seed(settings.secret, date).hex()
+
+
+def day_json(
+    client: redis.Redis[str], date: str, settings: Settings, game: str = dailies.PIKDAME
+) -> dict[str, Any]:
+    """API.md's daily challenge document for ``date`` (of ``game``, docs/GIN_DAILY.md)."""
+    return day_doc(date, settings, client.get(keys.day_count(date, game)), game)
+
+
+def gin_day_doc(date: str, settings: Settings, count: str | None) -> dict[str, Any]:
+    """Gin's daily document (docs/GIN_DAILY.md): Pik Dame's keys, Gin's values."""
+    seats = [s.to_json() for s in gin.daily_seats("")]
+    seats[0] = {"kind": "human"}
+    return {
+        "date": date,
+        "game": dailies.GIN,
+        "engine": gin.ENGINE_VERSION,
+        "commitment": commitment(gin.daily_seed(settings.secret, date)),
+        "opens_at": clock.iso(clock.opens_at(date)),
+        "ends_at": clock.iso(clock.ends_at(date)),
+        "closes_at": clock.iso(clock.closes_at(date, settings)),
+        "rules": dict(gin.DAILY_RULES),
+        "seats": seats,
+        "seed": seed_if_published(date, settings, dailies.GIN),
+        "attempts": int(count or 0),
     }
 
 
-def seed_if_published(date: str, settings: Settings) -> str | None:
-    """The day's seed in hex once the day and its grace have closed (F4), else None."""
-    if not clock.is_closed(date, settings):
-        return None
-    return daily_seed(settings.secret, date).hex()
-
-
-def day_json(client: redis.Redis[str], date: str, settings: Settings) -> dict[str, Any]:
-    """API.md's daily challenge document for ``date``."""
-    return day_doc(date, settings, client.get(keys.day_count(date)))
-
-
-def day_doc(date: str, settings: Settings, count: str | None) -> dict[str, Any]:
+def day_doc(
+    date: str, settings: Settings, count: str | None, game: str = dailies.PIKDAME
+) -> dict[str, Any]:
     """The daily challenge document from its attempts counter (read by the caller)."""
+    if game == dailies.GIN:
+        return gin_day_doc(date, settings, count)
     seats = [s.to_json() for s in daily_seats("")]
     seats[0] = {"kind": "human"}
     return {

@@ -72,6 +72,7 @@ def table_json(
         "seat": seat,
         "view": facts["view"],
         "deadline": iso_ms(table.deadline_ms),
+        "now": iso_ms(now_ms),  # the server's clock: a page counts down deadline − now
         "commitment": facts["commitment"],
         "rounds": facts["rounds"],
         "creator": 0,
@@ -107,6 +108,7 @@ def stream_message(
         "seq": table.seq,
         "events": events,
         "deadline": iso_ms(table.deadline_ms),
+        "now": iso_ms(now_ms),
         "table": table_json(client, table, seat, now_ms),
     }
     data = json.dumps(doc, separators=(",", ":"), ensure_ascii=False)

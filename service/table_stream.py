@@ -10,10 +10,17 @@ presence; the heartbeat also compares the log's length, so a notice lost in a Re
 delays a message by one heartbeat at most. A stream ends after ``PIKDAME_STREAM_SECONDS``;
 EventSource reconnects on its own with the last id. Runs under gunicorn's gevent workers
 (deploy/gunicorn_stream.conf.py; docs/TABLES.md says why), where threads are greenlets.
+
+Teardown is quiet: when Redis goes away a stream ends with one log line (no traceback) and
+EventSource comes back later; when the process is told to stop (:func:`shutdown`, from the
+gunicorn config's SIGTERM) every stream ends at once, marks its seat absent and lets the worker
+exit within its graceful timeout.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import queue
 import secrets
 import threading
@@ -25,6 +32,7 @@ import redis
 
 from service.data import keys, tables
 from service.data.config import Settings
+from service.logs import LOGGER
 from service.table_docs import stream_message
 
 RETRY_MS: Final = 2000  # how soon EventSource reconnects after the stream ends
@@ -77,9 +85,35 @@ class Hub:
             except redis.RedisError:
                 time.sleep(1)  # Redis away: the streams' heartbeats read the log meanwhile
 
+    def wake_all(self) -> None:
+        with self.lock:
+            inboxes = [inbox for waiting in self.waiting.values() for inbox in waiting]
+        for inbox in inboxes:
+            inbox.put("shutdown")
+
 
 _hubs: dict[int, Hub] = {}
 _hubs_lock = threading.Lock()
+_closing = threading.Event()
+
+
+def shutdown() -> None:
+    """The process is stopping: every open stream ends now (EventSource resumes elsewhere)."""
+    _closing.set()
+    with _hubs_lock:
+        hubs = list(_hubs.values())
+    for found in hubs:
+        found.wake_all()
+
+
+def _log_end(table_id: str, reason: str) -> None:
+    entry = {
+        "ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "event": "stream_ended",
+        "table": table_id,
+        "reason": reason,
+    }
+    logging.getLogger(LOGGER).warning(json.dumps(entry, separators=(",", ":")))
 
 
 def hub(client: redis.Redis[str]) -> Hub:
@@ -100,6 +134,20 @@ def stream(
     now_ms: Callable[[], int],
 ) -> Iterator[str]:
     """The SSE text of one connection of ``seat`` (a member: checked by the route)."""
+    try:
+        yield from _stream(client, table_id, seat, after, settings, now_ms)
+    except redis.RedisError as e:  # Redis away: end here; EventSource tries again later
+        _log_end(table_id, f"redis unavailable ({type(e).__name__})")
+
+
+def _stream(
+    client: redis.Redis[str],
+    table_id: str,
+    seat: int,
+    after: int | None,
+    settings: Settings,
+    now_ms: Callable[[], int],
+) -> Iterator[str]:
     listening = hub(client)
     inbox = listening.join(table_id)
     me = secrets.token_hex(4)
@@ -118,7 +166,7 @@ def stream(
         yield text
         ends = time.monotonic() + settings.stream_seconds
         next_beat = time.monotonic() + beat
-        while time.monotonic() < ends:
+        while time.monotonic() < ends and not _closing.is_set():
             try:
                 inbox.get(timeout=max(0.0, min(next_beat, ends) - time.monotonic()))
                 woken = True
@@ -126,6 +174,8 @@ def stream(
                 woken = False
             while not inbox.empty():
                 inbox.get_nowait()  # one message covers every change so far: it reads the log
+            if _closing.is_set():
+                return
             if not woken and time.monotonic() >= next_beat:
                 tables.present(client, table_id, seat, me, now_ms() + 3 * beat * 1000)
                 next_beat = time.monotonic() + beat

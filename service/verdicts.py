@@ -1,10 +1,12 @@
 """Waiting for a verification verdict inside one request (issue 10.3), so the end-of-game page
 asks once and hears as soon as the verdict exists, instead of polling every second.
 
-The wait is a short server-side check loop on the attempt's ``verification`` field: one HGET of
-a few bytes, first after 50 ms (a verification takes about 40 ms), then at doubling pauses up
-to one second. It needs nothing from the worker; if the worker ever publishes its verdicts, a
-Redis subscription can replace the loop behind :func:`wait`.
+The wait subscribes to the verdict's channel (``keys.verdict_channel``, on which the verifier
+publishes when it records a verdict: worker.verify) and wakes as soon as the verdict is
+announced. A publish is fire-and-forget (one sent while a Redis connection dropped, or by a
+worker of an older deploy, is lost), so the wait also re-reads the attempt's ``verification``
+field (one HGET of a few bytes) at doubling pauses from 50 ms up to one second: the verdict is
+heard at once when announced, and within a second when not.
 
 A waiting request holds one of gunicorn's gthread threads (4 per process by default) for up to
 ``inputs.MAX_WAIT`` seconds, so :class:`Waiters` lets only a few wait at once per process
@@ -72,16 +74,23 @@ def wait(
     client: redis.Redis[str],
     attempt_id: str,
     seconds: float,
-    sleep: Callable[[float], None] = time.sleep,
     monotonic: Callable[[], float] = time.monotonic,
+    first_pause: float = FIRST_PAUSE,
+    longest_pause: float = LONGEST_PAUSE,
 ) -> None:
-    """Return once the attempt's verification is no longer ``queued``, or after ``seconds``."""
+    """Return once the attempt's verification is no longer ``queued``, or after ``seconds``:
+    woken by the verdict's announcement, else by the next re-read."""
     deadline = monotonic() + seconds
-    pause = FIRST_PAUSE
+    pause = first_pause
     key = keys.attempt(attempt_id)
-    while client.hget(key, "verification") == "queued":
-        left = deadline - monotonic()
-        if left <= 0:
-            return
-        sleep(min(pause, left))
-        pause = min(pause * 2, LONGEST_PAUSE)
+    pubsub = client.pubsub(ignore_subscribe_messages=True)
+    try:
+        pubsub.subscribe(keys.verdict_channel(attempt_id))  # before the first read: none missed
+        while client.hget(key, "verification") == "queued":
+            left = deadline - monotonic()
+            if left <= 0:
+                return
+            if pubsub.get_message(timeout=min(pause, left)) is None:
+                pause = min(pause * 2, longest_pause)
+    finally:
+        pubsub.close()

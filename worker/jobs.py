@@ -9,6 +9,7 @@ from typing import Any
 import redis
 from rq import Queue
 
+from engine.pikdame import releases
 from service.data import clock, config, connect, keys, queue, tables, timers
 from worker import par as par_job
 from worker.verify import verify
@@ -31,6 +32,9 @@ class Context:
 def context() -> Context:
     """One per worker process, from the environment (service.data.config)."""
     settings = config.load()
+    # every release this worker keeps (issue 13), imported before its first job (and, through
+    # worker.settings, in the parent before it forks work horses)
+    releases.load(settings.release_modules)
     state, rankings = connect.role_clients(settings)
     return Context(
         settings,
@@ -51,8 +55,9 @@ def verify_attempt(attempt_id: str) -> dict[str, Any]:
     """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected."""
     ctx = context()
     verdict = verify(ctx.client, attempt_id, ctx.settings.secret, ctx.rankings)
-    date = ctx.client.hget(keys.attempt(attempt_id), "date")
-    if date is not None and not ctx.rankings.exists(keys.par(date)):
+    date, kind = ctx.client.hmget(keys.attempt(attempt_id), ["date", "kind"])
+    # The Zen par is Pik Dame's (a Gin attempt stores kind=gin, issue 14).
+    if date is not None and kind is None and not ctx.rankings.exists(keys.par(date)):
         queue.enqueue_par(ctx.queue, date)  # lazily, on the day's first finished attempt
     return verdict
 

@@ -7,6 +7,9 @@ whose end it could not record, so RQ's retry runs it again.
 
 At every maintenance tick (and at start) it also runs the reconciler for lost jobs (issue 10.1),
 so a job stranded by a killed worker is queued again within one tick of a worker being back.
+
+Its scheduler (``--with-scheduler``) is ``TimerScheduler``: RQ's, plus the tables' turn timers
+every ``timers.TICK_S`` (RQ's own tick is a second; issue 12 asks for a timer within 1 s).
 """
 
 from __future__ import annotations
@@ -17,18 +20,80 @@ from typing import Any
 
 import redis
 from rq import Queue, Worker
+from rq.defaults import DEFAULT_LOGGING_DATE_FORMAT, DEFAULT_LOGGING_FORMAT
 from rq.job import Job, JobStatus
+from rq.scheduler import RQScheduler
+from rq.worker import WorkerStatus
 
-from service.data import keys
-from service.data.reconcile import reconcile
+from service.data import keys, timers
+from service.data.reconcile import reconcile, reconcile_par
 from worker import jobs
 
 REDIS_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 BACKOFF_MAX_S = 30.0
 
 
+class TimerScheduler(RQScheduler):
+    """RQ's scheduler (locks, heartbeat and its whole-second registry once per ``interval``)
+    that also moves due turn timers (service.data.timers) every ``timers.TICK_S``.
+
+    Only the queues whose scheduler lock it holds: one scheduler per queue at a time, so a
+    timer is moved once. Redis errors end the process as in RQ; the worker starts it again.
+    """
+
+    def enqueue_due_timers(self) -> None:
+        for name in sorted(self.acquired_locks):
+            q = Queue(name, connection=self.connection, serializer=self.serializer)
+            timers.enqueue_due(q)
+
+    def work(self) -> None:  # RQScheduler.work with a finer tick
+        self._install_signal_handlers()  # type: ignore[no-untyped-call]
+        self.register_birth()
+        next_beat = 0.0
+        while not self._stop_requested:
+            if time.monotonic() >= next_beat:
+                if self.should_reacquire_locks:
+                    self.acquire_locks()  # type: ignore[no-untyped-call]
+                self.heartbeat()  # type: ignore[no-untyped-call]
+                self.enqueue_scheduled_jobs()  # type: ignore[no-untyped-call]
+                next_beat = time.monotonic() + self.interval
+            self.enqueue_due_timers()
+            time.sleep(timers.TICK_S)
+        self.stop()  # type: ignore[no-untyped-call]
+
+
 class SteadyWorker(Worker):
     """``rq worker -w worker.steady.SteadyWorker``: see the module docstring."""
+
+    def _start_scheduler(
+        self,
+        burst: bool = False,
+        logging_level: str | None = "INFO",
+        date_format: str = DEFAULT_LOGGING_DATE_FORMAT,
+        log_format: str = DEFAULT_LOGGING_FORMAT,
+    ) -> None:
+        """RQ's Worker._start_scheduler (rq 3.0) with ``TimerScheduler``."""
+        scheduler = self.scheduler = TimerScheduler(
+            self.queues,
+            connection=self.connection,
+            logging_level=logging_level if logging_level is not None else self.log.level,
+            date_format=date_format,
+            log_format=log_format,
+            serializer=self.serializer,
+        )
+        scheduler.acquire_locks()  # type: ignore[no-untyped-call]
+        if not scheduler.acquired_locks:
+            return
+        if not burst:
+            scheduler.start()  # type: ignore[no-untyped-call]
+            return
+        try:
+            scheduler.register_birth()
+            scheduler.enqueue_scheduled_jobs()  # type: ignore[no-untyped-call]
+            scheduler.enqueue_due_timers()
+        finally:
+            scheduler.release_locks()  # type: ignore[no-untyped-call]
+            scheduler.register_death()
 
     def bootstrap(self, *args: Any, **kwargs: Any) -> None:
         # service.data.queue tells this worker from a dead one that had the same pid
@@ -73,12 +138,14 @@ class SteadyWorker(Worker):
         try:
             super().run_maintenance_tasks()  # type: ignore[no-untyped-call]
             self.reconcile()
+            self.rescue_timers()
         except REDIS_ERRORS:
             self.wait_for_redis()
 
     def reconcile(self) -> None:
-        """Queue again the verifications lost with a dead worker (failed ones are left to the
-        ``pikdame reconcile`` timer, so a job that keeps failing does not run every tick)."""
+        """Queue again the verifications and par jobs lost with a dead worker (failed ones are
+        left to the ``pikdame reconcile`` timer, so a job that keeps failing does not run every
+        tick)."""
         ctx = jobs.context()
         tick = self.maintenance_interval
         if not ctx.client.set(keys.RECONCILE_LOCK, self.name, nx=True, ex=tick):
@@ -87,14 +154,38 @@ class SteadyWorker(Worker):
         lost = reconcile(ctx.client, ctx.queue, now_ms, 0, retry_failed=False)
         if lost:
             self.log.warning("Worker %s: requeued lost verifications %s", self.name, lost)
+        days = reconcile_par(ctx.client, ctx.rankings, ctx.queue, retry_failed=False)
+        if days:
+            self.log.warning("Worker %s: requeued lost par jobs of %s", self.name, days)
+
+    def rescue_timers(self) -> None:
+        """Queue the turn timers overdue by more than ``timers.OVERDUE_MS``: no live scheduler
+        moved them, because the one holding RQ's scheduler lock died (the lock outlives it by a
+        minute). A timer moved twice is played once: its job finds the seq moved on."""
+        ctx = jobs.context()
+        late = timers.enqueue_due(ctx.timer_queue, int(time.time() * 1000) - timers.OVERDUE_MS)
+        if late:
+            self.log.warning("Worker %s: queued overdue turn timers %s", self.name, late)
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         try:
-            super().execute_job(job, queue)
+            if queue.name == jobs.context().settings.table_queue:
+                self.execute_in_process(job, queue)
+            else:
+                super().execute_job(job, queue)
         except REDIS_ERRORS as e:
             self.log.warning("Worker %s: Redis lost during job %s: %s", self.name, job.id, e)
             self.wait_for_redis()
             self.fail_unfinished(job, queue)
+
+    def execute_in_process(self, job: Job, queue: Queue) -> None:
+        """A turn timer runs in the worker itself, as RQ's SimpleWorker runs every job: it is a
+        few milliseconds of bot play, and forking a work horse per timer (plus its reconnect to
+        Redis) made simultaneous timers queue up behind each other (bench/results/tables.md).
+        RQ's job timeout still applies (its alarm signal, in this process)."""
+        execution = self.prepare_execution(job)
+        self.perform_job(job, queue, execution)
+        self.set_state(WorkerStatus.IDLE)
 
     def fail_unfinished(self, job: Job, queue: Queue) -> None:
         """After an outage: a job whose end was not recorded is failed, so RQ retries it (or the

@@ -10,8 +10,9 @@ from typing import Any, Final, cast
 
 import redis
 
-from engine import ReplayError, UnknownVersion, bots_of, daily_game, daily_seed, replay
-from service.data import field, keys, owners, ranking, store, streaks
+from engine import ReplayError, UnknownVersion, bots_of, daily_game, daily_seed, gin, replay
+from engine.core.errors import EngineError
+from service.data import dailies, field, keys, owners, ranking, store, streaks
 from service.data.clock import opens_at
 
 
@@ -28,7 +29,10 @@ class EngineMismatch(RuntimeError):
 # The parts of a record (F6) that R11 fixes for everyone on a day: nothing in them is the
 # player's choice, so a record that differs in any of them is forged, whatever its moves.
 SETUP_FIELDS = ("rules", "seats", "deal")
-GAME = "pikdame"  # the daily game this verifier judges (streaks and statistics per game)
+GAME = "pikdame"  # Pik Dame's daily (streaks, statistics and boards are per daily game)
+# The parts of a Gin daily record fixed for everyone on a day (docs/GIN_DAILY.md): the seats (the
+# attempt's name against the strong bot) and the day's commitment.
+GIN_SETUP_FIELDS = ("format", "seats", "seeds")
 
 
 def setup_mismatch(record: dict[str, Any], seed: bytes, name: str) -> str | None:
@@ -42,10 +46,58 @@ def setup_mismatch(record: dict[str, Any], seed: bytes, name: str) -> str | None
     return None
 
 
-def judge(attempt: store.Attempt, secret: bytes) -> tuple[str, int | None, int | None, str | None]:
+Verdict = tuple[str, int | None, int | None, str | None]
+
+
+def gin_setup_mismatch(record: dict[str, Any], seed: bytes, name: str) -> str | None:
+    """The first part of a Gin record's setup that is not the day's, or None."""
+    day = gin.daily_match(seed, name).to_record(reveal_seed=False)
+    for part in GIN_SETUP_FIELDS:
+        mine = record.get(part)
+        if part == "seeds" and isinstance(mine, dict):
+            mine = {**mine, "seed": None}  # the stored record holds the seed; the day's is hidden
+        if mine != day[part]:
+            return part
+    return None
+
+
+def judge_gin(attempt: store.Attempt, secret: bytes) -> Verdict:
+    """(status, score, hands, reason) of a Gin daily match (issue 14): pin the record to the
+    day (seats, commitment, a released engine), replay every move from the day's seed with every
+    bot move recomputed by the bots of the record's version and every hand result and the totals
+    compared (engine.gin.replay), then compare the score with the live one."""
+    record = json.loads(attempt.game_json)["record"]
+    if not isinstance(record, dict):
+        return "rejected", None, None, "bad_format"
+    try:
+        bots = gin.bots_of(record.get("engine"))
+    except gin.UnknownVersion as e:
+        raise EngineMismatch(e.message) from None
+    seed = gin.daily_seed(secret, attempt.date)
+    part = gin_setup_mismatch(record, seed, attempt.name)
+    if part is not None:
+        return "rejected", None, None, f"setup_mismatch in {part}"
+    try:
+        match = gin.replay(record, seed, bots)
+    except ReplayError as e:
+        where = "" if e.move_index is None else f" at move {e.move_index}"
+        return "rejected", None, None, f"{e.code}{where}"  # the code only (hidden cards)
+    except EngineError as e:
+        return "rejected", None, None, e.code
+    if not match.finished:
+        return "rejected", None, None, "not_finished"
+    score, hands = gin.daily_score(match), gin.daily_hands(match)
+    if score != attempt.score:
+        return "rejected", None, None, "score_mismatch"
+    return "verified", score, hands, None
+
+
+def judge(attempt: store.Attempt, secret: bytes) -> Verdict:
     """(status, score, turns, reason): pin the record to the day's setup (R11), replay every
     move from the day's seed, every bot move recomputed (engine.replay), then compare the
-    replay's score with the live one."""
+    replay's score with the live one. A Gin attempt: :func:`judge_gin`."""
+    if attempt.kind == dailies.GIN:
+        return judge_gin(attempt, secret)
     record = json.loads(attempt.game_json)["record"]
     try:  # issue 13: the bots of the record's own version, so a deploy fails no honest game
         bots = bots_of(record.get("engine"))
@@ -108,15 +160,16 @@ def rank_once(
     its owner's statistics and streak (service.data.owners), unless it is there already; True
     when this call ranked it."""
     finished_ms = (attempt.finished_ms or 0) - _ms(attempt.date)
+    game = attempt.kind  # every board, sum, histogram, statistic and streak is per daily game
     rank_keys = [
-        keys.day_rank(attempt.date),
-        keys.day_names(attempt.date),
-        keys.ALLTIME,
-        keys.player(attempt.player),
-        keys.day_histogram(attempt.date),
-        keys.owner_days(owner, GAME),
+        keys.day_rank(attempt.date, game),
+        keys.day_names(attempt.date, game),
+        keys.alltime(game),
+        keys.player(attempt.player, game),
+        keys.day_histogram(attempt.date, game),
+        keys.owner_days(owner, game),
         keys.owner(owner),
-        keys.streak(owner, GAME),
+        keys.streak(owner, game),
     ]
     args = [attempt.id, ranking.rank_key(score, turns, finished_ms), attempt.name, score]
     args += [attempt.player, field.bucket_of(score), attempt.date, streaks.ordinal(attempt.date)]

@@ -7,19 +7,32 @@ The public API for the service (tables, daily challenge) is re-exported here.
 from engine.core.records import parse_seed
 from engine.gin.bots import BOTS_VERSION, LEVELS, choose_move
 from engine.gin.cards import NAMES, POINTS, from_mask, names, parse_card, to_mask
+from engine.gin.daily import (
+    DAILY_LEVEL,
+    DAILY_RULES,
+    daily_hands,
+    daily_match,
+    daily_score,
+    daily_seats,
+    daily_seed,
+)
 from engine.gin.deal import Deal, deal, hand_seed
 from engine.gin.match import TARGET, GinMatch, HandResult, Seat, commitment
 from engine.gin.melds import Defence, arrange, best_defence, is_meld, min_deadwood
 from engine.gin.moves import Move, parse_move
 from engine.gin.record import ENGINE_VERSION, LOG_FORMAT
+from engine.gin.releases import UnknownVersion, bots_of
 from engine.gin.replay import replay
 from engine.gin.state import CODES, POSITION_FORMAT, HandOutcome, HandState, Knock
-from engine.gin.view import View, suggested_defence, view
+from engine.gin.view import FACE_DOWN, View, public_moves, suggested_defence, view
 
 __all__ = [
     "BOTS_VERSION",
     "CODES",
+    "DAILY_LEVEL",
+    "DAILY_RULES",
     "ENGINE_VERSION",
+    "FACE_DOWN",
     "LEVELS",
     "LOG_FORMAT",
     "NAMES",
@@ -35,11 +48,18 @@ __all__ = [
     "Knock",
     "Move",
     "Seat",
+    "UnknownVersion",
     "View",
     "arrange",
     "best_defence",
+    "bots_of",
     "choose_move",
     "commitment",
+    "daily_hands",
+    "daily_match",
+    "daily_score",
+    "daily_seats",
+    "daily_seed",
     "deal",
     "from_mask",
     "hand_seed",
@@ -49,6 +69,7 @@ __all__ = [
     "parse_card",
     "parse_move",
     "parse_seed",
+    "public_moves",
     "replay",
     "suggested_defence",
     "to_mask",

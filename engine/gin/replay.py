@@ -8,18 +8,26 @@ replay's: a forged record fails with ``bot_mismatch`` or ``score_mismatch`` and 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from engine.core.errors import EngineError, FormatError, ReplayError
 from engine.core.records import bot_mismatch, commitment, parse_seed
 from engine.gin.bots import choose_move
 from engine.gin.match import GinMatch
-from engine.gin.moves import parse_move
+from engine.gin.moves import Move, parse_move
 from engine.gin.record import ENGINE_VERSION, read_record
+from engine.gin.view import View
 
 
-def replay(record: Any, seed: bytes | None = None) -> GinMatch:
-    """Replay and verify a ``gin-log/1`` record from its seed (the record's, unless given).
+def replay(
+    record: Any,
+    seed: bytes | None = None,
+    chooser: Callable[[str, View], Move] = choose_move,
+) -> GinMatch:
+    """Replay and verify a ``gin-log/1`` record from its seed (the record's, unless given), with
+    the bots ``chooser`` (today's, unless given: the daily's verifier passes the bots of the
+    record's own version, engine.gin.releases).
 
     Raises :class:`ReplayError` with a G9 code: ``bad_format`` (the record, its seed or its
     commitment), the code of an illegal move, ``bot_mismatch`` or ``score_mismatch``."""
@@ -51,7 +59,7 @@ def replay(record: Any, seed: bytes | None = None) -> GinMatch:
                     )
                 level = seats[seat].level
                 assert level is not None
-                expected = choose_move(level, match.view(seat))
+                expected = chooser(level, match.view(seat))
             done = match.push(move, seat)
         except ReplayError:
             raise

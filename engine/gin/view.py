@@ -9,6 +9,7 @@ defender's when it defends.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -126,14 +127,21 @@ def suggested_defence(v: View) -> Move:
     )
 
 
+def public_move(mover: int, text: str, seat: int) -> str:
+    """A move as ``seat`` saw it: the other seat's knock card is face down (G6, D15)."""
+    if mover != seat and text.startswith("knock "):
+        _, _, groups = text[len("knock ") :].partition(" ")
+        return f"knock {FACE_DOWN} {groups}".rstrip()
+    return text
+
+
+def public_moves(moves: Iterable[tuple[int, str]], seat: int) -> list[tuple[int, str]]:
+    """Moves (of any hands) as ``seat`` saw them (:func:`public_move`)."""
+    return [(s, public_move(s, text, seat)) for s, text in moves]
+
+
 def _public_history(state: HandState, seat: int) -> tuple[tuple[int, str], ...]:
-    out = []
-    for s, text in state.history:
-        if s != seat and text.startswith("knock "):
-            _, _, groups = text[len("knock ") :].partition(" ")
-            text = f"knock {FACE_DOWN} {groups}".rstrip()
-        out.append((s, text))
-    return tuple(out)
+    return tuple(public_moves(state.history, seat))
 
 
 def _other_discards(state: HandState, seat: int) -> tuple[int, ...]:
@@ -189,4 +197,12 @@ def view(
     )
 
 
-__all__ = ["FACE_DOWN", "View", "discard_options", "suggested_defence", "view"]
+__all__ = [
+    "FACE_DOWN",
+    "View",
+    "discard_options",
+    "public_move",
+    "public_moves",
+    "suggested_defence",
+    "view",
+]

@@ -13,6 +13,12 @@ Keys (each account's keys share the hash tag ``{a:ID}``, each player's link ``{p
 - ``pd:{p:PLAYER}:account`` string: the account id owning a player id
 - ``pd:cred:{ID}`` hash: account, public_key (hex), sign_count, created_ms, label
 - ``pd:{ch:ID}:challenge`` string with TTL: one WebAuthn challenge, consumed by GETDEL
+
+Game state may live on a Redis Cluster (issue 16), and accounts live with it: every transaction
+here touches one account's ``{a:ID}`` keys only (one slot). The indexes that find an account from
+elsewhere (a credential's hash, a player's link, ``pd:accounts``) are single-key writes made in
+an order that leaves at worst an unreachable leftover if a process dies between two steps: the
+account first, then what points to it; on removal, what points to it first.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from typing import Final
 import redis
 
 from service.data import keys
+from service.data.archive import Archive, parse_file_name, rename
 from service.data.keys import PREFIX
 
 CHALLENGE_SECONDS: Final = 300
@@ -96,7 +103,8 @@ def load(client: redis.Redis[str], account_id: str) -> Account | None:
 def create(
     client: redis.Redis[str], name: str, credential: Credential, now_ms: int, account_id: str
 ) -> Account:
-    """A new account with its first passkey and a fresh home player id, in one transaction."""
+    """A new account with its first passkey and a fresh home player id: the account's own keys
+    in one transaction on its slot, then the passkey, the player's link and the time index."""
     player = secrets.token_hex(8)
     pipe = client.pipeline(transaction=True)
     pipe.hset(
@@ -104,15 +112,16 @@ def create(
         mapping={"name": name, "player": player, "created_ms": now_ms, "generation": 0},
     )
     pipe.sadd(players_key(account_id), player)
-    pipe.set(player_link_key(player), account_id)
-    pipe.zadd(ACCOUNTS_BY_TIME, {account_id: now_ms})
-    _add_credential(pipe, credential)
     pipe.execute()
+    add_credential(client, credential)
+    client.set(player_link_key(player), account_id)
+    client.zadd(ACCOUNTS_BY_TIME, {account_id: now_ms})
     return Account(account_id, name, player, now_ms, 0)
 
 
-def _add_credential(pipe: redis.client.Pipeline[str], credential: Credential) -> None:
-    pipe.hset(
+def add_credential(client: redis.Redis[str], credential: Credential) -> None:
+    """The passkey's hash (its own slot), then its id in the account's set (the account's)."""
+    client.hset(
         cred_key(credential.id),
         mapping={
             "account": credential.account,
@@ -122,13 +131,7 @@ def _add_credential(pipe: redis.client.Pipeline[str], credential: Credential) ->
             "label": credential.label,
         },
     )
-    pipe.sadd(creds_key(credential.account), credential.id)
-
-
-def add_credential(client: redis.Redis[str], credential: Credential) -> None:
-    pipe = client.pipeline(transaction=True)
-    _add_credential(pipe, credential)
-    pipe.execute()
+    client.sadd(creds_key(credential.account), credential.id)
 
 
 def credential(client: redis.Redis[str], credential_id: str) -> Credential | None:
@@ -158,12 +161,12 @@ def set_sign_count(client: redis.Redis[str], credential_id: str, sign_count: int
 
 
 def remove_credential(client: redis.Redis[str], account_id: str, credential_id: str) -> bool:
-    """Remove one passkey of the account; False if it is not the account's."""
-    pipe = client.pipeline(transaction=True)
-    pipe.srem(creds_key(account_id), credential_id)
-    pipe.delete(cred_key(credential_id))
-    removed, _ = pipe.execute()
-    return bool(removed)
+    """Remove one passkey of the account; False (and nothing removed) if it is not the
+    account's: another account's passkey is never touched."""
+    if not client.srem(creds_key(account_id), credential_id):
+        return False
+    client.delete(cred_key(credential_id))
+    return True
 
 
 def bump_generation(client: redis.Redis[str], account_id: str) -> int:
@@ -189,15 +192,15 @@ def delete(client: redis.Redis[str], account_id: str) -> list[str]:
     (``deleted``) so its scores read as "gelöscht". Returns its player ids (the caller renames
     them on the boards)."""
     ids = players(client, account_id)
-    cred_ids = [m for m in client.smembers(creds_key(account_id))]
-    pipe = client.pipeline(transaction=True)
+    cred_ids = sorted(client.smembers(creds_key(account_id)))
+    for cred in cred_ids:  # first: no passkey signs in to the account any more
+        client.delete(cred_key(cred))
+    pipe = client.pipeline(transaction=True)  # the account's own keys: one slot
     pipe.hset(account_key(account_id), mapping={"deleted": 1, "name": DELETED_NAME})
     pipe.hincrby(account_key(account_id), "generation", 1)
-    for cred in cred_ids:
-        pipe.delete(cred_key(cred))
     pipe.delete(creds_key(account_id))
-    pipe.zrem(ACCOUNTS_BY_TIME, account_id)
     pipe.execute()
+    client.zrem(ACCOUNTS_BY_TIME, account_id)
     return ids
 
 
@@ -219,29 +222,56 @@ def take_challenge(client: redis.Redis[str], handle: str) -> tuple[bytes, str] |
     return bytes.fromhex(value), context
 
 
-def erase_names(client: redis.Redis[str], rankings: redis.Redis[str], player_ids: list[str]) -> int:
-    """Show the players' names as "gelöscht" on every board (each day's, the all-time one) and
-    in their attempts; drop their cached replay documents. Scores stay. Returns attempts
+def erase_names(
+    client: redis.Redis[str],
+    rankings: redis.Redis[str],
+    player_ids: list[str],
+    archive: Archive | None = None,
+    account_id: str | None = None,
+) -> int:
+    """Show the players' names as "gelöscht" everywhere (issue 13): on every day's board and the
+    all-time one, in their attempts, and in the archive files already written (rewritten, see
+    service.data.archive); drop their cached replay documents. Scores stay. Returns attempts
     renamed. ``client`` holds the game state, ``rankings`` the boards (never one operation on
-    both). Walks the days that had attempts: deleting an account is rare."""
+    both). The attempts are found through the days' slots (days not archived yet) and the
+    players' archive index (days archived, whose slots expire): deleting an account is rare.
+    With ``account_id``, the account's owner name (league boards) is renamed too."""
     renamed = 0
-    dates = client.zrange(keys.DAYS, 0, -1)
+    files: dict[str, set[str]] = {}
     for player in player_ids:
-        pipe = client.pipeline(transaction=False)
-        for date in dates:
-            pipe.get(keys.player_day(date, player))
-        for date, attempt_id in zip(dates, pipe.execute(), strict=True):
-            if attempt_id is None:
-                continue
-            state = client.pipeline(transaction=True)
-            state.hset(keys.attempt(attempt_id), "name", DELETED_NAME)
-            state.delete(keys.replay(attempt_id))
-            state.execute()
-            if rankings.hexists(keys.day_names(date), attempt_id):
-                rankings.hset(keys.day_names(date), attempt_id, DELETED_NAME)
+        # attempt id -> (date, game): the archived ones from the player's index (file names),
+        # the others from each daily game's days not archived yet
+        found = {
+            attempt_id: parse_file_name(name)
+            for attempt_id, name in client.hgetall(keys.player_attempts(player)).items()
+        }
+        for game in keys.DAILY_GAMES:  # every daily game's boards (issue 14)
+            dates = client.zrange(keys.days_index(game), 0, -1)
+            pipe = client.pipeline(transaction=False)
+            for date in dates:
+                pipe.get(keys.player_day(date, player, game))
+            for date, attempt_id in zip(dates, pipe.execute(), strict=True):
+                if attempt_id is not None:
+                    found[attempt_id] = (date, game)
+        for attempt_id, (date, game) in sorted(found.items()):
+            if client.exists(keys.attempt(attempt_id)):  # (an expired one is not made again)
+                client.hset(keys.attempt(attempt_id), "name", DELETED_NAME)
+            client.delete(keys.replay(attempt_id))
+            if rankings.hexists(keys.day_names(date, game), attempt_id):
+                rankings.hset(keys.day_names(date, game), attempt_id, DELETED_NAME)
+            archived_in = client.hget(keys.ARCHIVED, attempt_id)
+            if archived_in is not None:
+                files.setdefault(archived_in, set()).add(attempt_id)
             renamed += 1
-        if rankings.exists(keys.player(player)):
-            rankings.hset(keys.player(player), "name", DELETED_NAME)
+        for game in keys.DAILY_GAMES:
+            if rankings.exists(keys.player(player, game)):
+                rankings.hset(keys.player(player, game), "name", DELETED_NAME)
+    owner = None if account_id is None else keys.owner(f"a:{account_id}")
+    if owner is not None and rankings.hexists(owner, "name"):  # leagues' boards
+        rankings.hset(owner, "name", DELETED_NAME)
+    if archive is not None:
+        for name, ids in sorted(files.items()):
+            rename(archive, name, ids, DELETED_NAME)
     return renamed
 
 

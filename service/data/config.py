@@ -127,6 +127,9 @@ VARIABLES: Final = (
     Variable("PIKDAME_ORIGINS", "origins", "http://localhost:8000", _words),
     # small private deployments: anonymous attempts ranked as before accounts (issue 13)
     Variable("PIKDAME_RANK_ANONYMOUS", "rank_anonymous", "0", _flag),
+    # release modules to import (engine.pikdame.releases.load): previous bot versions kept so a
+    # record replays with the bots that played it
+    Variable("PIKDAME_RELEASES", "release_modules", "", _words),
     # the first day of the archive: GET /api/days lists every closed day from it on
     Variable("PIKDAME_LAUNCH_DATE", "launch_date", "2026-01-01", _date),
     # tables (docs/TABLES.md)
@@ -136,6 +139,7 @@ VARIABLES: Final = (
     Variable("PIKDAME_LIMIT_TABLES", "limit_tables", "20 per hour"),
     Variable("PIKDAME_LIMIT_JOINS", "limit_joins", "60 per hour"),
     Variable("PIKDAME_LIMIT_TABLE_MOVES", "limit_table_moves", "20 per second"),
+    Variable("PIKDAME_LIMIT_TABLE_ADDRESS", "limit_table_address", "60 per second"),
     # the live streams' own gunicorn (deploy/gunicorn_stream.conf.py, gevent)
     Variable("PIKDAME_STREAM_BIND", "stream_bind", "127.0.0.1:8001"),
     Variable("PIKDAME_STREAM_CONNECTIONS", "stream_connections", "2000", int),
@@ -183,6 +187,7 @@ class Settings:
     rp_id: str
     origins: tuple[str, ...]
     rank_anonymous: bool
+    release_modules: tuple[str, ...]
     launch_date: str
     table_idle_hours: int
     table_keep_days: int
@@ -190,6 +195,7 @@ class Settings:
     limit_tables: str
     limit_joins: str
     limit_table_moves: str
+    limit_table_address: str
     stream_bind: str
     stream_connections: int
     stream_seconds: int

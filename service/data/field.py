@@ -52,10 +52,10 @@ class Place:
         return per_mille / 10
 
 
-def queue_place(pipe: Pipeline[str], date: str, score: int) -> None:
+def queue_place(pipe: Pipeline[str], date: str, score: int, game: str = keys.PIKDAME) -> None:
     """Queue the three O(log n) reads :func:`place_from` turns into a :class:`Place`."""
     low, high = score_range(score)
-    board = keys.day_rank(date)
+    board = keys.day_rank(date, game)
     pipe.zcount(board, "-inf", f"({low}")
     pipe.zcount(board, low, high)
     pipe.zcard(board)
@@ -70,9 +70,11 @@ def place_from(score: int, replies: list[int], ranked: bool) -> Place:
     return Place(score, beaten, equal, total)
 
 
-def place(client: redis.Redis[str], date: str, score: int, ranked: bool) -> Place:
+def place(
+    client: redis.Redis[str], date: str, score: int, ranked: bool, game: str = keys.PIKDAME
+) -> Place:
     pipe = client.pipeline(transaction=False)
-    queue_place(pipe, date, score)
+    queue_place(pipe, date, score, game)
     return place_from(score, pipe.execute(), ranked)
 
 
@@ -109,8 +111,10 @@ def places(client: redis.Redis[str], results: list[tuple[str, int]]) -> list[flo
     return [None if int(r) < 0 else int(r) / 10 for r in replies]
 
 
-def histogram(client: redis.Redis[str], date: str) -> list[dict[str, int]]:
+def histogram(
+    client: redis.Redis[str], date: str, game: str = keys.PIKDAME
+) -> list[dict[str, int]]:
     """The day's verified scores as bars ``{"from", "to", "count"}``, lowest first."""
-    counts = client.hgetall(keys.day_histogram(date))
+    counts = client.hgetall(keys.day_histogram(date, game))
     bars = sorted((int(b), int(n)) for b, n in counts.items())
     return [{"from": b, "to": b + BUCKET - 1, "count": n} for b, n in bars if n > 0]

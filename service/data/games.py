@@ -117,6 +117,10 @@ class PikDameTables:
                 "commitment": g.commitment,
                 "scores": list(g.state.outcome.round_scores) if g.state.outcome else None,
                 "end": g.state.outcome.end if g.state.outcome else None,
+                # who went out (R4.3, null when the stock ran out or the game was resigned),
+                # and whether hand_out_double (R9) doubled the round (R7.3): public once ended
+                "winner": g.state.outcome.winner if g.state.outcome else None,
+                "doubled": g.state.outcome.doubled if g.state.outcome else False,
                 "totals": list(g.state.totals) if g.finished else None,
                 "seed": r.seed.hex() if g.finished else None,  # revealed once the round ended
                 "lucky": list(r.lucky),
@@ -244,6 +248,7 @@ class GinTables:
                     "commitment": match.commitment,
                     "scores": list(r.outcome.scores),
                     "end": r.outcome.end,
+                    "winner": r.outcome.winner,  # the hand's winner (G6; null: a wall, G7)
                     "totals": None,
                     "seed": seed,  # one seed deals the whole match: revealed at its end
                     "lucky": [],

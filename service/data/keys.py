@@ -22,6 +22,26 @@ ARCHIVED_DAYS: Final = f"{PREFIX}:archived:days"  # zset date -> ordinal, days a
 RECONCILE_LOCK: Final = f"{PREFIX}:lock:reconcile"  # one worker reconciles per tick
 
 
+PIKDAME: Final = "pikdame"  # the first daily game: its keys keep their names without the game
+DAILY_GAMES: Final = (PIKDAME, "gin")  # every daily game (service.data.dailies), issue 14
+
+
+def _game(game: str) -> str:
+    """The part a daily game's key carries after its tag or day (issue 14: ``:gin``); none for
+    Pik Dame, whose keys keep their names (docs/GIN_DAILY.md)."""
+    return "" if game == PIKDAME else f":{game}"
+
+
+def days_index(game: str = PIKDAME) -> str:
+    """Zset date -> ordinal: the days that have ranked attempts of ``game``."""
+    return DAYS + _game(game)
+
+
+def alltime(game: str = PIKDAME) -> str:
+    """Zset player id -> sum of verified daily scores of ``game``."""
+    return ALLTIME + _game(game)
+
+
 def attempt_tag(attempt_id: str) -> str:
     """The hash tag of one attempt's keys: one slot on a Redis Cluster."""
     return f"{PREFIX}:{{a:{attempt_id}}}"
@@ -42,40 +62,42 @@ def token(token_hash: str) -> str:
     return f"{PREFIX}:token:{token_hash}"
 
 
-def player_day(date: str, player: str) -> str:
-    """The one ranked attempt of a player on a day."""
-    return f"{day_tag(date)}:player:{player}"
+def player_day(date: str, player: str, game: str = PIKDAME) -> str:
+    """The one ranked attempt of a player on a day (per daily game)."""
+    return f"{day_tag(date)}{_game(game)}:player:{player}"
 
 
-def day_count(date: str) -> str:
-    return f"{day_tag(date)}:attempts"
+def day_count(date: str, game: str = PIKDAME) -> str:
+    return f"{day_tag(date)}{_game(game)}:attempts"
 
 
-def day_rank(date: str) -> str:
+def day_rank(date: str, game: str = PIKDAME) -> str:
     """Sorted set of verified attempts of a day, scored by :func:`service.data.ranking.rank_key`."""
-    return f"{PREFIX}:day:{date}:rank"
+    return f"{PREFIX}:day:{date}{_game(game)}:rank"
 
 
-def player(player_id: str) -> str:
-    """A player's all-time facts: name, days, best."""
-    return f"{PREFIX}:player:{player_id}"
+def player(player_id: str, game: str = PIKDAME) -> str:
+    """A player's all-time facts in one daily game: name, days, best."""
+    if game == PIKDAME:
+        return f"{PREFIX}:player:{player_id}"
+    return f"{PREFIX}:player:{game}:{player_id}"
 
 
-def day_names(date: str) -> str:
+def day_names(date: str, game: str = PIKDAME) -> str:
     """Hash attempt id -> player name of a day's ranked attempts, written with the rank, so a
     leaderboard page is read from the ranking keys alone (one HMGET, no attempt hashes)."""
-    return f"{PREFIX}:day:{date}:names"
+    return f"{PREFIX}:day:{date}{_game(game)}:names"
 
 
-def day_skeletons(date: str) -> str:
+def day_skeletons(date: str, game: str = PIKDAME) -> str:
     """Hash name skeleton (service.data.names) -> player id of a day's ranked attempts: no two
-    players of a day may have names that look alike."""
-    return f"{day_tag(date)}:skeletons"
+    players of a day's field (per game) may have names that look alike."""
+    return f"{day_tag(date)}{_game(game)}:skeletons"
 
 
-def day_ids(date: str) -> str:
+def day_ids(date: str, game: str = PIKDAME) -> str:
     """Set of the day's ranked attempt ids (what the archive writes and then lets expire)."""
-    return f"{day_tag(date)}:ids"
+    return f"{day_tag(date)}{_game(game)}:ids"
 
 
 def replay(attempt_id: str) -> str:
@@ -95,10 +117,16 @@ def verdict_channel(attempt_id: str) -> str:
     return f"{PREFIX}:verdict:{attempt_id}"
 
 
-def day_starts(date: str) -> str:
+def player_attempts(player_id: str) -> str:
+    """Hash attempt id -> date of a player's archived attempts, written by the archive before the
+    day's slots expire: how a deleted account's names are found in every archive file."""
+    return f"{PREFIX}:{{p:{player_id}}}:attempts"
+
+
+def day_starts(date: str, game: str = PIKDAME) -> str:
     """Hash ranked attempt id -> the address (IPv6: its /64) that started it, for the operator's
     review (``pikdame suspicious``)."""
-    return f"{PREFIX}:day:{date}:starts"
+    return f"{PREFIX}:day:{date}{_game(game)}:starts"
 
 
 # --- the daily habit (issue 13): keyed by owner (service.data.owners.owner_of) ---------------
@@ -130,9 +158,9 @@ def owner_leagues(owner_id: str) -> str:
     return f"{PREFIX}:{{o:{owner_id}}}:leagues"
 
 
-def day_histogram(date: str) -> str:
+def day_histogram(date: str, game: str = PIKDAME) -> str:
     """Hash score bucket -> count of the day's verified scores, kept with the rank."""
-    return f"{PREFIX}:day:{date}:histogram"
+    return f"{PREFIX}:day:{date}{_game(game)}:histogram"
 
 
 def par(date: str) -> str:

@@ -148,20 +148,34 @@ def job_state(q: Queue, job: Job | None, now_s: float) -> JobState:
 
 
 def fetch(q: Queue, attempt_id: str) -> Job | None:
+    return fetch_job(q, job_id(attempt_id))
+
+
+def fetch_job(q: Queue, job: str) -> Job | None:
+    """The job of id ``job`` (a verification's or a par's), or None."""
     try:
-        return Job.fetch(job_id(attempt_id), connection=q.connection, serializer=JSONSerializer)
+        return Job.fetch(job, connection=q.connection, serializer=JSONSerializer)
     except NoSuchJobError:
         return None
 
 
-def requeue_verify(q: VerifyQueue, attempt_id: str) -> bool:
-    """Replace the attempt's job with a fresh one (the job is idempotent, so a job that was
-    in fact still running changes nothing by running twice)."""
-    job = fetch(q, attempt_id)
+def _drop(q: VerifyQueue, job: Job | None) -> None:
     if job is not None:
         with q.connection.pipeline() as pipe:
             job.delete(pipeline=pipe)
             pipe.lrem(q.intermediate_queue_key, 0, job.id)
             pipe.delete(keys.parked(job.id))
             pipe.execute()
+
+
+def requeue_verify(q: VerifyQueue, attempt_id: str) -> bool:
+    """Replace the attempt's job with a fresh one (the job is idempotent, so a job that was
+    in fact still running changes nothing by running twice)."""
+    _drop(q, fetch(q, attempt_id))
     return enqueue_verify(q, attempt_id)
+
+
+def requeue_par(q: VerifyQueue, date: str) -> bool:
+    """Replace the day's par job with a fresh one (idempotent like the verification's)."""
+    _drop(q, fetch_job(q, par.job_id(date)))
+    return enqueue_par(q, date)

@@ -86,12 +86,13 @@ def _page(
     radius: int = 0,
     pipe: Pipeline[str] | None = None,
     strip: Strip | None = None,
+    game: str = keys.PIKDAME,
 ) -> tuple[int, int, int, list[dict[str, Any]]] | None:
     """(total, first index, member's index or -1, entries); None when ``member`` is not ranked."""
     if not _script:
         _script.append(client.register_script(PAGE_LUA))
     script = _script[0]
-    page_keys = [keys.day_rank(date), keys.day_names(date)]
+    page_keys = [keys.day_rank(date, game), keys.day_names(date, game)]
     args = [first, last, member, radius]
     if pipe is None:
         reply = script(keys=page_keys, args=args, client=client)
@@ -120,15 +121,16 @@ def _page(
     entries = []
     for i, (attempt_id, key, name) in enumerate(zip(ids, flat[1::2], found, strict=True)):
         score, turns, _ = decode_key(float(key))
-        entries.append(
-            {
-                "rank": int(start) + i + 1,
-                "name": name or "",
-                "score": score,
-                "turns": turns,
-                "attempt_id": attempt_id,
-            }
-        )
+        entry = {
+            "rank": int(start) + i + 1,
+            "name": name or "",
+            "score": score,
+            "turns": turns,
+            "attempt_id": attempt_id,
+        }
+        if game != keys.PIKDAME:  # Gin's tie-break is the hands (docs/GIN_DAILY.md)
+            entry["hands"] = turns
+        entries.append(entry)
     return int(total), int(start), int(position), entries
 
 
@@ -139,9 +141,10 @@ def day_page(
     limit: int,
     pipe: Pipeline[str] | None = None,
     strip: Strip | None = None,
+    game: str = keys.PIKDAME,
 ) -> dict[str, Any]:
     """One page of a day's leaderboard (verified attempts only)."""
-    page = _page(client, date, offset, offset + limit - 1, pipe=pipe, strip=strip)
+    page = _page(client, date, offset, offset + limit - 1, pipe=pipe, strip=strip, game=game)
     assert page is not None
     total, _, _, entries = page
     return {"date": date, "total": total, "entries": entries}
@@ -154,9 +157,10 @@ def around(
     radius: int,
     pipe: Pipeline[str] | None = None,
     strip: Strip | None = None,
+    game: str = keys.PIKDAME,
 ) -> dict[str, Any] | None:
     """The entries around one ranked attempt, or None when it is not on the board."""
-    page = _page(client, date, 0, 0, attempt_id, radius, pipe=pipe, strip=strip)
+    page = _page(client, date, 0, 0, attempt_id, radius, pipe=pipe, strip=strip, game=game)
     if page is None:
         return None
     total, _, position, entries = page
@@ -169,21 +173,26 @@ def around(
     }
 
 
-def rank_of(client: redis.Redis[str], date: str, attempt_id: str) -> int | None:
+def rank_of(
+    client: redis.Redis[str], date: str, attempt_id: str, game: str = keys.PIKDAME
+) -> int | None:
     """The attempt's current 1-based rank, or None when it is not ranked."""
-    position = client.zrevrank(keys.day_rank(date), attempt_id)
+    position = client.zrevrank(keys.day_rank(date, game), attempt_id)
     return None if position is None else int(position) + 1
 
 
-def alltime_page(client: redis.Redis[str], offset: int, limit: int) -> dict[str, Any]:
-    """Per player: the sum of verified daily scores, with days played and the best day."""
+def alltime_page(
+    client: redis.Redis[str], offset: int, limit: int, game: str = keys.PIKDAME
+) -> dict[str, Any]:
+    """Per player: the sum of verified daily scores of ``game``, with days played and the best
+    day."""
     pipe = client.pipeline(transaction=False)
-    pipe.zcard(keys.ALLTIME)
-    pipe.zrevrange(keys.ALLTIME, offset, offset + limit - 1, withscores=True)
+    pipe.zcard(keys.alltime(game))
+    pipe.zrevrange(keys.alltime(game), offset, offset + limit - 1, withscores=True)
     total, members = pipe.execute()
     pipe = client.pipeline(transaction=False)
     for member, _ in members:
-        pipe.hmget(keys.player(_text(member)), "name", "days", "best")
+        pipe.hmget(keys.player(_text(member), game), "name", "days", "best")
     facts = pipe.execute()
     entries = [
         {

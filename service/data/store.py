@@ -12,12 +12,14 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import redis
 
 from engine import Game
-from service.data import keys, names
+from engine.gin import GinMatch
+from service.data import dailies, keys, names
+from service.data.dailies import player_turns as player_turns  # re-exported
 
 
 class AttemptExists(Exception):
@@ -62,12 +64,25 @@ class Attempt:
     finished_ms: int | None
     verification: str | None  # None (unranked or playing) | queued | verified | rejected
     score: int | None  # the live round score of seat 0, set when the round ends
-    turns: int | None
+    turns: int | None  # the tie-break: the player's turns (Pik Dame), the hands (Gin)
     reason: str | None
+    kind: str = dailies.PIKDAME  # the daily game (issue 14); stored only for Gin
+
+    @property
+    def daily(self) -> dailies.DailyGame:
+        return dailies.of(self.kind)
 
     @property
     def game(self) -> Game:
+        """A Pik Dame attempt's game."""
+        assert self.kind == dailies.PIKDAME, self.kind
         return Game.from_json(json.loads(self.game_json))
+
+    @property
+    def match(self) -> GinMatch:
+        """A Gin attempt's match."""
+        assert self.kind == dailies.GIN, self.kind
+        return GinMatch.from_json(json.loads(self.game_json))
 
     def owned_by_token(self, token: str) -> bool:
         return hmac.compare_digest(token_hash(token), self.token_hash)
@@ -94,6 +109,7 @@ class Attempt:
             score=opt_int("score"),
             turns=opt_int("turns"),
             reason=h.get("reason") or None,
+            kind=h.get("kind") or dailies.PIKDAME,
         )
 
 
@@ -110,21 +126,14 @@ def transaction(
     return cast(T, result)
 
 
-# What a move returns: the attempt and game after it, the moves made (the player's and the bots'
-# answers), and whether it finished the round.
-Played = tuple[Attempt, Game, list[tuple[int, str]], bool]
+# What a move returns: the attempt and game after it (a Pik Dame Game or a GinMatch), the moves
+# made (the player's and the bots' answers), and whether it finished the round (or match).
+Played = tuple[Attempt, Any, list[tuple[int, str]], bool]
 
 
 def token_hash(token: str) -> str:
     """Only a token's SHA-256 is stored: a leaked database cannot act as a player."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def player_turns(game: Game, seat: int = 0) -> int:
-    """R11's tie-break: the player's own turns, i.e. their draw and take moves."""
-    return sum(
-        1 for s, m in game.state.history if s == seat and m.split(" ", 1)[0] in ("draw", "take")
-    )
 
 
 def load(client: redis.Redis[str], attempt_id: str) -> Attempt | None:
@@ -139,17 +148,20 @@ def create(
     name: str,
     player: str,
     ranked: bool,
-    game: Game,
+    game: Game | GinMatch,
     now_ms: int,
     day_ordinal: int,
     expiry: Expiry | None = None,
+    kind: str = dailies.PIKDAME,
 ) -> tuple[Attempt, str]:
     """Store a new attempt and return it with its bearer token (shown once, stored hashed).
 
     A ranked attempt claims the player's slot for the day and the look of its name in one
     transaction (on the day's slot), so two concurrent starts by one player yield one attempt and
     one ``AttemptExists``, and a look-alike of another player's name of the day ``NameTaken``.
+    Slots, names, counts and ids are per daily game ``kind`` (issue 14).
     """
+    daily = dailies.of(kind)
     attempt_id = secrets.token_hex(8)
     token = secrets.token_urlsafe(32)
     fields: dict[str | bytes, str | int | float | bytes] = {
@@ -160,12 +172,14 @@ def create(
         "token": token_hash(token),
         "ranked": "1" if ranked else "0",
         "status": "playing",
-        "seq": str(len(game.state.history)),
-        "game": json.dumps(game.to_json(), separators=(",", ":")),
+        "seq": str(daily.seq(game)),
+        "game": dailies.dumps(daily, game),
         "created": str(now_ms),
     }
-    slot = keys.player_day(date, player)
-    lookalikes = keys.day_skeletons(date)
+    if kind != dailies.PIKDAME:  # a Pik Dame attempt's hash keeps its fields
+        fields["kind"] = kind
+    slot = keys.player_day(date, player, kind)
+    lookalikes = keys.day_skeletons(date, kind)
     shape = names.skeleton(name)
     key = keys.attempt(attempt_id)
 
@@ -185,8 +199,8 @@ def create(
         pipe.multi()
         pipe.set(slot, attempt_id)
         pipe.hset(lookalikes, shape, player)
-        pipe.incr(keys.day_count(date))
-        pipe.sadd(keys.day_ids(date), attempt_id)
+        pipe.incr(keys.day_count(date, kind))
+        pipe.sadd(keys.day_ids(date, kind), attempt_id)
 
     # Three steps, each on one slot of a Redis Cluster (keys.attempt_tag, keys.day_tag): the
     # attempt first (nothing points at it yet), then the claim of the day's slot and the name's
@@ -200,7 +214,8 @@ def create(
         except (AttemptExists, NameTaken):
             client.delete(key)
             raise
-        client.zadd(keys.DAYS, {date: day_ordinal})  # idempotent, read by the archive's index
+        # idempotent, read by the archive's index
+        client.zadd(keys.days_index(kind), {date: day_ordinal})
     token_key = keys.token(str(fields["token"]))
     client.set(token_key, attempt_id, exat=None if expiry is None else expiry.token_at)
     stored = load(client, attempt_id)
@@ -214,9 +229,24 @@ def attempt_for_token(client: redis.Redis[str], token: str) -> Attempt | None:
     return None if attempt_id is None else load(client, str(attempt_id))
 
 
-def attempt_for_player(client: redis.Redis[str], date: str, player: str) -> str | None:
-    value = client.get(keys.player_day(date, player))
+def attempt_for_player(
+    client: redis.Redis[str], date: str, player: str, kind: str = dailies.PIKDAME
+) -> str | None:
+    value = client.get(keys.player_day(date, player, kind))
     return None if value is None else str(value)
+
+
+def take_day_slot(client: redis.Redis[str], date: str, source: str, target: str) -> bool:
+    """Give player ``target`` the ranked attempt player ``source`` started on ``date`` (an
+    anonymous device attached to an account, issue 13), unless ``target`` has one: one ranked
+    attempt per account and day. Both slots share the day's hash tag (one slot on a cluster)."""
+    value = client.get(keys.player_day(date, source))
+    if value is None:
+        return False
+    ttl = client.pttl(keys.player_day(date, source))
+    return bool(
+        client.set(keys.player_day(date, target), value, nx=True, px=ttl if ttl > 0 else None)
+    )
 
 
 def play(
@@ -246,22 +276,18 @@ def play(
             check(current)
         if current.seq != seq:
             raise Stale(attempt_id)
-        game = current.game
-        events = game.play(move, 0)
-        history = game.state.history
-        update: dict[str, str] = {
-            "seq": str(len(history)),
-            "game": json.dumps(game.to_json(), separators=(",", ":")),
-        }
-        finished = game.state.outcome is not None
+        daily = current.daily
+        game = daily.load(json.loads(current.game_json))
+        events = daily.play(game, move)
+        update: dict[str, str] = {"seq": str(daily.seq(game)), "game": dailies.dumps(daily, game)}
+        finished = daily.finished(game)
         if finished:
-            outcome = game.state.outcome
-            assert outcome is not None
+            score, turns = daily.result(game)
             update |= {
                 "status": "finished",
                 "finished": str(now_ms),
-                "score": str(outcome.round_scores[0]),
-                "turns": str(player_turns(game)),
+                "score": str(score),
+                "turns": str(turns),
             }
             if current.ranked:
                 update["verification"] = "queued"

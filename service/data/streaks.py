@@ -16,7 +16,7 @@ from redis.client import Pipeline
 
 from service.data import keys
 
-GAMES: Final = ("pikdame",)  # daily games with streaks (the Gin daily joins later)
+GAMES: Final = ("pikdame", "gin")  # daily games with streaks (issue 14: Gin joined)
 
 # KEYS[1] the streak, ARGV[1] the day's ordinal, ARGV[2] its date. Also run inside the verifier's
 # ranking script (worker.verify.RANK_LUA), with its own key and argument numbers.

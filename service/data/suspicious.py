@@ -18,11 +18,13 @@ FRESH_MS: Final = 30 * 60 * 1000  # "created minutes before": within half an hou
 MANY_ACCOUNTS: Final = 3
 
 
-def note_start(client: redis.Redis[str], date: str, attempt_id: str, address: str) -> None:
-    """Remember which address started a ranked attempt."""
+def note_start(
+    client: redis.Redis[str], date: str, attempt_id: str, address: str, game: str = keys.PIKDAME
+) -> None:
+    """Remember which address started a ranked attempt (per daily game)."""
     pipe = client.pipeline(transaction=False)
-    pipe.hset(keys.day_starts(date), attempt_id, address)
-    pipe.expire(keys.day_starts(date), KEEP_SECONDS)
+    pipe.hset(keys.day_starts(date, game), attempt_id, address)
+    pipe.expire(keys.day_starts(date, game), KEEP_SECONDS)
     pipe.execute()
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.support.processes import WebServer, running_web
 from tests.support.servers import flush_roles, role_url, start_redis
 from tests.support.service_app import Clock, make_app
 
@@ -70,3 +72,10 @@ def qdb(queue_url: str, rdb: redis.Redis[str]) -> Iterator[redis.Redis[str]]:
     client: redis.Redis[str] = redis.Redis.from_url(queue_url, decode_responses=True)
     yield client
     client.close()
+
+
+@pytest.fixture
+def web(redis_url: str, rdb: redis.Redis[str], tmp_path: Path) -> Iterator[WebServer]:
+    """The stock gunicorn on the emptied Redis (secret: tests.support.processes.WEB_SECRET)."""
+    with running_web(redis_url, tmp_path / "web.log") as server:
+        yield server

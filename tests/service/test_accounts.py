@@ -4,7 +4,10 @@ ranked play needs an account, anonymous play is "ohne Wertung"."""
 
 from __future__ import annotations
 
+import datetime as dt
+import gzip
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,8 +15,10 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.data import accounts, keys
+from engine import replay
+from service.data import accounts, archive, keys
 from service.limits import address_of
+from service.redisconn import settings_of
 from tests.support.accounts import ORIGIN, sign_in, sign_up
 from tests.support.api import resign_at_once, start
 from tests.support.authenticator import Authenticator, b64
@@ -319,3 +324,113 @@ def test_forged_sign_up_is_400_and_creates_nothing(
     body = {"handle": step["handle"], "credential": credential}
     refused_changing_nothing(client, rdb, "/api/account", body)
     assert rdb.zcard(accounts.ACCOUNTS_BY_TIME) == 0
+
+
+def test_attached_history_becomes_the_accounts(
+    redis_url: str,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    clock: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 13 ("a device's anonymous history can be attached to a new account"): a device that
+    played ranked on two days (a deployment ranking anonymous play) and founded a league signs
+    up with attach: the account's streak, statistics, league and all-time entry are the
+    device's, and today's ranked attempt stays the account's only one of the day."""
+    monkeypatch.setenv("PIKDAME_RANK_ANONYMOUS", "1")
+    app = make_app(redis_url, clock, PIKDAME_LAUNCH_DATE="2026-11-25")
+    device = app.test_client()
+    clock.set_day("2026-11-29")
+    played = [resign_at_once(device, clock.today, "Ada")[0]]
+    clock.set_day("2026-11-30")
+    played.append(resign_at_once(device, clock.today, "Ada")[0])
+    assert [verify(rdb, a, SECRET, rankings)["status"] for a in played] == ["verified"] * 2
+    league = device.post("/api/leagues", json={"name": "Skat-Runde"}).get_json()["league"]
+    before = device.get("/api/me/stats").get_json()
+    assert before["streaks"]["pikdame"]["current"] == 2 and before["stats"]["games"] == 2
+    player = rdb.hget(keys.attempt(played[0]), "player") or ""
+    total = rankings.zscore(keys.ALLTIME, player)
+
+    account = sign_up(device, Authenticator(ORIGIN), "Ada")
+    after = device.get("/api/me/stats").get_json()
+    assert after == before
+    assert [lg["code"] for lg in device.get("/api/leagues").get_json()["leagues"]] == [
+        league["code"]
+    ]
+    owner = f"a:{account['id']}"
+    assert rankings.smembers(keys.league_members(league["code"])) == {owner}
+    assert not rankings.exists(keys.owner_days(f"p:{player}", "pikdame"))
+    home = accounts.load(rdb, account["id"])
+    assert home is not None
+    assert rankings.zscore(keys.ALLTIME, home.player) == total
+    assert rankings.zscore(keys.ALLTIME, player) is None
+    assert rankings.hget(keys.player(home.player), "days") == "2"
+    again = device.post(f"/api/daily/{clock.today}/attempts", json={"name": "Ada"})
+    assert again.status_code == 409 and again.get_json()["error"]["code"] == "attempt_exists"
+
+
+def test_an_empty_device_history_attaches_to_nothing(
+    client: FlaskClient, clock: Any, rankings: redis.Redis[str]
+) -> None:
+    """Attaching a device that never finished a ranked game moves nothing and creates nothing."""
+    start(client, clock.today)
+    account = sign_up(client, Authenticator(ORIGIN), "Ada")
+    assert not any(rankings.scan_iter(f"pd:{{o:a:{account['id']}}}:*"))
+    assert (
+        client.post(f"/api/daily/{clock.today}/attempts", json={"name": "Ada"}).status_code == 201
+    )
+
+
+def test_a_deleted_name_leaves_the_archive_files_too(
+    redis_url: str, rdb: redis.Redis[str], rankings: redis.Redis[str], clock: Any, tmp_path: Path
+) -> None:
+    """Issue 13 ("its name disappears from every board"): a day archived a week ago, its attempts
+    and slots expired; deleting the account rewrites the archive file (the line's name and the
+    record's seat) and the day's board; the record still replays, the other player stays."""
+    app = make_app(redis_url, clock, PIKDAME_ARCHIVE_DIR=str(tmp_path / "archive"))
+    ada, bob = app.test_client(), app.test_client()
+    sign_up(ada, Authenticator(ORIGIN), "Adelheid")
+    sign_up(bob, Authenticator(ORIGIN), "Bob")
+    ids = [resign_at_once(c, clock.today, n)[0] for c, n in ((ada, "Adelheid"), (bob, "Bob"))]
+    assert [verify(rdb, a, SECRET, rankings)["status"] for a in ids] == ["verified"] * 2
+    day = clock.today
+    clock.moment = dt.datetime(2026, 12, 1, 3, 0, tzinfo=dt.UTC)  # closed (24:00 + grace)
+    store = archive.from_settings(settings_of(app))
+    assert archive.archive_day(rdb, store, day, settings_of(app)) == 2
+    for pattern in ("pd:{a:*}:attempt", "pd:{a:*}:replay", "pd:token:*", "pd:{d:*}:player:*"):
+        for key in rdb.scan_iter(pattern):  # a week later: expired
+            rdb.delete(key)
+    assert b"Adelheid" in gzip.decompress(store.read(day) or b"")
+
+    assert ada.delete("/api/account", json={}).status_code == 200
+    data = gzip.decompress(store.read(day) or b"")
+    assert b"Adelheid" not in data and b"Bob" in data
+    lines = {e["attempt_id"]: e for e in map(json.loads, data.splitlines())}
+    assert lines[ids[0]]["name"] == accounts.DELETED_NAME
+    assert lines[ids[0]]["record"]["seats"][0]["name"] == accounts.DELETED_NAME
+    replay(lines[ids[0]]["record"])  # still a record that replays on its own (F7)
+    web = app.test_client()
+    board = web.get(f"/api/leaderboard/{day}").get_json()
+    assert "Adelheid" not in json.dumps(board) and "Bob" in json.dumps(board)
+    replayed = web.get(f"/replay/{ids[0]}/positions")
+    assert replayed.status_code == 200 and "Adelheid" not in replayed.get_data(as_text=True)
+
+
+def test_a_deleted_name_leaves_the_league_boards(
+    client: FlaskClient, clock: Any, rdb: redis.Redis[str], rankings: redis.Redis[str]
+) -> None:
+    """The league boards name members by their owner's name: a deleted account's is "gelöscht",
+    its score stays."""
+    sign_up(client, Authenticator(ORIGIN), "Adelheid")
+    attempt_id, _ = resign_at_once(client, clock.today, "Adelheid")
+    assert verify(rdb, attempt_id, SECRET, rankings)["status"] == "verified"
+    code = client.post("/api/leagues", json={"name": "Runde"}).get_json()["league"]["code"]
+    other = client.application.test_client()
+    other.post(f"/api/leagues/{code}/join", json={})
+    before = other.get(f"/api/leagues/{code}").get_json()
+    assert "Adelheid" in json.dumps(before)
+    assert client.delete("/api/account", json={}).status_code == 200
+    after = other.get(f"/api/leagues/{code}").get_json()
+    assert "Adelheid" not in json.dumps(after)
+    text = json.dumps(after, ensure_ascii=False)
+    assert text.count(accounts.DELETED_NAME) == json.dumps(before).count("Adelheid")

@@ -8,7 +8,7 @@ import json
 
 import redis
 
-from engine import daily_seed
+from engine import daily_seed, gin
 from service.data import keys
 from tests.support.processes import pikdame, service_env
 
@@ -29,6 +29,15 @@ def test_seed_info_reveals_the_seed_only_after_the_day(redis_url: str) -> None:
     assert bad.returncode != 0 and "YYYY-MM-DD" in bad.stderr
 
 
+def test_seed_info_of_the_gin_daily(redis_url: str) -> None:
+    """Issue 14: ``--game gin`` gives the Gin daily's commitment and (once closed) seed."""
+    env = service_env(redis_url, "cli-secret")
+    info = json.loads(pikdame(env, "seed-info", "2026-01-01", "--game", "gin").stdout)
+    seed = gin.daily_seed(b"cli-secret", "2026-01-01")
+    assert info["seed"] == seed.hex() and seed != daily_seed(b"cli-secret", "2026-01-01")
+    assert info["commitment"] == hashlib.sha256(seed).hexdigest()
+
+
 def test_reconcile_requeues_a_lost_job(
     redis_url: str, rdb: redis.Redis[str], qdb: redis.Redis[str]
 ) -> None:
@@ -40,6 +49,6 @@ def test_reconcile_requeues_a_lost_job(
     rdb.hset(keys.attempt("done1"), "verification", "verified")
     result = pikdame(env, "reconcile", "--older-than", "60")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == {"requeued": ["lost1"]}
+    assert json.loads(result.stdout) == {"requeued": ["lost1"], "par": []}
     assert qdb.exists("rq:job:verify-lost1") == 1
     assert rdb.zrange("pd:finished", 0, -1) == ["lost1"]

@@ -16,8 +16,10 @@ import redis
 from redis.cluster import RedisCluster
 
 from service.app import create_app
-from service.data import keys
+from service.data import accounts, keys
+from tests.support.accounts import ORIGIN, sign_in, sign_up
 from tests.support.api import caller, start
+from tests.support.authenticator import Authenticator
 from tests.support.cluster import RedisClusterNodes, start_cluster
 from tests.support.player import play_to_end
 from tests.support.processes import service_env, start_worker, wait_for
@@ -68,6 +70,7 @@ def app(cluster: RedisClusterNodes, others: dict[str, RedisServer]) -> Any:
             # the rate limits count on the cluster too (limits' redis+cluster storage)
             "PIKDAME_LIMIT_MOVES": "1000 per second",
             "PIKDAME_LIMIT_TABLE_MOVES": "1000 per second",
+            "PIKDAME_LIMIT_TABLE_ADDRESS": "10000 per second",
             "PIKDAME_LIMIT_DEFAULT": "10000 per 10 seconds",
             "TESTING": True,
         }
@@ -148,3 +151,45 @@ def test_a_table_played_to_the_end_on_the_cluster(app: Any, cluster: RedisCluste
     assert table["status"] == "finished" and max(table["totals"]) >= 1000
     state: RedisCluster[str] = RedisCluster.from_url(cluster.url, decode_responses=True)
     assert state.llen(keys.table_events(table_id)) == table["seq"]
+
+
+def test_accounts_on_the_cluster(
+    app: Any, cluster: RedisClusterNodes, others: dict[str, RedisServer]
+) -> None:
+    """Issue 13's accounts with the game state on the cluster: every account transaction stays
+    on one slot (a cross-slot one fails with CROSSSLOT). A device that started today's ranked
+    attempt signs up (attaching its history), signs in on another device, adds and removes a
+    passkey, signs out everywhere, and deletes the account; a second account is untouched."""
+    web = app.test_client()
+    attempt, _ = start(web, DAY, "Ada")  # this deployment ranks anonymous play (tests/conftest)
+    phone = Authenticator(ORIGIN)
+    account = sign_up(web, phone, "Ada")
+    again = web.post(f"/api/daily/{DAY}/attempts", json={"name": "Ada"})
+    assert again.status_code == 409  # the device's ranked attempt is the account's of the day
+    laptop = app.test_client()
+    assert sign_in(laptop, phone)["id"] == account["id"]
+
+    key = Authenticator(ORIGIN)
+    options = web.post("/api/account/devices/options", json={}).get_json()
+    body = {"handle": options["handle"], "credential": key.create(options["options"])}
+    added = web.post("/api/account/devices", json={**body, "label": "Schlüssel"})
+    assert added.status_code == 201, added.get_json()
+    devices = {d["label"]: d["id"] for d in added.get_json()["account"]["devices"]}
+    removed = web.delete(f"/api/account/devices/{devices['Schlüssel']}", json={})
+    assert removed.status_code == 200 and len(removed.get_json()["account"]["devices"]) == 1
+
+    other = app.test_client()
+    bo = sign_up(other, Authenticator(ORIGIN), "Bo", attach=False)
+    assert laptop.post("/api/account/signout", json={"everywhere": True}).status_code == 200
+    assert web.get("/api/account").status_code == 401
+    sign_in(web, phone)
+    assert web.delete("/api/account", json={}).status_code == 200
+    refused = app.test_client().post("/api/account/signin/options", json={}).get_json()
+    answer = phone.get(refused["options"])
+    gone = app.test_client().post(
+        "/api/account/signin", json={"handle": refused["handle"], "credential": answer}
+    )
+    assert gone.status_code == 400
+    state: RedisCluster[str] = RedisCluster.from_url(cluster.url, decode_responses=True)
+    assert state.hget(keys.attempt(attempt["id"]), "name") == accounts.DELETED_NAME
+    assert other.get("/api/account").get_json()["account"]["id"] == bo["id"]

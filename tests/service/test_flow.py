@@ -5,7 +5,6 @@ start → play to the end with a simple strategy → verified → ranked → lea
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,17 +13,10 @@ import redis
 
 from service.data import keys
 from tests.support.player import play_to_end
-from tests.support.processes import WebServer, service_env, start_web, start_worker, wait_for
+from tests.support.processes import WEB_SECRET, WebServer, service_env, start_worker, wait_for
 
 pytestmark = pytest.mark.integration
-SECRET = "flow-secret"
-
-
-@pytest.fixture
-def web(redis_url: str, rdb: redis.Redis[str], tmp_path: Path) -> Iterator[WebServer]:
-    server = start_web(service_env(redis_url, SECRET), tmp_path / "web.log")
-    yield server
-    server.process.stop()
+SECRET = WEB_SECRET  # the web fixture's (tests/service/conftest.py)
 
 
 def test_start_play_verify_rank_over_http(

@@ -2,34 +2,42 @@
 
 The first verified attempt of a day enqueues the bot's par job (worker.jobs.compute_par); the
 worker computes it once and the finished player's place shows it, while a player still at the
-table never sees it.
+table never sees it. A par job lost on the way (a worker killed, the queue's Redis failed over)
+is queued again by the reconciler (service.data.reconcile.reconcile_par), like a verification.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
+from flask import Flask
 
 from engine import daily_seed
 from service.data import keys, par, queue
+from service.data.queue import INTERMEDIATE_GRACE_S
+from service.data.reconcile import reconcile_par
+from tests.support.api import resign_at_once
 from tests.support.player import play_to_end
-from tests.support.processes import WebServer, service_env, start_web, start_worker, wait_for
+from tests.support.processes import (
+    WEB_SECRET,
+    WebServer,
+    idle_in_dequeue,
+    service_env,
+    start_worker,
+    wait_for,
+)
+from tests.support.service_app import SECRET as APP_SECRET
+from tests.support.service_app import Clock
 from worker import par as par_job
+from worker.verify import verify
 
 pytestmark = pytest.mark.integration
-SECRET = "habit-flow-secret"
+SECRET = WEB_SECRET  # the web fixture's (tests/service/conftest.py)
 QUEUE = "verify"  # PIKDAME_QUEUE's default
-
-
-@pytest.fixture
-def web(redis_url: str, rdb: redis.Redis[str], tmp_path: Path) -> Iterator[WebServer]:
-    server = start_web(service_env(redis_url, SECRET), tmp_path / "web.log")
-    yield server
-    server.process.stop()
 
 
 def test_par_job_runs_once_and_shows_only_after_the_end(
@@ -69,3 +77,108 @@ def test_par_job_runs_once_and_shows_only_after_the_end(
             assert '"par"' not in str(body).replace("'", '"'), (path, body)
     finally:
         worker.stop()
+
+
+def verified_without_par_job(
+    app: Flask,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    qdb: redis.Redis[str],
+) -> str:
+    """A day with a verified attempt whose par job was lost before any worker ran it: the
+    attempt judged in process, the queue's Redis then emptied of every job (a failover)."""
+    aid, _ = resign_at_once(app.test_client(), clock.today, "Ada")
+    assert verify(rdb, aid, APP_SECRET, rankings)["status"] == "verified"
+    for key in qdb.scan_iter(match="rq:*"):
+        qdb.delete(key)
+    assert not rankings.exists(keys.par(clock.today))
+    return aid
+
+
+def test_a_lost_par_job_is_queued_again_by_the_workers_reconciler(
+    app: Flask,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    qdb: redis.Redis[str],
+    redis_url: str,
+    tmp_path: Path,
+) -> None:
+    """No verification is left to queue the par, yet a stock worker's maintenance tick (it runs
+    one at start) finds the day without a par and without a job, and queues it again."""
+    verified_without_par_job(app, clock, rdb, rankings, qdb)
+    worker = start_worker(service_env(redis_url, APP_SECRET.decode()), tmp_path / "worker.log")
+    try:
+        found = wait_for(lambda: par.read(rankings, clock.today), timeout=60, interval=0.1)
+    finally:
+        worker.stop()
+    outcome = par_job.bot_game(daily_seed(APP_SECRET, clock.today)).state.outcome
+    assert outcome is not None and found["score"] == outcome.round_scores[0]
+
+
+def test_the_reconciler_requeues_a_par_job_parked_by_a_dead_worker(
+    app: Flask,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    qdb: redis.Redis[str],
+    queue_url: str,
+) -> None:
+    """The ``pikdame reconcile`` path: a par job a dying worker moved into RQ's intermediate
+    queue is marked at the first sighting and requeued at a later one; a waiting job is left
+    alone, and a day with its par needs no job."""
+    verified_without_par_job(app, clock, rdb, rankings, qdb)
+    q = queue.queue(queue_url, QUEUE)
+    assert queue.enqueue_par(q, clock.today)
+    jid = par.job_id(clock.today)
+    assert reconcile_par(rdb, rankings, q) == []  # waiting in the queue
+    qdb.lmove(f"rq:queue:{QUEUE}", f"rq:queue:{QUEUE}:intermediate", "RIGHT", "LEFT")
+    assert reconcile_par(rdb, rankings, q) == []  # first sighting: a live worker starts it now
+    qdb.set(keys.parked(jid), str(time.time() - INTERMEDIATE_GRACE_S - 1))
+    assert reconcile_par(rdb, rankings, q) == [clock.today]
+    assert qdb.lrange(f"rq:queue:{QUEUE}", 0, -1) == [jid]
+    assert qdb.lrange(f"rq:queue:{QUEUE}:intermediate", 0, -1) == []
+    par.store(rankings, clock.today, 0, 1)
+    qdb.delete(f"rq:queue:{QUEUE}", f"rq:job:{jid}")
+    assert reconcile_par(rdb, rankings, q) == []  # the par is known: nothing to do
+
+
+def test_a_par_job_whose_worker_is_killed_is_computed_by_the_next(
+    app: Flask,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    qdb: redis.Redis[str],
+    redis_url: str,
+    tmp_path: Path,
+) -> None:
+    """A worker takes the par job and is SIGKILLed before it starts it (every write frozen
+    meanwhile, as in test_lost_jobs): the job sits in RQ's intermediate queue as ``queued``;
+    the next worker's ticks find it parked, requeue it and compute the par."""
+    verified_without_par_job(app, clock, rdb, rankings, qdb)
+    jid = par.job_id(clock.today)
+    listed = f"rq:queue:{QUEUE}"
+    assert queue.enqueue_par(queue.queue(redis_url, QUEUE), clock.today)
+    assert qdb.lrem(listed, 0, jid) == 1  # held back until the worker is listening
+    env = service_env(redis_url, APP_SECRET.decode())
+    worker = start_worker(env, tmp_path / "worker1.log")
+    try:
+        wait_for(lambda: idle_in_dequeue(qdb), timeout=60)
+        with qdb.pipeline(transaction=True) as pipe:  # hand it over and freeze writes at once
+            pipe.rpush(listed, jid)
+            pipe.execute_command("CLIENT", "PAUSE", 20_000, "WRITE")  # type: ignore[no-untyped-call]
+            pipe.execute()
+        wait_for(lambda: qdb.lrange(listed, 0, -1) == [])  # taken by the worker
+    finally:
+        worker.kill()
+        qdb.execute_command("CLIENT", "UNPAUSE")
+    assert qdb.hget(f"rq:job:{jid}", "status") == "queued"
+    assert not rankings.exists(keys.par(clock.today))
+    back = start_worker(env, tmp_path / "worker2.log")
+    try:
+        found = wait_for(lambda: par.read(rankings, clock.today), timeout=120, interval=0.2)
+    finally:
+        back.stop()
+    outcome = par_job.bot_game(daily_seed(APP_SECRET, clock.today)).state.outcome
+    assert outcome is not None and found["score"] == outcome.round_scores[0]

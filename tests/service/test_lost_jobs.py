@@ -16,7 +16,13 @@ from service.data import keys
 from service.data.queue import job_id
 from service.data.reconcile import reconcile
 from tests.support.api import resign_at_once
-from tests.support.processes import Process, service_env, start_worker, wait_for
+from tests.support.processes import (
+    Process,
+    idle_in_dequeue,
+    service_env,
+    start_worker,
+    wait_for,
+)
 from tests.support.service_app import SECRET, Clock
 
 pytestmark = pytest.mark.integration
@@ -28,12 +34,6 @@ INTERMEDIATE = f"{QUEUE}:intermediate"
 def resigned(app: Flask, clock: Clock, name: str) -> str:
     """A finished ranked attempt (the finishing move queues its verification)."""
     return resign_at_once(app.test_client(), clock.today, name)[0]
-
-
-def idle_in_dequeue(rdb: redis.Redis[str]) -> bool:
-    """A worker blocks on its queues: BLMOVE into the intermediate queue when it listens on one
-    queue, BLPOP when on several (the verification and the tables' timer queue)."""
-    return any(c.get("cmd") in ("blmove", "blpop") for c in rdb.client_list())
 
 
 def verdicts(rdb: redis.Redis[str], ids: list[str]) -> list[str | None]:

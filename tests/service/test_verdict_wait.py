@@ -12,10 +12,11 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.verdicts import Waiters
+from service.data import keys
+from service.verdicts import Waiters, wait
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
-from tests.support.processes import Process, service_env, start_web, start_worker
+from tests.support.processes import Process, service_env, start_web, start_worker, wait_for
 from tests.support.service_app import SECRET, Clock, make_app
 from worker.verify import verify
 
@@ -165,3 +166,42 @@ def test_under_gunicorn_the_wait_brings_a_real_workers_verdict(
         for worker in workers:
             worker.stop()
         web.process.stop()
+
+
+def waited(rdb: redis.Redis[str], attempt_id: str, **pauses: float) -> threading.Thread:
+    """verdicts.wait for up to ten minutes in a thread (a request's wait, minus the route)."""
+    thread = threading.Thread(target=wait, args=(rdb, attempt_id, 600), kwargs=pauses)
+    thread.start()
+    return thread
+
+
+def subscribed(rdb: redis.Redis[str], attempt_id: str) -> bool:
+    channel = keys.verdict_channel(attempt_id)
+    return bool(dict(rdb.pubsub_numsub(channel)).get(channel))
+
+
+def test_the_wait_is_woken_by_the_verifiers_announcement(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
+) -> None:
+    """The verifier publishes the verdict on ``pd:verdict:<id>`` and the wait subscribes: with
+    re-reads ten minutes apart, only the announcement can end this wait."""
+    attempt_id, _ = finished(client, clock)
+    thread = waited(rdb, attempt_id, first_pause=600, longest_pause=600)
+    wait_for(lambda: subscribed(rdb, attempt_id))
+    verify(rdb, attempt_id, SECRET, rankings)
+    thread.join(timeout=60)
+    assert not thread.is_alive()
+    assert not subscribed(rdb, attempt_id)  # the subscription ends with the wait
+
+
+def test_a_lost_announcement_is_caught_by_the_re_read(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    """A verdict recorded without an announcement (lost, or an older worker's) still ends the
+    wait: the field is re-read at least once a second."""
+    attempt_id, _ = finished(client, clock)
+    thread = waited(rdb, attempt_id)
+    wait_for(lambda: subscribed(rdb, attempt_id))
+    rdb.hset(keys.attempt(attempt_id), "verification", "rejected")  # no PUBLISH
+    thread.join(timeout=60)
+    assert not thread.is_alive()

@@ -4,15 +4,20 @@ finished games from the same Redis."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import os
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
 import redis
+from flask import Flask
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from service.app import create_app
@@ -76,6 +81,19 @@ def start_worker(redis_url: str, log: Path) -> subprocess.Popen[bytes]:
     return worker
 
 
+@contextlib.contextmanager
+def settings_changed(stack: Stack, **changes: Any) -> Iterator[None]:
+    """The stack's app with some settings changed for the block (e.g. ``rank_anonymous=False``,
+    the default deployment, while the stack ranks anonymous play like tests/conftest.py says)."""
+    app = cast(Flask, stack.server.app)
+    before = app.config["SETTINGS"]
+    app.config["SETTINGS"] = dataclasses.replace(before, **changes)
+    try:
+        yield
+    finally:
+        app.config["SETTINGS"] = before
+
+
 def start_stack(redis_url: str, artifacts: Path) -> Stack:
     clock = Clock()
     port = free_port()
@@ -92,6 +110,7 @@ def start_stack(redis_url: str, artifacts: Path) -> Stack:
             "PIKDAME_LIMIT_TABLES": "1000 per hour",
             "PIKDAME_LIMIT_JOINS": "1000 per hour",
             "PIKDAME_LIMIT_TABLE_MOVES": "1000 per second",
+            "PIKDAME_LIMIT_TABLE_ADDRESS": "10000 per second",
             # streams end and resume often: every browser test exercises the resume by seq
             "PIKDAME_STREAM_SECONDS": "4",
             "PIKDAME_HEARTBEAT_SECONDS": "1",

@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -139,6 +140,21 @@ def start_web(env: dict[str, str], log: Path) -> WebServer:
     return _serve(gunicorn_args(), env, port, log, 30)
 
 
+# The secret of the service tests' gunicorn (the ``web`` fixture of tests/service/conftest.py):
+# a test that recomputes the day's seed or the par uses it too.
+WEB_SECRET = "web-flow-secret"
+
+
+@contextlib.contextmanager
+def running_web(redis_url: str, log: Path, secret: str = WEB_SECRET) -> Iterator[WebServer]:
+    """gunicorn on the given Redis (:func:`start_web`), stopped when the block ends."""
+    server = start_web(service_env(redis_url, secret), log)
+    try:
+        yield server
+    finally:
+        server.process.stop()
+
+
 def start_stream(env: dict[str, str], log: Path) -> WebServer:
     """The tables' stream group: gunicorn with deploy/gunicorn_stream.conf.py (gevent) on a free
     port, exactly as deploy/ runs it; waits for /healthz."""
@@ -156,6 +172,13 @@ def wait_for(predicate: Any, timeout: float = 30, interval: float = 0.05) -> Any
             return value
         time.sleep(interval)
     raise AssertionError("timed out waiting")
+
+
+def idle_in_dequeue(queue_db: Any) -> bool:
+    """An ``rq worker`` blocks on its queues (a text client of the queue's Redis): BLMOVE into
+    the intermediate queue when it listens on one queue, BLPOP when on several (the verification
+    and the tables' timer queue)."""
+    return any(c.get("cmd") in ("blmove", "blpop") for c in queue_db.client_list())
 
 
 def pikdame(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -176,8 +176,9 @@ function renderResign() {
   $("#resign-agree").hidden = agreed.includes(me());
 }
 
-// The turn timer for everyone. The deadline is the server's clock; the page counts down from
-// when it learnt it (at most the rule's seconds), so a browser clock set wrong shows no nonsense.
+// The turn timer for everyone. The deadline and T.now are the server's clock; the page counts the
+// time left between them down from when it learnt it (at most the rule's seconds), so a browser
+// clock set wrong still shows the server's countdown.
 function renderCountdown() {
   const T = state.table;
   const box = $("#countdown");
@@ -187,7 +188,9 @@ function renderCountdown() {
   }
   if (state.deadline !== T.deadline) {
     state.deadline = T.deadline;
-    const left = (Date.parse(T.deadline) - Date.now()) / 1000;
+    // The server's time left (deadline − T.now, both the server's clock), counted down on ours.
+    const serverNow = T.now ? Date.parse(T.now) : Date.now();
+    const left = (Date.parse(T.deadline) - serverNow) / 1000;
     state.countdownEnd = Date.now() + 1000 * Math.max(0, Math.min(T.rules.turn_timer, left));
   }
   const left = Math.max(0, Math.ceil((state.countdownEnd - Date.now()) / 1000));
@@ -225,9 +228,13 @@ function renderRoundResult() {
   }));
 }
 
-// Who went out is not in T's rounds: the round's best score names the (usual) winner.
+// Who went out (T.rounds[].winner, R7.1) and whether "hand out" doubled the round (R7.3); a game
+// without the field (Gin) names the round's best score instead.
 function roundOutcomeText(round) {
   if (round.end !== "out") return t(round.end === "resign" ? "end.resign" : "end.stock");
+  if (round.winner !== undefined && round.winner !== null) {
+    return t(round.doubled ? "tables.roundDoubled" : "end.out", { name: nameOf(round.winner) });
+  }
   const best = round.scores.indexOf(Math.max(...round.scores));
   return t("tables.roundBest", { name: nameOf(best), n: round.scores[best] });
 }

@@ -258,14 +258,16 @@ export function createGinBoard(root, { send, nameOf }) {
     const laid = m.layoffs.map(([c, n]) => h("span", { class: "gin-layoff" }, face(c, { size: "small" }), ` → ${n}`));
     return h("div", { class: "gin-declared", dataset: { seat: String(e.seat), kind: m.kind } },
       h("p", { text: t(`gin.declared.${m.kind}`, { name: nameOf(e.seat) }) }),
-      h("div", { class: "meld-list" }, m.groups.map((g, i) => meldBox(g, m.kind === "knock" ? i + 1 : null)), laid));
+      h("div", { class: "meld-list" }, m.groups.map((g, i) => meldBox(g, m.kind === "knock" ? i + 1 : null)), laid,
+        m.groups.length || laid.length ? null : h("span", { class: "empty", text: t("gin.defend.noMelds") })));
   }
 
   // Events of a move's answer or a stream message: keep the hand's last knock and defence.
   function noteEvents(events) {
     for (const e of events || []) {
-      if (e.move.startsWith("knock ")) ui.declared = [e];
-      else if (e.move.startsWith("defend ")) ui.declared = [...ui.declared.filter((d) => d.move.startsWith("knock ")), e];
+      const kind = e.move.split(" ")[0]; // an empty defence is a bare "defend"
+      if (kind === "knock") ui.declared = [e];
+      else if (kind === "defend") ui.declared = [...ui.declared.filter((d) => d.move.startsWith("knock ")), e];
     }
   }
 

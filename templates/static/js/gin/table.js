@@ -129,8 +129,10 @@ function render() {
 async function send(move) {
   try {
     const result = await sendTableMove(tableId, move, state.seq);
-    board.noteEvents(result.events);
-    await enqueue(() => absorb(result.table));
+    await enqueue(() => {
+      if (result.table.seq > state.seq) board.noteEvents(result.events); // not seen on the stream yet
+      absorb(result.table);
+    });
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     board.say(explain(e), "error");
@@ -213,7 +215,7 @@ async function main() {
   }
   if (state.table.seat !== null && state.table.status !== "finished") {
     tableEvents(tableId, state.seq, (message) => enqueue(() => {
-      board.noteEvents(message.events);
+      if (message.table.seq > state.seq) board.noteEvents(message.events);
       absorb(message.table);
     }),
       (s) => { document.body.dataset.stream = s; });

@@ -31,6 +31,8 @@ BENCHES = {
     # issue 13: the place in the field and league boards on a 1,000,000-entry board
     "field": ["bench.bench_field"],
     "tables": ["bench.bench_tables"],
+    # issue 15: Tausende's fast legal_moves beside its first implementation, same run
+    "tausende_moves": ["bench.bench_tausende_moves"],
     # issue 16: game state on a three-master Redis Cluster vs one Redis (SCALING.md step 7)
     "cluster": ["bench.bench_cluster"],
 }

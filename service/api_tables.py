@@ -27,6 +27,7 @@ from service.inputs import (
     NewTableBody,
     SeatPath,
     TablePath,
+    TableRules,
 )
 from service.redisconn import get_redis, settings
 from service.table_docs import events_json, table_json
@@ -131,7 +132,7 @@ def create_table(body: NewTableBody) -> Response:
         else:
             seats.append({"kind": "bot", "level": spec.level or kind.default_level})
     player = _player()
-    options = {"hand_out_double": body.rules.hand_out_double, "strict_1000": body.rules.strict_1000}
+    options = _options(body.game, body.rules)
     table, token = tables.create(
         get_redis(),
         body.game,
@@ -147,6 +148,18 @@ def create_table(body: NewTableBody) -> Response:
     response = jsonify({"table": _doc(table, 0), "token": token, "invite": table.invite})
     response.status_code = 201
     return response
+
+
+def _options(game: str, rules: TableRules) -> dict[str, bool]:
+    """The table's options (T's ``rules``): R9's for Pik Dame; for Tausende R8's ``strict_1000``
+    and R12.8's, never ``hand_out_double`` (R12.7). An option of another game is 422."""
+    given = rules.model_dump(exclude={"turn_timer"})
+    r9 = {"hand_out_double": rules.hand_out_double, "strict_1000": rules.strict_1000}
+    offered = getattr(GAMES[game], "options", tuple(r9))  # Gin: R9's keys, stored as before
+    wrong = sorted(key for key, on in given.items() if on and key not in offered)
+    if wrong:
+        raise ApiError(422, "bad_value", f"{game} has no option {', '.join(wrong)}")
+    return {key: bool(given[key]) for key in offered}
 
 
 @bp.post(

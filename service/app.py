@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.pikdame import releases
 from service import caching, errors, limits, logs, redisconn, routing, security, verdicts
 from service.apidoc import ApiApp
 from service.data import config as settings
+from service.data import releases
 from service.proxies import TrustedProxies
 from service.redisconn import settings_of
 from service.requests import ApiRequest

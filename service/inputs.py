@@ -291,6 +291,11 @@ class TableRules(ApiModel):
     )
     hand_out_double: bool = False
     strict_1000: bool = False
+    ace_high_only: bool = Field(default=False, description="Tausende only (R12.8): no A-2-3")
+    no_joker_swap: bool = Field(default=False, description="Tausende only (R12.8)")
+    go_out_on_opening: bool = Field(
+        default=False, description="Tausende only (R12.8): going out in the turn one opens"
+    )
 
 
 class NewTableBody(ApiModel):

@@ -30,7 +30,7 @@ LANGS: Final = ("de", "en")
 LANG_COOKIE: Final = "lang"
 #: The games of the "Spielen" page, and those its table pages can show (Gin: gin_table.html).
 TABLE_GAMES: Final = ("pikdame", "gin", "tausende")
-PLAYABLE: Final = ("pikdame", "gin")
+PLAYABLE: Final = ("pikdame", "gin", "tausende")
 #: A table page per game where it is not Pik Dame's (templates/table.html).
 TABLE_PAGES: Final = {"gin": "gin_table.html"}
 

@@ -9,8 +9,7 @@ from typing import Any
 import redis
 from rq import Queue
 
-from engine.pikdame import releases
-from service.data import clock, config, connect, keys, queue, tables, timers
+from service.data import clock, config, connect, keys, queue, releases, tables, timers
 from worker import par as par_job
 from worker.verify import verify
 

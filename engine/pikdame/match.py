@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.core.cards import NAMES, Card
-from engine.pikdame.cards import TOTAL_CARDS
-from engine.pikdame.deal import cutter, deal
+from engine.pikdame.cards import TAUSENDE_TOTAL, TOTAL_CARDS
+from engine.pikdame.deal import cutter
 from engine.pikdame.errors import (
     FormatError,
     IllegalMoveError,
@@ -28,18 +28,24 @@ from engine.pikdame.moves import Move
 from engine.pikdame.record import are_moves, commitment, parse_seed
 from engine.pikdame.replay import check_moves
 from engine.pikdame.rules import LEVELS, Rules, Seat
-from engine.pikdame.state import State
-from engine.pikdame.version import ENGINE_VERSION
+from engine.pikdame.state import State, deal_for
+from engine.pikdame.version import engine_version
 
 GAME_FORMAT: Final = "pikdame-game/1"
 #: Who draws a round's seed: the service's CSPRNG, or a replay reading the record.
 SeedSource = Callable[[], bytes]
 
 
-def bot_cut(round_commitment: str) -> int:
+def deck_size(rules: Rules) -> int:
+    """The cards a round is dealt from: 110 (R1), or 108 in Tausende (R12.1)."""
+    return TAUSENDE_TOTAL if rules.tausende else TOTAL_CARDS
+
+
+def bot_cut(round_commitment: str, total: int = TOTAL_CARDS) -> int:
     """A bot cutter's cut (F3 step 2) from public facts only: the round's commitment, which every
-    seat sees before the cut. Deterministic (R10) and no help to anyone: the seed is unknown."""
-    return 1 + int(round_commitment[:8], 16) % (TOTAL_CARDS - 1)
+    seat sees before the cut. Deterministic (R10) and no help to anyone: the seed is unknown.
+    ``total`` is the deck's size (Tausende: 108, R12.1)."""
+    return 1 + int(round_commitment[:8], 16) % (total - 1)
 
 
 def is_cut(text: str) -> bool:
@@ -54,13 +60,14 @@ def is_cut(text: str) -> bool:
     )
 
 
-def parse_cut(text: str) -> int:
-    """``cut K`` (tables, F3 step 2): K in 1 … 109, else 422 ``bad_value``; other text is syntax."""
+def parse_cut(text: str, total: int = TOTAL_CARDS) -> int:
+    """``cut K`` (tables, F3 step 2): K in 1 … 109 (Tausende: 1 … 107, R12.1), else 422
+    ``bad_value``; other text is syntax."""
     if not is_cut(text):
-        raise NotationError("a cut is 'cut K' with K in 1 … 109", text)
+        raise NotationError(f"a cut is 'cut K' with K in 1 … {total - 1}", text)
     k = int(text.split()[1])
-    if not 1 <= k <= TOTAL_CARDS - 1:
-        raise IllegalMoveError("bad_value", f"the cut is 1 … {TOTAL_CARDS - 1} (F3)", text)
+    if not 1 <= k <= total - 1:
+        raise IllegalMoveError("bad_value", f"the cut is 1 … {total - 1} (F3)", text)
     return k
 
 
@@ -185,15 +192,18 @@ class Match:
         """Commit to the next round's seed; a bot cutter cuts at once (the round is dealt)."""
         self.pending = (len(self.rounds) + 1, new_seed())
         if self.seats[self.cutter].kind == "bot":
-            return self._cut(self.cutter, bot_cut(commitment(self.pending[1])), new_seed)
+            return self._cut(self.cutter, self._bot_cut(self.pending[1]), new_seed)
         return []
+
+    def _bot_cut(self, seed: bytes) -> int:
+        return bot_cut(commitment(seed), deck_size(self.rules))
 
     def _deal(self, k: int) -> Game:
         """Deal the pending round cut at ``k`` (F3 steps 2–6); no bot has moved yet."""
         assert self.pending is not None
         number, seed = self.pending
         dealer = self.dealer
-        d = deal(seed, self.rules.players, dealer, k)
+        d = deal_for(seed, self.rules, dealer, k)  # R12.1: Tausende's 108 cards, 13 each
         state = State.from_deal(d, self.rules, dealer, round=number, totals=self.totals)
         game = Game(self.rules, self.seats, dealer, k, commitment(seed), state)
         lucky = tuple(NAMES[Card.from_id(i)] for i in d.lucky)
@@ -229,7 +239,8 @@ class Match:
             if not is_cut(text):
                 Move.parse(text)  # not even a move: syntax (F7's first code)
                 raise IllegalMoveError("wrong_phase", "the round waits for its cut", text)
-            k = parse_cut(text)  # bad_value before not_your_turn, as F7 orders syntax first
+            # bad_value before not_your_turn, as F7 orders syntax first
+            k = parse_cut(text, deck_size(self.rules))
             if seat != self.cutter:
                 raise IllegalMoveError("not_your_turn", f"seat {self.cutter} cuts", text)
             return self._cut(seat, k, new_seed)
@@ -245,7 +256,7 @@ class Match:
         if self.turn != seat:
             raise IllegalMoveError("not_your_turn", f"it is not seat {seat}'s turn", None)
         if self.pending is not None:
-            return self._cut(seat, bot_cut(commitment(self.pending[1])), new_seed)
+            return self._cut(seat, self._bot_cut(self.pending[1]), new_seed)
         game = self.game
         assert game is not None
         return self._counted(game.autoplay_turn(seat), new_seed)
@@ -294,7 +305,7 @@ class Match:
         over), cut, level changes, moves and scores. ``seats`` as they were at the start."""
         return {
             "format": GAME_FORMAT,
-            "engine": ENGINE_VERSION,
+            "engine": engine_version(self.rules.tausende),  # R12: its bots' version too
             "rules": self.rules.to_json(),
             "seats": [s.to_json() for s in (seats or self.seats)],
             "first_dealer": self.first_dealer,
@@ -387,8 +398,9 @@ def replay_match(record: Any) -> Match:
         if entry.get("dealer") != match.dealer:
             raise bad(f"round {number}: the dealer is seat {match.dealer} (R2)")
         cut, moves, levels = entry.get("cut"), entry.get("moves"), entry.get("levels", [])
-        if type(cut) is not int or not 1 <= cut <= TOTAL_CARDS - 1:
-            raise bad(f"round {number}: cut 1 … 109")
+        total = deck_size(rules)
+        if type(cut) is not int or not 1 <= cut <= total - 1:
+            raise bad(f"round {number}: cut 1 … {total - 1}")
         if not are_moves(moves, rules.players):
             raise bad(f"round {number}: moves are a list of {{seat, move}}")
         changes: dict[int, list[tuple[int, str]]] = {}
@@ -400,10 +412,10 @@ def replay_match(record: Any) -> Match:
         except (TypeError, KeyError, ValueError):
             raise bad(f"round {number}: levels are a list of {{at, seat, level}}") from None
         cutter_seat = match.cutter
-        if match.seats[cutter_seat].kind == "bot" and cut != bot_cut(commitment(seed)):
+        if match.seats[cutter_seat].kind == "bot" and cut != match._bot_cut(seed):
             raise ReplayError(
                 "bot_mismatch",
-                f"round {number}: seat {cutter_seat}'s bot cuts {bot_cut(commitment(seed))}, "
+                f"round {number}: seat {cutter_seat}'s bot cuts {match._bot_cut(seed)}, "
                 f"the record says {cut}",
                 index,
                 record,
@@ -459,6 +471,7 @@ __all__ = [
     "Round",
     "SeedSource",
     "bot_cut",
+    "deck_size",
     "parse_cut",
     "replay_match",
 ]

@@ -12,14 +12,14 @@ rejecting a player.
 
 A release kept outside this package (an operator's frozen copy of a previous deploy, or a test's)
 is a *release module*: importing it calls :func:`register`. The service and every worker import
-the modules named in ``PIKDAME_RELEASES`` (:func:`load`) before their first game or job, so web
+the modules named in ``PIKDAME_RELEASES`` (``service.data.releases.load``: the engine imports
+nothing by name) before their first game or job, so web
 processes keep playing, and workers keep replaying, every game with the bots it began with.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Final
 
 from engine.pikdame.bots import BOTS_VERSION, choose_move
@@ -63,15 +63,6 @@ def unregister(version: str) -> None:
         RELEASED.pop(version, None)
 
 
-def load(modules: Iterable[str]) -> list[str]:
-    """Import each release module (each registers its versions when imported); returns the
-    versions registered afterwards. An unimportable module raises: a worker that cannot keep a
-    release it was told to keep must not start and judge without it."""
-    for name in modules:
-        importlib.import_module(name)
-    return sorted(RELEASED)
-
-
 def bots_of(version: object) -> Chooser:
     """The bots that played under ``version``; raises :class:`UnknownVersion`."""
     if isinstance(version, str) and version in RELEASED:
@@ -79,4 +70,4 @@ def bots_of(version: object) -> Chooser:
     raise UnknownVersion(version)
 
 
-__all__ = ["CURRENT", "RELEASED", "Chooser", "UnknownVersion", "bots_of", "load", "register"]
+__all__ = ["CURRENT", "RELEASED", "Chooser", "UnknownVersion", "bots_of", "register"]

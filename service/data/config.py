@@ -127,7 +127,7 @@ VARIABLES: Final = (
     Variable("PIKDAME_ORIGINS", "origins", "http://localhost:8000", _words),
     # small private deployments: anonymous attempts ranked as before accounts (issue 13)
     Variable("PIKDAME_RANK_ANONYMOUS", "rank_anonymous", "0", _flag),
-    # release modules to import (engine.pikdame.releases.load): previous bot versions kept so a
+    # release modules to import (service.data.releases.load): previous bot versions kept so a
     # record replays with the bots that played it
     Variable("PIKDAME_RELEASES", "release_modules", "", _words),
     # the first day of the archive: GET /api/days lists every closed day from it on

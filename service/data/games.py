@@ -1,5 +1,6 @@
-"""The games a table can hold, behind one interface (API.md "Tables": ``pikdame`` now; ``gin``
-and ``tausende`` plug in by adding an entry to :data:`GAMES`).
+"""The games a table can hold, behind one interface (API.md "Tables": ``pikdame``, ``tausende``
+(RULES.md R12, a ruleset of Pik Dame's engine) and ``gin``; a game plugs in by adding an entry to
+:data:`GAMES`).
 
 A :class:`TableGame` starts and reads a whole-game session; a :class:`Session` is what the table
 service drives: moves by seat, the turn timer's autoplay, resign, bot levels, the caller's view
@@ -15,7 +16,7 @@ from engine.core.errors import IllegalMoveError
 from engine.gin.bots import LEVELS as GIN_LEVELS
 from engine.gin.match import GinMatch
 from engine.pikdame.match import Match
-from engine.pikdame.rules import LEVELS, Rules, Seat
+from engine.pikdame.rules import LEVELS, TAUSENDE_OPTIONS, Rules, Seat
 from engine.pikdame.view import FACE_DOWN_DISCARD, view
 
 SeedSource = Callable[[], bytes]
@@ -86,10 +87,10 @@ class TableGame(Protocol):
 class PikDameTables:
     """Pik Dame to 1000 (engine.pikdame.match): ``cut K``, tie rounds, R8's end."""
 
-    name: Final = "pikdame"
+    name: str = "pikdame"
     levels: Final = LEVELS
     default_level: Final = "advanced"  # R9's default
-    options: Final = ("hand_out_double", "strict_1000")
+    options: tuple[str, ...] = ("hand_out_double", "strict_1000")
 
     def rules_of(self, players: int, options: dict[str, bool]) -> Rules:
         return Rules(
@@ -159,6 +160,19 @@ class PikDameTables:
 
     def record(self, session: Session, seats: tuple[Seat, ...]) -> dict[str, Any]:
         return _match(session).to_record(seats)
+
+
+class TausendeTables(PikDameTables):
+    """Tausende to 1000 (R12, R8): Pik Dame's whole game with R12's ruleset and R12.8's options
+    chosen at the table's creation. The cut is 1 … 107 (R12.1: 108 cards), no lucky grab."""
+
+    name = "tausende"
+    options = ("strict_1000", *TAUSENDE_OPTIONS)
+
+    def rules_of(self, players: int, options: dict[str, bool]) -> Rules:
+        # R12.7: no hand-out doubling; R8's strict_1000 and R12.8's options as the table chose
+        chosen = {key: options.get(key, False) for key in TAUSENDE_OPTIONS}
+        return Rules(players, False, options.get("strict_1000", False), "tausende", **chosen)
 
 
 def _match(session: Session) -> Match:
@@ -274,10 +288,12 @@ def _gin(session: Session) -> GinSession:
 
 
 PIKDAME_TABLES: Final = PikDameTables()
+TAUSENDE_TABLES: Final = TausendeTables()
 GIN_TABLES: Final = GinTables()
-#: Every game a table can hold, by API.md's name (``tausende`` joins when its ruleset lands).
+#: Every game a table can hold, by API.md's name.
 GAMES: Final[dict[str, TableGame]] = {
     PIKDAME_TABLES.name: PIKDAME_TABLES,
+    TAUSENDE_TABLES.name: TAUSENDE_TABLES,
     GIN_TABLES.name: GIN_TABLES,
 }
 #: What another seat sees of a face-down going-out card (R4.3).
@@ -288,6 +304,7 @@ __all__ = [
     "GIN_TABLES",
     "HIDDEN_MOVE",
     "PIKDAME_TABLES",
+    "TAUSENDE_TABLES",
     "Events",
     "SeedSource",
     "Session",

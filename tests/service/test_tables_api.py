@@ -111,7 +111,15 @@ def test_bad_seats_and_rules_are_422(client: FlaskClient) -> None:
         {"name": "Ada", "seats": [HUMAN, {"kind": "bot", "level": "god"}]},
         {"name": "Ada", "seats": [HUMAN, HUMAN], "rules": {"turn_timer": 45}},
         {"name": "", "seats": [HUMAN, HUMAN]},
-        {"game": "tausende", "name": "Ada", "seats": [HUMAN, HUMAN]},
+        # Tausende is offered now (R12); its tables have no hand-out doubling (R12.7)
+        {
+            "game": "tausende",
+            "name": "Ada",
+            "seats": [HUMAN, HUMAN],
+            "rules": {"hand_out_double": True},
+        },
+        {"name": "Ada", "seats": [HUMAN, HUMAN], "rules": {"ace_high_only": True}},
+        {"game": "tausende", "name": "Ada", "seats": [HUMAN, bot("strong")]},
         {"game": "gin", "name": "Ada", "seats": [HUMAN, HUMAN, HUMAN]},
         {"game": "gin", "name": "Ada", "seats": [HUMAN, bot("zen")]},
         {"name": "Ada", "seats": [HUMAN, bot("strong")]},

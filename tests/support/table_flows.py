@@ -23,11 +23,24 @@ window.EventSource = class extends Original {
 """
 
 
-def create_table(page: Page, name: str, seats: list[str], lang: str = "de", timer: int = 0) -> str:
-    """On /spielen: seat 0 is the creator; ``seats`` names the others, "human" or a bot level.
-    Returns the invite link shown in the waiting room."""
+def create_table(
+    page: Page,
+    name: str,
+    seats: list[str],
+    lang: str = "de",
+    timer: int = 0,
+    game: str = "pikdame",
+    options: tuple[str, ...] = (),
+) -> str:
+    """On /spielen: seat 0 is the creator; ``seats`` names the others, "human" or a bot level;
+    ``game`` and its ``options`` (Tausende's R12.8 checkboxes). Returns the invite link shown in
+    the waiting room."""
     page.goto(f"/spielen?lang={lang}")
     page.wait_for_selector("body[data-ready='1']")
+    if game != "pikdame":
+        page.locator(f"input[name=game][value='{game}']").check()
+    for option in options:
+        page.locator(f"#{option}").check()
     page.locator(f"input[name=players][value='{len(seats) + 1}']").check()
     page.locator("#name").fill(name)
     for n, kind in enumerate(seats, start=1):

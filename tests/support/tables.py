@@ -14,7 +14,9 @@ from typing import Any
 
 import redis
 
+from engine.core.cards import NAMES, Card
 from engine.pikdame.match import Match
+from engine.pikdame.state import deal_for
 from service.data import tables
 from tests.support.player import card_points
 
@@ -53,11 +55,28 @@ def scripted_move(table: dict[str, Any]) -> list[str]:
     return ["discard " + max(view["hand"], key=card_points)]
 
 
+def tausende_move(table: dict[str, Any]) -> list[str]:
+    """Tausende's simple player (R12): in the swapping round put the costliest card face up
+    (R12.2; a Q♠ never), else draw; at an empty stock the engine's take candidates; in the play
+    phase discard the costliest card but a Q♠ (R12.6), or ``pass`` with Q♠s only. It never
+    melds, so it never opens (R12.3) and never takes (R12.4)."""
+    if table["awaiting_cut"]:
+        return ["cut 54"]
+    view = table["view"]
+    hand = [c for c in view["hand"] if c != "QS"]
+    costliest = sorted(set(hand), key=card_points, reverse=True)
+    if view["phase"] == "draw":
+        swap = [f"swap-up {costliest[0]}"] if view.get("swaps") is not None and costliest else []
+        return [*swap, "draw", *take_candidates(view)]
+    return [f"discard {c}" for c in costliest] + ["pass"]
+
+
 def play_turn(call: Call, table: dict[str, Any]) -> dict[str, Any]:
     """One scripted move of the seat to act (the first try the server accepts); every refused
     try must be a 422 that changed nothing. Returns the table after it."""
     table_id = table["id"]
-    for move in scripted_move(table):
+    moves = tausende_move(table) if table["game"] == "tausende" else scripted_move(table)
+    for move in moves:
         status, body = call(
             "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": table["seq"]}
         )
@@ -148,6 +167,14 @@ def hidden_from(game: Any, seat: int) -> set[str]:
     return hidden - known
 
 
+def face_up(match: Match, facts: Any) -> set[str]:
+    """The round's first face-up card in Tausende (R12.1): public from the deal on."""
+    if not match.rules.tausende:
+        return set()
+    card = deal_for(facts.seed, match.rules, facts.dealer, facts.cut).face_up
+    return set() if card is None else {NAMES[Card.from_id(card)]}
+
+
 def assert_nothing_hidden(client: redis.Redis[str], table_id: str, seat: int, text: str) -> None:
     """``text`` (an answer or a stream message for ``seat``) names no card the seat may not know
     in the running round and no seed of a round not yet over (R10; API.md "Fairness")."""
@@ -163,8 +190,9 @@ def assert_nothing_hidden(client: redis.Redis[str], table_id: str, seat: int, te
             named_before.update(c for _, m in game.state.history for c in CARD.findall(m))
         else:
             assert facts.seed.hex() not in text
-            # the lucky grab (R3, F3 step 4) is shown to everyone: the cutter's Q♠ and jokers
-            public = named_before | set(facts.lucky)
+            # the lucky grab (R3, F3 step 4) is shown to everyone: the cutter's Q♠ and jokers;
+            # so is Tausende's face-up card (R12.1), which a swap-up takes into a hand unnamed
+            public = named_before | set(facts.lucky) | face_up(match, facts)
             leaked = set(CARD.findall(text)) & (hidden_from(game, seat) - public)
             assert not leaked, f"hidden cards {leaked} in {text}"
     assert '"stock":' not in text and '"hands":' not in text and '"position"' not in text

@@ -63,7 +63,7 @@ function whyRun(move, meld, n) {
 export function whyNot(text, view) {
   const move = parseMove(text);
   if ((move.kind !== "lay" && move.kind !== "swap") || !move.card) return null;
-  const own = view.melds[view.seat ?? 0];
+  const own = view.melds[move.owner ?? view.seat ?? 0]; // Tausende: "S.N", seat S's meld
   const meld = own[move.meld - 1];
   if (!meld) return t("why.noMeld", { n: move.meld, count: own.length });
   return meld.kind === "set" ? whySet(move, meld, move.meld) : whyRun(move, meld, move.meld);

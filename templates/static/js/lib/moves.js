@@ -20,16 +20,27 @@ export function parseMove(text) {
     move.cards = rest.filter(isCard);
   } else if (kind === "lay") {
     move.cards = rest.slice(0, 1);
-    move.meld = Number(rest[1]);
+    address(move, rest[1]);
     move.end = rest[2] || null;
   } else if (kind === "swap") {
-    move.meld = Number(rest[0]);
+    address(move, rest[0]);
     move.cards = rest.slice(1, 2);
-  } else if (kind === "discard") {
+  } else if (kind === "discard" || kind === "swap-up") {
     move.cards = rest.slice(0, 1);
   }
   move.card = move.cards[0] ?? null;
   return move;
+}
+
+// A meld's number, or Tausende's "S.N" (seat S's meld N, docs/TAUSENDE.md): move.owner = S.
+function address(move, token) {
+  const [first, second] = String(token).split(".");
+  if (second === undefined) move.meld = Number(first);
+  else {
+    move.owner = Number(first);
+    move.meld = Number(second);
+    move.address = token;
+  }
 }
 
 // Whether the move puts the player's cards on the table (a turn that "laid cards").
@@ -64,9 +75,13 @@ export function describe(text, { goingOut = false } = {}) {
     case "meld":
       return t("move.meld", { cards: cardsText(move.cards) });
     case "lay":
-      return t(move.end === "low" ? "move.layLow" : "move.lay", { card: short(move.card), n: move.meld });
+      return t(move.end === "low" ? "move.layLow" : "move.lay", { card: short(move.card), n: move.address ?? move.meld });
     case "swap":
-      return t("move.swap", { n: move.meld, card: short(move.card) });
+      return t("move.swap", { n: move.address ?? move.meld, card: short(move.card) });
+    case "swap-up":
+      return t("move.swapUp", { card: short(move.card) });
+    case "pass":
+      return t("move.pass");
     case "discard":
       return t("move.discard", { card: short(move.card) });
     case "resign":

@@ -13,8 +13,11 @@ const game = () => form.querySelector("input[name=game]:checked").value;
 const isGin = () => game() === "gin";
 const players = () => (isGin() ? 2 : Number(form.querySelector("input[name=players]:checked").value));
 
-// Seats beyond the chosen count are hidden; a human seat has no level.
+// Seats beyond the chosen count are hidden; a human seat has no level. Tausende (R12) has its
+// R12.8 options and no hand-out doubling (R12.7).
 function refresh() {
+  const tausende = game() === "tausende";
+  $("#tausende-options").hidden = !tausende;
   const n = players();
   for (const row of $$(".seat-spec")) {
     const seat = Number(row.dataset.seat);
@@ -26,6 +29,7 @@ function refresh() {
     if (ginLevel) ginLevel.hidden = !bot || !isGin();
   }
   for (const el of $$(".pikdame-only")) el.hidden = isGin();
+  $("#hand-out-double-option").hidden = tausende || isGin();
   $("#lead-pikdame").hidden = isGin();
   $("#lead-gin").hidden = !isGin();
 }
@@ -38,16 +42,14 @@ export function tableSpec() {
     seats.push(kind === "bot" ? { kind, level } : { kind });
   }
   const timer = Number($("#turn-timer").value);
-  return {
-    game: game(),
-    name: $("#name").value.trim(),
-    seats,
-    rules: {
-      turn_timer: timer || null,
-      hand_out_double: !isGin() && $("#hand-out-double").checked,
-      strict_1000: !isGin() && $("#strict-1000").checked,
-    },
-  };
+  const rules = { turn_timer: timer || null };
+  if (!isGin()) rules.strict_1000 = $("#strict-1000").checked; // no Pik Dame house rules in Gin
+  if (game() === "tausende") {
+    for (const box of $$("[data-tausende-option]")) rules[box.name] = box.checked;
+  } else if (!isGin()) {
+    rules.hand_out_double = $("#hand-out-double").checked;
+  }
+  return { game: game(), name: $("#name").value.trim(), seats, rules };
 }
 
 async function submit(e) {

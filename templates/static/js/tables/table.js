@@ -16,6 +16,7 @@ import { load, save } from "../lib/store.js";
 import { createBoard } from "../lib/table/board.js";
 import { logLine, play, restoreLog } from "../lib/table/playback.js";
 import { renderOpponents } from "../lib/table/table.js";
+import { renderTausende } from "../lib/table/tausende.js";
 
 const tableId = document.body.dataset.table;
 const LEVELS = ["beginner", "advanced", "zen"];
@@ -284,6 +285,9 @@ function renderGame() {
     $("#status").textContent = T.cutter === me() ? t("tables.youCut") : t("tables.cuts", { name: nameOf(T.cutter) });
   } else if (T.status === "finished") {
     $("#status").textContent = t("tables.over");
+  }
+  if (T.game === "tausende") {
+    renderTausende(T, ctx, { send, selected: () => board.hand.selectedCards(), say: board.say });
   }
   renderCut();
   renderLucky();

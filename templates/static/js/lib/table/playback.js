@@ -56,7 +56,8 @@ function redrawMelds(seat, list, ctx) {
 // Apply one public move to the shown table (a sketch of the next view, for the eye only).
 function apply(shown, seat, text, ctx) {
   const move = parseMove(text);
-  const melds = shown.melds[seat];
+  const owner = move.owner ?? seat; // Tausende: a lay-off or swap on any seat's meld (R12.5)
+  const melds = shown.melds[owner] ?? shown.melds[seat];
   if (move.kind === "draw") {
     shown.stock -= 1;
     shown.sizes[seat] += 1;
@@ -82,8 +83,11 @@ function apply(shown, seat, text, ctx) {
     const meld = melds[move.meld - 1];
     const at = meld ? meld.cards.indexOf("X") : -1;
     if (at >= 0) meld.cards[at] = move.card;
+  } else if (move.kind === "swap-up" && move.card) {
+    shown.pile = [move.card]; // Tausende's swapping round (R12.2): the new face-up card
+    showTop(shown.pile);
   }
-  if (["take", "meld", "lay", "swap"].includes(move.kind)) redrawMelds(seat, melds, ctx);
+  if (["take", "meld", "lay", "swap"].includes(move.kind)) redrawMelds(owner, melds, ctx);
   setHandSize(seat, Math.max(0, shown.sizes[seat]));
 }
 

@@ -320,3 +320,21 @@ def rematch_table(path: TablePath) -> Response:
     except TableError as e:
         raise ApiError(e.status, e.code, e.message) from None
     return jsonify({"table": _doc(new, seat)})
+
+
+@bp.post(
+    "/<id:table_id>/replay-same",
+    responses=outputs.answers(outputs.TableDoc, 401, 403, 404, 409, 415, 422),
+)
+def repeat_table(path: TablePath) -> Response:
+    """Gin's "Wiederholen": a new waiting table that deals the same seeded match again
+    (unranked), with the same seats; a running match against bots alone is resigned first.
+    Asking again gives the same table; the old table's ``repeated`` names it, the new one's
+    ``repeat_of`` the old one. 409 ``not_finished`` while a friend still plays; 422
+    ``bad_value`` for a game other than Gin."""
+    _, seat = _seated(path.table_id)
+    try:
+        new = tables.repeat(get_redis(), path.table_id, seat, _lifetimes(), _now_ms())
+    except TableError as e:
+        raise ApiError(e.status, e.code, e.message) from None
+    return jsonify({"table": _doc(new, seat)})

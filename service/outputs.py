@@ -366,7 +366,7 @@ class TableSeat(Document):
 class TableRound(Document):
     round: int
     dealer: int
-    cut: int
+    cut: int | None = Field(description="the round's cut (F3); null for Gin (no cut, G3)")
     commitment: str = Field(pattern="^[0-9a-f]{64}$")
     scores: list[int] | None = Field(description="the round's scores once it ended (R7)")
     seed: str | None = Field(description="hex, revealed once the round ended")
@@ -401,6 +401,12 @@ class Table(Document):
     rounds: list[TableRound]
     creator: int
     invite: str | None = Field(description="the invite code (seated callers only)")
+    repeat_of: str | None = Field(
+        default=None, description="Gin: the table whose seeded match this one deals again"
+    )
+    repeated: str | None = Field(
+        default=None, description="Gin: the table that deals this match again (Wiederholen)"
+    )
 
 
 class TableDoc(Document):

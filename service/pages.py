@@ -20,6 +20,7 @@ from service import assets
 from service.data import replays, tables
 from service.data.archive import from_settings as archive_of
 from service.data.games import GAMES
+from service.data.gin_replays import gin_positions
 from service.limits import limit_table_address, limiter, replay_limit
 from service.redisconn import get_redis, settings
 from service.table_docs import invite_preview
@@ -28,9 +29,11 @@ TEMPLATES: Final = Path(__file__).resolve().parent.parent / "templates"
 STATIC: Final = TEMPLATES / "static"
 LANGS: Final = ("de", "en")
 LANG_COOKIE: Final = "lang"
-#: The games of the "Spielen" page, and those its table page can show (Gin's own table: later).
+#: The games of the "Spielen" page, and those its table pages can show (Gin: gin_table.html).
 TABLE_GAMES: Final = ("pikdame", "gin", "tausende")
-PLAYABLE: Final = ("pikdame", "tausende")
+PLAYABLE: Final = ("pikdame", "gin", "tausende")
+#: A table page per game where it is not Pik Dame's (templates/table.html).
+TABLE_PAGES: Final = {"gin": "gin_table.html"}
 
 bp = Blueprint(
     "pages",
@@ -104,6 +107,18 @@ def play(attempt_id: str) -> Response:
     return page("play.html", "play", attempt_id=attempt_id)
 
 
+@bp.get("/gin/play/<attempt_id>")
+def gin_play(attempt_id: str) -> Response:
+    """A Gin daily attempt (docs/GIN_DAILY.md) on the Gin board (the API decides who sees it)."""
+    return page("gin_play.html", "play", attempt_id=attempt_id)
+
+
+@bp.get("/gin/replay/<attempt_id>")
+def gin_replay_viewer(attempt_id: str) -> Response:
+    """A finished Gin daily match of a closed day, hand by hand (``/replay/<id>/positions``)."""
+    return page("gin_replay.html", "replay", attempt_id=attempt_id, table_id="")
+
+
 @bp.get("/rankings")
 def rankings() -> Response:
     return page("rankings.html", "rankings")
@@ -172,14 +187,19 @@ def join_table(invite: str) -> Response:
 
 @bp.get("/tables/<id:table_id>")
 def table(table_id: str) -> Response:
-    """One table: the waiting room, the game live, round results and the final standings."""
-    return page("table.html", "tables", table_id=table_id)
+    """One table: the waiting room, the game live, round results and the final standings; the
+    page of the table's game (an unknown table gets Pik Dame's page, which says so)."""
+    found = tables.load(get_redis(), table_id)
+    template = TABLE_PAGES.get(found.game, "table.html") if found is not None else "table.html"
+    return page(template, "tables", table_id=table_id)
 
 
 @bp.get("/tables/<id:table_id>/replay")
 def table_replay(table_id: str) -> Response:
-    """A finished table's game, round by round, in the daily's replay viewer."""
-    return page("replay.html", "replay", attempt_id="", table_id=table_id)
+    """A finished table's game, round by round, in the daily's replay viewer (Gin: its own)."""
+    found = tables.load(get_redis(), table_id)
+    template = "gin_replay.html" if found is not None and found.game == "gin" else "replay.html"
+    return page(template, "replay", attempt_id="", table_id=table_id)
 
 
 @bp.get("/tables/<id:table_id>/replay/positions")
@@ -194,6 +214,10 @@ def table_replay_positions(table_id: str) -> tuple[Response, int] | Response:
         return _error(409, "not_finished", "a table can be replayed once its game has ended")
     first = tables.Table(**{**found.__dict__, "seats": found.first_seats})
     record = found.kind.record(found.loaded(), first.engine_seats())
+    if found.game == "gin":  # one seed deals the whole match: {"record", "deals", "positions"}
+        response = jsonify(gin_positions(record))
+        response.headers["Cache-Control"] = "public, max-age=86400, immutable"
+        return response
     rounds = []
     for entry in record["rounds"]:
         single = {

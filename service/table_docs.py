@@ -83,6 +83,8 @@ def table_json(
         "lucky": facts["lucky"],
         "pending_resign": table.resign,
         "rematch": table.rematch,
+        "repeat_of": table.repeat_of,
+        "repeated": table.repeated,
         "result": facts["result"],
     }
 

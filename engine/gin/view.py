@@ -70,6 +70,9 @@ class View:
         suggestion = None
         if self.my_turn and self.phase == "defend" and self.knock is not None:
             suggestion = str(suggested_defence(self))
+        discards = None
+        if self.my_turn and self.phase == "discard":
+            discards = discard_options(self.hand, self.taken)
         return {
             "seat": self.seat,
             "hand_no": self.hand_no,
@@ -90,12 +93,26 @@ class View:
             "knock": None if self.knock is None else self.knock.to_json(),
             "defence": None if self.defence is None else self.defence.to_json(),
             "suggestion": suggestion,
+            "discards": discards,
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "history": [{"seat": s, "move": m} for s, m in self.history],
             "totals": list(self.totals),
             "results": [r.to_json() for r in self.results],
             "match_winner": self.match_winner,
         }
+
+
+def discard_options(hand: int, taken: int | None) -> dict[str, dict[str, Any]]:
+    """For each card the seat may let go of now (not the card just taken, G5): the exact minimum
+    deadwood of the ten cards left and one arrangement reaching it. The page shows it when a card
+    is selected and declares these melds in its knock (G6, G9: the deadwood shown is exact)."""
+    out: dict[str, dict[str, Any]] = {}
+    for card in from_mask(hand):
+        if card == taken:
+            continue
+        deadwood, melds = arrange(hand & ~(1 << card))
+        out[NAMES[card]] = {"deadwood": deadwood, "melds": [meld_names(m) for m in melds]}
+    return out
 
 
 def suggested_defence(v: View) -> Move:
@@ -180,4 +197,12 @@ def view(
     )
 
 
-__all__ = ["FACE_DOWN", "View", "public_move", "public_moves", "suggested_defence", "view"]
+__all__ = [
+    "FACE_DOWN",
+    "View",
+    "discard_options",
+    "public_move",
+    "public_moves",
+    "suggested_defence",
+    "view",
+]

@@ -262,6 +262,7 @@ class GinTables:
                     "commitment": match.commitment,
                     "scores": list(r.outcome.scores),
                     "end": r.outcome.end,
+                    "winner": r.outcome.winner,  # the hand's winner (G6; null: a wall, G7)
                     "totals": None,
                     "seed": seed,  # one seed deals the whole match: revealed at its end
                     "lucky": [],
@@ -273,7 +274,9 @@ class GinTables:
         }
 
     def face_down(self, session: Session, seq: int) -> bool:
-        return False
+        # G6: a knock's card is discarded face down; the other seat's events say ``knock ??``.
+        moves = _gin(session).match.moves
+        return 0 < seq <= len(moves) and moves[seq - 1][1].startswith("knock ")
 
     def record(self, session: Session, seats: tuple[Seat, ...]) -> dict[str, Any]:
         return _gin(session).match.to_record(reveal_seed=True)

@@ -18,6 +18,7 @@ from typing import Any, Final
 
 import redis
 
+from engine.gin.view import FACE_DOWN as GIN_FACE_DOWN
 from engine.pikdame.rules import Seat
 from service.data import keys
 from service.data.games import GAMES, HIDDEN_MOVE, Events, Session, TableGame
@@ -64,6 +65,12 @@ class Table:
     resign: list[int] | None = None  # seats that agreed to the pending resign proposal
     seq: int = 0
     rematch: str | None = None  # the table of the rematch, once made
+    #: Gin's "Wiederholen": the table this one repeats with the same seed (unranked practice)
+    repeat_of: str | None = None
+    #: the seed (hex) a repeat deals again; server side only, never in ``T``
+    seed: str | None = None
+    #: the table repeating this one's match, once made
+    repeated: str | None = None
 
     @property
     def kind(self) -> TableGame:
@@ -126,10 +133,15 @@ def events_after(client: redis.Redis[str], table_id: str, after: int) -> list[di
 
 
 def seen_by(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """An event as ``seat`` may see it (R10): another seat's going-out card face down (R4.3)."""
+    """An event as ``seat`` may see it (R10): another seat's going-out card face down (R4.3);
+    another seat's Gin knock card too (G6: ``knock ?? <groups>``, as in the Gin view)."""
     move = event["move"]
     if event.get("face_down") and event["seat"] != seat:
-        move = HIDDEN_MOVE
+        if move.startswith("knock "):
+            _, _, groups = move[len("knock ") :].partition(" ")
+            move = f"knock {GIN_FACE_DOWN} {groups}".rstrip()
+        else:
+            move = HIDDEN_MOVE
     return {"seat": event["seat"], "move": move}
 
 
@@ -301,7 +313,9 @@ def start(
         ]
         table.first_seats = [dict(s) for s in table.seats]
         rules = kind.rules_of(table.players, table.options)
-        session, events = kind.start(rules, table.engine_seats(), new_seed)
+        repeat = table.seed
+        seeds = new_seed if repeat is None else (lambda: bytes.fromhex(repeat))
+        session, events = kind.start(rules, table.engine_seats(), seeds)
         table.status = "playing"
         _after(table, session, now)
         return events
@@ -485,6 +499,62 @@ def rematch(
     return found
 
 
+def repeat(
+    client: redis.Redis[str], table_id: str, seat: int | None, lifetimes: Lifetimes, now: int
+) -> Table:
+    """Gin's "Wiederholen" (the seed page): a new waiting table that deals the same seeded match
+    again, with the same seats (every human keeps seat, token and session). A running match
+    against bots alone is resigned first (nothing to undo: its cards stay as played); with
+    another human at the table it must be over (409 ``not_finished``). Asking again gives the
+    same table. Tables are unranked, so is the repeat."""
+    made: list[Table] = []
+
+    def again(table: Table) -> Events:
+        me = member(table, seat)
+        if table.game != "gin":
+            raise TableError(422, "bad_value", "only a Gin match can be dealt again")
+        if table.status == "waiting":
+            raise TableError(409, "not_playing", "the table is waiting")
+        events: Events = []
+        if table.status == "playing":
+            if [n for n in table.humans() if n != me]:
+                raise TableError(409, "not_finished", "with a friend, repeat a finished match")
+            session = table.loaded()
+            events = session.resign(me)
+            table.resign = None
+            _after(table, session, now)
+        if table.repeated is not None:
+            return events
+        record = table.kind.record(table.loaded(), table.engine_seats())
+        seats = [dict(s) for s in (table.first_seats or table.seats)]
+        new = Table(
+            id=secrets.token_hex(8),
+            game=table.game,
+            players=table.players,
+            options=dict(table.options),
+            turn_timer=table.turn_timer,
+            seats=seats,
+            invite=secrets.token_urlsafe(9),
+            created_ms=now,
+            repeat_of=table.id,
+            seed=str(record["seeds"]["seed"]),
+        )
+        table.repeated = new.id
+        made.append(new)
+        return events
+
+    done = change(client, table_id, again, lifetimes, now)
+    if made:
+        pipe = client.pipeline(transaction=True)
+        _write(pipe, made[0], [], [], lifetimes, now)
+        pipe.execute()
+        _announce(client, made[0], lifetimes)
+    found = load(client, str(done.table.repeated))
+    if found is None:
+        raise TableError(404, "unknown_table", "the repeat has expired")
+    return found
+
+
 # --- presence ----------------------------------------------------------------------------------
 
 
@@ -521,6 +591,7 @@ __all__ = [
     "play",
     "present",
     "rematch",
+    "repeat",
     "resign",
     "seen_by",
     "set_level",

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from tests.support.browser_stack import Stack
+from tests.support.gin_player import gin_choice
 from tests.support.page_checks import overflow, raw_text
 from tests.support.page_flows import api_call
 from tests.support.table_flows import create_table, play_until
@@ -259,6 +260,106 @@ def test_every_tables_page(page: Page, stack: Stack, artifacts: Path, lang: str,
     expect(page.locator("#cut-control")).to_be_visible()
     sweep.check("tables: cut")
     sweep.shot("cut")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_gin_page(page: Page, stack: Stack, artifacts: Path, lang: str, size: str) -> None:
+    """Gin Rommé's pages (issue 14): Spielen with Gin, the waiting room, the table at the player's
+    discard with a card selected, the knock dialog, the defence, a hand's result, the resign and
+    "Wiederholen" dialogs, the standings, the replay viewer, and the daily pages' Gin parts."""
+    page.set_viewport_size(SIZES[size])
+    sweep = Sweep(page, artifacts, f"gin-{lang}-{size}")
+    page.goto(f"/spielen?lang={lang}")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("input[name=game][value=gin]").check()
+    sweep.check("gin: new")
+    page.locator("#name").fill(LONG_NAME)
+    page.locator("#turn-timer").select_option("60")
+    page.locator("#create-button").click()
+    page.wait_for_url("**/tables/*")
+    page.wait_for_selector("body[data-ready='1']")
+    sweep.check("gin: waiting room")
+    page.locator("#start-button").click()
+    expect(page.locator("#gin-hand li").first).to_be_visible()
+    table_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    sweep.check("gin: table")
+    sweep.shot("table")
+    page.locator(".keys-help summary").click()
+    page.locator(".gin-log-box summary").click()
+    sweep.check("gin: keys and moves")
+    # through the API to the interesting places, each then seen on the page
+    call = api_call(page)
+
+    def table() -> dict[str, Any]:
+        return dict(call("GET", f"/api/tables/{table_id}", None)[1]["table"])
+
+    seen = {"discard": False, "knock": False, "defend": False, "result": False}
+    current = table()
+    for _ in range(3000):
+        if current["status"] == "finished" or all(seen.values()):
+            break
+        view = current["view"]
+        mine = view["turn"] == 0
+        options = view["discards"] or {}
+        if mine and view["phase"] == "discard" and not seen["discard"]:
+            page.reload()
+            page.wait_for_selector("body[data-ready='1']")
+            page.locator("#gin-hand li").first.click()
+            sweep.check("gin: a card selected")
+            seen["discard"] = True
+        knockable = any(o["deadwood"] <= 10 for o in options.values())
+        if mine and view["phase"] == "discard" and not seen["knock"] and knockable:
+            card = min(options, key=lambda c: options[c]["deadwood"])
+            page.reload()
+            page.wait_for_selector("body[data-ready='1']")
+            page.locator(f"#gin-hand li[data-card='{card}']").click()
+            page.locator("[data-gin-action=knock]").click()
+            expect(page.locator("#gin-confirm")).to_be_visible()
+            sweep.check("gin: knock dialog")
+            sweep.shot("knock")
+            page.keyboard.press("Escape")
+            seen["knock"] = True
+        if mine and view["phase"] == "defend" and not seen["defend"]:
+            page.reload()
+            page.wait_for_selector("body[data-ready='1']")
+            expect(page.locator("#gin-defend")).to_be_visible()
+            sweep.check("gin: defence")
+            sweep.shot("defend")
+            seen["defend"] = True
+        move = gin_choice(view)
+        status, body = call(
+            "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": current["seq"]}
+        )
+        assert status == 200, (move, body)
+        before = len(view["results"])
+        current = body["table"]
+        if len(current["view"]["results"]) > before and not seen["result"]:
+            seen["result"] = True  # the page heard it through its stream: the result box
+            expect(page.locator("#gin-result")).to_be_visible()
+            sweep.check("gin: hand result")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    if current["status"] != "finished":
+        page.locator("#repeat").click()
+        sweep.check("gin: Wiederholen dialog")
+        page.locator("#table-confirm-cancel").click()
+        page.locator("#resign").click()
+        sweep.check("gin: resign dialog")
+        page.locator("#table-confirm-ok").click()
+    expect(page.locator("#standings")).to_be_visible()
+    sweep.check("gin: standings")
+    sweep.shot("standings")
+    page.locator("#replay-link").click()
+    page.wait_for_selector("body[data-ready='1']")
+    page.keyboard.press("End")
+    sweep.check("gin: replay")
+    sweep.shot("replay")
+    # the daily pages' Gin parts
+    sweep.page_at(f"/?lang={lang}", "gin: today")
+    sweep.page_at("/rankings?game=gin", "gin: rankings")
+    sweep.page_at("/archive?game=gin", "gin: archive")
+    sweep.page_at("/gin/play/0000000000000000", "gin: unknown attempt")
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])

@@ -12,11 +12,12 @@ import pytest
 
 from engine.gin.bots import LEVELS, choose_move
 from engine.gin.cards import NAMES, from_mask, to_mask
+from engine.gin.melds import is_meld, min_deadwood
 from engine.gin.state import HandState
 from engine.gin.view import FACE_DOWN, view
 from tests.support.determinism import violations
 from tests.support.gin_matches import seed
-from tests.support.gin_positions import state
+from tests.support.gin_positions import pts, state
 
 GIN = Path(__file__).resolve().parents[2] / "engine" / "gin"
 
@@ -127,3 +128,47 @@ def test_every_bot_module_is_checked() -> None:
     assert {"bots/plain.py", "bots/strong.py", "bots/common.py", "melds.py", "view.py"} <= set(
         SOURCES
     )
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_g9_discard_options_are_the_exact_deadwood_after_each_discard(k: int) -> None:
+    """The page's knock dialog shows, for the selected card, the exact minimum deadwood of the
+    ten cards left (engine.gin.melds.min_deadwood) and melds reaching it; the card just taken
+    from the pile is no option (G5)."""
+    seen = 0
+    for s in positions(k):
+        seat = s.turn
+        doc = view(s, seat).to_json()
+        if s.phase != "discard":
+            assert doc["discards"] is None
+            assert view(s, 1 - seat).to_json()["discards"] is None
+            continue
+        seen += 1
+        allowed = [c for c in from_mask(s.hands[seat]) if c != s.taken]
+        assert sorted(doc["discards"]) == sorted(NAMES[c] for c in allowed)
+        for c in allowed:
+            left = s.hands[seat] & ~(1 << c)
+            option = doc["discards"][NAMES[c]]
+            assert option["deadwood"] == min_deadwood(left)
+            melds = [to_mask(NAMES.index(n) for n in m) for m in option["melds"]]
+            assert all(is_meld(m) and m & left == m for m in melds)
+            covered = 0
+            for m in melds:
+                assert covered & m == 0
+                covered |= m
+            rest = " ".join(NAMES[r] for r in from_mask(left & ~covered))
+            assert option["deadwood"] == pts(rest)
+    assert seen > 0
+
+
+def test_g5_the_card_just_taken_is_no_discard_option() -> None:
+    s = state(
+        "5S 6S 7S 8H 8D 2C 3C 4C AH KD",
+        "8S 9S KH KS QC JC 2D 3H 4H 5H",
+        discard="8C",
+        phase="draw",
+    )
+    s.push("take")
+    doc = view(s, 0).to_json()
+    assert "8C" not in doc["discards"] and "KD" in doc["discards"]
+    assert doc["discards"]["KD"]["deadwood"] == pts("AH")

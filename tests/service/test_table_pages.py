@@ -27,10 +27,11 @@ def test_pages_render(client: FlaskClient) -> None:
         response = client.get(path)
         assert response.status_code == 200, path
     html = client.get("/spielen").get_data(as_text=True)
-    # Gin waits until the table page can show it ("bald"); Tausende (R12) is offered
+    # Gin (issue 14, its own table page) and Tausende (R12) are offered beside Pik Dame
     assert 'value="pikdame" checked' in html
-    assert 'value="gin" disabled' in html and 'value="tausende" disabled' not in html
-    assert 'value="tausende">' in html and 'id="ace_high_only"' in html
+    assert 'value="gin">' in html and 'value="gin" disabled' not in html
+    assert 'value="tausende">' in html and 'value="tausende" disabled' not in html
+    assert 'id="ace_high_only"' in html
 
 
 def test_replay_positions_only_once_finished(client: FlaskClient) -> None:

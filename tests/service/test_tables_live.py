@@ -247,3 +247,46 @@ def test_the_stream_passes_nginx_unbuffered_to_the_gevent_group(stack: Stack) ->
         wait_for(lambda: f"/api/tables/{table_id}/events" in log.read_text(), timeout=30)
     finally:
         front.stop()
+
+
+def test_no_hidden_card_in_a_gin_stream(stack: Stack) -> None:
+    """G6/G9 on the stream of a Gin table: every message to the human seat while hands are
+    played against the strong bot names no card of the bot's hidden hand, the stock or the
+    bot's face-down knock card (``knock ??``), and not the match's seed."""
+    from tests.support.gin_tables import assert_gin_nothing_hidden, gin_choice
+
+    status, body = stack.web.call(
+        "POST",
+        "/api/tables",
+        {"game": "gin", "name": "Ada", "seats": [HUMAN, {"kind": "bot", "level": "strong"}]},
+    )
+    assert status == 201, body
+    table_id, token = body["table"]["id"], body["token"]
+    ada = stack.player(token)
+    client: redis.Redis[str] = redis.Redis.from_url(stack.redis_url, decode_responses=True)
+    stream = EventStream(stack.stream.base, f"/api/tables/{table_id}/events", token)
+    stream.next()
+    status, body = ada("POST", f"/api/tables/{table_id}/start", {})
+    assert status == 200
+    table = body["table"]
+    messages = 0
+    for _ in range(400):
+        if table["status"] == "finished" or len(table["view"]["results"]) >= 2:
+            break
+        move = gin_choice(table["view"])
+        status, body = ada(
+            "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": table["seq"]}
+        )
+        assert status == 200, (move, body)
+        table = body["table"]
+        while True:  # every message up to this move's seq, each checked
+            event_id, message = stream.next()
+            assert_gin_nothing_hidden(client, table_id, 0, message)
+            for event in message["events"]:
+                if event["seat"] == 1 and event["move"].startswith("knock "):
+                    assert event["move"].startswith("knock ?? ")
+            messages += 1
+            if event_id is not None and event_id >= table["seq"]:
+                break
+    stream.close()
+    assert messages > 5

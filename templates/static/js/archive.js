@@ -7,7 +7,12 @@ import { $, clear, h } from "./lib/dom.js";
 import { explain } from "./lib/explain.js";
 import { formatDate, formatNumber, t } from "./lib/i18n.js";
 import { load } from "./lib/store.js";
+import { showGameSwitch } from "./gin/switch.js";
 
+// The game switch (docs/GIN_DAILY.md): ?game=gin lists Gin Rommé's days.
+const GAME = new URLSearchParams(window.location.search).get("game") === "gin" ? "gin" : "pikdame";
+
+showGameSwitch(GAME);
 const LIMIT = 14;
 let before = null;
 
@@ -30,8 +35,8 @@ async function check(day, out) {
 async function practice(date, out) {
   try {
     const name = load("name") || t("archive.guest");
-    const id = await startPractice(date, name);
-    window.location.href = `/play/${encodeURIComponent(id)}`;
+    const id = await startPractice(date, name, GAME);
+    window.location.href = `${GAME === "gin" ? "/gin" : ""}/play/${encodeURIComponent(id)}`;
   } catch (e) {
     out.textContent = explain(e);
   }
@@ -53,7 +58,7 @@ function dayItem(day) {
         onclick: () => check(day, out), text: t("archive.check") }) : null,
       day.seed ? h("button", { type: "button", class: "button small practice",
         onclick: () => practice(day.date, out), text: t("archive.replay") }) : null,
-      h("a", { class: "button small", href: `/rankings?date=${day.date}&tab=day`,
+      h("a", { class: "button small", href: `/rankings?date=${day.date}&tab=day${GAME === "gin" ? "&game=gin" : ""}`,
         text: t("archive.rankings") }),
       out),
     h("p", { class: "hint-text", text: t("archive.replayHelp") }));
@@ -62,7 +67,7 @@ function dayItem(day) {
 async function more() {
   let data;
   try {
-    data = await fetchDays(LIMIT, before);
+    data = await fetchDays(LIMIT, before, GAME);
   } catch (e) {
     $("#archive-error").textContent = explain(e);
     return;

@@ -4,10 +4,15 @@ import { allTimeBoard, aroundBoard, dayBoard, today } from "./lib/api.js";
 import { $, $$, clear, h } from "./lib/dom.js";
 import { explain } from "./lib/explain.js";
 import { formatDate, formatNumber, signed, t } from "./lib/i18n.js";
-import { attemptKey, load } from "./lib/store.js";
+import { attemptKey, ginAttemptKey, load } from "./lib/store.js";
+import { showGameSwitch } from "./gin/switch.js";
 
 const LIMIT = 20;
 const params = new URLSearchParams(window.location.search);
+// The game switch (docs/GIN_DAILY.md): ?game=gin shows Gin Rommé's boards.
+const GAME = params.get("game") === "gin" ? "gin" : "pikdame";
+const replayUrl = (id) => `${GAME === "gin" ? "/gin" : ""}/replay/${encodeURIComponent(id)}`;
+showGameSwitch(GAME);
 const state = { tab: "today", date: null, today: null, offset: 0, around: params.get("around") };
 
 function head(columns) {
@@ -20,7 +25,7 @@ function nameCell(entry, date) {
   const mine = state.around && entry.attempt_id === state.around;
   return h("td", { class: mine ? "mine" : "" },
     closed && entry.attempt_id
-      ? h("a", { href: `/replay/${encodeURIComponent(entry.attempt_id)}`, text: entry.name,
+      ? h("a", { href: replayUrl(entry.attempt_id), text: entry.name,
         title: t("rankings.watch") })
       : entry.name);
 }
@@ -49,7 +54,7 @@ function pager(total, paged) {
 }
 
 const DAY_COLUMNS = [{ key: "rankings.rank", num: true }, { key: "rankings.name" },
-  { key: "rankings.score", num: true }, { key: "rankings.turns", num: true }];
+  { key: "rankings.score", num: true }, { key: GAME === "gin" ? "gin.rankings.hands" : "rankings.turns", num: true }];
 
 async function show() {
   $$("[role=tab]").forEach((tab) => tab.setAttribute("aria-selected",
@@ -64,11 +69,11 @@ async function show() {
       head([{ key: "rankings.rank", num: true }, { key: "rankings.name" },
         { key: "rankings.sum", num: true }, { key: "rankings.days", num: true },
         { key: "rankings.best", num: true }]);
-      data = await allTimeBoard(state.offset, LIMIT);
+      data = await allTimeBoard(state.offset, LIMIT, GAME);
       body.append(...allTimeRows(data.entries));
       pager(data.total ?? data.entries.length, true);
     } else if (state.tab === "around") {
-      const id = state.around || load(attemptKey(state.today));
+      const id = state.around || load((GAME === "gin" ? ginAttemptKey : attemptKey)(state.today));
       $("#board-title").textContent = t("rankings.tab.around");
       head(DAY_COLUMNS);
       if (!id) {
@@ -78,7 +83,7 @@ async function show() {
       }
       state.around = id;
       const date = state.date || state.today;
-      data = await aroundBoard(date, id, 5);
+      data = await aroundBoard(date, id, 5, GAME);
       body.append(...dayRows(data.entries, data.date || date));
       pager(0, false);
     } else {
@@ -88,7 +93,7 @@ async function show() {
       if (state.tab === "day") $("#day-input").value = date;
       $("#board-title").textContent = formatDate(date);
       head(DAY_COLUMNS);
-      data = await dayBoard(date, state.offset, LIMIT);
+      data = await dayBoard(date, state.offset, LIMIT, GAME);
       if (data.provisional) {
         $("#board-title").append(" ", h("span", { class: "flag", id: "provisional",
           text: t("rankings.provisional") }));
@@ -116,7 +121,7 @@ function select(tab) {
 
 async function main() {
   try {
-    state.today = (await today()).date;
+    state.today = (await today(GAME)).date;
   } catch (e) {
     state.today = new Date().toISOString().slice(0, 10);
   }

@@ -98,6 +98,10 @@ async function load() {
     return;
   }
   const data = await replayPositions(attemptId);
+  if (data.game === "gin") { // a Gin daily match has its own viewer (gin/replay.js)
+    window.location.replace(`/gin/replay/${encodeURIComponent(attemptId)}`);
+    return;
+  }
   $("#replay-date").textContent = formatDate(data.date);
   show(data.record, data.positions);
 }

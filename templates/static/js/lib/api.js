@@ -50,15 +50,18 @@ const attemptUrl = (id) => `/api/attempts/${encodeURIComponent(id)}`;
 const startedId = (result) => (typeof result.attempt === "object" ? result.attempt.id : result.attempt);
 
 // Days
-export const today = () => get("/api/daily");
-export const day = (date) => get(`/api/daily/${date}`);
-export const days = (limit, before = null) => get(`/api/days?${query({ limit, before })}`);
+// `game`: null or "pikdame" (the v1 answers) or "gin" (the Gin daily, docs/GIN_DAILY.md).
+const gameOf = (game) => (game && game !== "pikdame" ? game : null);
+export const today = (game = null) => get(gameOf(game) ? `/api/daily?${query({ game })}` : "/api/daily");
+export const day = (date, game = null) => get(`/api/daily/${date}${gameOf(game) ? `?${query({ game })}` : ""}`);
+export const days = (limit, before = null, game = null) =>
+  get(`/api/days?${query({ limit, before, game: gameOf(game) })}`);
 
 // Attempts
-export const startAttempt = (date, name) =>
-  post(`/api/daily/${date}/attempts`, { name }).then(startedId);
-export const startPractice = (date, name) =>
-  post(`/api/daily/${date}/practice`, { name }).then(startedId);
+export const startAttempt = (date, name, game = null) =>
+  post(`/api/daily/${date}/attempts`, gameOf(game) ? { name, game } : { name }).then(startedId);
+export const startPractice = (date, name, game = null) =>
+  post(`/api/daily/${date}/practice`, gameOf(game) ? { name, game } : { name }).then(startedId);
 export const attempt = (id) => get(attemptUrl(id)).then((data) => data.attempt);
 export const sendMove = (id, move, seq) => post(`${attemptUrl(id)}/moves`, { move, seq });
 export const hint = (id) => get(`${attemptUrl(id)}/hint`);
@@ -69,12 +72,12 @@ export const verification = (id, wait) =>
   get(`${attemptUrl(id)}/verification?${query({ wait })}`).then((data) => data.verification);
 
 // Rankings
-export const dayBoard = (date, offset, limit) =>
-  get(`/api/leaderboard/${date}?${query({ offset, limit })}`);
-export const aroundBoard = (date, id, radius) =>
-  get(`/api/leaderboard/${date}/around/${encodeURIComponent(id)}?${query({ radius })}`);
-export const allTimeBoard = (offset, limit) =>
-  get(`/api/leaderboard/all-time?${query({ offset, limit })}`);
+export const dayBoard = (date, offset, limit, game = null) =>
+  get(`/api/leaderboard/${date}?${query({ offset, limit, game: gameOf(game) })}`);
+export const aroundBoard = (date, id, radius, game = null) =>
+  get(`/api/leaderboard/${date}/around/${encodeURIComponent(id)}?${query({ radius, game: gameOf(game) })}`);
+export const allTimeBoard = (offset, limit, game = null) =>
+  get(`/api/leaderboard/all-time?${query({ offset, limit, game: gameOf(game) })}`);
 
 // The replay viewer's positions of a finished game of a closed day (pages blueprint).
 export const replayPositions = (id) => get(`/replay/${encodeURIComponent(id)}/positions`);
@@ -118,6 +121,8 @@ export const setBotLevel = (id, seat, level) =>
   post(`${tableUrl(id)}/seats/${seat}`, { level }).then((data) => data.table);
 export const resignTable = (id) => post(`${tableUrl(id)}/resign`, {});
 export const rematchTable = (id) => post(`${tableUrl(id)}/rematch`, {}).then((data) => data.table);
+// Gin's "Wiederholen": the same seeded match at a new table (docs/TABLES.md).
+export const repeatTable = (id) => post(`${tableUrl(id)}/replay-same`, {}).then((data) => data.table);
 export const tableRecord = (id) => get(`${tableUrl(id)}/record`);
 export const tablePositions = (id) => get(`/tables/${encodeURIComponent(id)}/replay/positions`);
 

@@ -28,3 +28,5 @@ export function forget(key) {
 }
 
 export const attemptKey = (date) => `attempt.${date}`;
+// The day's Gin attempt (docs/GIN_DAILY.md: one per player, day and game).
+export const ginAttemptKey = (date) => `attempt.${date}.gin`;

@@ -94,6 +94,10 @@ async function start() {
   $("#speed").addEventListener("change", (e) => save("speed", e.target.value));
   try {
     game.attempt = await fetchAttempt(attemptId);
+    if (game.attempt.game === "gin") { // a Gin daily attempt has its own page (gin/play.js)
+      window.location.replace(`/gin/play/${encodeURIComponent(attemptId)}`);
+      return;
+    }
   } catch (e) {
     $("#table").hidden = true;
     $("#load-error").hidden = false;

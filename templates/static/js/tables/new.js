@@ -8,36 +8,45 @@ import { load, save } from "../lib/store.js";
 
 const form = $("#new-table");
 
-const players = () => Number(form.querySelector("input[name=players]:checked").value);
-
 const game = () => form.querySelector("input[name=game]:checked").value;
+// Gin Rommé is a duel (GIN.md G2): two seats, its own bot levels, no Pik Dame house rules.
+const isGin = () => game() === "gin";
+const players = () => (isGin() ? 2 : Number(form.querySelector("input[name=players]:checked").value));
 
 // Seats beyond the chosen count are hidden; a human seat has no level. Tausende (R12) has its
 // R12.8 options and no hand-out doubling (R12.7).
 function refresh() {
   const tausende = game() === "tausende";
   $("#tausende-options").hidden = !tausende;
-  $("#hand-out-double-option").hidden = tausende;
   const n = players();
   for (const row of $$(".seat-spec")) {
     const seat = Number(row.dataset.seat);
     row.hidden = seat >= n;
+    const bot = row.querySelector(".seat-kind")?.value === "bot";
     const level = row.querySelector(".seat-level");
-    if (level) level.hidden = row.querySelector(".seat-kind").value !== "bot";
+    if (level) level.hidden = !bot || isGin();
+    const ginLevel = row.querySelector(".gin-level");
+    if (ginLevel) ginLevel.hidden = !bot || !isGin();
   }
+  for (const el of $$(".pikdame-only")) el.hidden = isGin();
+  $("#hand-out-double-option").hidden = tausende || isGin();
+  $("#lead-pikdame").hidden = isGin();
+  $("#lead-gin").hidden = !isGin();
 }
 
 export function tableSpec() {
   const seats = [{ kind: "human" }];
   for (let seat = 1; seat < players(); seat += 1) {
     const kind = $(`#kind-${seat}`).value;
-    seats.push(kind === "bot" ? { kind, level: $(`#level-${seat}`).value } : { kind });
+    const level = isGin() ? $(`#gin-level-${seat}`).value : $(`#level-${seat}`).value;
+    seats.push(kind === "bot" ? { kind, level } : { kind });
   }
   const timer = Number($("#turn-timer").value);
-  const rules = { turn_timer: timer || null, strict_1000: $("#strict-1000").checked };
+  const rules = { turn_timer: timer || null };
+  if (!isGin()) rules.strict_1000 = $("#strict-1000").checked; // no Pik Dame house rules in Gin
   if (game() === "tausende") {
     for (const box of $$("[data-tausende-option]")) rules[box.name] = box.checked;
-  } else {
+  } else if (!isGin()) {
     rules.hand_out_double = $("#hand-out-double").checked;
   }
   return { game: game(), name: $("#name").value.trim(), seats, rules };
@@ -60,6 +69,14 @@ async function submit(e) {
 }
 
 $("#name").value = load("name", "");
+// Choosing Gin offers the computer as the opponent first (the seed page's duel); a friend is a
+// choice away.
+for (const radio of form.querySelectorAll("input[name=game]")) {
+  radio.addEventListener("change", () => {
+    if (isGin() && !$("#kind-1").dataset.touched) $("#kind-1").value = "bot";
+  });
+}
+$("#kind-1").addEventListener("change", () => { $("#kind-1").dataset.touched = "1"; });
 form.addEventListener("change", refresh);
 form.addEventListener("submit", submit);
 refresh();

@@ -1,0 +1,118 @@
+// The Gin daily's play page (docs/GIN_DAILY.md): the attempt's match against the strong computer
+// on the same Gin board as the tables (gin/board.js); every move goes to the server, which
+// answers with the bot's moves; the match lives there, so a reload (or another device with the
+// attempt's session) continues it. At the end: the totals, the score (your total minus the
+// bot's), the verification by replay and the way to the Gin rankings.
+
+import { ApiError, attempt as fetchAttempt, sendMove, shareOf, verification } from "../lib/api.js";
+import { $, h, sleep } from "../lib/dom.js";
+import { explain } from "../lib/explain.js";
+import { formatDate, signed, t } from "../lib/i18n.js";
+import { copyOnClick } from "../lib/share.js";
+import { createGinBoard } from "./board.js";
+
+const attemptId = document.body.dataset.attempt;
+const state = { attempt: null, waiting: false };
+const nameOf = (seat) => (seat === 0 ? state.attempt.name : t("gin.bot", { level: t("gin.level.strong") }));
+const board = createGinBoard($("#gin-board"), { send: (move) => send(move), nameOf });
+
+function verdictText(v) {
+  if (state.attempt.ranked === false) return t("verify.practice");
+  if (!v) return t("verify.pending");
+  if (v.status === "queued") return t("verify.queued");
+  if (v.status === "verified") return v.rank ? `${t("verify.verified")} ${t("share.rank", { rank: v.rank })}` : t("verify.verified");
+  return t("verify.rejected", { reason: v.reason || "" });
+}
+
+async function waitVerdict() {
+  if (state.waiting || state.attempt.ranked === false) return;
+  state.waiting = true;
+  let v = state.attempt.verification;
+  for (let i = 0; i < 30 && !(v && (v.status === "verified" || v.status === "rejected")); i += 1) {
+    try {
+      v = await verification(attemptId, 20);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) break;
+      await sleep(1000);
+    }
+    $("#end-verification").textContent = verdictText(v);
+    $("#end-verification").dataset.status = v ? v.status : "";
+  }
+  if (v && v.status === "verified") showShare();
+}
+
+// The spoiler-free share text of a verified attempt (the server's: date, score, place, streak).
+async function showShare() {
+  try {
+    const text = await shareOf(attemptId, document.documentElement.lang);
+    $("#share-text").value = `${text}\n${window.location.origin}/`;
+    $("#end-share").hidden = false;
+    copyOnClick($("#share-copy"), $("#share-text"), $("#share-done"));
+  } catch (e) {
+    // the share text is a nicety: the end screen works without it
+  }
+}
+
+function renderEnd() {
+  const A = state.attempt;
+  const box = $("#end");
+  box.hidden = A.status !== "finished";
+  if (box.hidden) return;
+  const view = A.view;
+  const totals = view.totals;
+  const winner = view.match_winner ?? (totals[0] >= totals[1] ? 0 : 1);
+  $("#end-outcome").textContent = t("tables.winner", { name: nameOf(winner) });
+  const score = totals[0] - (view.results.some((r) => r.end === "resign") ? Math.max(totals[1], 100) : totals[1]);
+  $("#end-score").textContent = t("gin.daily.score", { you: totals[0], bot: totals[1], score: signed(score), n: view.results.length });
+  $("#end-verification").textContent = verdictText(A.verification);
+  $("#end-rankings").href = `/rankings?game=gin&tab=around&around=${encodeURIComponent(A.id)}`;
+  waitVerdict();
+}
+
+function render() {
+  const A = state.attempt;
+  $("#table-date").textContent = `· ${formatDate(A.date)}`;
+  $("#player-name").textContent = A.name;
+  $("#practice-flag").hidden = A.ranked !== false;
+  board.render(A.view);
+  $("#resign").hidden = A.status !== "playing";
+  document.body.dataset.seq = String(A.seq);
+  renderEnd();
+}
+
+async function send(move) {
+  try {
+    const result = await sendMove(attemptId, move, state.attempt.seq);
+    board.noteEvents(result.events);
+    state.attempt = result.attempt;
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    board.say(explain(e), "error");
+    if (e.code === "stale") state.attempt = await fetchAttempt(attemptId);
+  }
+  render();
+}
+
+async function main() {
+  try {
+    state.attempt = await fetchAttempt(attemptId);
+  } catch (e) {
+    $("#load-error").hidden = false;
+    $("#load-error").append(h("p", { text: explain(e) }));
+    $("#table").hidden = true;
+    return;
+  }
+  $("#resign").addEventListener("click", () => {
+    $("#table-confirm").hidden = false;
+    $("#table-confirm-ok").focus();
+  });
+  $("#table-confirm-cancel").addEventListener("click", () => { $("#table-confirm").hidden = true; });
+  $("#table-confirm-ok").addEventListener("click", () => {
+    $("#table-confirm").hidden = true;
+    send("resign");
+  });
+  render();
+  document.body.dataset.ready = "1";
+}
+
+main();

@@ -1,0 +1,67 @@
+"""The Gin page's own card logic (static/js/gin/cards.js) run in Chromium against the engine:
+whatever order a player picks lay-offs in, the page sends them in an order G6 accepts ("one after
+another", each keeping its meld valid: docs/GIN_DECISIONS.md D10), and the page's deadwood of a
+set of cards is G1's."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from playwright.sync_api import Page
+
+from engine.gin.bots import choose_move
+from engine.gin.state import HandState
+from engine.gin.view import view
+from tests.support.gin_matches import seed
+
+ORDER = """async ([melds, layoffs]) => {
+  const cards = await import('/static/js/gin/cards.js');
+  return cards.orderLayoffs(melds, layoffs);
+}"""
+DEADWOOD = """async (hands) => {
+  const cards = await import('/static/js/gin/cards.js');
+  return hands.map((h) => cards.deadwoodOf(h));
+}"""
+
+
+def defences(count: int) -> list[tuple[HandState, dict[str, Any]]]:
+    """Defend turns of strong-vs-plain hands whose best defence lays off at least two cards."""
+    found: list[tuple[HandState, dict[str, Any]]] = []
+    k = 0
+    while len(found) < count and k < 400:
+        s = HandState.new(seed(f"page-logic/{k}"), 1 + k % 3, k % 2)
+        k += 1
+        while s.outcome is None:
+            v = view(s, s.turn)
+            if s.phase == "defend":
+                doc = v.to_json()
+                if str(doc["suggestion"]).count("@") >= 2:
+                    found.append((s.copy(), doc))
+            s.push(choose_move(("plain", "strong")[s.turn], v))
+    return found
+
+
+def test_g6_layoffs_in_any_chosen_order_are_sent_in_an_accepted_order(page: Page) -> None:
+    page.goto("/rules")
+    rng = random.Random(14)
+    cases = defences(25)
+    assert len(cases) >= 10
+    for state, doc in cases:
+        own, _, lays = doc["suggestion"][len("defend ") :].partition("/")
+        layoffs = [[w.split("@")[0], int(w.split("@")[1])] for w in lays.split()]
+        for _ in range(4):
+            rng.shuffle(layoffs)
+            ordered = page.evaluate(ORDER, [doc["knock"]["melds"], layoffs])
+            assert sorted(map(tuple, ordered)) == sorted(map(tuple, layoffs))
+            text = f"defend {own.strip()} / {' '.join(f'{c}@{n}' for c, n in ordered)}"
+            assert state.is_legal(text.replace("defend  /", "defend /")), (text, doc["knock"])
+
+
+def test_g1_the_pages_deadwood_of_cards_is_the_rules(page: Page) -> None:
+    page.goto("/rules")
+    rng = random.Random(1)
+    names = [r + s for s in "SHDC" for r in "A23456789TJQK"]
+    hands = [rng.sample(names, rng.randint(0, 11)) for _ in range(200)]
+    values = dict(zip("A23456789TJQK", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10], strict=True))
+    assert page.evaluate(DEADWOOD, hands) == [sum(values[c[0]] for c in h) for h in hands]

@@ -1,0 +1,57 @@
+"""Helpers for Gin at tables (docs/TABLES.md "Games", GIN.md): a scripted player that reads only
+its seat's view, and the check that an answer names no card the seat may not know (G9, R10)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import redis
+
+from service.data import tables
+from tests.support.gin_player import gin_choice
+from tests.support.tables import CARD
+
+__all__ = ["assert_gin_nothing_hidden", "gin_choice", "gin_hidden"]
+
+
+def gin_hidden(client: redis.Redis[str], table_id: str, seat: int) -> set[str]:
+    """The cards of the running hand ``seat`` may not know: the stock, the other hand less what
+    it took from the pile (all of it once revealed by a knock or a defence) and the other seat's
+    face-down knock card (G6)."""
+    table = tables.load(client, table_id)
+    assert table is not None and table.session is not None
+    position = table.session["position"]
+    other = 1 - seat
+    hidden = set(position["stock"])
+    knock = position["knock"]
+    revealed = knock is not None and (knock["seat"] == other or position["defence"] is not None)
+    if not revealed:
+        hidden |= set(position["hands"][other]) - set(position["took"][other])
+    if knock is not None and knock["seat"] == other:
+        hidden.add(knock["card"])
+    return hidden
+
+
+def assert_gin_nothing_hidden(
+    client: redis.Redis[str], table_id: str, seat: int, answer: dict[str, Any]
+) -> None:
+    """``answer`` (``{"table": T, "events"?: [...]}`` for ``seat``) names no hidden card of the
+    running hand and not the seed while the match runs. Events of an earlier hand may name
+    cards that are hidden again after the next deal: only the running hand's are checked."""
+    table = tables.load(client, table_id)
+    assert table is not None and table.session is not None
+    if table.status == "finished":
+        return
+    hidden = gin_hidden(client, table_id, seat)
+    record = table.session["record"]
+    doc = {k: v for k, v in answer["table"].items() if k not in ("id", "invite", "rematch")}
+    text = json.dumps(doc)
+    assert record["seeds"]["seed"] not in json.dumps(answer)
+    leaked = set(CARD.findall(text)) & hidden
+    assert not leaked, f"hidden cards {leaked} in {text}"
+    view = answer["table"]["view"]
+    current = len(view["history"]) if view else 0
+    for event in answer.get("events", [])[-current:] if current else []:
+        leaked = set(CARD.findall(event["move"])) & hidden
+        assert not leaked, f"hidden cards {leaked} in {event}"

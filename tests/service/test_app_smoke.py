@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import redis
+
 from service.app import create_app
 
 
-def test_healthz_against_real_redis(redis_url: str) -> None:
+def test_healthz_against_real_redis(redis_url: str, rdb: redis.Redis[str]) -> None:
+    """On an emptied Redis (``rdb``): a job left by an earlier test would count in ``queue``."""
     app = create_app({"REDIS_URL": redis_url, "PIKDAME_SECRET": "test-secret"})
     response = app.test_client().get("/healthz")
     assert response.status_code == 200

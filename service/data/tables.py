@@ -488,15 +488,7 @@ def rematch(
         return []
 
     done = change(client, table_id, again, lifetimes, now)
-    if made:
-        pipe = client.pipeline(transaction=True)
-        _write(pipe, made[0], [], [], lifetimes, now)
-        pipe.execute()
-        _announce(client, made[0], lifetimes)
-    found = load(client, str(done.table.rematch))
-    if found is None:
-        raise TableError(404, "unknown_table", "the rematch has expired")
-    return found
+    return _follower(client, made, done.table.rematch, "the rematch", lifetimes, now)
 
 
 def repeat(
@@ -544,14 +536,27 @@ def repeat(
         return events
 
     done = change(client, table_id, again, lifetimes, now)
+    return _follower(client, made, done.table.repeated, "the repeat", lifetimes, now)
+
+
+def _follower(
+    client: redis.Redis[str],
+    made: list[Table],
+    follower_id: str | None,
+    what: str,
+    lifetimes: Lifetimes,
+    now: int,
+) -> Table:
+    """After a rematch or a repeat was noted on the old table: write the new table if this call
+    made it (announced like any change), then answer the one the old table names."""
     if made:
         pipe = client.pipeline(transaction=True)
         _write(pipe, made[0], [], [], lifetimes, now)
         pipe.execute()
         _announce(client, made[0], lifetimes)
-    found = load(client, str(done.table.repeated))
+    found = load(client, str(follower_id))
     if found is None:
-        raise TableError(404, "unknown_table", "the repeat has expired")
+        raise TableError(404, "unknown_table", f"{what} has expired")
     return found
 
 

@@ -9,7 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service import caching, errors, limits, logs, redisconn, routing, security, verdicts
+from service import (
+    caching,
+    compression,
+    errors,
+    limits,
+    logs,
+    redisconn,
+    routing,
+    security,
+    verdicts,
+)
 from service.apidoc import ApiApp
 from service.data import config as settings
 from service.data import releases
@@ -40,6 +50,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     errors.register(app)
     logs.register(app)
     security.register(app)
+    compression.register(app)  # before caching: it runs after it
     caching.register(app)
     limits.init_app(app)
     verdicts.init_app(app)

@@ -12,6 +12,8 @@ from typing import Any
 
 from flask import Flask, Response, g, request
 
+from service.proxies import front_adds_headers
+
 LOGGER = "pikdame.access"
 REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
@@ -98,6 +100,6 @@ def register(app: Flask) -> None:
                 None if response.is_streamed else response.calculate_content_length(),
             )
         )
-        if g.get("request_id"):
+        if g.get("request_id") and not front_adds_headers(request.environ):
             response.headers["X-Request-ID"] = g.request_id
         return response

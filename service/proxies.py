@@ -4,18 +4,33 @@
 connection comes from a proxy listed in PIKDAME_PROXIES (addresses or networks). The client is
 then the nearest address in ``X-Forwarded-For`` that is not itself a trusted proxy (nginx's
 ``real_ip_recursive``), so a spoofed entry a client prepends is never taken for its address.
+
+The shipped front (deploy/nginx/proxy.conf) adds the fixed security headers and the request id
+to every answer itself, a cached one included, and says so with ``X-Pikdame-Front: headers``.
+From a trusted proxy that header makes the app leave them out (service.security, service.logs,
+service.unchanged): a micro-cache hit then does not reread seven headers from its cache file,
+and none is sent twice. From anyone else it is dropped.
 """
 
 from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from service.data.config import Network
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+
+FRONT: Final = "HTTP_X_PIKDAME_FRONT"
+FRONT_ADDS_HEADERS: Final = "pikdame.front_adds_headers"  # the environ key the app reads
+
+
+def front_adds_headers(environ: WSGIEnvironment) -> bool:
+    """The trusted front adds the security headers and the request id to this answer."""
+    return FRONT_ADDS_HEADERS in environ
 
 
 def trusted(address: str, networks: Iterable[Network]) -> bool:
@@ -38,8 +53,11 @@ class TrustedProxies:
         peer = str(environ.get("REMOTE_ADDR", ""))
         if self.networks and trusted(peer, self.networks):
             self.apply(environ)
+            if environ.pop(FRONT, "") == "headers":
+                environ[FRONT_ADDS_HEADERS] = True
         else:
             for header in (
+                FRONT,
                 "HTTP_X_FORWARDED_FOR",
                 "HTTP_X_FORWARDED_PROTO",
                 "HTTP_X_FORWARDED_HOST",

@@ -11,6 +11,7 @@ from typing import Final
 from flask import Flask, Response, request
 
 from service.errors import ApiError
+from service.proxies import front_adds_headers
 
 CSP: Final = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -47,7 +48,10 @@ def register(app: Flask) -> None:
         # One pass over the response's few headers, then one extend: seven setdefault calls
         # scanned the header list seven times, a measurable part of a cheap read's CPU.
         have = {name.lower() for name, _ in response.headers}  # (name, value) pairs
-        missing = [(name, value) for low, name, value in _LOWER if low not in have]
+        if front_adds_headers(request.environ):  # the shipped nginx adds them (service.proxies)
+            missing = []
+        else:
+            missing = [(name, value) for low, name, value in _LOWER if low not in have]
         if request.path.startswith("/api/") and "cache-control" not in have:
             missing.append(("Cache-Control", "no-store"))
         response.headers.extend(missing)

@@ -35,6 +35,7 @@ from service.data.config import Settings
 from service.inputs import MAX_ID
 from service.limits import PRECOUNTED, address_of, read_window
 from service.present import version_tag
+from service.proxies import front_adds_headers
 from service.redisconn import EXTENSION
 from service.security import HEADERS
 
@@ -102,12 +103,9 @@ class UnchangedViews:
         if not parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains(tag):
             return None
         request_id = logs.request_id(str(environ.get("HTTP_X_REQUEST_ID", "")))
-        headers = [
-            ("ETag", quote_etag(tag)),
-            ("Cache-Control", "private, no-cache"),
-            *_SECURITY,
-            ("X-Request-ID", request_id),
-        ]
+        headers = [("ETag", quote_etag(tag)), ("Cache-Control", "private, no-cache")]
+        if not front_adds_headers(environ):  # else the shipped nginx adds them
+            headers += [*_SECURITY, ("X-Request-ID", request_id)]
         if counting:  # Flask's limit key read the session (client_key): Flask says so
             headers.append(("Vary", "Cookie"))
         start_response("304 NOT MODIFIED", headers)

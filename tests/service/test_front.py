@@ -5,6 +5,7 @@ client's own X-Forwarded-For never reaches the rate limits."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import socket
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from service import security
 from tests.support.front import Front, nginx_binary, start_front
 from tests.support.http import Answer, fetch
 from tests.support.processes import WebServer, service_env, start_web
@@ -260,3 +262,91 @@ def test_a_private_304_is_never_served_from_nor_stored_in_the_cache(
     stranger = [fetch(front.base, path, headers={"If-None-Match": tag}) for _ in "ab"]
     assert [a.status for a in stranger] == [401, 401]
     assert "HIT" not in {a.headers.get("X-Cache-Status") for a in stranger}
+
+
+def cache_entries(front: Front) -> list[bytes]:
+    """The micro-cache's files as nginx wrote them (a binary header, the key, the upstream's
+    status line, headers and body)."""
+    return [p.read_bytes() for p in (front.directory / "cache").rglob("*") if p.is_file()]
+
+
+def key_line(entry: bytes) -> bytes:
+    """The cache key nginx wrote into an entry (``KEY: …``)."""
+    return entry.split(b"\nKEY: ", 1)[1].split(b"\n", 1)[0] if b"\nKEY: " in entry else b""
+
+
+def read_until_hit(front: Front, path: str, headers: dict[str, str]) -> Answer:
+    for _ in range(6):  # within its second, normally the very next read
+        answer = fetch(front.base, path, headers=headers)
+        if answer.headers["X-Cache-Status"] == "HIT":
+            return answer
+    raise AssertionError(f"{path} was never answered from the cache")
+
+
+def test_a_public_read_asked_compressed_is_stored_compressed(
+    stack: tuple[Front, WebServer, Path],
+) -> None:
+    """Defect (issue 16): the cache held the plain answer, so nginx compressed it anew on every
+    hit for every browser (all of them ask for gzip): a compressed hit cost nginx three times a
+    plain one. Now the app compresses a public answer once, nginx keeps it as it is, under one
+    entry for every spelling of "gzip", and a client that asks for no compression gets its own
+    plain entry."""
+    front, _, _ = stack
+    path = "/api/daily?lang=en"  # a URL of its own: no other test has filled its entries
+    browser = {"Accept-Encoding": "gzip, deflate, br, zstd"}
+    packed = read_until_hit(front, path, browser)
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    document = json.loads(gzip.decompress(packed.body))
+    # another browser's spelling reads the same entry: no miss of its own
+    other = fetch(front.base, path, headers={"Accept-Encoding": "gzip"})
+    assert other.headers["X-Cache-Status"] in ("HIT", "EXPIRED", "UPDATING")
+    assert other.headers["Content-Encoding"] == "gzip"
+    plain = read_until_hit(front, path, {})
+    assert "Content-Encoding" not in plain.headers
+    assert json.loads(plain.body) == document
+    refused = read_until_hit(front, path, {"Accept-Encoding": "gzip;q=0, identity"})
+    assert "Content-Encoding" not in refused.headers
+    keys = {key_line(e): e for e in cache_entries(front) if path.encode() in key_line(e)}
+    assert sorted(k.rsplit(path.encode(), 1)[1] for k in keys) == [b"", b"gzip"]
+    for key, entry in keys.items():
+        head, body = entry.split(b"\r\n\r\n", 1)
+        if key.endswith(b"gzip"):
+            assert b"\r\nContent-Encoding: gzip\r\n" in head + b"\r\n"
+            assert body.startswith(b"\x1f\x8b"), "kept compressed, not compressed per hit"
+        else:
+            assert body.startswith(b"{")
+
+
+def test_security_headers_are_sent_once_and_the_request_id_is_each_requests_own(
+    stack: tuple[Front, WebServer, Path],
+) -> None:
+    """Through the front, nginx adds the fixed security headers and the request id to every
+    answer (a cached one too); the app leaves them out there, so a cache hit does not reread
+    them from the cache file and no header is sent twice."""
+    front, _, _ = stack
+    created = start(front, "127.0.0.8")
+    assert created.status == 201, created.body
+    token, attempt = created.json()["token"], created.json()["attempt"]["id"]
+    mine = {"Authorization": f"Bearer {token}"}
+    tag = fetch(front.base, f"/api/attempts/{attempt}", headers=mine).headers["ETag"]
+    answers = {
+        "public hit": read_until_hit(front, "/api/daily", {}),
+        "public hit again": read_until_hit(front, "/api/daily", {}),
+        "private": fetch(front.base, f"/api/attempts/{attempt}", headers=mine),
+        "private 304": fetch(
+            front.base, f"/api/attempts/{attempt}", headers={**mine, "If-None-Match": tag}
+        ),
+        "error": fetch(front.base, "/api/attempts/nope"),
+        "page": fetch(front.base, "/rules"),
+        "created": created,
+    }
+    assert answers["private 304"].status == 304
+    for name, answer in answers.items():
+        for header, value in security.HEADERS.items():
+            assert answer.headers.get_all(header) == [value], (name, header)
+        assert answer.headers.get_all("Strict-Transport-Security") == ["max-age=31536000"]
+        ids = answer.headers.get_all("X-Request-ID") or []
+        assert len(ids) == 1 and re.fullmatch(r"[0-9a-f]{32}", ids[0]), (name, ids)
+    hits = [answers["public hit"], answers["public hit again"]]
+    assert hits[0].headers["X-Request-ID"] != hits[1].headers["X-Request-ID"]

@@ -32,12 +32,18 @@ def nginx_binary() -> str | None:
 
 
 def config(
-    directory: Path, port: int, upstream: str, extra: str = "", stream: str | None = None
+    directory: Path,
+    port: int,
+    upstream: str,
+    extra: str = "",
+    stream: str | None = None,
+    site: Path = NGINX_DIR,
 ) -> str:
     """nginx.conf for one run: deploy/'s http.conf (its cache under ``directory``) and
     proxy.conf as the server, ``extra`` locations beside them. The tables' streams go to
-    ``stream`` (the gevent group), or to ``upstream`` too when none is given."""
-    http = (NGINX_DIR / "http.conf").read_text().replace(SHIPPED_CACHE, str(directory / "cache"))
+    ``stream`` (the gevent group), or to ``upstream`` too when none is given. ``site`` is the
+    deploy/nginx directory (a benchmark runs an earlier commit's beside this one)."""
+    http = (site / "http.conf").read_text().replace(SHIPPED_CACHE, str(directory / "cache"))
     (directory / "http.conf").write_text(http)
     temp = "\n".join(
         f"    {kind}_temp_path {directory / kind};"
@@ -67,7 +73,7 @@ http {{
     server {{
         listen 127.0.0.1:{port};
         server_name localhost;
-        include {NGINX_DIR / "proxy.conf"};
+        include {site / "proxy.conf"};
 {extra}
     }}
 }}
@@ -93,7 +99,9 @@ class Front:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def start_front(upstream: str, extra: str = "", stream: str | None = None) -> Front:
+def start_front(
+    upstream: str, extra: str = "", stream: str | None = None, site: Path = NGINX_DIR
+) -> Front:
     """nginx proxying to ``upstream`` (host:port), the tables' streams to ``stream`` (default:
     ``upstream``), on a free port; waits until it answers."""
     binary = nginx_binary()
@@ -102,7 +110,7 @@ def start_front(upstream: str, extra: str = "", stream: str | None = None) -> Fr
     directory = Path(tempfile.mkdtemp(prefix="pikdame-nginx-"))
     port = free_port()
     conf = directory / "nginx.conf"
-    conf.write_text(config(directory, port, upstream, extra, stream))
+    conf.write_text(config(directory, port, upstream, extra, stream, site))
     args = [binary, "-p", str(directory), "-c", str(conf), "-e", str(directory / "error.log")]
     check = subprocess.run([*args, "-t"], capture_output=True, text=True, check=False)
     if check.returncode != 0:

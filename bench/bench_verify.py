@@ -50,6 +50,7 @@ def play_games(url: str, games: int) -> list[str]:
             "PIKDAME_SECRET": SECRET,
             "PIKDAME_NOW": lambda: clock,
             "PIKDAME_LIMITS_ENABLED": False,
+            "PIKDAME_RANK_ANONYMOUS": True,  # ranked without accounts (issue 13), as before
         }
     )
     import logging
@@ -75,6 +76,7 @@ def play_games(url: str, games: int) -> list[str]:
             )
             assert response.status_code == 200, response.get_json()
             attempt = response.get_json()["attempt"]
+        assert attempt["ranked"], "only a ranked attempt is verified"
         ids.append(attempt["id"])
     return ids
 

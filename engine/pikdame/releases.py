@@ -2,7 +2,8 @@
 
 A record names the engine that played it (F6 ``engine``); replaying it with other bots gives a
 ``bot_mismatch`` for an honest game. So the worker looks up the record's own version here and
-replays with it, and a deploy during a day never fails a game begun before it.
+replays with it, and a deploy during a day never fails a game begun before it. The registry's
+shape is every game's (``engine.core.releases``).
 
 The current bots (BOTS_VERSION 9) are registered under today's ENGINE_VERSION. When a bot's
 behaviour changes, freeze the old code under ``engine/pikdame/bots/versions/`` (e.g. ``v9/``
@@ -22,52 +23,36 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from engine.core.releases import Releases, UnknownRelease
 from engine.pikdame.bots import BOTS_VERSION, choose_move
-from engine.pikdame.errors import PikDameError
 from engine.pikdame.moves import Move
 from engine.pikdame.version import ENGINE_VERSION, TAUSENDE_ENGINE_VERSION
 from engine.pikdame.view import View
 
 Chooser = Callable[[str, View], Move]  # (level, view) -> move, as bots.choose_move
 
+
+class UnknownVersion(UnknownRelease):
+    """A record names an engine version this install does not keep (a ``PikDameError``)."""
+
+
 # today's bots under both rulesets' version strings (a Tausende record names its own, R12)
-RELEASED: Final[dict[str, Chooser]] = {
-    ENGINE_VERSION: choose_move,
-    TAUSENDE_ENGINE_VERSION: choose_move,
-}
+RELEASED: Final[Releases[Chooser]] = Releases(
+    {ENGINE_VERSION: choose_move, TAUSENDE_ENGINE_VERSION: choose_move}, UnknownVersion
+)
 CURRENT: Final = ENGINE_VERSION
 assert CURRENT.endswith(f"bots-{BOTS_VERSION}")
 
+register = RELEASED.register
+unregister = RELEASED.unregister
+bots_of = RELEASED.bots_of
 
-class UnknownVersion(PikDameError):
-    """A record names an engine version this install does not keep."""
-
-    def __init__(self, version: object) -> None:
-        known = ", ".join(sorted(RELEASED))
-        super().__init__(
-            f"the record was played by engine {version!r}, which this install does not keep "
-            f"(released here: {known}); deploy a worker that has it",
-            version,
-            code="unknown_engine",
-        )
-
-
-def register(version: str, chooser: Chooser) -> None:
-    """Keep ``chooser`` as the bots of ``version`` (a frozen release; tests register their own)."""
-    RELEASED[version] = chooser
-
-
-def unregister(version: str) -> None:
-    """Forget a registered version (tests); today's stay."""
-    if version not in (ENGINE_VERSION, TAUSENDE_ENGINE_VERSION):
-        RELEASED.pop(version, None)
-
-
-def bots_of(version: object) -> Chooser:
-    """The bots that played under ``version``; raises :class:`UnknownVersion`."""
-    if isinstance(version, str) and version in RELEASED:
-        return RELEASED[version]
-    raise UnknownVersion(version)
-
-
-__all__ = ["CURRENT", "RELEASED", "Chooser", "UnknownVersion", "bots_of", "register"]
+__all__ = [
+    "CURRENT",
+    "RELEASED",
+    "Chooser",
+    "UnknownVersion",
+    "bots_of",
+    "register",
+    "unregister",
+]

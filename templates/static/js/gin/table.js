@@ -5,37 +5,30 @@
 // against the bot alone is given up first: nothing is undone).
 
 import {
-  ApiError, rematchTable, repeatTable, resignTable, sendTableMove, startTable, table as fetchTable,
-  tableEvents,
+  ApiError, repeatTable, resignTable, sendTableMove, startTable, table as fetchTable,
 } from "../lib/api.js";
-import { $, clear, copyField, h } from "../lib/dom.js";
+import { $ } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
-import { rulesSummary } from "../lib/table/summary.js";
+import { createShell } from "../lib/table/shell.js";
 import { createGinBoard } from "./board.js";
 
 const tableId = document.body.dataset.table;
-const state = { table: null, seq: 0, queue: Promise.resolve(), confirm: null, countdownEnd: 0, deadline: null };
+let confirming = null; // what the open confirmation does on OK
 
-const me = () => state.table.seat;
 function nameOf(seat) {
   const s = state.table.seats[seat];
   if (s.kind === "bot") return t("gin.bot", { level: t(`gin.level.${s.level}`) });
   return s.name || t("tables.openSeat");
 }
 
+// The waiting room, the countdown, the rematch and the live stream are every table's (shell.js).
+const shell = createShell(tableId, { nameOf, say: (text, kind) => board.say(text, kind), show: (T) => absorb(T) });
+const { state, me, enqueue } = shell;
 const board = createGinBoard($("#gin-board"), { send: (move) => send(move), nameOf });
 
-function enqueue(step) {
-  state.queue = state.queue.then(step).catch((e) => board.say(explain(e), "error"));
-  return state.queue;
-}
-
 function absorb(T) {
-  if (!state.table || T.seq >= state.seq) {
-    state.table = T;
-    state.seq = T.seq;
-  }
+  shell.keep(T);
   document.body.dataset.seq = String(state.seq);
   document.body.dataset.status = state.table.status;
   render();
@@ -43,52 +36,11 @@ function absorb(T) {
 
 // ---- the waiting room ----------------------------------------------------------------------
 function renderWaiting() {
-  const T = state.table;
-  const link = `${window.location.origin}/t/${T.invite}`;
-  if ($("#invite-link").value !== link) $("#invite-link").value = link;
-  const summary = $("#waiting-summary");
-  if (!summary.firstChild) summary.append(rulesSummary(T.game, T.rules)); // the game and its rules
-  clear($("#waiting-seats")).append(...T.seats.map((s, seat) => h("li", {
-    class: `waiting-seat${s.kind === "human" && !s.name ? " open" : ""}`, dataset: { seat: String(seat) },
-  }, h("span", { class: "seat-no", text: String(seat + 1) }), h("span", { text: nameOf(seat) }),
-  seat === me() ? h("span", { class: "flag", text: t("seat.you") }) : null)));
-  const open = T.seats.filter((s) => s.kind === "human" && !s.name).length;
-  const creator = me() === T.creator;
-  $("#start-button").hidden = !creator;
-  $("#waiting-note").textContent = creator ? t("gin.startNote", { n: open })
-    : t("tables.waitForStart", { name: nameOf(T.creator) });
-  $("#repeat-note").hidden = !T.repeat_of;
-}
-
-async function start() {
-  $("#start-button").disabled = true;
-  try {
-    absorb(await startTable(tableId));
-  } catch (e) {
-    $("#waiting-error").textContent = explain(e);
-  }
-  $("#start-button").disabled = false;
+  shell.renderWaiting({ seatText: nameOf, startNote: "gin.startNote" });
+  $("#repeat-note").hidden = !state.table.repeat_of;
 }
 
 // ---- the match -----------------------------------------------------------------------------
-function renderCountdown() {
-  const T = state.table;
-  const box = $("#countdown");
-  if (!T || !T.deadline || T.status !== "playing") {
-    box.hidden = true;
-    return;
-  }
-  if (state.deadline !== T.deadline) {
-    state.deadline = T.deadline;
-    const left = (Date.parse(T.deadline) - Date.now()) / 1000;
-    state.countdownEnd = Date.now() + 1000 * Math.max(0, Math.min(T.rules.turn_timer, left));
-  }
-  const left = Math.max(0, Math.ceil((state.countdownEnd - Date.now()) / 1000));
-  box.hidden = false;
-  box.textContent = t("tables.countdown", { name: nameOf(T.turn), n: left });
-  box.classList.toggle("urgent", left <= 10);
-}
-
 function renderStandings() {
   const T = state.table;
   const box = $("#standings");
@@ -125,7 +77,7 @@ function render() {
   // against the bot alone "Wiederholen" works at any moment (the match is given up first)
   const friends = T.seats.filter((s, seat) => s.kind === "human" && seat !== me()).length;
   $("#repeat").hidden = !playing || friends > 0;
-  renderCountdown();
+  shell.renderCountdown();
   renderStandings();
 }
 
@@ -148,13 +100,13 @@ function ask(title, text, then) {
   $("#table-confirm-title").textContent = title;
   $("#table-confirm-text").textContent = text;
   $("#table-confirm").hidden = false;
-  state.confirm = then;
+  confirming = then;
   $("#table-confirm-ok").focus();
 }
 
 function closeAsk() {
   $("#table-confirm").hidden = true;
-  state.confirm = null;
+  confirming = null;
 }
 
 async function resign() {
@@ -180,51 +132,26 @@ async function repeat() {
   }
 }
 
-async function rematch() {
-  $("#rematch").disabled = true;
-  try {
-    const next = await rematchTable(tableId);
-    window.location.assign(`/tables/${next.id}`);
-  } catch (e) {
-    $("#end-error").textContent = explain(e);
-    $("#rematch").disabled = false;
-  }
-}
-
 async function main() {
-  $("#invite-copy").addEventListener("click", async () => {
-    $("#invite-done").textContent = t((await copyField($("#invite-link"))) ? "share.copied" : "share.selectHint");
-  });
-  $("#start-button").addEventListener("click", start);
+  shell.wire({ errorBox: "#end-error" });
   $("#resign").addEventListener("click", () => ask(t("gin.resign"), t("gin.resignText"), resign));
   $("#repeat").addEventListener("click", () => ask(t("gin.repeat"), t("gin.repeatText"), repeat));
   $("#repeat-end").addEventListener("click", repeat);
-  $("#rematch").addEventListener("click", rematch);
   $("#table-confirm-ok").addEventListener("click", () => {
-    const then = state.confirm;
+    const then = confirming;
     closeAsk();
     if (then) then();
   });
   $("#table-confirm-cancel").addEventListener("click", closeAsk);
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && state.confirm) closeAsk();
+    if (e.key === "Escape" && confirming) closeAsk();
   });
-  try {
-    absorb(await fetchTable(tableId));
-  } catch (e) {
-    $("#load-error").hidden = false;
-    $("#load-error").append(h("p", { text: explain(e) }));
-    return;
-  }
-  if (state.table.seat !== null && state.table.status !== "finished") {
-    tableEvents(tableId, state.seq, (message) => enqueue(() => {
-      if (message.table.seq > state.seq) board.noteEvents(message.events);
-      absorb(message.table);
-    }),
-      (s) => { document.body.dataset.stream = s; });
-  }
-  setInterval(renderCountdown, 250);
-  document.body.dataset.ready = "1";
+  if (!(await shell.load())) return;
+  absorb(state.table);
+  shell.follow((message) => {
+    if (message.table.seq > state.seq) board.noteEvents(message.events);
+    absorb(message.table);
+  });
 }
 
 main();

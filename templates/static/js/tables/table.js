@@ -4,39 +4,34 @@
 // side of the table is the daily's (play/board.js); nothing here polls.
 
 import {
-  ApiError, rematchTable, resignTable, sendTableMove, setBotLevel, startTable, table as fetchTable,
-  tableEvents,
+  ApiError, resignTable, sendTableMove, setBotLevel, table as fetchTable,
 } from "../lib/api.js";
 import { face } from "../lib/cards.js";
-import { $, clear, copyField, h } from "../lib/dom.js";
+import { $, clear, h } from "../lib/dom.js";
 import { explain, explainMove } from "../lib/explain.js";
 import { signed, t } from "../lib/i18n.js";
 import { seatName } from "../lib/moves.js";
 import { load, save } from "../lib/store.js";
 import { createBoard } from "../lib/table/board.js";
 import { logLine, play, restoreLog } from "../lib/table/playback.js";
+import { createShell } from "../lib/table/shell.js";
 import { renderOpponents } from "../lib/table/table.js";
-import { gameName, rulesSummary, seatText } from "../lib/table/summary.js";
+import { gameName, seatText } from "../lib/table/summary.js";
 import { renderTausende } from "../lib/table/tausende.js";
 
 const tableId = document.body.dataset.table;
 const LEVELS = ["beginner", "advanced", "zen"];
 const ctx = { seats: null, me: 0, attemptId: `table.${tableId}`, seatExtras: (seat) => seatExtras(seat) };
-const state = {
-  table: null, seq: 0, queue: Promise.resolve(), levelMenu: null, timer: null, deadline: null, countdownEnd: 0, shownView: null,
-};
-const board = createBoard(ctx, { send: (move) => send(move) });
-const dismissedKey = `table.${tableId}.seenRound`;
-
-const me = () => state.table.seat;
 // Every human seat has its name (the player's own too, so sentences read the same for all).
 const nameOf = (seat) => seatName(seat, state.table.seats);
-
-// Work on the table one step at a time: stream messages and answers to own requests in order.
-function enqueue(step) {
-  state.queue = state.queue.then(step).catch((e) => board.say(explain(e), "error"));
-  return state.queue;
-}
+// The waiting room, the countdown, the rematch and the live stream are every table's (shell.js).
+const shell = createShell(tableId, {
+  nameOf, say: (text, kind) => board.say(text, kind), show: (T) => { shell.keep(T); render(); },
+});
+const { state, me, enqueue } = shell;
+const page = { levelMenu: null, shownView: null }; // the bot level menu open, the view drawn
+const board = createBoard(ctx, { send: (move) => send(move) });
+const dismissedKey = `table.${tableId}.seenRound`;
 
 function presence(seat) {
   const s = state.table.seats[seat];
@@ -49,13 +44,13 @@ function presence(seat) {
 // A bot's icon: a tap opens its three levels (any human at the table may change them).
 function botButton(seat) {
   const s = state.table.seats[seat];
-  const open = state.levelMenu === seat;
+  const open = page.levelMenu === seat;
   const playing = state.table.status === "playing";
   const button = h("button", {
     type: "button", class: "bot-level", "aria-expanded": String(open), disabled: !playing,
     "aria-label": t("tables.botLevel", { name: seatName(seat, state.table.seats), level: t(`level.${s.level}`) }),
     dataset: { botLevel: String(seat) },
-    onclick: () => { state.levelMenu = open ? null : seat; render(); },
+    onclick: () => { page.levelMenu = open ? null : seat; render(); },
   }, t(`level.${s.level}`), h("span", { "aria-hidden": "true", text: " ▾" }));
   if (!open) return button;
   const menu = h("span", { class: "level-menu", role: "group", "aria-label": t("tables.chooseLevel") },
@@ -73,10 +68,10 @@ function seatExtras(seat) {
 }
 
 function changeLevel(seat, level) {
-  state.levelMenu = null;
+  page.levelMenu = null;
   enqueue(async () => {
     try {
-      absorbTable(await setBotLevel(tableId, seat, level));
+      shell.keep(await setBotLevel(tableId, seat, level));
     } catch (e) {
       board.say(explain(e), "error");
     }
@@ -86,41 +81,10 @@ function changeLevel(seat, level) {
 
 // ---- the waiting room ----------------------------------------------------------------------
 
-function seatLine(seat) {
-  const s = state.table.seats[seat];
-  const text = seatText(s);
-  return h("li", { class: `waiting-seat${s.kind === "human" && !s.name ? " open" : ""}`, dataset: { seat: String(seat) } },
-    h("span", { class: "seat-no", text: String(seat + 1) }), h("span", { text }),
-    seat === me() ? h("span", { class: "flag", text: t("seat.you") }) : null, presence(seat));
-}
-
 function renderWaiting() {
-  const T = state.table;
-  const link = `${window.location.origin}/t/${T.invite}`;
-  if ($("#invite-link").value !== link) $("#invite-link").value = link;
-  const summary = $("#waiting-summary");
-  if (!summary.firstChild) summary.append(rulesSummary(T.game, T.rules)); // the rules never change
-  clear($("#waiting-seats")).append(...T.seats.map((_, seat) => seatLine(seat)));
-  const open = T.seats.filter((s) => s.kind === "human" && !s.name).length;
-  const creator = me() === T.creator;
-  $("#start-button").hidden = !creator;
-  $("#waiting-note").textContent = creator ? t("tables.startNote", { n: open })
-    : t("tables.waitForStart", { name: seatName(T.creator, T.seats) });
-}
-
-async function copyInvite() {
-  $("#invite-done").textContent = t((await copyField($("#invite-link"))) ? "share.copied" : "share.selectHint");
-}
-
-async function start() {
-  $("#start-button").disabled = true;
-  try {
-    absorbTable(await startTable(tableId));
-    render();
-  } catch (e) {
-    $("#waiting-error").textContent = explain(e);
-  }
-  $("#start-button").disabled = false;
+  shell.renderWaiting({
+    seatText: (seat) => seatText(state.table.seats[seat]), seatExtra: presence, startNote: "tables.startNote",
+  });
 }
 
 // ---- the game ------------------------------------------------------------------------------
@@ -179,29 +143,6 @@ function renderResign() {
     name: nameOf(agreed[0]), waiting: waiting.map(nameOf).join(", "), n: waiting.length,
   });
   $("#resign-agree").hidden = agreed.includes(me());
-}
-
-// The turn timer for everyone. The deadline and T.now are the server's clock; the page counts the
-// time left between them down from when it learnt it (at most the rule's seconds), so a browser
-// clock set wrong still shows the server's countdown.
-function renderCountdown() {
-  const T = state.table;
-  const box = $("#countdown");
-  if (!T || !T.deadline || T.status !== "playing") {
-    box.hidden = true;
-    return;
-  }
-  if (state.deadline !== T.deadline) {
-    state.deadline = T.deadline;
-    // The server's time left (deadline − T.now, both the server's clock), counted down on ours.
-    const serverNow = T.now ? Date.parse(T.now) : Date.now();
-    const left = (Date.parse(T.deadline) - serverNow) / 1000;
-    state.countdownEnd = Date.now() + 1000 * Math.max(0, Math.min(T.rules.turn_timer, left));
-  }
-  const left = Math.max(0, Math.ceil((state.countdownEnd - Date.now()) / 1000));
-  box.hidden = false;
-  box.textContent = t("tables.countdown", { name: nameOf(T.turn), n: left });
-  box.classList.toggle("urgent", left <= 10);
 }
 
 function scoreTable(caption, rows) {
@@ -269,7 +210,7 @@ function renderGame() {
   const T = state.table;
   ctx.seats = T.seats;
   ctx.me = T.seat;
-  if (T.status !== "playing") state.levelMenu = null;
+  if (T.status !== "playing") page.levelMenu = null;
   $("#table-title").firstChild.textContent = `${gameName(T.game)} `; // the table's game, not always Pik Dame
   $("#round-no").textContent = T.round ? t("tables.round", { n: T.round }) : "";
   renderStrip();
@@ -279,8 +220,8 @@ function renderGame() {
   // A new view redraws the board; a message that changed no card (presence, a level, a resign
   // proposal) redraws only the other seats, so the player's selection stays.
   const shown = JSON.stringify(view);
-  if (view && shown !== state.shownView) {
-    state.shownView = shown;
+  if (view && shown !== page.shownView) {
+    page.shownView = shown;
     board.render(view);
   } else if (view) {
     renderOpponents(view, ctx);
@@ -297,7 +238,7 @@ function renderGame() {
   renderCut();
   renderLucky();
   renderResign();
-  renderCountdown();
+  shell.renderCountdown();
   renderRoundResult();
   renderStandings();
   $("#resign").hidden = T.status !== "playing" || Boolean(T.pending_resign && T.pending_resign.includes(me()));
@@ -314,13 +255,6 @@ function render() {
 
 // ---- keeping up with the table --------------------------------------------------------------
 
-function absorbTable(T) {
-  if (T.seq >= state.seq) {
-    state.table = T;
-    state.seq = T.seq;
-  }
-}
-
 // Events with their seq: the last one is the table's seq.
 const numbered = (events, seq) => events.map((e, i) => ({ ...e, seq: seq - events.length + 1 + i }));
 
@@ -334,7 +268,7 @@ async function absorb(T, events) {
   } else {
     for (const e of fresh) logLine(e.seat, e.move, ctx);
   }
-  absorbTable(T);
+  shell.keep(T);
   render();
 }
 
@@ -351,7 +285,7 @@ async function send(move) {
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     board.say(explainMove(e, move, before), "error");
-    if (e.code === "stale") await enqueue(async () => { absorbTable(await fetchTable(tableId)); });
+    if (e.code === "stale") await enqueue(async () => { shell.keep(await fetchTable(tableId)); });
   } finally {
     board.busy = false;
     delete document.body.dataset.busy;
@@ -381,51 +315,25 @@ async function resign() {
   }
 }
 
-// A rematch: the same seats and rules at a new table (every human keeps their seat); the first to
-// ask makes it, everyone else is led to the same one (T.rematch, also from the stream).
-async function rematch() {
-  $("#rematch").disabled = true;
-  try {
-    const next = await rematchTable(tableId);
-    window.location.assign(`/tables/${next.id}`);
-  } catch (e) {
-    $("#rematch-error").textContent = explain(e);
-    $("#rematch").disabled = false;
-  }
-}
-
 async function main() {
   $("#speed").value = load("speed", "normal");
   $("#speed").addEventListener("change", (e) => save("speed", e.target.value));
-  $("#invite-copy").addEventListener("click", copyInvite);
-  $("#start-button").addEventListener("click", start);
+  shell.wire({ errorBox: "#rematch-error" });
   $("#cut-range").addEventListener("input", showCutValue);
   $("#cut-button").addEventListener("click", cut);
   $("#resign").addEventListener("click", proposeResign);
   $("#resign-agree").addEventListener("click", resign);
-  $("#rematch").addEventListener("click", rematch);
   $("#round-close").addEventListener("click", () => {
     const done = state.table.rounds.filter((r) => r.scores);
     if (done.length) save(dismissedKey, done[done.length - 1].round);
     render();
   });
-  try {
-    absorbTable(await fetchTable(tableId));
-  } catch (e) {
-    $("#load-error").hidden = false;
-    $("#load-error").append(h("p", { text: explain(e) }));
-    return;
-  }
+  if (!(await shell.load())) return;
   ctx.me = me();
   ctx.seats = state.table.seats;
   restoreLog(ctx);
   render();
-  if (state.table.seat !== null && state.table.status !== "finished") {
-    tableEvents(tableId, state.seq, (message) => enqueue(() => absorb(message.table, message.events)),
-      (s) => { document.body.dataset.stream = s; });
-  }
-  state.timer = setInterval(renderCountdown, 250);
-  document.body.dataset.ready = "1";
+  shell.follow((message) => absorb(message.table, message.events));
 }
 
 main();

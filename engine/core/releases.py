@@ -1,0 +1,70 @@
+"""Every game's released bot versions, one registry shape (issue 13: deploy-safe verification).
+
+A record names the engine that played it (F6 ``engine``, G9's ``gin-log/1``); replaying it with
+other bots gives a ``bot_mismatch`` for an honest game. So each game keeps a :class:`Releases` of
+its bots by engine version, and the worker replays a record with its own. The versions a game is
+built with stay for good; frozen previous releases (and tests') come and go with
+:meth:`Releases.register` and :meth:`Releases.unregister`. A version not kept fails loudly with the
+game's own :class:`UnknownRelease` subclass instead of rejecting an honest player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TypeVar
+
+from engine.core.errors import EngineError
+
+Bots = TypeVar("Bots")
+
+
+class UnknownRelease(EngineError):
+    """A record names an engine version this install does not keep (code ``unknown_engine``);
+    ``version`` is the one asked for, ``known`` the ones kept. Each game subclasses it."""
+
+    def __init__(self, version: object, known: Iterable[str] = ()) -> None:
+        self.version = version
+        self.known = tuple(sorted(known))
+        super().__init__(
+            f"the record was played by engine {version!r}, which this install does not keep "
+            f"(released here: {', '.join(self.known)}); deploy a worker that has it",
+            version,
+            code="unknown_engine",
+        )
+
+
+class Releases(Mapping[str, Bots]):
+    """Engine version -> the bots that played under it; read as a mapping (``sorted``, ``in``)."""
+
+    def __init__(self, builtin: Mapping[str, Bots], unknown: type[UnknownRelease]) -> None:
+        self._builtin = frozenset(builtin)
+        self._kept: dict[str, Bots] = dict(builtin)
+        self._unknown = unknown
+
+    def __getitem__(self, version: str) -> Bots:
+        return self._kept[version]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._kept)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def register(self, version: str, bots: Bots) -> None:
+        """Keep ``bots`` as the bots of ``version`` (a frozen release; tests register their own)."""
+        self._kept[version] = bots
+
+    def unregister(self, version: str) -> None:
+        """Forget a registered version (tests); the versions the game is built with stay."""
+        if version not in self._builtin:
+            self._kept.pop(version, None)
+
+    def bots_of(self, version: object) -> Bots:
+        """The bots that played under ``version`` (any JSON value a record holds); raises the
+        game's :class:`UnknownRelease` for one not kept."""
+        if isinstance(version, str) and version in self._kept:
+            return self._kept[version]
+        raise self._unknown(version, self._kept)
+
+
+__all__ = ["Releases", "UnknownRelease"]

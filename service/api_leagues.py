@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Response, jsonify
 
-from service import identity, outputs
+from service import idempotency, identity, outputs
 from service.api_habit import caller_owner
 from service.apidoc import api_blueprint
 from service.data import clock, leagues, owners
@@ -46,16 +46,29 @@ def mine() -> Response:
     return jsonify({"leagues": found})
 
 
-@bp.post("", responses=outputs.answers(outputs.LeagueCreated, 400, 401, 413, 415, 422, status=201))
+@bp.post(
+    "", responses=outputs.answers(outputs.LeagueCreated, 400, 401, 409, 413, 415, 422, status=201)
+)
 @limit_creations()
 def create(body: LeagueBody) -> tuple[Response, int]:
-    """A new private league; the caller is its first member. Share its code to invite."""
-    owner = joining_owner()
-    config = settings()
-    code = leagues.create(
-        get_rankings(), body.name, owner, int(clock.now(config).timestamp() * 1000)
-    )
-    return jsonify({"league": leagues.summary(get_rankings(), code, owner)}), 201
+    """A new private league; the caller is its first member. Share its code to invite. An
+    ``Idempotency-Key`` header makes a retry answer the league made first (docs/TABLES.md)."""
+
+    def make() -> dict[str, str]:
+        player = identity.player_for_new_attempt()
+        owner = owners.owner_of(get_redis(), player)  # accounts: the state server
+        now_ms = int(clock.now(settings()).timestamp() * 1000)
+        code = leagues.create(get_rankings(), body.name, owner, now_ms)
+        return {"league": code, "owner": owner, "player": player}
+
+    def answer(made: dict[str, str]) -> tuple[Response, int]:
+        identity.remember(made["player"])  # a retry whose first answer (and cookie) was lost
+        return jsonify(
+            {"league": leagues.summary(get_rankings(), made["league"], made["owner"])}
+        ), 201
+
+    response, status = idempotency.once("leagues", body, make, answer)
+    return response, status
 
 
 @bp.get("/<code>", responses=outputs.answers(outputs.LeagueDoc, 401, 404, 422))

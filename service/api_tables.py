@@ -6,12 +6,12 @@ then its turn-timer job is scheduled. Every answer is the caller's view (R10).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import redis
 from flask import Response, current_app, jsonify, request
 
-from service import identity, limits, outputs
+from service import idempotency, identity, limits, outputs
 from service.apidoc import api_blueprint
 from service.data import clock, connect, tables, timers
 from service.data.games import GAMES
@@ -112,10 +112,13 @@ def _player() -> str:
     return identity.session_player() or tables.new_player()
 
 
-@bp.post("", responses=outputs.answers(outputs.TableCreated, 400, 401, 413, 415, 422, status=201))
+@bp.post(
+    "", responses=outputs.answers(outputs.TableCreated, 400, 401, 409, 413, 415, 422, status=201)
+)
 @limits.limit_table_entries(limits.tables_limit)
 def create_table(body: NewTableBody) -> Response:
-    """Make a table: seat 0 is yours; human seats wait for friends (invite), bots play (R9)."""
+    """Make a table: seat 0 is yours; human seats wait for friends (invite), bots play (R9).
+    An ``Idempotency-Key`` header makes a retry answer the table made first (docs/TABLES.md)."""
     kind = GAMES.get(body.game)
     if kind is None:
         raise ApiError(422, "bad_value", f"the game {body.game!r} is not offered yet")
@@ -131,23 +134,33 @@ def create_table(body: NewTableBody) -> Response:
             raise ApiError(422, "bad_value", f"{body.game} bots are {', '.join(kind.levels)}")
         else:
             seats.append({"kind": "bot", "level": spec.level or kind.default_level})
-    player = _player()
     options = _options(body.game, body.rules)
-    table, token = tables.create(
-        get_redis(),
-        body.game,
-        body.name,
-        player,
-        seats,
-        options,
-        body.rules.turn_timer or 0,
-        _lifetimes(),
-        _now_ms(),
-    )
-    identity.remember(player)
-    response = jsonify({"table": _doc(table, 0), "token": token, "invite": table.invite})
-    response.status_code = 201
-    return response
+
+    def make() -> dict[str, str]:
+        player = _player()
+        table, token = tables.create(
+            get_redis(),
+            body.game,
+            body.name,
+            player,
+            seats,
+            options,
+            body.rules.turn_timer or 0,
+            _lifetimes(),
+            _now_ms(),
+        )
+        return {"table": table.id, "player": player, "token": token}
+
+    def answer(made: dict[str, str]) -> tuple[Response, int]:
+        identity.remember(made["player"])  # a retry whose first answer (and cookie) was lost
+        table = _load(made["table"])
+        return jsonify(
+            {"table": _doc(table, 0), "token": made["token"], "invite": table.invite}
+        ), 201
+
+    response, status = idempotency.once("tables", body, make, answer, sealed=("token",))
+    response.status_code = status
+    return cast(Response, response)
 
 
 def _options(game: str, rules: TableRules) -> dict[str, bool]:

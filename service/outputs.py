@@ -451,7 +451,7 @@ ERRORS: dict[int, str] = {
     403: "someone else's attempt",
     404: "unknown day, attempt, table or invite (a future day is unknown)",
     409: "conflict: stale, attempt_exists, day_closed, day_open, not_finished, table_full, "
-    "already_started …",
+    "already_started, idempotency_key_in_use …",
     413: "body too large",
     415: "state-changing requests must be application/json",
     422: "an illegal move (FORMATS.md F7 code) or a bad value (bad_value)",

@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from service import assets
+from service import assets, identity
 from service.data import replays, tables
 from service.data.archive import from_settings as archive_of
 from service.data.games import GAMES
@@ -179,10 +179,30 @@ def new_table() -> Response:
 @limit_table_address()  # a preview answers whether an invite exists: counted as a join try
 def join_table(invite: str) -> Response:
     """A friend's invite: which game, its rules and seats, then a name and the seat (the API
-    checks the code; an unknown one shows the form without a preview and the join says 404)."""
+    checks the code; an unknown one shows the form without a preview and the join says 404).
+    A table no one can join any more says why instead of the form (the join would be 409); a
+    player seated there goes on to the table."""
     found = tables.by_invite(get_redis(), invite) if len(invite) <= 64 else None
-    preview = None if found is None else invite_preview(found)
-    return page("table_join.html", "tables", invite=invite, preview=preview)
+    if found is None:
+        return page("table_join.html", "tables", invite=invite, preview=None, closed=None)
+    if found.seat_of(None, identity.session_player()) is not None:
+        lang = request.args.get("lang")
+        query = f"?{urlencode({'lang': lang})}" if lang in LANGS else ""
+        moved = Response(status=303)  # Flask's own Response (werkzeug's redirect() is not)
+        moved.headers["Location"] = f"/tables/{found.id}{query}"
+        return moved
+    preview = invite_preview(found)
+    return page("table_join.html", "tables", invite=invite, preview=preview, closed=_closed(found))
+
+
+def _closed(table: tables.Table) -> str | None:
+    """Why no seat of ``table`` can be taken (the join's 409), or None: ``finished``,
+    ``playing`` (``already_started``) or ``full`` (``table_full``)."""
+    if table.status != "waiting":
+        return "finished" if table.status == "finished" else "playing"
+    if any(s["kind"] == "human" and not s.get("name") for s in table.seats):
+        return None
+    return "full"
 
 
 @bp.get("/tables/<id:table_id>")

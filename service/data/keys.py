@@ -240,3 +240,9 @@ LEGACY_PATTERNS: Final = (
     (f"{PREFIX}:day:*:skeletons", rf"{PREFIX}:day:([^:]+):skeletons", "day_skeletons"),
     (f"{PREFIX}:day:*:ids", rf"{PREFIX}:day:([^:]+):ids", "day_ids"),
 )
+
+
+def idempotency(digest: str) -> str:
+    """String (JSON), minutes: what one caller's ``Idempotency-Key`` on one creation route made
+    (service.idempotency); ``digest`` hashes route, caller and key, so the name reveals none."""
+    return f"{PREFIX}:{{i:{digest}}}:idempotency"

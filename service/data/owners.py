@@ -136,8 +136,8 @@ def merge_alltime(rankings: redis.Redis[str], source: str, target: str) -> None:
 # Take a dropped attempt off its day's board, atomically on the rankings server: mark it dropped
 # first (the verifier's ranking script never ranks a dropped attempt, worker.verify.RANK_LUA),
 # then, if it was ranked, undo what ranking it did: the board and its name, the histogram, the
-# all-time sum and days of its player, its owner's day. (The player's best day stays: it is not
-# kept per day.)
+# all-time sum and days of its player, its owner's day and, when it was the player's best day, that
+# best (UNBEST_LUA: from the owner's remaining verified days).
 # KEYS: dropped set, day rank, day names; ARGV: attempt id. Answers the rank key it removed.
 DROP_LUA: Final = """
 redis.call('SADD', KEYS[1], ARGV[1])
@@ -146,6 +146,23 @@ if not key then return false end
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
 return key
+"""
+
+
+# The dropped day leaves the owner's days; a best the dropped score reached is recomputed from the
+# days left (none left: no best), so no all-time best counts an attempt "ohne Wertung" (issue 13).
+# The owner's days are the player's: the device's (``p:<player>``) or the account's home player's.
+# KEYS: owner's days of the game, the player's all-time facts; ARGV: date, the dropped score.
+UNBEST_LUA: Final = """
+redis.call('HDEL', KEYS[1], ARGV[1])
+local best = redis.call('HGET', KEYS[2], 'best')
+if (not best) or tonumber(best) > tonumber(ARGV[2]) then return 0 end
+local top = nil
+for _, v in ipairs(redis.call('HVALS', KEYS[1])) do
+  if (not top) or tonumber(v) > top then top = tonumber(v) end
+end
+if top then redis.call('HSET', KEYS[2], 'best', top) else redis.call('HDEL', KEYS[2], 'best') end
+return 1
 """
 
 
@@ -170,7 +187,8 @@ def drop_ranking(
         pipe.hincrby(keys.day_histogram(date, game), str(bucket_of(score)), -1)
         pipe.zincrby(keys.alltime(game), -score, attempt.player)
         pipe.hincrby(keys.player(attempt.player, game), "days", -1)
-        pipe.hdel(keys.owner_days(owner, game), date)
+        best_keys = [keys.owner_days(owner, game), keys.player(attempt.player, game)]
+        pipe.eval(UNBEST_LUA, len(best_keys), *best_keys, date, score)
         pipe.execute()
     first = client.hsetnx(keys.attempt(attempt.id), "dropped", "1")  # once, if run again
     client.hset(keys.attempt(attempt.id), "ranked", "0")

@@ -52,6 +52,18 @@ def advance_to_melds(call: Any, attempt_id: str) -> None:
     raise AssertionError("no meld in 200 moves")
 
 
+def as_stranger(page: Page, visit: Any) -> None:
+    """``visit()`` without the page's cookies (the creator's own invite link goes on to the
+    table): a friend's view of the invite; the creator's session afterwards as before."""
+    saved = page.context.cookies()
+    page.context.clear_cookies()
+    try:
+        visit()
+    finally:
+        page.context.clear_cookies()
+        page.context.add_cookies(saved)  # type: ignore[arg-type]
+
+
 class Sweep:
     def __init__(self, page: Page, artifacts: Path, label: str) -> None:
         self.page = page
@@ -233,7 +245,7 @@ def test_every_tables_page(page: Page, stack: Stack, artifacts: Path, lang: str,
     sweep.check("tables: waiting room")
     sweep.shot("waiting")
     table_url = page.url
-    sweep.page_at(link, "tables: join page")
+    as_stranger(page, lambda: sweep.page_at(link, "tables: join page"))
     page.goto(table_url)
     page.wait_for_selector("body[data-ready='1']")
     page.locator("#start-button").click()
@@ -254,6 +266,8 @@ def test_every_tables_page(page: Page, stack: Stack, artifacts: Path, lang: str,
     page.locator("#replay-link").click()
     page.wait_for_selector("body[data-ready='1']")
     sweep.check("tables: replay")
+    as_stranger(page, lambda: sweep.page_at(link, "tables: join page of an ended table"))
+    expect(page.locator("#join-closed")).to_be_visible()
 
     create_table(page, LONG_NAME, ["advanced"], lang=lang)
     page.locator("#start-button").click()
@@ -381,9 +395,13 @@ def test_every_table_state_of_each_game(
     sweep.shot("waiting")
     table_url = page.url
     table_id = table_url.rsplit("/", 1)[1]
-    sweep.page_at(link, "join page")
-    expect(page.locator("#join-table .game-name")).to_be_visible()
-    sweep.shot("join")
+
+    def join_page() -> None:
+        sweep.page_at(link, "join page")
+        expect(page.locator("#join-table .game-name")).to_be_visible()
+        sweep.shot("join")
+
+    as_stranger(page, join_page)
     page.goto(table_url)
     page.wait_for_selector("body[data-ready='1']")
     page.locator("#start-button").click()
@@ -438,5 +456,9 @@ def test_a_gin_tables_invite_and_waiting_room(
     sweep.page_at(f"/tables/{made['table']['id']}", "waiting room")
     expect(page.locator("#waiting .game-name")).to_be_visible()
     sweep.shot("waiting")
-    sweep.page_at(f"/t/{made['invite']}", "join page")
-    expect(page.locator("#join-table .game-name")).to_be_visible()
+
+    def join_page() -> None:
+        sweep.page_at(f"/t/{made['invite']}", "join page")
+        expect(page.locator("#join-table .game-name")).to_be_visible()
+
+    as_stranger(page, join_page)

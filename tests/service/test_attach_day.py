@@ -197,3 +197,46 @@ def test_signing_up_from_the_device_attaches_and_moves_nothing_twice(
     before = rankings.hgetall(keys.owner_days(owner, "pikdame"))
     assert owners.take_over(rdb, rankings, clock.today, home, home, owner) == []
     assert rankings.hgetall(keys.owner_days(owner, "pikdame")) == before
+
+
+@pytest.mark.parametrize("account_first", [True, False])
+@pytest.mark.parametrize("game", ["pikdame", "gin"])
+def test_the_all_time_best_forgets_the_dropped_attempt(
+    ranked_anonymous: Flask,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    account_first: bool,
+    game: str,
+) -> None:
+    """Issue 13: the attempt dropped by the attach ("ohne Wertung") no longer counts anywhere,
+    the all-time board's best day and the statistics' best included, in both daily games, even
+    when it scored more than the ranked one (ranked by hand here with a higher score, as if it
+    had been played better: both resigned attempts of one day would score alike)."""
+    phone, laptop = ranked_anonymous.test_client(), ranked_anonymous.test_client()
+    account = sign_up(phone, Authenticator(ORIGIN), "Ada")
+    order = [phone, laptop] if account_first else [laptop, phone]
+    ids = {}
+    for who in order:
+        ids[id(who)], _ = resign_at_once(who, clock.today, "Ada" if who is phone else "Bea", game)
+        clock.advance(minutes=5)
+    kept, dropped = ids[id(order[0])], ids[id(order[1])]
+    assert verify(rdb, kept, SECRET, rankings)["status"] == "verified"
+    kept_score = (store.load(rdb, kept) or pytest.fail("no attempt")).score
+    assert kept_score is not None
+    later = store.load(rdb, dropped) or pytest.fail("no attempt")
+    assert rank_once(rankings, later, kept_score + 37, 1, owners.owner_of(rdb, later.player))
+    device, home = _player(rdb, ids[id(laptop)]), _home(rdb, account)
+
+    assert accounts.attach(rdb, account["id"], device)
+    assert owners.take_over(rdb, rankings, clock.today, device, home, f"a:{account['id']}") == [
+        dropped
+    ]
+
+    assert rankings.hget(keys.player(home, game), "best") == str(kept_score)
+    board = phone.get("/api/leaderboard/all-time", query_string={"game": game}).get_json()
+    assert [(e["days"], e["best"], e["total"]) for e in board["entries"]] == [
+        (1, kept_score, kept_score)
+    ]
+    stats = phone.get("/api/me/stats", query_string={"game": game}).get_json()["stats"]
+    assert (stats["games"], stats["best"]) == (1, kept_score)

@@ -72,7 +72,12 @@ def test_the_invite_page_previews_game_rules_and_seats_and_nothing_private(
     spec = {"game": "tausende", "name": "Ada", "seats": seats, "rules": rules}
     status, body = caller(client)("POST", "/api/tables", spec)
     assert status == 201, body
-    html = client.get(f"/t/{body['invite']}").get_data(as_text=True)
+    friend = client.application.test_client()  # another person: the creator goes to the table
+    own = client.get(f"/t/{body['invite']}?lang=en")
+    assert own.status_code == 303
+    assert own.headers["Location"] == f"/tables/{body['table']['id']}?lang=en"
+    html = friend.get(f"/t/{body['invite']}").get_data(as_text=True)
+    assert 'id="join-form"' in html and 'id="join-closed"' not in html
     assert preview_of(html) == {
         "game": "tausende",
         "status": "waiting",
@@ -92,8 +97,11 @@ def test_the_invite_page_previews_game_rules_and_seats_and_nothing_private(
     }
     assert body["token"] not in html
     assert caller(client)("POST", f"/api/tables/{body['table']['id']}/start", {})[0] == 200
-    started = preview_of(client.get(f"/t/{body['invite']}").get_data(as_text=True))
+    started_html = friend.get(f"/t/{body['invite']}").get_data(as_text=True)
+    assert 'id="join-closed"' in started_html and 'id="join-form"' not in started_html
+    assert body["token"] not in started_html
+    started = preview_of(started_html)
     assert started["status"] == "playing"
     assert sorted(started) == ["game", "rules", "seats", "status"]  # no view, no hand
-    unknown = client.get("/t/no-such-invite").get_data(as_text=True)
+    unknown = friend.get("/t/no-such-invite").get_data(as_text=True)
     assert 'id="table-preview"' not in unknown and 'id="join-form"' in unknown

@@ -3,6 +3,7 @@
 import { createLeague, joinLeague, myLeagues } from "./lib/api.js";
 import { $, clear, h } from "./lib/dom.js";
 import { explain } from "./lib/explain.js";
+import { submissions } from "./lib/once.js";
 import { t } from "./lib/i18n.js";
 
 const leagueUrl = (code) => `/leagues/${encodeURIComponent(code)}`;
@@ -28,7 +29,11 @@ function onSubmit(form, action) {
 }
 
 async function main() {
-  onSubmit($("#create-form"), () => createLeague($("#league-name").value));
+  const creations = submissions(); // one Idempotency-Key per submission, kept for its retries
+  onSubmit($("#create-form"), () => {
+    const name = $("#league-name").value;
+    return creations({ name }, (key) => createLeague(name, key));
+  });
   onSubmit($("#join-form"), () => joinLeague($("#league-code").value.trim().toUpperCase()));
   try {
     await showMine();

@@ -10,11 +10,11 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, headers = {}) {
   const options = {
     method,
     credentials: "same-origin",
-    headers: { Accept: "application/json" },
+    headers: { Accept: "application/json", ...headers },
   };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
@@ -41,7 +41,9 @@ async function request(method, path, body) {
 }
 
 const get = (path) => request("GET", path);
-const post = (path, body) => request("POST", path, body);
+const post = (path, body, headers) => request("POST", path, body, headers);
+// A creation's Idempotency-Key (docs/TABLES.md): the same key for a retry of one submission.
+const once = (key) => (key ? { "Idempotency-Key": key } : {});
 const remove = (path) => request("DELETE", path, {});
 const query = (params) => new URLSearchParams(
   Object.entries(params).filter(([, v]) => v !== null && v !== undefined)).toString();
@@ -105,14 +107,15 @@ export const shareOf = (id, lang) => get(`${attemptUrl(id)}/share?${query({ lang
   .then((data) => data.text);
 const leagueUrl = (code) => `/api/leagues/${encodeURIComponent(code)}`;
 export const myLeagues = () => get("/api/leagues").then((data) => data.leagues);
-export const createLeague = (name) => post("/api/leagues", { name }).then((data) => data.league);
+export const createLeague = (name, key) =>
+  post("/api/leagues", { name }, once(key)).then((data) => data.league);
 export const league = (code, date = null) => get(`${leagueUrl(code)}?${query({ date })}`);
 export const joinLeague = (code) => post(`${leagueUrl(code)}/join`, {}).then((data) => data.league);
 export const leaveLeague = (code) => post(`${leagueUrl(code)}/leave`, {}).then((data) => data.league);
 
 // Tables (API.md "Tables", docs/TABLES.md): whole games with friends and bots.
 const tableUrl = (id) => `/api/tables/${encodeURIComponent(id)}`;
-export const createTable = (spec) => post("/api/tables", spec);
+export const createTable = (spec, key) => post("/api/tables", spec, once(key));
 export const joinTable = (invite, name) => post(`/api/tables/join/${encodeURIComponent(invite)}`, { name });
 export const table = (id) => get(tableUrl(id)).then((data) => data.table);
 export const startTable = (id) => post(`${tableUrl(id)}/start`, {}).then((data) => data.table);

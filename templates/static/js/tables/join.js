@@ -1,5 +1,6 @@
 // A friend's invite: which game, its house rules and who sits where (the server's preview of the
-// invite's table), then their name and the first open human seat; on to the waiting room.
+// invite's table), then their name and the first open human seat; on to the waiting room. A table
+// no one can join any more comes from the server without the form, saying why.
 
 import { joinTable } from "../lib/api.js";
 import { $, h } from "../lib/dom.js";
@@ -9,6 +10,7 @@ import { load, save } from "../lib/store.js";
 import { rulesSummary, seatText } from "../lib/table/summary.js";
 
 const invite = document.body.dataset.invite;
+const CLOSED = ["table_full", "already_started", "already_seated"];
 
 async function submit(e) {
   e.preventDefault();
@@ -21,18 +23,16 @@ async function submit(e) {
     save("name", name);
     window.location.assign(`/tables/${joined.table.id}`);
   } catch (err) {
+    if (err.status === 409 && CLOSED.includes(err.code)) {
+      window.location.reload(); // taken meanwhile: the server's page says why (or seats you)
+      return;
+    }
     $("#join-error").textContent = explain(err);
     button.disabled = false;
   }
 }
 
-// Why no seat can be taken (the API would answer 409), or "".
-function closed(preview) {
-  if (preview.status !== "waiting") return t("err.already_started");
-  return preview.seats.some((s) => s.kind === "human" && !s.name) ? "" : t("err.table_full");
-}
-
-// The invite's table before joining: game and rules, then the seats (a started game says so).
+// The invite's table before joining: game and rules, then the seats.
 function showPreview() {
   const node = $("#table-preview");
   if (!node) return;
@@ -43,11 +43,12 @@ function showPreview() {
     h("ol", { class: "waiting-seats", id: "join-seats" }, preview.seats.map((s, seat) => h("li", {
       class: `waiting-seat${s.kind === "human" && !s.name ? " open" : ""}`, dataset: { seat: String(seat) },
     }, h("span", { class: "seat-no", text: String(seat + 1) }), h("span", { text: seatText(s) })))),
-    closed(preview) ? h("p", { class: "error", id: "join-closed", text: closed(preview) }) : "",
   );
 }
 
 showPreview();
-$("#name").value = load("name", "");
-$("#join-form").addEventListener("submit", submit);
+if ($("#join-form")) {
+  $("#name").value = load("name", "");
+  $("#join-form").addEventListener("submit", submit);
+}
 document.body.dataset.ready = "1";

@@ -2,6 +2,7 @@
 // rules (R9); creating it leads to the waiting room with the invite.
 
 import { createTable } from "../lib/api.js";
+import { submissions } from "../lib/once.js";
 import { $, $$ } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
 import { load, save } from "../lib/store.js";
@@ -52,6 +53,8 @@ export function tableSpec() {
   return { game: game(), name: $("#name").value.trim(), seats, rules };
 }
 
+const createOnce = submissions(); // one Idempotency-Key per submission, kept for its retries
+
 async function submit(e) {
   e.preventDefault();
   const button = $("#create-button");
@@ -59,7 +62,7 @@ async function submit(e) {
   $("#create-error").textContent = "";
   button.disabled = true;
   try {
-    const made = await createTable(spec);
+    const made = await createOnce(spec, (key) => createTable(spec, key));
     save("name", spec.name);
     window.location.assign(`/tables/${made.table.id}`);
   } catch (err) {

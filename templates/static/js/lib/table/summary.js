@@ -8,14 +8,22 @@ import { has, t } from "../i18n.js";
 
 // The rules page of each game (Gin's once it has one).
 const RULES_PAGE = { pikdame: "/rules", tausende: "/rules/tausende" };
-// Option keys (API.md "Tables" T.rules) and their labels, in the order the "Spielen" page shows them.
-const OPTION_LABELS = [
-  ["hand_out_double", "tables.handOutDouble"],
-  ["strict_1000", "tables.strict1000"],
-  ["ace_high_only", "tausende.option.ace_high_only"],
-  ["no_joker_swap", "tausende.option.no_joker_swap"],
-  ["go_out_on_opening", "tausende.option.go_out_on_opening"],
-];
+// Option keys (API.md "Tables" T.rules) and their labels, in the order the "Spielen" page shows
+// them, per game: a Gin table's T.rules may carry Pik Dame's house rules too, which Gin does not
+// play (G1-G9), so only a game's own options are shown.
+const OPTION_LABELS = {
+  pikdame: [
+    ["hand_out_double", "tables.handOutDouble"],
+    ["strict_1000", "tables.strict1000"],
+  ],
+  tausende: [
+    ["strict_1000", "tables.strict1000"],
+    ["ace_high_only", "tausende.option.ace_high_only"],
+    ["no_joker_swap", "tausende.option.no_joker_swap"],
+    ["go_out_on_opening", "tausende.option.go_out_on_opening"],
+  ],
+  gin: [],
+};
 
 export const gameName = (game) => (has(`tables.game.${game}`) ? t(`tables.game.${game}`) : String(game));
 
@@ -30,7 +38,7 @@ export function rulesSummary(game, rules) {
     ruleItem("players", t("tables.players"), String(rules.players)),
     ruleItem("turn_timer", t("tables.timer"),
       rules.turn_timer ? t("tables.timerS", { n: rules.turn_timer }) : t("tables.timerOff")),
-    ...OPTION_LABELS.filter(([key]) => typeof rules[key] === "boolean")
+    ...(OPTION_LABELS[game] || []).filter(([key]) => typeof rules[key] === "boolean")
       .map(([key, label]) => ruleItem(key, t(label), t(rules[key] ? "tables.on" : "tables.off"))),
   ];
   const link = RULES_PAGE[game];

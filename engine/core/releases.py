@@ -41,6 +41,11 @@ class Releases(Mapping[str, Bots]):
         self._kept: dict[str, Bots] = dict(builtin)
         self._unknown = unknown
 
+    @property
+    def builtin(self) -> tuple[str, ...]:
+        """The versions the game is built with, sorted: they stay whatever is unregistered."""
+        return tuple(sorted(self._builtin))
+
     def __getitem__(self, version: str) -> Bots:
         return self._kept[version]
 

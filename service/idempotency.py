@@ -50,14 +50,17 @@ def _stream(secret: bytes, size: int) -> bytes:
     return out[:size]
 
 
+def _xor(data: bytes, secret: bytes) -> bytes:
+    """``data`` XOR the key's stream: sealing and unsealing are the same operation."""
+    return bytes(a ^ b for a, b in zip(data, _stream(secret, len(data)), strict=True))
+
+
 def seal(value: str, secret: bytes) -> str:
-    data = value.encode()
-    return bytes(a ^ b for a, b in zip(data, _stream(secret, len(data)), strict=True)).hex()
+    return _xor(value.encode(), secret).hex()
 
 
 def unseal(sealed: str, secret: bytes) -> str:
-    data = bytes.fromhex(sealed)
-    return bytes(a ^ b for a, b in zip(data, _stream(secret, len(data)), strict=True)).decode()
+    return _xor(bytes.fromhex(sealed), secret).decode()
 
 
 def given_key() -> str | None:

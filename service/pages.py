@@ -200,7 +200,7 @@ def _closed(table: tables.Table) -> str | None:
     ``playing`` (``already_started``) or ``full`` (``table_full``)."""
     if table.status != "waiting":
         return "finished" if table.status == "finished" else "playing"
-    if any(s["kind"] == "human" and not s.get("name") for s in table.seats):
+    if table.open_seats():
         return None
     return "full"
 

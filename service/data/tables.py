@@ -97,6 +97,10 @@ class Table:
     def humans(self) -> list[int]:
         return [n for n, s in enumerate(self.seats) if s["kind"] == "human" and s.get("name")]
 
+    def open_seats(self) -> list[int]:
+        """Human seats no one has taken yet: a join takes the first, a start gives them bots."""
+        return [n for n, s in enumerate(self.seats) if s["kind"] == "human" and not s.get("name")]
+
     def engine_seats(self) -> tuple[Seat, ...]:
         return tuple(
             Seat("human", name=s["name"]) if s["kind"] == "human" else Seat("bot", level=s["level"])
@@ -274,9 +278,7 @@ def join(
     def seat_me(table: Table) -> Events:
         if table.status != "waiting":
             raise TableError(409, "already_started", "this table's game has started")
-        open_seats = [
-            n for n, s in enumerate(table.seats) if s["kind"] == "human" and not s.get("name")
-        ]
+        open_seats = table.open_seats()
         if not open_seats:
             raise TableError(409, "table_full", "every seat of this table is taken")
         if any(s.get("player") == player for s in table.seats):
@@ -305,11 +307,10 @@ def start(
         if table.status != "waiting":
             raise TableError(409, "already_started", "this table's game has started")
         kind = table.kind
+        unseated = table.open_seats()
         table.seats = [
-            {"kind": "bot", "level": kind.default_level}
-            if s["kind"] == "human" and not s.get("name")
-            else s
-            for s in table.seats
+            {"kind": "bot", "level": kind.default_level} if n in unseated else s
+            for n, s in enumerate(table.seats)
         ]
         table.first_seats = [dict(s) for s in table.seats]
         rules = kind.rules_of(table.players, table.options)

@@ -120,7 +120,7 @@ class Players:
         answer = self.call("POST", f"/api/attempts/{aid}/moves", token, body)
         if answer.status == 409 and answer.json()["error"]["code"] == "stale":
             # applied, but its acknowledgement was lost to the failover: read where it stands
-            answer = self.call("GET", f"/api/attempts/{aid}", token)
+            return self.read(aid, token)
         assert answer.status == 200, answer.body
         now: dict[str, Any] = answer.json()["attempt"]
         self.seen(now)

@@ -30,6 +30,8 @@ BENCHES = {
     "memory": ["bench.bench_memory"],
     # issue 16: reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
     "front": ["bench.bench_front"],
+    # issue 16: what a micro-cache hit costs nginx beyond a static file, in instructions
+    "callgrind_front": ["bench.callgrind_front"],
     # issue 13: the place in the field and league boards on a 1,000,000-entry board
     "field": ["bench.bench_field"],
     "tables": ["bench.bench_tables"],

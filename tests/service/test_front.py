@@ -318,6 +318,25 @@ def test_a_public_read_asked_compressed_is_stored_compressed(
             assert body.startswith(b"{")
 
 
+def test_a_head_reads_the_entry_a_get_filled(stack: tuple[Front, WebServer, Path]) -> None:
+    """The cache key holds no method (deploy/nginx/proxy.conf: each hit hashes the key): nginx
+    asks the app a HEAD as a GET, so a HEAD is answered from the GET's whole entry, headers
+    only, and the entry holds the body for the GETs after it."""
+    front, _, log = stack
+    path = "/api/leaderboard/all-time?limit=7"  # a URL of its own
+    got = read_until_hit(front, path, {})
+    before = upstream_requests(log, "/api/leaderboard/all-time")
+    head = fetch(front.base, path, "HEAD")
+    assert head.status == 200
+    assert head.headers["X-Cache-Status"] in ("HIT", "EXPIRED", "UPDATING")
+    assert head.body == b""
+    assert head.headers["Content-Length"] == str(len(got.body))
+    keys = [key_line(e) for e in cache_entries(front) if path.encode() in key_line(e)]
+    assert len(keys) == 1 and not keys[0].startswith((b"GET", b"HEAD", b"http"))
+    if head.headers["X-Cache-Status"] == "HIT":
+        assert upstream_requests(log, "/api/leaderboard/all-time") == before
+
+
 def test_security_headers_are_sent_once_and_the_request_id_is_each_requests_own(
     stack: tuple[Front, WebServer, Path],
 ) -> None:

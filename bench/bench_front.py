@@ -81,6 +81,12 @@ def main(argv: list[str] | None = None) -> int:
         "--before-rev", default=None, help="also read through this commit's nginx site and app"
     )
     parser.add_argument("--out", type=Path, default=RESULT)
+    parser.add_argument(
+        "--only",
+        choices=("public", "private"),
+        default=None,
+        help="measure one table only (public: as wrk and as a browser asks; private: the ETag)",
+    )
     args = parser.parse_args(argv)
 
     server = start_redis()
@@ -171,7 +177,11 @@ def main(argv: list[str] | None = None) -> int:
             {**auth, "If-None-Match": etag},
         ),
     ]
-    targets = [*public, *browser, *uncached, *private]
+    targets = {
+        None: [*public, *browser, *uncached, *private],
+        "public": [*public, *browser],
+        "private": private,
+    }[args.only]
     try:
         for _ in range(args.rounds):
             for t in targets:
@@ -232,23 +242,30 @@ def main(argv: list[str] | None = None) -> int:
         f"load average at the end {load_average()}. nginx: deploy/nginx/http.conf + proxy.conf "
         "as shipped (tests/support/front.py), 1 worker process; gunicorn: deploy/gunicorn.conf.py.",
         "",
-        "Public reads, against nginx serving a small static file in the same run (goal ≥ 80 %):",
-        "",
-        *head,
-        *rows(ceiling, [*public, *uncached]),
-        "",
-        "Public reads as a browser asks them (Accept-Encoding: gzip, deflate, br, zstd), against "
-        "the same small static file asked so (goal ≥ 80 %):",
-        "",
-        *head,
-        *rows(asked, browser),
-        "",
-        "Private reads, against the bare Flask endpoint in the same run (goal ≥ 50 %):",
-        "",
-        *head,
-        *rows(flask, private),
-        "",
     ]
+    if args.only in (None, "public"):
+        lines += [
+            "Public reads, against nginx serving a small static file in the same run "
+            "(goal ≥ 80 %):",
+            "",
+            *head,
+            *rows(ceiling, [t for t in (*public, *uncached) if t.runs]),
+            "",
+            "Public reads as a browser asks them (Accept-Encoding: gzip, deflate, br, zstd), "
+            "against the same small static file asked so (goal ≥ 80 %):",
+            "",
+            *head,
+            *rows(asked, browser),
+            "",
+        ]
+    if args.only in (None, "private"):
+        lines += [
+            "Private reads, against the bare Flask endpoint in the same run (goal ≥ 50 %):",
+            "",
+            *head,
+            *rows(flask, private),
+            "",
+        ]
     write_result(args.out, lines)
     return 0
 

@@ -3,6 +3,8 @@
 The values that vary come from service.data.config, the one reader of the environment.
 """
 
+import gc
+
 from service.data import config as _config  # (gunicorn reads every public name here)
 
 _settings = _config.load()
@@ -14,11 +16,23 @@ preload_app = True  # import the engine once, before forking
 timeout = 30
 graceful_timeout = 20
 keepalive = 5
-max_requests = 5000
-max_requests_jitter = 500
+# A worker is replaced after this many requests, a guard against slow leaks. Each replacement
+# costs its first requests (connections, pages copied from the master): at 5,000 a worker of
+# the reset hour was replaced every few seconds, a noticeable part of a cheap read's CPU (issue
+# 16, bench/results/front.md); at 100,000 it is about once a minute at that rate, hours otherwise.
+max_requests = 100_000
+max_requests_jitter = 10_000
 accesslog = None  # the app writes structured JSON request logs itself
 errorlog = "-"
 loglevel = _settings.log_level
 # gunicorn reads X-Forwarded-Proto from the same proxies the app trusts (PIKDAME_PROXIES), only
 forwarded_allow_ips = ",".join(str(network) for network in _settings.proxies)
 control_socket_disable = True  # several services may share a host; we do not use it
+
+
+def pre_fork(server: object, worker: object) -> None:
+    """Before each worker is forked: the preloaded app's objects move to the collector's
+    permanent generation (``gc.freeze``), so a worker's collections never write to them and the
+    memory pages it shares with the master stay shared instead of being copied, one by one, by
+    every new worker (Python's gc docs; issue 16, bench/results/front.md)."""
+    gc.freeze()

@@ -6,7 +6,10 @@ is in front, buffers requests and is the only trusted proxy; the units restart f
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -79,3 +82,25 @@ def test_nginx_reads_whole_requests_before_proxying() -> None:
     assert proxy["client_header_timeout"].endswith("s")
     for site in ("pikdame.conf", "compose.conf"):
         assert "include /etc/nginx/pikdame/proxy.conf;" in (DEPLOY / "nginx" / site).read_text()
+
+
+def test_web_workers_share_the_preloaded_app_and_are_not_recycled_every_few_seconds() -> None:
+    """Issue 16, reads: gunicorn's master freezes the preloaded app's objects before each fork
+    (a worker's collections then never write to the pages it shares with the master), and a
+    worker is replaced after 100,000 requests or more (at 5,000 a reset-hour worker was
+    replaced every few seconds, each new one paying its first requests again)."""
+    script = (
+        "import gc, runpy, sys\n"
+        f"conf = runpy.run_path({str(DEPLOY / 'gunicorn.conf.py')!r})\n"
+        "assert conf['preload_app'] is True\n"
+        "before = gc.get_freeze_count()\n"
+        "conf['pre_fork'](None, None)\n"
+        "print(before, gc.get_freeze_count(), conf['max_requests'], conf['max_requests_jitter'])\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(DEPLOY.parent), "PIKDAME_SECRET": "test"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    )
+    before, after, max_requests, jitter = (int(v) for v in done.stdout.split())
+    assert before == 0 and after > 10_000  # what the master holds, now frozen
+    assert max_requests >= 100_000 and 0 < jitter <= max_requests // 10

@@ -300,7 +300,7 @@ def test_a_public_read_asked_compressed_is_stored_compressed(
     document = json.loads(gzip.decompress(packed.body))
     # another browser's spelling reads the same entry: no miss of its own
     other = fetch(front.base, path, headers={"Accept-Encoding": "gzip"})
-    assert other.headers["X-Cache-Status"] in ("HIT", "EXPIRED", "UPDATING")
+    assert other.headers["X-Cache-Status"] in ("HIT", "STALE", "EXPIRED", "UPDATING")  # not MISS
     assert other.headers["Content-Encoding"] == "gzip"
     plain = read_until_hit(front, path, {})
     assert "Content-Encoding" not in plain.headers

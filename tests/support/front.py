@@ -1,9 +1,11 @@
 """Debian's nginx with the shipped site (deploy/nginx/http.conf + proxy.conf) in front of a
 gunicorn, on free ports, run as a non-daemon from a temporary prefix (tests and benchmarks).
 
-The generated nginx.conf holds only what a host gives: the upstream's address, the listening
-port, and this run's paths for the pid, the logs, the temporary files and the cache. The
-proxying itself is the deploy/ files, included as they ship.
+The generated nginx.conf holds only what a host gives: the http-level settings of the host's own
+/etc/nginx/nginx.conf (Debian's: sendfile, tcp_nopush, gzip on, ...), the upstream's address,
+the listening port, and this run's paths for the pid, the logs, the temporary files and the
+cache. The proxying itself is the deploy/ files, included as they ship, so a site that would not
+load beside Debian's own settings does not load here either.
 """
 
 from __future__ import annotations
@@ -23,6 +25,64 @@ from tests.support.servers import free_port
 NGINX_DIR = Path(__file__).resolve().parents[2] / "deploy" / "nginx"
 SHIPPED_CACHE = "/var/cache/nginx/pikdame"
 MIME_TYPES = Path("/etc/nginx/mime.types")
+HOST_CONF = Path("/etc/nginx/nginx.conf")
+# Debian 12's /etc/nginx/nginx.conf (comments dropped), for a machine without one
+DEBIAN_CONF = """user www-data;
+worker_processes auto;
+pid /run/nginx.pid;
+error_log /var/log/nginx/error.log;
+include /etc/nginx/modules-enabled/*.conf;
+events {
+    worker_connections 768;
+}
+http {
+    sendfile on;
+    tcp_nopush on;
+    types_hash_max_size 2048;
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    ssl_protocols TLSv1 TLSv1.1 TLSv1.2 TLSv1.3;
+    ssl_prefer_server_ciphers on;
+    access_log /var/log/nginx/access.log;
+    gzip on;
+    include /etc/nginx/conf.d/*.conf;
+    include /etc/nginx/sites-enabled/*;
+}
+"""
+# what the host's http block holds that a run replaces: its logs, sites and the mime types
+REPLACED = ("include", "access_log", "error_log")
+TEMP_KINDS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+
+
+def host_conf() -> str:
+    """The host's nginx.conf, or Debian's where nginx is not installed the Debian way."""
+    return HOST_CONF.read_text() if HOST_CONF.exists() else DEBIAN_CONF
+
+
+def host_http_settings(conf: str) -> tuple[str, ...]:
+    """The simple directives of an nginx.conf's http block (comments dropped, nested blocks
+    skipped), but its includes and logs."""
+    text = "\n".join(line.split("#", 1)[0] for line in conf.splitlines())
+    start = text.find("http {")
+    if start < 0:
+        return ()
+    found: list[str] = []
+    depth, statement = 0, ""
+    for char in text[start + len("http {") :]:
+        if char == "{":
+            depth, statement = depth + 1, ""
+        elif char == "}":
+            if depth == 0:
+                break
+            depth, statement = depth - 1, ""
+        elif char == ";":
+            words = statement.split()
+            if depth == 0 and words and words[0] not in REPLACED:
+                found.append(" ".join(words))
+            statement = ""
+        else:
+            statement += char
+    return tuple(found)
 
 
 def nginx_binary() -> str | None:
@@ -45,11 +105,9 @@ def config(
     deploy/nginx directory (a benchmark runs an earlier commit's beside this one)."""
     http = (site / "http.conf").read_text().replace(SHIPPED_CACHE, str(directory / "cache"))
     (directory / "http.conf").write_text(http)
-    temp = "\n".join(
-        f"    {kind}_temp_path {directory / kind};"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
+    temp = "\n".join(f"    {kind}_temp_path {directory / kind};" for kind in TEMP_KINDS)
     mime = f"    include {MIME_TYPES};" if MIME_TYPES.exists() else ""
+    host = "\n".join(f"    {directive};" for directive in host_http_settings(host_conf()))
     user = "user root;" if os.geteuid() == 0 else ""  # workers keep access to the temp dir
     return f"""{user}
 daemon off;
@@ -58,6 +116,7 @@ pid {directory / "nginx.pid"};
 error_log {directory / "error.log"} warn;
 events {{ worker_connections 1024; }}
 http {{
+{host}
 {mime}
     access_log {directory / "access.log"};
 {temp}

@@ -5,17 +5,18 @@ wrk on the same machine, every target in the same run.
 
 Public reads through nginx's micro-cache are set against nginx serving a small static file (the
 ceiling of the front), as wrk asks (no compression) and as a browser asks (Accept-Encoding:
-gzip); with ``--before-rev`` the same reads also go through that commit's nginx site and app,
-started beside the current ones; private reads (an attempt's view with its bearer token)
-against the bare Flask endpoint, with and without the client's ETag (If-None-Match: 304, the
-game not parsed), and the public reads straight from gunicorn as they were served before the
-front cached them.
+gzip); private reads (an attempt's view with its bearer token) against the bare Flask endpoint,
+with and without the client's ETag (If-None-Match: 304, the game not parsed); and the public
+reads straight from gunicorn as they were served before the front cached them. With
+``--before-rev`` the public reads also go through that commit's nginx site and app, and its
+bare endpoint and 304 run under its gunicorn.conf.py, started beside the current ones.
 Targets interleave over the rounds; the figures are medians. Writes bench/results/front.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import tempfile
 import urllib.error
@@ -114,12 +115,17 @@ def main(argv: list[str] | None = None) -> int:
     request = urllib.request.Request(f"{web.base}/api/attempts/{attempt}", headers=auth)
     with urllib.request.urlopen(request, timeout=10) as response:
         etag = response.headers["ETag"]
-    old_web = old_front = None
+    old_web = old_front = old_bare = None
     if args.before_rev:
         tree = before_tree(
             args.before_rev, Path(tempfile.mkdtemp(prefix="pikdame-bench-")) / "b", whole=True
         )
         old_web = start_gunicorn("service.wsgi:app", env, "/healthz", root=tree)
+        old_bare = start_gunicorn("bench.bare_app:app", env, "/bare", root=tree)
+        # Sites before c89ab77 said "gzip on" in http.conf, which the host's nginx.conf says
+        # already (nginx refuses the second): mended in the copy, so both run the same host.
+        old_http = tree / "deploy" / "nginx" / "http.conf"
+        old_http.write_text(re.sub(r"(?m)^gzip on;$", "", old_http.read_text()))
         old_front = start_front(
             old_web.base.removeprefix("http://"), site=tree / "deploy" / "nginx"
         )
@@ -177,6 +183,19 @@ def main(argv: list[str] | None = None) -> int:
             {**auth, "If-None-Match": etag},
         ),
     ]
+    if old_web is not None and old_bare is not None:  # that commit's gunicorn.conf.py
+        request = urllib.request.Request(f"{old_web.base}/api/attempts/{attempt}", headers=auth)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            old_etag = response.headers["ETag"]
+        private += [
+            Target(f"before ({args.before_rev}): bare Flask endpoint", old_bare.base + "/bare"),
+            Target(
+                f"before ({args.before_rev}): gunicorn: attempt view, 304",
+                f"{old_web.base}/api/attempts/{attempt}",
+                {**auth, "If-None-Match": old_etag},
+            ),
+        ]
+    webs = [p for p in (web, bare, old_web, old_bare) if p is not None]  # one runs at a time
     targets = {
         None: [*public, *browser, *uncached, *private],
         "public": [*public, *browser],
@@ -191,8 +210,8 @@ def main(argv: list[str] | None = None) -> int:
                 # state, not the one lock wait of a URL's first second.
                 warm_up(t)
                 nginx_pid = t.front or front.process.pid
-                n0, w0 = cpu_seconds(nginx_pid, tree=True), cpu_seconds(web.pid, tree=True)
-                b0 = cpu_seconds(bare.pid, tree=True)
+                n0 = cpu_seconds(nginx_pid, tree=True)
+                w0 = sum(cpu_seconds(p.pid, tree=True) for p in webs)
                 result = wrk(
                     t.url,
                     threads=args.threads,
@@ -203,11 +222,11 @@ def main(argv: list[str] | None = None) -> int:
                 n = max(1, result.requests)
                 t.runs.append(result)
                 t.cpu_nginx.append((cpu_seconds(nginx_pid, tree=True) - n0) / n * 1e6)
-                web_cpu = cpu_seconds(web.pid, tree=True) - w0 + cpu_seconds(bare.pid, True) - b0
+                web_cpu = sum(cpu_seconds(p.pid, tree=True) for p in webs) - w0
                 t.cpu_web.append(web_cpu / n * 1e6)
                 print(f"  {t.name}: {result.row()} (load {load_average()})", flush=True)
     finally:
-        for process in (old_front, old_web):
+        for process in (old_front, old_web, old_bare):
             if process is not None:
                 process.stop()
         front.stop()

@@ -259,7 +259,9 @@ def main(argv: list[str] | None = None) -> int:
         f"`{command_line('bench.bench_front', argv)}` — {args.rounds} rounds × "
         f"{args.seconds} s per target, wrk -t{args.threads} -c{args.connections}, interleaved; "
         f"load average at the end {load_average()}. nginx: deploy/nginx/http.conf + proxy.conf "
-        "as shipped (tests/support/front.py), 1 worker process; gunicorn: deploy/gunicorn.conf.py.",
+        "as shipped under the host nginx.conf's http settings (tests/support/front.py: Debian's "
+        "sendfile on, tcp_nopush on, gzip on), 1 worker process; gunicorn: "
+        "deploy/gunicorn.conf.py.",
         "",
     ]
     if args.only in (None, "public"):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
+NOTES = RESULTS / "notes"
 # Topic → the module that measures it, in the order BENCHMARKS.md lists them.
 BENCHES = {
     "engine": ["bench.bench_engine", "--ref-python", "var/refvenv/bin/python"],
@@ -51,12 +52,18 @@ rebuilds this file from `bench/results/*.md`; no test asserts a timing.
 
 
 def assemble() -> str:
+    """BENCHMARKS.md: each result file as its benchmark wrote it, followed by its reading
+    (``bench/results/notes/<topic>.md``, written by hand: a rerun overwrites the result, not
+    what was concluded from it, which is then checked against the new figures)."""
     parts = [HEADER]
     known = [RESULTS / f"{topic}.md" for topic in BENCHES]
     others = sorted(p for p in RESULTS.glob("*.md") if p not in known)
     for path in [*known, *others]:
         if path.exists():
             parts.append(path.read_text().strip() + "\n")
+            notes = NOTES / path.name
+            if notes.exists():
+                parts.append(notes.read_text().strip() + "\n")
     return "\n".join(parts)
 
 

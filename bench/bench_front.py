@@ -16,7 +16,6 @@ Targets interleave over the rounds; the figures are medians. Writes bench/result
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import tempfile
 import urllib.error
@@ -39,7 +38,7 @@ from bench.loadkit import (
     write_result,
     wrk,
 )
-from tests.support.front import start_front
+from tests.support.front import mend_earlier_site, start_front
 
 RESULT = ROOT / "bench" / "results" / "front.md"
 STATIC_BODY = b'{"ok":true}'  # the bare endpoint's body, as a file nginx serves itself
@@ -122,10 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         old_web = start_gunicorn("service.wsgi:app", env, "/healthz", root=tree)
         old_bare = start_gunicorn("bench.bare_app:app", env, "/bare", root=tree)
-        # Sites before c89ab77 said "gzip on" in http.conf, which the host's nginx.conf says
-        # already (nginx refuses the second): mended in the copy, so both run the same host.
-        old_http = tree / "deploy" / "nginx" / "http.conf"
-        old_http.write_text(re.sub(r"(?m)^gzip on;$", "", old_http.read_text()))
+        mend_earlier_site(tree / "deploy" / "nginx")  # under the same host settings
         old_front = start_front(
             old_web.base.removeprefix("http://"), site=tree / "deploy" / "nginx"
         )

@@ -35,7 +35,7 @@ from flask import Flask
 
 from bench.bench_http import DAY, SMALL_BOARD, fill_board, service_env
 from bench.loadkit import ROOT, command_line, start_gunicorn, start_redis, write_result
-from tests.support.front import NGINX_DIR, config, nginx_binary
+from tests.support.front import NGINX_DIR, config, mend_earlier_site, nginx_binary
 from tests.support.servers import free_port
 
 STATIC_BODY = b'{"ok":true}'  # as bench_front's small static file
@@ -173,6 +173,7 @@ def site_at(rev: str, directory: Path) -> Path:
             check=True,
         ).stdout
         (site / name).write_text(text)
+    mend_earlier_site(site)  # under the same host settings as the current site
     return site
 
 

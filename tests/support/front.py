@@ -11,6 +11,7 @@ load beside Debian's own settings does not load here either.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -89,6 +90,14 @@ def nginx_binary() -> str | None:
     return shutil.which("nginx") or next(
         (p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None
     )
+
+
+def mend_earlier_site(site: Path) -> None:
+    """An earlier commit's deploy/nginx copy, mended in place so it loads under the host's http
+    settings as the current one does (benchmarks set the two side by side): sites before
+    c89ab77 said ``gzip on`` in http.conf, which Debian's nginx.conf says already."""
+    http = site / "http.conf"
+    http.write_text(re.sub(r"(?m)^gzip on;$", "", http.read_text()))
 
 
 def config(

@@ -24,6 +24,14 @@ BENCHES = {
     "gin_daily": ["bench.bench_gin_daily"],
     # the service beside its code before the performance work (commit c6c7bb9), same run
     "service": ["bench.bench_http", "--before-commit", "c6c7bb9", "--limits-off-variant"],
+    # issue 16: the capacity plan's figures (deploy/SCALING.md), beside the release before
+    "capacity": [
+        "bench.bench_http",
+        "--before-rev",
+        "8a337d2",
+        "--out",
+        "bench/results/capacity.md",
+    ],
     "profile": ["bench.profile_http", "--before-commit", "c6c7bb9"],
     # each hot path's CPU per request, part by part, beside the tree before issue 11
     "profile_paths": ["bench.profile_paths", "--before-rev", "949ac3b"],

@@ -29,6 +29,7 @@ import redis
 from bench.bench_http import DAY, SMALL_BOARD, before_tree, fill_board, http_json, service_env
 from bench.loadkit import (
     ROOT,
+    Redis,
     WrkResult,
     command_line,
     cpu_seconds,
@@ -61,6 +62,15 @@ class Target:
         return float(statistics.median(float(getattr(r, attr)) for r in self.runs))
 
 
+def start_backend() -> tuple[Redis, dict[str, str]]:
+    """A redis-server holding today's small board, and the environment of a gunicorn behind the
+    front (it trusts 127.0.0.1's forwarded headers and leaves the fixed headers to nginx)."""
+    server = start_redis()
+    client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
+    fill_board(client, SMALL_BOARD)
+    return server, {**service_env(server.url), "PIKDAME_PROXIES": "127.0.0.1"}
+
+
 def warm_up(target: Target) -> None:
     request = urllib.request.Request(target.url, headers=target.headers)
     try:
@@ -89,10 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    server = start_redis()
-    client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
-    fill_board(client, SMALL_BOARD)
-    env = {**service_env(server.url), "PIKDAME_PROXIES": "127.0.0.1"}
+    server, env = start_backend()
     web = start_gunicorn("service.wsgi:app", env, "/healthz")
     bare = start_gunicorn("bench.bare_app:app", env, "/bare")
     static = Path(tempfile.mkdtemp(prefix="pikdame-bench-static-")) / "static.json"

@@ -30,16 +30,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-import redis
 from flask import Flask
 
-from bench.bench_http import DAY, SMALL_BOARD, fill_board, service_env
-from bench.loadkit import ROOT, command_line, start_gunicorn, start_redis, write_result
+from bench.bench_front import BROWSER, STATIC_BODY, start_backend
+from bench.bench_http import DAY
+from bench.loadkit import ROOT, command_line, start_gunicorn, write_result
 from tests.support.front import NGINX_DIR, config, mend_earlier_site, nginx_binary
 from tests.support.servers import free_port
 
-STATIC_BODY = b'{"ok":true}'  # as bench_front's small static file
-BROWSER: Final = {"Accept-Encoding": "gzip, deflate, br, zstd"}  # as Chromium asks
 RESULT = ROOT / "bench" / "results" / "callgrind_front.md"
 HELD: Final = 9  # seconds an entry stays fresh under callgrind (the app says 1)
 
@@ -260,10 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=RESULT)
     args = parser.parse_args(argv)
 
-    server = start_redis()
-    client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
-    fill_board(client, SMALL_BOARD)
-    env = {**service_env(server.url), "PIKDAME_PROXIES": "127.0.0.1"}
+    server, env = start_backend()
     web = start_gunicorn("bench.callgrind_front:held_app()", env, "/healthz")
     upstream = web.base.removeprefix("http://")
     scratch = Path(tempfile.mkdtemp(prefix="pikdame-callgrind-sites-"))

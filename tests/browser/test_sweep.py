@@ -5,6 +5,7 @@ or a screen reader reads, nothing wider than the screen (issue 9)."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -376,6 +377,36 @@ def test_every_gin_page(page: Page, stack: Stack, artifacts: Path, lang: str, si
     sweep.page_at("/gin/play/0000000000000000", "gin: unknown attempt")
 
 
+# What the page shows when the resign link stays hidden (seen once in a full run, 1 of about 40
+# plays, not reproduced alone or under load): enough to tell a stale state from a hidden board.
+PAGE_STATE = """() => ({
+  status: document.querySelector("#status").textContent,
+  table: document.querySelector("#table").className,
+  resignHidden: document.querySelector("#resign").hidden,
+  roundResult: !document.querySelector("#round-result").hidden,
+  standings: Boolean(document.querySelector("#standings:not([hidden])")),
+  cut: !document.querySelector("#cut-box").hidden,
+  stream: document.body.dataset.stream,
+  message: document.querySelector("#message").textContent,
+  round: document.querySelector("#round-no").textContent,
+})"""
+
+
+def resign_when_shown(page: Page, sweep: Sweep, server: Callable[[], Any]) -> None:
+    """Click "Aufgeben" once the page shows it; if it never does, fail with what the page shows
+    and what the server says (and a screenshot in the artifacts) instead of a bare timeout."""
+    try:
+        expect(page.locator("#resign")).to_be_visible(timeout=30_000)
+    except AssertionError as missing:
+        sweep.shot("resign-missing")
+        shown = page.evaluate(PAGE_STATE)
+        status, body = server()
+        T = body.get("table", {}) if isinstance(body, dict) else {}
+        facts = {k: T.get(k) for k in ("status", "round", "turn", "awaiting_cut", "seq")}
+        raise AssertionError(f"no resign link: page {shown}, server {status} {facts}") from missing
+    page.locator("#resign").click()
+
+
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 @pytest.mark.parametrize("lang", ["de", "en"])
 @pytest.mark.parametrize("game", ["pikdame", "tausende"])
@@ -425,7 +456,7 @@ def test_every_table_state_of_each_game(
     sweep.check("round results")
     sweep.shot("round")
     page.locator("#round-close").click()
-    page.locator("#resign").click()
+    resign_when_shown(page, sweep, lambda: call("GET", f"/api/tables/{table_id}", None))
     page.locator("#confirm-ok").click()
     expect(page.locator("#standings")).to_be_visible()
     sweep.check("final standings")

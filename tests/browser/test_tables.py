@@ -317,3 +317,24 @@ def assert_no_hidden_cards(page: Page) -> None:
         if table["view"] is not None:
             shown = json.dumps(table["view"], sort_keys=True)
             assert any(shown in seen for seen in truth.values()), shown
+
+
+def test_a_player_asked_to_cut_can_still_resign(browser: Browser, stack: Stack) -> None:
+    """Defect (R8): while a round waited for the player's cut the page hid the whole hand area,
+    the resign link with it, though the engine takes a resign then (the undealt round is
+    dropped). Found by the sweep, where a bot went out at once in round 2 and round 3 waited for
+    the player's cut. Now the link and its dialog stay; resigning ends the game."""
+    ctx = new_player(browser, stack)
+    page = ctx.new_page()
+    create_table(page, "Ada", ["zen"])
+    page.locator("#start-button").click()
+    expect(page.locator("#cut-control")).to_be_visible()  # two seats: the creator cuts (R2)
+    expect(page.locator("#hand")).to_be_hidden()  # nothing dealt yet
+    page.locator("#resign").click()
+    expect(page.locator("#confirm")).to_be_visible()
+    page.locator("#confirm-ok").click()
+    expect(page.locator("#standings")).to_be_visible()
+    table = page.request.get(page.url.replace("/tables/", "/api/tables/")).json()["table"]
+    assert table["status"] == "finished" and table["rounds"] == []
+    assert raw_text(page) == []
+    ctx.close()

@@ -241,7 +241,9 @@ function renderGame() {
   shell.renderCountdown();
   renderRoundResult();
   renderStandings();
-  $("#resign").hidden = T.status !== "playing" || Boolean(T.pending_resign && T.pending_resign.includes(me()));
+  // Also while a round waits for its cut (R8: the undealt round is dropped); never for a viewer.
+  $("#resign").hidden = T.status !== "playing" || me() === null
+    || Boolean(T.pending_resign && T.pending_resign.includes(me()));
 }
 
 function render() {

@@ -377,8 +377,9 @@ def test_every_gin_page(page: Page, stack: Stack, artifacts: Path, lang: str, si
     sweep.page_at("/gin/play/0000000000000000", "gin: unknown attempt")
 
 
-# What the page shows when the resign link stays hidden (seen once in a full run, 1 of about 40
-# plays, not reproduced alone or under load): enough to tell a stale state from a hidden board.
+# What the page shows when the resign link stays hidden: enough to tell a stale state from a
+# hidden board. (It was hidden while a round waited for the player's cut, when a bot had gone
+# out at once in round 2: fixed, test_tables.py's test_a_player_asked_to_cut_can_still_resign.)
 PAGE_STATE = """() => ({
   status: document.querySelector("#status").textContent,
   table: document.querySelector("#table").className,

@@ -71,6 +71,13 @@ def start_backend() -> tuple[Redis, dict[str, str]]:
     return server, {**service_env(server.url), "PIKDAME_PROXIES": "127.0.0.1"}
 
 
+def view_etag(base: str, attempt: str, auth: dict[str, str]) -> str:
+    """The attempt view's current ETag as the gunicorn at ``base`` tags it."""
+    request = urllib.request.Request(f"{base}/api/attempts/{attempt}", headers=auth)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return str(response.headers["ETag"])
+
+
 def warm_up(target: Target) -> None:
     request = urllib.request.Request(target.url, headers=target.headers)
     try:
@@ -118,9 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     created = http_json(web.base, f"/api/daily/{DAY}/attempts", {"name": "Bench Reader"})
     attempt, token = created["attempt"]["id"], created["token"]
     auth = {"Authorization": f"Bearer {token}"}
-    request = urllib.request.Request(f"{web.base}/api/attempts/{attempt}", headers=auth)
-    with urllib.request.urlopen(request, timeout=10) as response:
-        etag = response.headers["ETag"]
+    etag = view_etag(web.base, attempt, auth)
     old_web = old_front = old_bare = None
     if args.before_rev:
         tree = before_tree(
@@ -187,9 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
     ]
     if old_web is not None and old_bare is not None:  # that commit's gunicorn.conf.py
-        request = urllib.request.Request(f"{old_web.base}/api/attempts/{attempt}", headers=auth)
-        with urllib.request.urlopen(request, timeout=10) as response:
-            old_etag = response.headers["ETag"]
+        old_etag = view_etag(old_web.base, attempt, auth)
         private += [
             Target(f"before ({args.before_rev}): bare Flask endpoint", old_bare.base + "/bare"),
             Target(

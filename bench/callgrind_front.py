@@ -35,8 +35,8 @@ from flask import Flask
 from bench.bench_front import BROWSER, STATIC_BODY, start_backend
 from bench.bench_http import DAY
 from bench.loadkit import ROOT, command_line, start_gunicorn, write_result
-from tests.support.front import NGINX_DIR, config, mend_earlier_site, nginx_binary
-from tests.support.servers import free_port
+from tests.support.front import NGINX_DIR, answering, config, mend_earlier_site, nginx_binary
+from tests.support.servers import end, free_port
 
 RESULT = ROOT / "bench" / "results" / "callgrind_front.md"
 HELD: Final = 9  # seconds an entry stays fresh under callgrind (the app says 1)
@@ -87,7 +87,6 @@ class Callgrind:
         ]
         log = (directory / "valgrind.log").open("wb")
         self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
-        self.dumps = 0
 
     def control(self, *flags: str) -> None:
         subprocess.run(
@@ -104,7 +103,6 @@ class Callgrind:
         """Dumps the counters since the last zero; returns the dump's file."""
         before = set(self.directory.glob("callgrind.out.*"))
         self.control("-d", name)
-        self.dumps += 1
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             new = set(self.directory.glob("callgrind.out.*")) - before
@@ -114,13 +112,7 @@ class Callgrind:
         raise RuntimeError("callgrind wrote no dump")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        end(self.process, timeout=60)  # valgrind writes its last dump first
 
 
 def total_instructions(dump: Path) -> int:
@@ -140,22 +132,6 @@ def read(connection: http.client.HTTPConnection, target: Target) -> tuple[int, s
     response = connection.getresponse()
     body = response.read()
     return response.status, response.headers.get("X-Cache-Status", ""), len(body)
-
-
-def wait_for(port: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            connection.request("GET", "/nginx-alive")
-            connection.getresponse().read()
-            connection.close()
-            return
-        except OSError:
-            if process.poll() is not None:
-                break
-            time.sleep(0.2)
-    raise RuntimeError("nginx under callgrind did not start")
 
 
 def site_at(rev: str, directory: Path) -> Path:
@@ -203,7 +179,8 @@ def measure(
     chosen = targets()
     nginx = Callgrind(conf, directory)
     try:
-        wait_for(port, nginx.process)
+        if not answering(f"http://127.0.0.1:{port}", nginx.process, 120, 0.2, each=30):
+            raise RuntimeError("nginx under callgrind did not start")
         for t in chosen:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             for _ in range(50):  # fill the cache, then read until fresh from it

@@ -22,7 +22,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from service.app import create_app
 from tests.support.clock import Clock
-from tests.support.servers import free_port
+from tests.support.servers import end, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "browser-test-secret"
@@ -49,12 +49,7 @@ class Stack:
     def close(self) -> None:
         self.server.shutdown()
         self.thread.join(timeout=10)
-        self.worker.terminate()
-        try:
-            self.worker.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.worker.kill()
-            self.worker.wait(timeout=10)
+        end(self.worker)
 
 
 def start_worker(redis_url: str, log: Path) -> subprocess.Popen[bytes]:

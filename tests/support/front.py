@@ -21,7 +21,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support.servers import free_port
+from tests.support.servers import end, free_port
 
 NGINX_DIR = Path(__file__).resolve().parents[2] / "deploy" / "nginx"
 SHIPPED_CACHE = "/var/cache/nginx/pikdame"
@@ -157,14 +157,32 @@ class Front:
     directory: Path
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()  # SIGTERM: fast shutdown
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        end(self.process)  # SIGTERM: nginx's fast shutdown
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def answering(
+    base: str,
+    process: subprocess.Popen[bytes],
+    seconds: float,
+    poll: float = 0.05,
+    each: float = 5.0,
+) -> bool:
+    """Whether the nginx at ``base`` answers an HTTP request (any status: the upstream's 404
+    or its own 502) within ``seconds``, trying every ``poll`` seconds with ``each`` seconds for
+    an answer; False at once if ``process`` has died."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(base + "/nginx-alive", timeout=each).close()
+            return True
+        except urllib.error.HTTPError:
+            return True
+        except OSError:
+            if process.poll() is not None:
+                return False
+            time.sleep(poll)
+    return False
 
 
 def start_front(
@@ -186,17 +204,8 @@ def start_front(
         raise RuntimeError(f"nginx -t failed: {check.stderr}")
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     front = Front(process, f"http://127.0.0.1:{port}", directory)
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(front.base + "/nginx-alive", timeout=5).close()
-            return front
-        except urllib.error.HTTPError:
-            return front  # nginx answered (the upstream's 404 or its own 502)
-        except OSError:
-            if process.poll() is not None:
-                break
-            time.sleep(0.05)
+    if answering(front.base, process, seconds=15):
+        return front
     log = (directory / "error.log").read_text() if (directory / "error.log").exists() else ""
     front.stop()
     raise RuntimeError(f"nginx did not start: {log}")

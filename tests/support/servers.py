@@ -15,6 +15,18 @@ from pathlib import Path
 import redis
 
 
+def end(process: subprocess.Popen[bytes], timeout: float = 10) -> None:
+    """Stop a child: SIGTERM (its clean shutdown), then SIGKILL if it is not gone in
+    ``timeout`` seconds; returns once it has been reaped."""
+    if process.poll() is None:
+        process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
 def free_port() -> int:
     """A TCP port that was free a moment ago (the OS picks it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -80,14 +92,8 @@ class RedisServer:
             return
         if kill:
             self.process.kill()
-        else:
-            self.process.terminate()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            # a primary waits up to shutdown-timeout (10 s) for lagging replicas to catch up
-            self.process.kill()
-            self.process.wait(timeout=10)
+        # a primary waits up to shutdown-timeout (10 s) for lagging replicas to catch up
+        end(self.process, timeout=15)
         self.process = None
 
     def close(self) -> None:

@@ -99,7 +99,7 @@ def _apply(action: Any) -> Changed:
 def _schedule(table: Table) -> None:
     assert table.deadline_ms is not None
     try:
-        timers.schedule(_timer_queue(), table.id, table.seq, table.deadline_ms)
+        timers.schedule(_timer_queue(), table.id, table.seq, table.deadline_ms, _now_ms())
     except redis.RedisError:
         current_app.logger.warning("could not schedule the turn timer of %s", table.id)
 

@@ -82,9 +82,9 @@ def table_turn_timeout(table_id: str, seq: int) -> dict[str, Any]:
         table = tables.load(ctx.client, table_id)
         if table is not None and table.seq == seq and table.deadline_ms is not None:
             # Woken before the deadline (clocks apart): try again at the deadline.
-            timers.schedule(ctx.timer_queue, table_id, seq, table.deadline_ms)
+            timers.schedule(ctx.timer_queue, table_id, seq, table.deadline_ms, now_ms)
         return {"played": 0}
     table = done.table
     if table.deadline_ms is not None:
-        timers.schedule(ctx.timer_queue, table_id, table.seq, table.deadline_ms)
+        timers.schedule(ctx.timer_queue, table_id, table.seq, table.deadline_ms, now_ms)
     return {"played": len(done.events), "seq": table.seq}

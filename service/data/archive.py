@@ -21,8 +21,10 @@ attempt to its file's name.
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import json
+import math
 import os
 import secrets
 import tempfile
@@ -188,12 +190,13 @@ def entry(attempt: Attempt, seed: bytes) -> dict[str, Any]:
 def expiry_for(date: str, ranked: bool, settings: Settings) -> Expiry:
     """A ranked attempt's token lasts until a day after its day closed (the owner may read the
     verdict; afterwards the finished attempt is public); the attempt waits for the archive.
-    A practice attempt (unranked, never archived) and its token last PIKDAME_KEEP_DAYS."""
-    now = int(clock.now(settings).timestamp())
+    A practice attempt (unranked, never archived) and its token last PIKDAME_KEEP_DAYS. Both are
+    durations from the app's clock (store.Expiry), at least a second."""
     if not ranked:
-        until = now + settings.keep_days * DAY_S
-        return Expiry(until, until)
-    return Expiry(int(clock.closes_at(date, settings).timestamp()) + DAY_S, None)
+        keep = settings.keep_days * DAY_S
+        return Expiry(keep, keep)
+    until = clock.closes_at(date, settings) + dt.timedelta(seconds=DAY_S)
+    return Expiry(max(1, math.ceil((until - clock.now(settings)).total_seconds())), None)
 
 
 class NotReady(Exception):

@@ -32,11 +32,13 @@ class AttemptExists(Exception):
 
 @dataclass(frozen=True)
 class Expiry:
-    """When a new attempt's keys expire (unix seconds; service.data.archive.expiry_for): its token
-    once its day no longer needs it; the attempt itself only when nothing will archive it."""
+    """How long a new attempt's keys live, in seconds from now (service.data.archive.expiry_for):
+    its token until its day no longer needs it; the attempt itself only when nothing will archive
+    it. Durations, never moments: "now" is the app's clock, and Redis counts an EXPIRE's seconds
+    on its own clock, so the two clocks never have to agree about a date."""
 
-    token_at: int
-    attempt_at: int | None
+    token_s: int
+    attempt_s: int | None
 
 
 class NameTaken(Exception):
@@ -238,8 +240,8 @@ def create(
     def write_attempt(pipe: redis.client.Pipeline[str]) -> None:
         pipe.multi()
         pipe.hset(key, mapping=fields)
-        if expiry is not None and expiry.attempt_at is not None:
-            pipe.expireat(key, expiry.attempt_at)
+        if expiry is not None and expiry.attempt_s is not None:
+            pipe.expire(key, expiry.attempt_s)
 
     def claim(pipe: redis.client.Pipeline[str]) -> None:
         existing = pipe.get(slot)
@@ -269,7 +271,7 @@ def create(
         # idempotent, read by the archive's index
         client.zadd(keys.days_index(kind), {date: day_ordinal})
     token_key = keys.token(str(fields["token"]))
-    client.set(token_key, attempt_id, exat=None if expiry is None else expiry.token_at)
+    client.set(token_key, attempt_id, ex=None if expiry is None else expiry.token_s)
     stored = load(client, attempt_id)
     assert stored is not None
     return stored, token

@@ -5,8 +5,9 @@ Two indexes hold each job, both on the queue's server:
 - RQ's own scheduled registry at the deadline rounded UP to the whole second (RQ scores its
   registry in whole seconds: rounding down would wake the job before the deadline, to do nothing
   and be scheduled again). Any stock ``rq worker --with-scheduler`` fires it, at most ~1 s late.
-- ``pd:timers:<queue>``, a sorted set by the deadline in milliseconds, read every ``TICK_S`` by
-  worker.steady's scheduler, which moves a due job from RQ's registry to the queue: ~0.1 s late.
+- ``pd:timers:<queue>``, a sorted set by the due time in milliseconds (on the scheduler's clock),
+  read every ``TICK_S`` by worker.steady's scheduler, which moves a due job from RQ's registry
+  to the queue: ~0.1 s late.
 Whichever comes first moves the job; the other then finds it gone. Both live in Redis, so a
 worker killed and restarted (or any other worker) still fires every timer: a scheduler that died
 holds RQ's scheduler lock for a minute, so each worker's maintenance tick (and start) also queues
@@ -54,13 +55,25 @@ def queue_on(connection: redis.Redis[bytes], name: str) -> Queue:
     return Queue(name, connection=connection, serializer=JSONSerializer)
 
 
-def schedule(q: Queue, table_id: str, seq: int, deadline_ms: int) -> None:
+def schedule(
+    q: Queue,
+    table_id: str,
+    seq: int,
+    deadline_ms: int,
+    now_ms: int,
+    scheduler_ms: int | None = None,
+) -> None:
     """Play the turn at ``deadline_ms`` unless the table has moved past ``seq`` by then.
 
+    The deadline and ``now_ms`` are on the caller's clock (the app's); the job is scheduled on
+    the scheduler's own clock (``scheduler_ms``, the system's: what RQ and :func:`enqueue_due`
+    read) the same time from now, so the two clocks never have to agree about a date.
     Scheduling early and sleeping in the job was measured and dropped: one worker then
     serialises the sleeps of simultaneous timers (bench/results/tables.md).
     """
-    backstop = dt.datetime.fromtimestamp(math.ceil(deadline_ms / 1000), dt.UTC)
+    base = int(time.time() * 1000) if scheduler_ms is None else scheduler_ms
+    due_ms = base + deadline_ms - now_ms  # an overdue turn stays overdue (OVERDUE_MS)
+    backstop = dt.datetime.fromtimestamp(math.ceil(due_ms / 1000), dt.UTC)
     name = job_id(table_id, seq)
     q.enqueue_at(
         backstop,
@@ -73,7 +86,7 @@ def schedule(q: Queue, table_id: str, seq: int, deadline_ms: int) -> None:
         failure_ttl=7 * 86400,
     )
     # After the job exists: a crash in between leaves RQ's backstop, never a dangling id.
-    q.connection.zadd(due_key(q.name), {name: deadline_ms})
+    q.connection.zadd(due_key(q.name), {name: due_ms})
 
 
 def enqueue_due(q: Queue, now_ms: int | None = None) -> list[str]:

@@ -37,7 +37,7 @@ def test_a_due_timer_is_queued_once_and_not_before_its_deadline(server: RedisSer
     conn: redis.Redis[bytes] = redis.Redis.from_url(server.url)
     q = timers.queue_on(conn, "timers-unit")
     deadline = 1_900_000_000_250  # ms, a quarter second past a whole second
-    timers.schedule(q, "t1", 3, deadline)
+    timers.schedule(q, "t1", 3, deadline, now_ms=deadline - 5000, scheduler_ms=deadline - 5000)
     registry = ScheduledJobRegistry(queue=q)  # type: ignore[no-untyped-call]
     # RQ's own backstop is rounded up to the next whole second, never before the deadline.
     assert conn.zscore(registry.key, "timer-t1-3") == 1_900_000_001
@@ -54,7 +54,7 @@ def test_a_due_timer_is_queued_once_and_not_before_its_deadline(server: RedisSer
 def test_a_timer_already_moved_by_rqs_own_tick_is_not_queued_again(server: RedisServer) -> None:
     conn: redis.Redis[bytes] = redis.Redis.from_url(server.url)
     q = timers.queue_on(conn, "timers-unit")
-    timers.schedule(q, "t2", 0, 1_900_000_000_000)
+    timers.schedule(q, "t2", 0, 1_900_000_000_000, 1_900_000_000_000, 1_900_000_000_000)
     registry = ScheduledJobRegistry(queue=q)  # type: ignore[no-untyped-call]
     registry.remove("timer-t2-0")  # as RQ's scheduler does when it queues the job itself
     q.enqueue_job(q.fetch_job("timer-t2-0"))  # type: ignore[arg-type]
@@ -148,7 +148,7 @@ def test_a_worker_queues_an_overdue_timer_while_a_dead_scheduler_holds_the_lock(
     stored["deadline_ms"] = int(time.time() * 1000) - 10_000
     client.set(keys.table(table_id), json.dumps(stored), keepttl=True)
     q = timers.queue_on(redis.Redis.from_url(queue_of(server)), "tables-overdue")
-    timers.schedule(q, table_id, 0, stored["deadline_ms"])
+    timers.schedule(q, table_id, 0, stored["deadline_ms"], int(time.time() * 1000))
     rq_keys: redis.Redis[str] = redis.Redis.from_url(queue_of(server), decode_responses=True)
     rq_keys.set("rq:scheduler-lock:tables-overdue", "dead-scheduler", ex=600)
     rq_keys.set("rq:scheduler-lock:verify", "dead-scheduler", ex=600)

@@ -13,11 +13,11 @@ import json
 import secrets
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response, jsonify, session
 
 from service import identity, outputs, passkeys
 from service.apidoc import api_blueprint
-from service.data import accounts, archive, clock, owners, suspicious
+from service.data import accounts, archive, clock, owners, seen, suspicious
 from service.errors import ApiError
 from service.inputs import CeremonyBody, DevicePath, EmptyBody, SignOutBody, SignUpBody
 from service.limits import client_address, limit_creations
@@ -85,8 +85,23 @@ def signup(body: CeremonyBody) -> tuple[Response, int]:
     free = anonymous is not None and accounts.account_of(client, anonymous) is None
     if free and anonymous is not None and accounts.attach(client, account.id, anonymous):
         _take_over(anonymous, account)
+    _carry_seen_deals(account)
     identity.sign_in(account)
     return jsonify(_doc(account)), 201
+
+
+def _carry_seen_deals(account: accounts.Account) -> None:
+    """The deals this device has seen today (its anonymous player's starts, attached or not)
+    are the account's too: a rehearsal "ohne Wertung" never earns a ranked attempt after
+    signing up or in (service.data.seen). Before the session becomes the account's; a session
+    already an account's is that account's own."""
+    if session.get(identity.ACCOUNT_KEY) is not None:
+        return
+    device = identity.session_player()
+    if device is None or device == account.player:
+        return
+    today = clock.today(settings())
+    seen.carry_over(get_redis(), today, device, account.player, seen.keep_s(today, settings()))
 
 
 def _take_over(anonymous: str, account: accounts.Account) -> None:
@@ -114,6 +129,7 @@ def signin(body: CeremonyBody) -> Response:
     account = accounts.load(get_redis(), stored.account)
     if account is None:
         raise ApiError(400, "bad_credential", "this passkey's account was deleted")
+    _carry_seen_deals(account)
     identity.sign_in(account)
     return jsonify(_doc(account))
 

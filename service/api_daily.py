@@ -9,12 +9,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Response, jsonify, request
+from flask import Response, jsonify, request, session
 
 from engine import Game, view
-from service import identity, outputs, present
+from service import caching, identity, outputs, present
 from service.apidoc import api_blueprint
-from service.data import accounts, archive, clock, dailies, keys, store, suspicious
+from service.data import accounts, archive, clock, dailies, keys, seen, store, suspicious
 from service.errors import ApiError
 from service.inputs import DayPath, DaysQuery, GameQuery, StartBody, calendar_day
 from service.limits import client_address, counted_read, limit_creations, read_pipeline
@@ -34,11 +34,51 @@ def known_day(date: str) -> str:
 
 
 def _day(date: str, game: str) -> Response:
-    """The day's document: its attempts counter read with the rate-limit count, one round trip."""
+    """The day's document: its attempts counter read with the rate-limit count, one round trip,
+    and what a start would be for the caller (``ranked_start``)."""
     pipe, count = read_pipeline(get_redis())
     pipe.get(keys.day_count(date, game))
     (attempts,) = count.check(pipe.execute())
-    return jsonify(present.day_doc(date, settings(), attempts, game))
+    doc = present.day_doc(date, settings(), attempts, game)
+    return jsonify({**doc, "ranked_start": ranked_start(date, game)})
+
+
+def _caller() -> str | None:
+    """The player a start by this caller would be, without refusing anyone (a read): a known
+    bearer token's player, a signed-in account's home player, the session's player; None for a
+    caller a start would give a fresh player id."""
+    token = identity.bearer_token()
+    if token is not None:
+        attempt = store.attempt_for_token(get_redis(), token)
+        return None if attempt is None else attempt.player
+    account = identity.signed_in()
+    if account is not None:
+        return account.player
+    if session.get(identity.ACCOUNT_KEY) is not None:
+        return None  # signed out everywhere: a start begins afresh (player_for_new_attempt)
+    return identity.session_player()
+
+
+def ranked_start(date: str, game: str) -> dict[str, Any]:
+    """Whether the caller's start of ``date`` would be ranked, before any deal is shown; if not,
+    why: ``day_closed`` (not today), ``attempt_exists`` (its ranked attempt is started),
+    ``deal_seen`` (it has started an attempt of this deal, ranked or not: signing up would not
+    rank today either), ``anonymous`` (anonymous play is "ohne Wertung"). A caller without
+    credentials gets everyone's answer (a shared cache may keep it, service.caching)."""
+    config = settings()
+    if date != clock.today(config):
+        return {"available": False, "reason": "day_closed"}
+    player = None if caching.anonymous() else _caller()
+    if player is None:
+        ranked = config.rank_anonymous
+        return {"available": ranked, "reason": None if ranked else "anonymous"}
+    client = get_redis()
+    ranked = ranks(player)
+    if ranked and store.attempt_for_player(client, date, player, game) is not None:
+        return {"available": False, "reason": "attempt_exists"}
+    if seen.seen_by(client, date, player, game) is not None:
+        return {"available": False, "reason": "deal_seen"}
+    return {"available": ranked, "reason": None if ranked else "anonymous"}
 
 
 @bp.get("/daily", responses=outputs.answers(outputs.Day, 422))
@@ -80,7 +120,9 @@ def _created(attempt: store.Attempt, token: str, game: object) -> tuple[Response
     return jsonify(body), 201
 
 
-def _new_game(date: str, name: str, ranked: bool, player: str, kind: str) -> tuple[Response, int]:
+def _new_game(
+    date: str, name: str, ranked: bool, player: str, kind: str, practice: bool = False
+) -> tuple[Response, int]:
     config = settings()
     daily = dailies.of(kind)
     game = daily.new(daily.seed(config.secret, date), name)
@@ -103,9 +145,11 @@ def _new_game(date: str, name: str, ranked: bool, player: str, kind: str) -> tup
             422, "bad_value", "name: looks like another player's name today; choose another"
         ) from None
     identity.remember(player)
+    if not practice:  # the player has seen today's deal: no ranked attempt of it any more
+        seen.mark(get_redis(), date, player, attempt.id, kind, seen.keep_s(date, settings()))
     acknowledge()  # a 503 here: asking again finds the attempt (409 attempt_exists)
-    if ranked:
-        suspicious.note_start(get_redis(), date, attempt.id, client_address(), kind)
+    if not practice:
+        suspicious.note_start(get_redis(), date, attempt.id, client_address(), kind, ranked)
     return _created(attempt, token, game)
 
 
@@ -125,8 +169,9 @@ def _requested_game() -> str:
 
 def _can_start(date: str, game: str | None = None) -> tuple[str, bool]:
     """The player starting today's attempt and whether it is ranked, after API.md's checks
-    before the name: 401 (an unknown token), 404, 409 (another day, a ranked attempt of this
-    daily game already started: an account's first attempt of the day is its ranked one)."""
+    before the name: 401 (an unknown token), 404, 409 (another day; a ranked attempt of this
+    daily game already started: an account's first attempt of the day is its ranked one; the
+    day's deal already seen by this player, ``deal_seen``, service.data.seen)."""
     if game is None:
         game = _requested_game()
     player = identity.player_for_new_attempt()
@@ -138,6 +183,13 @@ def _can_start(date: str, game: str | None = None) -> tuple[str, bool]:
         existing = store.attempt_for_player(get_redis(), date, player, game)
         if existing is not None:
             raise store.AttemptExists(existing)
+        if seen.seen_by(get_redis(), date, player, game) is not None:
+            raise ApiError(
+                409,
+                "deal_seen",
+                f"this device or account has seen the deal of {date} already (an attempt"
+                ' "ohne Wertung"): no ranked attempt of it today',
+            )
     return player, ranked
 
 
@@ -168,4 +220,4 @@ def start_practice(path: DayPath, body: StartBody) -> tuple[Response, int]:
     """An unranked replay of a closed day's deal ("Wiederholen"): same API, never ranked;
     ``game: "gin"``: the day's Gin match."""
     player = _can_practise(path.date)
-    return _new_game(path.date, body.name, False, player, body.game)
+    return _new_game(path.date, body.name, False, player, body.game, practice=True)

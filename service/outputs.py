@@ -30,6 +30,16 @@ class Error(Document):
     error: ErrorDetail
 
 
+class RankedStart(Document):
+    """What the caller's start of the day would be, before any deal is shown."""
+
+    available: bool = Field(description="a start now would be the caller's ranked attempt")
+    reason: Literal["day_closed", "attempt_exists", "deal_seen", "anonymous"] | None = Field(
+        description="why not: not today; its ranked attempt exists; it has seen the day's deal"
+        " (409 deal_seen); anonymous play is unranked (PIKDAME_RANK_ANONYMOUS)"
+    )
+
+
 class Day(Document):
     """A day's challenge; its seed once the day and its grace have closed (F4)."""
 
@@ -47,6 +57,9 @@ class Day(Document):
     seats: list[dict[str, Any]]
     seed: str | None = Field(description="hex, once the day has closed")
     attempts: int
+    ranked_start: RankedStart | None = Field(
+        None, description="GET /api/daily and /api/daily/{date}: for the caller (docs/API_LAYER.md)"
+    )
 
 
 class Days(Document):

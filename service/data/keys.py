@@ -75,6 +75,12 @@ def player_day(date: str, player: str, game: str = PIKDAME) -> str:
     return f"{day_tag(date)}{_game(game)}:player:{player}"
 
 
+def day_seen(date: str, player: str, game: str = PIKDAME) -> str:
+    """The first attempt (ranked or not) a player started of a day's daily game: that player has
+    seen the day's deal and is offered no ranked attempt of it any more (service.data.seen)."""
+    return f"{day_tag(date)}{_game(game)}:seen:{player}"
+
+
 def day_count(date: str, game: str = PIKDAME) -> str:
     return f"{day_tag(date)}{_game(game)}:attempts"
 
@@ -135,6 +141,13 @@ def day_starts(date: str, game: str = PIKDAME) -> str:
     """Hash ranked attempt id -> the address (IPv6: its /64) that started it, for the operator's
     review (``pikdame suspicious``)."""
     return f"{PREFIX}:day:{date}{_game(game)}:starts"
+
+
+def day_unranked_starts(date: str, game: str = PIKDAME) -> str:
+    """Hash unranked attempt id -> the address that started it (today's "ohne Wertung" starts):
+    a rehearsal of the deal before a ranked attempt from the same address shows in ``pikdame
+    suspicious``."""
+    return f"{PREFIX}:day:{date}{_game(game)}:unranked-starts"
 
 
 # --- the daily habit (issue 13): keyed by owner (service.data.owners.owner_of) ---------------

@@ -1,7 +1,9 @@
 """Patterns worth an operator's look (issue 13, ``pikdame suspicious [DATE]``): the deal is the
-same for everyone, so a second ranked attempt under another account is the way to cheat. Lists,
-never judges: one address (IPv6: /64) starting several ranked attempts of a day, an account
-created shortly before a top score, many accounts from one address."""
+same for everyone, so a second ranked attempt under another account, or one after an attempt
+"ohne Wertung" of the same deal (a rehearsal), is the way to cheat. Lists, never judges: one
+address (IPv6: /64) starting several ranked attempts of a day, an account created shortly before a
+top score, many accounts from one address, an address starting an unranked attempt of the day
+before a ranked one."""
 
 from __future__ import annotations
 
@@ -19,12 +21,19 @@ MANY_ACCOUNTS: Final = 3
 
 
 def note_start(
-    client: redis.Redis[str], date: str, attempt_id: str, address: str, game: str = keys.PIKDAME
+    client: redis.Redis[str],
+    date: str,
+    attempt_id: str,
+    address: str,
+    game: str = keys.PIKDAME,
+    ranked: bool = True,
 ) -> None:
-    """Remember which address started a ranked attempt (per daily game)."""
+    """Remember which address started an attempt of today (per daily game): the ranked ones
+    and, apart, those "ohne Wertung", which show the same deal (a rehearsal)."""
+    key = keys.day_starts(date, game) if ranked else keys.day_unranked_starts(date, game)
     pipe = client.pipeline(transaction=False)
-    pipe.hset(keys.day_starts(date, game), attempt_id, address)
-    pipe.expire(keys.day_starts(date, game), KEEP_SECONDS)
+    pipe.hset(key, attempt_id, address)
+    pipe.expire(key, KEEP_SECONDS)
     pipe.execute()
 
 
@@ -72,7 +81,36 @@ def _day_report(
                     "minutes_before": (attempt.created_ms - account.created_ms) // 60000,
                 }
             )
-    return {"shared_address": shared, "fresh_account_top_score": fresh}
+    return {
+        "shared_address": shared,
+        "fresh_account_top_score": fresh,
+        "rehearsed": _rehearsed(client, date, game, by_address),
+    }
+
+
+def _rehearsed(
+    client: redis.Redis[str], date: str, game: str, ranked: dict[str, list[str]]
+) -> list[dict[str, Any]]:
+    """Addresses that started an attempt "ohne Wertung" of the day's deal before a ranked one
+    (``ranked``: address -> its ranked attempt ids): the deal rehearsed, its cookie cleared or on
+    another device (a device that saw the deal gets no ranked attempt: service.data.seen)."""
+    unranked: dict[str, list[str]] = defaultdict(list)
+    for attempt_id, address in client.hgetall(keys.day_unranked_starts(date, game)).items():
+        if address in ranked:
+            unranked[address].append(attempt_id)
+    found = []
+    for address, practice_ids in sorted(unranked.items()):
+        first = min(_created_ms(client, i) for i in practice_ids)
+        later = sorted(i for i in ranked[address] if _created_ms(client, i) > first)
+        if later:
+            found.append({"address": address, "unranked": sorted(practice_ids), "ranked": later})
+    return found
+
+
+def _created_ms(client: redis.Redis[str], attempt_id: str) -> int:
+    """When an attempt was started; an expired one counts as never (it sorts last)."""
+    created = client.hget(keys.attempt(attempt_id), "created")
+    return int(created) if created is not None else 2**62
 
 
 def _many_accounts(client: redis.Redis[str]) -> list[dict[str, Any]]:

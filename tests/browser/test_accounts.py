@@ -86,3 +86,45 @@ def test_sign_up_out_in_ranked_attempt_and_delete(localhost: BrowserContext, sta
     expect(page.locator("#signed-out")).to_be_visible()
     assert page.request.get("/api/account").status == 401
     assert errors == []
+
+
+def test_a_deal_seen_before_signing_in_is_said_before_the_start(
+    localhost: BrowserContext, stack: Stack
+) -> None:
+    """The page says before any deal is shown that a device which has played today's deal gets
+    no ranked attempt of it after signing in (the day document's ``ranked_start``), and a start
+    is refused with that explanation (409 ``deal_seen``): no rehearsal before the ranked game."""
+    stack.clock.set_day("2030-08-02")
+    page = localhost.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    authenticator(page)
+    page.goto("/account")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#account-name", "Seen Ada")
+    page.click("#signup-button")
+    expect(page.locator("#signed-in")).to_be_visible()
+    page.click("#signout")
+    expect(page.locator("#signed-out")).to_be_visible()
+
+    page.goto("/")  # anonymous now: this device plays today's deal
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#ranked-note")).to_be_hidden()  # this stack ranks anonymous play
+    page.fill("#name", "Seen Bea")
+    page.locator("#start-button").click()
+    page.wait_for_url("**/play/**")
+
+    page.goto("/account")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#signin-button")
+    expect(page.locator("#signed-in")).to_be_visible()
+    page.evaluate("localStorage.clear()")  # the account has no attempt of today to continue
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#ranked-note")).to_be_visible()
+    expect(page.locator("#ranked-note")).to_contain_text("schon gesehen")
+    page.fill("#name", "Seen Ada")
+    page.locator("#start-button").click()
+    expect(page.locator("#start-error")).to_contain_text("schon gesehen")
+    assert "/play/" not in page.url
+    assert errors == []

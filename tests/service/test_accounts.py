@@ -379,8 +379,12 @@ def test_attached_history_becomes_the_accounts(
 def test_an_empty_device_history_attaches_to_nothing(
     client: FlaskClient, clock: Any, rankings: redis.Redis[str]
 ) -> None:
-    """Attaching a device that never finished a ranked game moves nothing and creates nothing."""
-    start(client, clock.today)
+    """Attaching a device that never finished a ranked game moves nothing and creates nothing.
+    (Its attempt of yesterday: one of today's deal would leave the account no ranked attempt
+    today, tests/service/test_deal_seen.py.)"""
+    yesterday = clock.today
+    start(client, yesterday)
+    clock.advance(days=1)
     account = sign_up(client, Authenticator(ORIGIN), "Ada")
     assert not any(rankings.scan_iter(f"pd:{{o:a:{account['id']}}}:*"))
     assert (

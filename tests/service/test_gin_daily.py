@@ -37,6 +37,7 @@ PIKDAME_DAY_KEYS = {
     "seats",
     "seed",
     "attempts",
+    "ranked_start",  # an addition: what the caller's start would be (tests/service/test_deal_seen)
 }
 
 

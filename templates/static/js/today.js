@@ -4,7 +4,7 @@ import {
   ApiError, attempt as fetchAttempt, myStats, startAttempt as start, today,
 } from "./lib/api.js";
 import { $ } from "./lib/dom.js";
-import { explain } from "./lib/explain.js";
+import { explain, explainRankedStart } from "./lib/explain.js";
 import { formatDate, formatNumber, t } from "./lib/i18n.js";
 import { attemptKey, forget, load, save } from "./lib/store.js";
 
@@ -99,6 +99,9 @@ async function main() {
   $("#day-players").textContent = formatNumber(day.attempts);
   $("#day-commitment").textContent = day.commitment;
   countdown(day);
+  const note = explainRankedStart(day);
+  $("#ranked-note").textContent = note;
+  $("#ranked-note").hidden = !note;
   $("#start-form").addEventListener("submit", (e) => {
     e.preventDefault();
     startAttempt(day.date);

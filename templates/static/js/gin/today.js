@@ -3,7 +3,7 @@
 
 import { ApiError, attempt as fetchAttempt, startAttempt, today } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
-import { explain } from "../lib/explain.js";
+import { explain, explainRankedStart } from "../lib/explain.js";
 import { formatNumber, t } from "../lib/i18n.js";
 import { forget, ginAttemptKey, load, save } from "../lib/store.js";
 
@@ -66,6 +66,9 @@ async function main() {
   $("#gin-day-players").textContent = formatNumber(day.attempts);
   $("#gin-day-commitment").textContent = day.commitment;
   $("#gin-name").value = load("name", "");
+  const note = explainRankedStart(day);
+  $("#gin-ranked-note").textContent = note;
+  $("#gin-ranked-note").hidden = !note;
   $("#gin-start-form").addEventListener("submit", (e) => {
     e.preventDefault();
     start(day.date);

@@ -15,6 +15,15 @@ export function explain(error) {
   return has(key) ? t(key) : t("err.unknown", { code: error.code });
 }
 
+// What a start of the day would be, said before any deal is shown (the day document's
+// ranked_start): anonymous play is unranked, and a deal once seen is not played ranked that day.
+export function explainRankedStart(day) {
+  const reason = day.ranked_start ? day.ranked_start.reason : null;
+  if (reason === "deal_seen") return t("today.dealSeen");
+  if (reason === "anonymous") return t("today.unrankedNote");
+  return "";
+}
+
 // A rejection reason from the verifier, e.g. "bot_mismatch at move 12".
 export function explainReason(reason) {
   const text = reason || "?";

@@ -2,11 +2,19 @@
 503 after the write, a dropped connection) asks again with the same ``Idempotency-Key`` header and
 gets the resource the first request made, not a second one.
 
-The server remembers, per route and caller (the session's player, else the address: a caller
-without a session had none the first time either), the key's request fingerprint and what it
-made for ``TTL_S``; one key on the state server, one slot (hash tag). A secret of the answer (the
-creator's bearer token) is stored sealed with the key itself, so only a holder of the key can
-read it back. Without the header nothing changes.
+The server remembers, per route and caller, the key's request fingerprint and what it made for
+``TTL_S``; one key on the state server, one slot (hash tag). A secret of the answer (the creator's
+bearer token) is stored sealed with the key itself, so only a holder of the key can read it back.
+Without the header nothing changes.
+
+The caller (:func:`_caller`) is the session's player (an account's home player when signed in):
+a retry with the session cookie is bound to it. A caller without a session (its first request
+ever) had none the first time either, so it is bound to what it has: its address and its
+browser (User-Agent). Its remembered answer is handed back to a caller without a session only
+once: that answer sets the creator's session cookie, so the client's next retry comes as the
+creator (the answer is remembered under the creator's player too), while a later copy of the
+request without the cookie (the same address and browser, the key seen) makes a resource of its
+own instead of the creator's.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ HEADER: Final = "Idempotency-Key"
 TTL_S: Final = 600  # a retry comes within seconds; ten minutes covers a slow one
 PENDING_S: Final = 30  # a first request still running (or one that died): asked again, 409
 PATTERN: Final = re.compile(r"[A-Za-z0-9_-]{8,128}")
+ANONYMOUS: Final = "addr:"  # a caller without a session (:func:`_caller`)
 
 
 @dataclass(frozen=True)
@@ -77,8 +86,13 @@ def given_key() -> str | None:
 
 
 def _caller() -> str:
+    """``p:<player>`` for a caller with a session; else ``addr:<address>|<browser>`` (the
+    User-Agent's hash): a caller without a session of the same address and browser."""
     player = identity.session_player()
-    return f"p:{player}" if player is not None else f"addr:{limits.client_address()}"
+    if player is not None:
+        return f"p:{player}"
+    agent = hashlib.sha256(request.headers.get("User-Agent", "").encode()).hexdigest()[:32]
+    return f"{ANONYMOUS}{limits.client_address()}|{agent}"
 
 
 def _name(route: str, caller: str, key: str) -> str:
@@ -93,9 +107,9 @@ def once(
     sealed: tuple[str, ...] = (),
 ) -> tuple[Any, int]:
     """``answer(make())``, or with a key seen before from this caller ``answer`` of what the
-    first request made (its ``sealed`` fields stored sealed with the key). The same key with
-    another body: 422 ``idempotency_key_reused``; while the first still runs: 409
-    ``idempotency_key_in_use``."""
+    first request made (its ``sealed`` fields stored sealed with the key; to a caller without a
+    session only once). The same key with another body: 422 ``idempotency_key_reused``; while
+    the first still runs: 409 ``idempotency_key_in_use``."""
     key = given_key()
     if key is None:
         return answer(make())
@@ -120,6 +134,10 @@ def once(
             raise ApiError(
                 409, "idempotency_key_in_use", "the first request with this key is still running"
             )
+        if caller.startswith(ANONYMOUS) and not client.delete(claim.name):
+            raise ApiError(  # a concurrent copy without a session took it first
+                409, "idempotency_key_in_use", "the first request with this key is still running"
+            )
         made = dict(seen["made"])
         for field in sealed:
             made[field] = unseal(made[field], claim.secret)
@@ -132,7 +150,7 @@ def once(
     stored = {f: seal(v, claim.secret) if f in sealed else v for f, v in made.items()}
     done = {"fingerprint": claim.fingerprint, "made": stored}
     names = [claim.name]
-    if caller.startswith("addr:") and "player" in made:  # the answer's cookie names the player:
+    if caller.startswith(ANONYMOUS) and "player" in made:  # the answer's cookie names the player:
         names.append(_name(route, f"p:{made['player']}", key))  # a retry may come with it
     for name in names:  # each its own key and slot (a Redis Cluster): no transaction
         client.set(name, json.dumps(done, separators=(",", ":")), ex=TTL_S)

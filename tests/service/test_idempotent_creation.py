@@ -112,3 +112,48 @@ def test_one_callers_key_never_answers_another_callers_resource(
     assert resource(path, theirs.get_json()) != resource(path, first.get_json())
     if path == "/api/tables":
         assert theirs.get_json()["token"] != first.get_json()["token"]
+
+
+@pytest.mark.parametrize("path", list(ROUTES))
+def test_a_key_replayed_by_another_client_never_answers_the_creators_resource(
+    app: Flask, rdb: redis.Redis[str], rankings: redis.Redis[str], path: str
+) -> None:
+    """The key is bound to its caller. A creator without a cookie (its first request ever) is
+    bound to its address and its browser (User-Agent); its answer sets the creator's cookie, so
+    a retry after that comes as the creator. Another client of the same address replaying the
+    key and the body, without the cookie, gets a resource of its own, never the creator's (a
+    table's token above all), whether the creator has retried or not."""
+    body = ROUTES[path]
+    ada = app.test_client()
+    ada_agent = {"User-Agent": "Ada's browser"}
+    first = ada.post(path, json=body, headers={"Idempotency-Key": "ada-key-0001", **ada_agent})
+    assert first.status_code == 201
+    eve = app.test_client()  # the same address (a school's), no cookie, another browser
+    replay = eve.post(path, json=body, headers={"Idempotency-Key": "ada-key-0001"})
+    assert replay.status_code == 201
+    assert resource(path, replay.get_json()) != resource(path, first.get_json())
+    if path == "/api/tables":
+        assert replay.get_json()["token"] != first.get_json()["token"]
+    # Ada's own retry still answers her resource (her cookie binds it to her player)
+    again = ada.post(path, json=body, headers={"Idempotency-Key": "ada-key-0001", **ada_agent})
+    assert resource(path, again.get_json()) == resource(path, first.get_json())
+
+
+@pytest.mark.parametrize("path", list(ROUTES))
+def test_a_cookieless_callers_answer_is_handed_back_once(
+    redis_url: str, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str], path: str
+) -> None:
+    """A lost answer retried without a cookie gets the first answer once, with the creator's
+    cookie; a later cookieless replay of the key (the same address and browser: a copy of the
+    request) makes a resource of its own instead of handing the creator's out again."""
+    body = ROUTES[path]
+    unconfirmed = make_app(redis_url, clock, PIKDAME_REDIS_WAIT_REPLICAS=1).test_client()
+    assert post(unconfirmed, path, body, "lost-key-0001").status_code == 503
+    app = make_app(redis_url, clock)
+    retry = post(app.test_client(), path, body, "lost-key-0001")
+    assert retry.status_code == 201
+    copy = post(app.test_client(), path, body, "lost-key-0001")
+    assert copy.status_code == 201
+    assert resource(path, copy.get_json()) != resource(path, retry.get_json())
+    if path == "/api/tables":
+        assert copy.get_json()["token"] != retry.get_json()["token"]

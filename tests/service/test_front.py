@@ -5,6 +5,7 @@ client's own X-Forwarded-For never reaches the rate limits."""
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import json
 import re
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from werkzeug.serving import make_server
 
 from service import security
 from tests.support.front import (
@@ -29,6 +31,7 @@ from tests.support.front import (
 from tests.support.http import Answer, fetch
 from tests.support.processes import WebServer, service_env, start_web
 from tests.support.servers import RedisServer, free_port, start_redis
+from tests.support.service_app import Clock, make_app
 
 pytestmark = [
     pytest.mark.integration,
@@ -80,7 +83,7 @@ def test_a_public_read_is_served_from_the_micro_cache(stack: tuple[Front, WebSer
     before = upstream_requests(log, path)
     first = fetch(front.base, path)
     assert first.status == 200
-    assert first.headers["Cache-Control"] == "public, max-age=1"
+    assert first.headers["Cache-Control"] == "public, max-age=1, stale-while-revalidate=5"
     assert first.headers["X-Cache-Status"] in ("MISS", "EXPIRED")
     reads, statuses = 1, []
     while "HIT" not in statuses and reads < 6:  # within its second, normally the very next read
@@ -249,6 +252,86 @@ def test_a_cached_public_read_follows_a_change_once_its_second_is_over(
             break
         threading.Event().wait(0.05)
     assert seen == now
+
+
+@pytest.fixture
+def clocked(tmp_path: Path) -> Iterator[tuple[Front, Clock]]:
+    """nginx in front of the app on the tests' clock (in this process: the clock is settable),
+    on a redis-server of its own. nginx counts the cache's seconds on the real clock."""
+    server: RedisServer = start_redis()
+    clock = Clock()
+    app = make_app(server.url, clock, PIKDAME_PROXIES="127.0.0.1")
+    web = make_server("127.0.0.1", free_port(), app, threaded=True)
+    thread = threading.Thread(target=web.serve_forever, daemon=True)
+    thread.start()
+    front = start_front(f"127.0.0.1:{web.server_port}")
+    yield front, clock
+    front.stop()
+    web.shutdown()
+    server.close()
+
+
+def _moment(day: str, change: str) -> dt.datetime:
+    """When a day's documents change: its end (today's document becomes the next day's) or its
+    close (the seed is published), on the app's clock."""
+    ends = dt.datetime.combine(dt.date.fromisoformat(day), dt.time(), dt.UTC) + dt.timedelta(days=1)
+    return ends if change == "end" else ends + dt.timedelta(minutes=120)  # the default grace
+
+
+def _changed(path: str, day: str, answer: Answer) -> bool:
+    doc = answer.json()
+    return doc["date"] != day if path == "/api/daily" else doc["seed"] is not None
+
+
+CHANGES = [("/api/daily", "end"), ("DAY", "close")]
+
+
+@pytest.mark.parametrize(("path", "change"), CHANGES)
+def test_a_document_stored_in_a_changes_last_second_is_not_kept_past_it(
+    clocked: tuple[Front, Clock], path: str, change: str
+) -> None:
+    """Defect: a day's document (today's at midnight, a day's seed at its close) stored in the
+    last second before its change was served from the micro-cache after it (max-age=1, a HIT).
+    Now a public read's lifetime never reaches past the next change as the app's clock counts
+    it: in that last second it is not stored at all."""
+    front, clock = clocked
+    day = clock.today
+    path = f"/api/daily/{day}" if path == "DAY" else path
+    moment = _moment(day, change)
+    clock.moment = moment - dt.timedelta(seconds=0.5)
+    before = fetch(front.base, path)
+    assert not _changed(path, day, before)
+    clock.moment = moment + dt.timedelta(seconds=0.5)
+    after = fetch(front.base, path)
+    assert _changed(path, day, after), after.headers
+    assert "public" not in before.headers["Cache-Control"]
+
+
+@pytest.mark.parametrize(("path", "change"), CHANGES)
+def test_a_changed_document_is_never_served_stale(
+    clocked: tuple[Front, Clock], path: str, change: str
+) -> None:
+    """Defect: after a day closed, the micro-cache served the document from before the close
+    (seed null) once more, as STALE, while it fetched the new one (proxy_cache_use_stale
+    updating). Now nginx serves stale while updating only for as long as the app's
+    stale-while-revalidate allows, and that never reaches past the change."""
+    front, clock = clocked
+    day = clock.today
+    path = f"/api/daily/{day}" if path == "DAY" else path
+    moment = _moment(day, change)
+    clock.moment = moment - dt.timedelta(seconds=1.5)  # a second of it may be kept
+    stored = fetch(front.base, path)
+    assert not _changed(path, day, stored)
+    clock.moment = moment + dt.timedelta(seconds=0.5)
+    answer = stored
+    for _ in range(200):  # a condition, not a time: until the entry's second is over
+        answer = fetch(front.base, path)
+        if answer.headers["X-Cache-Status"] != "HIT":
+            break
+        threading.Event().wait(0.05)
+    assert answer.headers["X-Cache-Status"] not in ("STALE", "UPDATING")
+    assert _changed(path, day, answer)
+    assert stored.headers["Cache-Control"] == "public, max-age=1"
 
 
 def test_a_private_304_is_never_served_from_nor_stored_in_the_cache(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import logging
 import re
@@ -27,7 +28,8 @@ def test_security_headers_on_every_response(client: FlaskClient) -> None:
         assert response.headers["Referrer-Policy"] == "no-referrer"
     # private API answers are never stored; a public read only for an anonymous caller (issue 16)
     assert client.get("/api/attempts/nope").headers["Cache-Control"] == "no-store"
-    assert client.get("/api/daily").headers["Cache-Control"] == "public, max-age=1"
+    public = "public, max-age=1, stale-while-revalidate=5"
+    assert client.get("/api/daily").headers["Cache-Control"] == public
     with_token = client.get("/api/daily", headers={"Authorization": "Bearer x"})
     assert with_token.headers["Cache-Control"] == "no-store"
 
@@ -149,3 +151,46 @@ def test_limits_see_the_client_behind_the_proxy(
         return app.test_client().post(path, json={"name": address}, headers=headers).status_code
 
     assert [post("203.0.113.1"), post("203.0.113.1"), post("203.0.113.2")] == [201, 429, 201]
+
+
+def test_a_day_bound_public_read_is_never_kept_past_the_days_change(
+    client: FlaskClient, clock: Clock
+) -> None:
+    """A day's documents change at its end (today's becomes the next day's) and its close (the
+    seed): a shared cache is told to keep them, stale-while-revalidate included, only until
+    then, on the app's clock; in the last second not at all. The all-time board has no day."""
+    day = clock.today
+    end = dt.datetime.combine(dt.date.fromisoformat(day), dt.time(), dt.UTC) + dt.timedelta(1)
+    cases = [
+        (
+            end - dt.timedelta(seconds=3.5),
+            "/api/daily",
+            "public, max-age=1, stale-while-revalidate=2",
+        ),
+        (end - dt.timedelta(seconds=1.5), "/api/daily", "public, max-age=1"),
+        (end - dt.timedelta(seconds=0.5), "/api/daily", "no-store"),
+        (end - dt.timedelta(seconds=0.5), f"/api/leaderboard/{day}", "no-store"),
+        (end - dt.timedelta(seconds=0.5), "/api/days", "no-store"),
+        (
+            end - dt.timedelta(seconds=0.5),
+            "/api/leaderboard/all-time",
+            "public, max-age=1, stale-while-revalidate=5",
+        ),
+        # the next day, in the day's grace: its close (120 minutes) bounds every day-bound read
+        (
+            end + dt.timedelta(minutes=120, seconds=-2.5),
+            f"/api/daily/{day}",
+            "public, max-age=1, stale-while-revalidate=1",
+        ),
+        (end + dt.timedelta(minutes=120, seconds=-0.5), "/api/daily", "no-store"),
+        (
+            end + dt.timedelta(minutes=120, seconds=0.5),
+            f"/api/daily/{day}",
+            "public, max-age=1, stale-while-revalidate=5",
+        ),
+    ]
+    for moment, path, expected in cases:
+        clock.moment = moment
+        answer = client.get(path)
+        assert answer.status_code == 200, (path, answer.get_json())
+        assert answer.headers["Cache-Control"] == expected, (moment, path)

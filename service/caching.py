@@ -66,7 +66,9 @@ def until_change() -> float:
 def lifetime(endpoint: str, seconds: int) -> str | None:
     """The Cache-Control of a public answer of ``endpoint`` (``seconds``: its PUBLIC_READS
     lifetime); None when it must not be stored at all (its day changes within a second)."""
-    if endpoint not in DAY_BOUND:
+    date = (request.view_args or {}).get("date")
+    closed = isinstance(date, str) and clock.is_closed(date, settings())  # (a 200: a real date)
+    if endpoint not in DAY_BOUND or closed:  # a closed day's answer no longer changes at one
         return f"public, max-age={seconds}, stale-while-revalidate={STALE_S}"
     left = math.floor(until_change())
     max_age = min(seconds, left)

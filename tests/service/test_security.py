@@ -158,8 +158,10 @@ def test_a_day_bound_public_read_is_never_kept_past_the_days_change(
 ) -> None:
     """A day's documents change at its end (today's becomes the next day's) and its close (the
     seed): a shared cache is told to keep them, stale-while-revalidate included, only until
-    then, on the app's clock; in the last second not at all. The all-time board has no day."""
+    then, on the app's clock; in the last second not at all. The all-time board has no day; a
+    closed day's document changes at no day's change."""
     day = clock.today
+    long = "public, max-age=1, stale-while-revalidate=5"
     end = dt.datetime.combine(dt.date.fromisoformat(day), dt.time(), dt.UTC) + dt.timedelta(1)
     cases = [
         (
@@ -171,6 +173,7 @@ def test_a_day_bound_public_read_is_never_kept_past_the_days_change(
         (end - dt.timedelta(seconds=0.5), "/api/daily", "no-store"),
         (end - dt.timedelta(seconds=0.5), f"/api/leaderboard/{day}", "no-store"),
         (end - dt.timedelta(seconds=0.5), "/api/days", "no-store"),
+        (end - dt.timedelta(seconds=0.5), "/api/daily/2026-11-01", long),
         (
             end - dt.timedelta(seconds=0.5),
             "/api/leaderboard/all-time",

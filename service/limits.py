@@ -56,6 +56,27 @@ def address_of(address: str) -> str:
     return str(ip)
 
 
+# One IPv6 customer usually holds more than a /64: a /56 (homes) or a /48 (businesses), while a
+# mobile network hands each device a /64 of its own. Creations are counted per /64 at the limit
+# and, besides, per /56 and per /48 at these multiples of it: a customer using many /64s gets at
+# most that many times one address's creations, and unrelated devices of one network share a
+# generous budget (issue 13; README, "Configuration").
+NETWORKS: Final = ((56, 4), (48, 16))  # (IPv6 prefix length, multiple of the limit)
+
+
+@functools.lru_cache(maxsize=4096)
+def network_of(address: str, prefix: int) -> str | None:
+    """The IPv6 network of ``address`` with ``prefix`` bits; None for IPv4 (and an IPv4-mapped
+    IPv6 address), which is counted as itself."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    if not isinstance(ip, ipaddress.IPv6Address) or ip.ipv4_mapped is not None:
+        return None
+    return str(ipaddress.IPv6Network((ip, prefix), strict=False))
+
+
 def client_address() -> str:
     """The request's address as limits count it (IPv6: its /64)."""
     return address_of(get_remote_address())
@@ -141,8 +162,14 @@ def _made(response: Response) -> bool:
 
 
 def limit_table_entries(limit: Callable[[], str]) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Creating and joining tables: per address, counting only what took a seat."""
-    return limiter.limit(limit, key_func=address_key, deduct_when=_made)
+    """Creating and joining tables: per address (IPv6: per /64, and per /56 and /48 at
+    multiples, :data:`NETWORKS`), counting only what took a seat."""
+
+    def decorate(view: Callable[P, R]) -> Callable[P, R]:
+        per_address = limiter.limit(limit, key_func=address_key, deduct_when=_made)
+        return _per_networks(limit, _made, per_address(view))
+
+    return decorate
 
 
 def per_attempt_key() -> str:
@@ -156,17 +183,55 @@ def _created(response: Response) -> bool:
 
 
 def limit_creations() -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Starting attempts (and creating accounts): per address (IPv6: per /64) and per account
-    or player, counting only the starts that created something."""
+    """Starting attempts (and creating accounts, leagues): per address (IPv6: per /64, and per
+    /56 and /48 at multiples, :data:`NETWORKS`) and per account or player, counting only the
+    starts that created something."""
 
     def decorate(view: Callable[P, R]) -> Callable[P, R]:
         per_address = limiter.limit(attempts_limit, key_func=address_key, deduct_when=_created)
         per_client = limiter.limit(
             attempts_limit, key_func=_creation_client_key, deduct_when=_created
         )
-        return per_address(per_client(view))
+        return _per_networks(attempts_limit, _created, per_address(per_client(view)))
 
     return decorate
+
+
+def _per_networks(
+    limit: Callable[[], str], counted: Callable[[Response], bool], view: Callable[P, R]
+) -> Callable[P, R]:
+    """``view`` limited besides per IPv6 /56 and /48 of the caller at multiples of ``limit``
+    (:data:`NETWORKS`), counting the answers ``counted`` accepts; IPv4 callers are exempt."""
+    for prefix, times in NETWORKS:
+        per_network = limiter.limit(
+            _scaled(limit, times),
+            key_func=_network_key(prefix),
+            deduct_when=counted,
+            exempt_when=_not_ipv6,
+        )
+        view = per_network(view)
+    return view
+
+
+def _scaled(limit: Callable[[], str], times: int) -> Callable[[], str]:
+    """``limit`` (e.g. "10 per hour") with ``times`` its amount, in the same window."""
+
+    def scaled() -> str:
+        item = _parsed(limit())
+        return f"{item.amount * times} per {item.multiples} {item.GRANULARITY.name}"
+
+    return scaled
+
+
+def _network_key(prefix: int) -> Callable[[], str]:
+    def key() -> str:
+        return f"net:{network_of(get_remote_address(), prefix)}"
+
+    return key
+
+
+def _not_ipv6() -> bool:
+    return network_of(get_remote_address(), 64) is None
 
 
 def _creation_client_key() -> str:

@@ -98,3 +98,47 @@ def test_replay_positions_are_limited_and_cached(
     assert rdb.exists(keys.replay(aid))
     assert [reader.get(path).status_code for _ in range(3)] == [200, 200, 429]
     assert reader.get("/replay/0000000000000000/positions").status_code == 429
+
+
+def test_one_ipv6_customer_cannot_multiply_the_start_limit_by_its_64s(
+    redis_url: str, rdb: redis.Redis[str], clock: Clock
+) -> None:
+    """An IPv6 client counts as its /64, but one customer usually holds a /56 (homes) or a /48
+    (businesses): each new /64 of it used to open a fresh start count. Creations are counted per
+    /64 at the limit, per /56 at 4 times it and per /48 at 16 times it (docs: README, limits),
+    so a customer gets at most 4 or 16 times one address's starts, while unrelated devices that a
+    mobile network gives a /64 each share a generous budget. IPv4 is counted as before."""
+    app = limited(redis_url, clock, PIKDAME_LIMIT_ATTEMPTS="1 per hour")
+    path = f"/api/daily/{clock.today}/attempts"
+
+    def start_from(address: str) -> int:
+        web = app.test_client()
+        web.environ_base["REMOTE_ADDR"] = address
+        return web.post(path, json={"name": f"P{address.replace(':', '')}"}).status_code
+
+    assert start_from("2001:db8:0:100::1") == 201
+    assert start_from("2001:db8:0:100::2") == 429  # the same /64
+    # three more /64s of the same /56: four in all, then refused
+    assert [start_from(f"2001:db8:0:1{n:02x}::1") for n in (1, 2, 3)] == [201] * 3
+    assert start_from("2001:db8:0:1ff::1") == 429
+    # one /64 in each of the same /48's other /56s: sixteen starts in the /48, then refused
+    others = [start_from(f"2001:db8:0:{n:x}00::1") for n in range(2, 16)]
+    assert others == [201] * 12 + [429] * 2
+    assert start_from("2001:db8:1:100::1") == 201  # another /48: another customer
+    assert [start_from(f"198.51.100.{n}") for n in (1, 1, 2)] == [201, 429, 201]
+
+
+def test_one_ipv6_customer_cannot_multiply_the_table_limit_by_its_64s(
+    redis_url: str, rdb: redis.Redis[str], clock: Clock
+) -> None:
+    """Tables created (and joins) are counted per /64 and per /56 and /48 alike."""
+    app = limited(redis_url, clock, PIKDAME_LIMIT_TABLES="1 per hour")
+    table = {"name": "Ada", "seats": [{"kind": "human"}, {"kind": "bot", "level": "beginner"}]}
+
+    def create_from(address: str) -> int:
+        web = app.test_client()
+        web.environ_base["REMOTE_ADDR"] = address
+        return web.post("/api/tables", json=table).status_code
+
+    made = [create_from(f"2001:db8:5:1{n:02x}::1") for n in range(5)]
+    assert made == [201] * 4 + [429]

@@ -73,6 +73,9 @@ def test_a_rehearsed_deal_gets_no_ranked_attempt_after_sign_up(
     assert refused.status_code == 409, refused.get_json()
     assert refused.get_json()["error"]["code"] == "deal_seen"
     assert "attempt" not in refused.get_json() and "token" not in refused.get_json()
+    # API.md's order: the 409 before a bad name's 422
+    bad_name = client.post(f"/api/daily/{clock.today}/attempts", json={**_body(game), "name": ""})
+    assert bad_name.status_code == 409 and bad_name.get_json()["error"]["code"] == "deal_seen"
     assert _day_state(rdb, clock.today, game) == before
     # the other daily game's deal was never shown: its ranked attempt is still offered
     other = "gin" if game == "pikdame" else "pikdame"

@@ -187,8 +187,8 @@ def _can_start(date: str, game: str | None = None) -> tuple[str, bool]:
             raise ApiError(
                 409,
                 "deal_seen",
-                f"this device or account has seen the deal of {date} already (an attempt"
-                ' "ohne Wertung"): no ranked attempt of it today',
+                f"this device or account has started an attempt of {date}'s deal already"
+                " (ranked or not): no ranked attempt of it today",
             )
     return player, ranked
 

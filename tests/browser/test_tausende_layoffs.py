@@ -175,3 +175,46 @@ def test_a_discard_below_the_opening_warns_and_the_log_says_the_melds_went_back(
     ada.wait_for_selector("body[data-ready='1']")
     expect(ada.locator("#log li.mine.taken-back")).to_have_count(1)
     expect(ada.locator("#log li.mine.take-back")).to_have_count(1)
+
+
+def test_another_seats_unfinished_opening_is_told_in_the_move_list(ada: Page) -> None:
+    """The same for a move list played out from the stream (lib/table/playback.js): a seat's
+    melds are followed by their opening points (a joker as the card it stands for, R12.3), so
+    a turn below 30 ends with its melds taken back and one that reached 30 does not."""
+    create_table(ada, "Ada", ["human", "zen"], game="tausende")
+    ada.locator("#start-button").click()
+    expect(ada.locator("#table")).to_be_visible()
+    lines = ada.evaluate(
+        """async () => {
+          const src = [...document.scripts].map((s) => s.src)
+            .find((s) => s.includes("tables/table.js"));
+          const { play } = await import(new URL("../lib/table/playback.js", src).href);
+          const ctx = { attemptId: "probe-back", me: 0,
+            seats: [{ kind: "human", name: "Ada" }, { kind: "human", name: "Bea" },
+                    { kind: "bot" }] };
+          const before = { stock_size: 40, hand_sizes: [13, 13, 13], discard: ["3C"],
+            melds: [[], [], []], opened: [false, false, false], turn_points: 0 };
+          const list = document.querySelector("#log");
+          await play([
+            { seat: 1, move: "draw" },
+            { seat: 1, move: "meld X 9H TH" },      // 5 (the joker as 8♥) + 5 + 10 = 20
+            { seat: 1, move: "discard 4S" },
+            { seat: 2, move: "draw" },
+            { seat: 2, move: "meld KS KH X" },      // 10 + 10 + 10 (the joker as a king)
+            { seat: 2, move: "discard 5S" },
+          ], before, ctx);
+          return [...list.children].slice(-7).map((li) => [li.className, li.textContent]);
+        }"""
+    )
+    assert lines == [
+        ["", "Bea: zieht vom Stapel"],
+        [" taken-back", "Bea: legt aus: ★ 9♥ 10♥ (zurückgenommen)"],
+        [
+            " take-back",
+            "Bea: nimmt die Auslage zurück auf die Hand – unter 30 Punkten keine Eröffnung",
+        ],
+        ["", "Bea: wirft 4♠ ab"],
+        ["", "Bot 2: zieht vom Stapel"],
+        ["", "Bot 2: legt aus: K♠ K♥ ★"],
+        ["", "Bot 2: wirft 5♠ ab"],
+    ], lines

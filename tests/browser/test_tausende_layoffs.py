@@ -218,3 +218,20 @@ def test_another_seats_unfinished_opening_is_told_in_the_move_list(ada: Page) ->
         ["", "Bot 2: legt aus: K♠ K♥ ★"],
         ["", "Bot 2: wirft 5♠ ab"],
     ], lines
+
+
+def test_a_pass_asks_first_like_every_action(ada: Page, stack: Stack) -> None:
+    """docs/TAUSENDE.md: a hand of Q♠s only plays `pass` (R12.6). The button sent it at once; now
+    it opens the confirmation, and cancelling sends nothing. (No pass takes melds back: the
+    engine lets no meld leave Q♠s only, `must_keep_card`.)"""
+    table_id = table_at(ada, stack, [["QS", "QS"], BOT_HAND], stock=STOCK)
+    seq = table_of(ada, table_id)["seq"]
+    ada.locator("[data-tausende='pass']").click()
+    expect(ada.locator("#confirm-preview")).to_contain_text("Du passt")
+    expect(ada.locator("#take-back-warning")).to_have_count(0)
+    ada.locator("#confirm-cancel").click()
+    assert table_of(ada, table_id)["seq"] == seq
+    ada.locator("[data-tausende='pass']").click()
+    ada.locator("#confirm-ok").click()
+    settled(ada)
+    expect(ada.locator("#log li.mine", has_text="passt")).to_have_count(1)

@@ -15,7 +15,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.support.browser_stack import Stack
-from tests.support.gin_flows import create_gin_table
+from tests.support.gin_flows import create_gin_table, table_doc
+from tests.support.gin_player import gin_choice
 from tests.support.page_flows import api_call
 from tests.support.table_flows import create_table, my_turn, play_until
 
@@ -137,11 +138,24 @@ def round_over(table: dict[str, Any]) -> bool:
 
 def test_a_gin_table_fits_one_phone_screen(phone: Page) -> None:
     page = phone
-    create_gin_table(page)
+    table_id = create_gin_table(page)
     expect(page.locator("#gin-hand li").first).to_be_visible()
     page.wait_for_selector("[data-gin-action]:not([disabled])", timeout=60_000)
     assert_first_screen(page, ["#gin-status", "#gin-hand li", "[data-gin-action]:not([disabled])"])
     assert_menu_in_sight(page)
+    # the hand's result (shown to a page that saw the hand end): its heading and button in sight
+    call = api_call(page)
+    table = table_doc(page, table_id)
+    for _ in range(500):
+        if table["view"]["results"] or table["status"] != "playing":
+            break
+        move = {"move": gin_choice(table["view"]), "seq": table["seq"]}
+        status, body = call("POST", f"/api/tables/{table_id}/moves", move)
+        assert status == 200, body
+        table = body["table"]
+    assert table["view"]["results"], "no hand ended in 500 moves"
+    expect(page.locator("#gin-result")).to_be_visible(timeout=60_000)
+    assert_first_screen(page, ["#gin-result h2", "#gin-result button"])
 
 
 @pytest.mark.parametrize("path", ["/", "/spielen", "/rules?lang=en"])

@@ -92,17 +92,21 @@ STOCK = ["5D", "9C", "2S", "3S", "4H", "6D", "7C", "8D"]
 def test_the_lay_off_dialog_offers_every_meld_and_lay_here_asks_first(
     ada: Page, stack: Stack
 ) -> None:
-    melds = [[set_("QD", "QH", "QC")], [run("8H", "9H", "TH"), set_("5C", "5D", "5S")]]
+    melds = [
+        [set_("QD", "QH", "QC")],
+        [run("8H", "9H", "TH"), set_("5C", "5D", "5S"), run("3S", "X", "5S")],
+    ]
     table_id = table_at(
-        ada, stack, [["7H", "5H", "2D", "9S", "KC"], BOT_HAND], melds=melds,
+        ada, stack, [["7H", "5H", "2D", "9S", "KC", "4S"], BOT_HAND], melds=melds,
         opened=[True, True], stock=STOCK,
     )  # fmt: skip
-    # R12.5 through "Anlegen": the own meld and both of the bot's, the bot's named as its
+    # R12.5 through "Anlegen": the own meld and every one of the bot's, named as the bot's
     pick(ada, "7H")
     ada.locator("#actions button[data-action=lay]").click()
     options = ada.locator("#confirm input[name=meld]")
-    expect(options).to_have_count(3)
-    assert [options.nth(i).get_attribute("value") for i in range(3)] == ["1", "1.1", "1.2"]
+    expect(options).to_have_count(4)
+    values = [options.nth(i).get_attribute("value") for i in range(4)]
+    assert values == ["1", "1.1", "1.2", "1.3"]
     expect(ada.locator("#confirm [data-owner='1']").first).to_contain_text("gehört Bot 1")
     ada.locator("#confirm input[name=meld][value='1.1']").check()
     expect(ada.locator("#confirm-preview")).to_contain_text("Du legst an Auslage 1 von Bot 1 an")
@@ -129,6 +133,19 @@ def test_the_lay_off_dialog_offers_every_meld_and_lay_here_asks_first(
     settled(ada)
     expect(ada.locator("#log li.mine").last).to_contain_text("legt 5♥ an Auslage 2 von Bot 1 an")
     assert "5H" in table_of(ada, table_id)["view"]["melds"][1][1]["cards"]
+
+    # "Joker tauschen" (R12.5, R6): the joker in the bot's run, the only meld with one
+    pick(ada, "4S")
+    ada.locator("#actions button[data-action=swap]").click()
+    expect(options).to_have_count(1)
+    expect(options.first).to_have_attribute("value", "1.3")
+    expect(ada.locator("#confirm-preview")).to_contain_text("Joker in Auslage 3 von Bot 1")
+    ada.locator("#confirm-ok").click()
+    settled(ada)
+    expect(ada.locator("#log li.mine").last).to_contain_text(
+        "tauscht den Joker in Auslage 3 von Bot 1 gegen 4♠"
+    )
+    assert table_of(ada, table_id)["view"]["melds"][1][2]["cards"] == ["3S", "4S", "5S"]
 
     # a player who has opened is not warned at the discard
     pick(ada, "2D")

@@ -233,7 +233,9 @@ function renderGame() {
     $("#status").textContent = t("tables.over");
   }
   if (T.game === "tausende") {
-    renderTausende(T, ctx, { send, selected: () => board.hand.selectedCards(), say: board.say });
+    renderTausende(T, ctx, {
+      send, selected: () => board.hand.selectedCards(), say: board.say, action: board.action,
+    });
   }
   renderCut();
   renderLucky();

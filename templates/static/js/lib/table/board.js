@@ -7,6 +7,7 @@ import { meldPoints } from "../cards.js";
 import { $ } from "../dom.js";
 import { describeSelection } from "../explain.js";
 import { t } from "../i18n.js";
+import { seatName } from "../moves.js";
 import { jokerCards } from "../notation.js";
 import { load, save } from "../store.js";
 import { closePanel, openPanel, precheck, prepare } from "./actions.js";
@@ -107,7 +108,7 @@ export function createBoard(ctx, handlers) {
       return;
     }
     say("");
-    open(prepare(name, view, chosen, preset));
+    open(prepare(name, view, chosen, preset, (seat) => seatName(seat, ctx.seats)));
   }
 
   function cancel(refocus = true) {

@@ -7,6 +7,7 @@ import { t } from "../i18n.js";
 import { describe, goesOut, parseMove, seatName } from "../moves.js";
 import { load, save } from "../store.js";
 import { seatMelds, showTop } from "./table.js";
+import { OPENING, openingPoints } from "./tausende.js";
 
 export const SPEEDS = { slow: 1000, normal: 450, fast: 180, veryfast: 15 };
 // The move list kept in the browser (a round has a few hundred moves at most).
@@ -18,11 +19,17 @@ export function delay() {
 
 const logKey = (ctx) => `log.${ctx.attemptId}`;
 
-function logItem(seat, move, ctx, goingOut) {
+// note: a Tausende meld taken back (R12.3: "back"), or a line that is no move but what the
+// engine did at the turn's end ({takeBack: n melds}).
+function logItem(seat, move, ctx, goingOut, note = null) {
   const mine = seat === (ctx.me ?? 0);
-  return h("li", { class: mine ? "mine" : "" },
+  const back = note === "back";
+  const text = note && note.takeBack
+    ? t("move.takeBack", { n: note.takeBack, goal: OPENING })
+    : describe(move, { goingOut, who: { seat, seats: ctx.seats, me: ctx.me ?? 0 } });
+  return h("li", { class: `${mine ? "mine" : ""}${back ? " taken-back" : ""}${note && note.takeBack ? " take-back" : ""}` },
     h("b", { text: `${mine ? t("seat.you") : seatName(seat, ctx.seats)}: ` }),
-    describe(move, { goingOut, who: { seat, seats: ctx.seats, me: ctx.me ?? 0 } }));
+    back ? h("s", { text }) : text, back ? ` ${t("move.takenBack")}` : null);
 }
 
 // goingOut: the move discards the last card, which goes out face down (R4.3).
@@ -35,11 +42,25 @@ export function logLine(seat, move, ctx, goingOut = false) {
   list.scrollTop = list.scrollHeight;
 }
 
+// R12.3 (docs/TAUSENDE.md): a seat that ends its turn below the opening takes its melds back.
+// The turn's "legt aus" lines are struck through and marked, and a line says what happened.
+function logTakeBack(seat, melds, ctx) {
+  const kept = load(logKey(ctx), []);
+  for (let i = kept.length - 1; i >= 0 && kept[i][0] === seat; i -= 1) {
+    const kind = parseMove(kept[i][1]).kind;
+    if (kind === "meld") kept[i][3] = "back";
+    if (kind === "draw" || kind === "take") break;
+  }
+  kept.push([seat, "", false, { takeBack: melds }]);
+  save(logKey(ctx), kept.slice(-KEPT));
+  restoreLog(ctx);
+}
+
 // The move list as this browser saw it (every tab of it: they share the storage), after a
 // reload or when a stale tab resyncs.
 export function restoreLog(ctx) {
   const list = clear($("#log"));
-  list.append(...load(logKey(ctx), []).map(([seat, move, goingOut]) => logItem(seat, move, ctx, goingOut)));
+  list.append(...load(logKey(ctx), []).map(([seat, move, goingOut, note]) => logItem(seat, move, ctx, goingOut, note)));
   list.scrollTop = list.scrollHeight;
 }
 
@@ -83,6 +104,8 @@ function apply(shown, seat, text, ctx) {
     const meld = melds[move.meld - 1];
     const at = meld ? meld.cards.indexOf("X") : -1;
     if (at >= 0) meld.cards[at] = move.card;
+  } else if (move.kind === "pass") {
+    // nothing moves but the melds an unfinished opening took back (below)
   } else if (move.kind === "swap-up" && move.card) {
     shown.pile = [move.card]; // Tausende's swapping round (R12.2): the new face-up card
     showTop(shown.pile);
@@ -98,6 +121,29 @@ function light(seat) {
   return section;
 }
 
+// Tausende (R12.3): who has opened, and the opening points of the seat to move this turn, kept
+// up move by move; at the end of a turn below 30 the seat's melds go back to its hand (the
+// engine's rule: a seat that has not opened has no melds but this turn's). Returns whether they
+// did.
+function openings(shown, seat, text, ctx) {
+  if (!shown.opened) return false;
+  const move = parseMove(text);
+  if (move.kind === "meld" && !shown.opened[seat]) {
+    shown.points += openingPoints({ kind: move.reading, cards: move.cards });
+    if (shown.points >= OPENING) shown.opened[seat] = true;
+  }
+  const ends = move.kind === "discard" || move.kind === "pass";
+  const back = ends && !shown.opened[seat] && shown.melds[seat].length > 0;
+  if (back) {
+    logTakeBack(seat, shown.melds[seat].length, ctx);
+    shown.sizes[seat] += shown.melds[seat].reduce((n, m) => n + m.cards.length, 0);
+    shown.melds[seat] = [];
+    if (seat !== (ctx.me ?? 0)) redrawMelds(seat, shown.melds[seat], ctx);
+  }
+  if (ends || move.kind === "swap-up") shown.points = 0;
+  return back;
+}
+
 // Play the events after the player's own move (events[0] is the player's: its hand and melds
 // are already shown, the rest of the table follows here).
 export async function play(events, before, ctx) {
@@ -106,10 +152,13 @@ export async function play(events, before, ctx) {
     sizes: [...before.hand_sizes],
     pile: [...before.discard],
     melds: before.melds.map((list) => list.map((m) => ({ kind: m.kind, cards: [...m.cards] }))),
+    opened: Array.isArray(before.opened) ? [...before.opened] : null,
+    points: before.turn_points || 0,
   };
   for (const event of events) {
     const goingOut = goesOut(event.move, shown.sizes[event.seat]);
     if (event.seat === (ctx.me ?? 0)) {
+      openings(shown, event.seat, event.move, ctx);
       logLine(event.seat, event.move, ctx, goingOut);
       if (parseMove(event.move).kind === "discard") {
         shown.sizes[event.seat] -= 1;
@@ -125,6 +174,7 @@ export async function play(events, before, ctx) {
     });
     if (wait > 0) await sleep(wait);
     apply(shown, event.seat, event.move, ctx);
+    openings(shown, event.seat, event.move, ctx);
     logLine(event.seat, event.move, ctx, goingOut);
     if (wait > 0) await sleep(wait / 2);
     if (section) section.classList.remove("acting");

@@ -10,22 +10,51 @@ import { $, clear, h } from "../dom.js";
 import { t } from "../i18n.js";
 import { meldCards, meldLabel } from "../melds.js";
 import { seatName } from "../moves.js";
-import { jokerCards } from "../notation.js";
+import { jokerCards, reading } from "../notation.js";
 
 export const OPENING = 30; // R12.3
 
 // R12.1's points: Pik Dame's (lib/cards.js) but a joker is worth 25.
 export const tausendePoints = (codes) => codes.reduce((sum, c) => sum + (c === "X" ? 25 : points(c)), 0);
 const OPTIONS = ["ace_high_only", "no_joker_swap", "go_out_on_opening"]; // R12.8
+const rankPoints = (rank) => (rank === "A" ? 20 : "TJQK".includes(rank) ? 10 : 5);
 
-// The panel, made once, between the status line and the board.
+// A meld's points towards the opening (R12.3, the engine's opening_points): a joker counts as
+// the card it stands for, in a run by its place, in a set the set's rank; a joker standing for
+// the Q♠ counts as a queen (10, docs/TAUSENDE.md).
+export function openingPoints(meld) {
+  const kind = meld.kind === "set" || meld.kind === "run" ? meld.kind : reading(meld.cards);
+  const stands = kind === "run" ? jokerCards({ kind, cards: meld.cards }) : [];
+  const natural = meld.cards.find((c) => c !== "X");
+  let joker = 0;
+  return meld.cards.reduce((sum, c) => {
+    if (c !== "X") return sum + tausendePoints([c]);
+    const card = kind === "run" ? stands[joker++] : natural;
+    return sum + (card ? rankPoints(card[0]) : 0);
+  }, 0);
+}
+
+// The panel, made once, between the status line and the board; above it what the turn needs
+// at once (the swapping round, on a phone who has opened). On a phone the panel itself stands
+// below the hand and the actions (tables.css), so one screen holds a turn.
 function panel() {
   let box = $("#tausende");
   if (!box) {
+    const top = h("div", { id: "tausende-top", class: "tausende-top" });
     box = h("section", { id: "tausende", class: "tausende", "aria-label": t("tausende.panel") });
-    $("#status").after(box);
+    $("#status").after(top);
+    top.after(box);
   }
   return box;
+}
+
+// A phone's one line (tables.css shows it only there): who has opened (R12.3) and the way down
+// to the panel with the melds, the lay-offs and the rules.
+function brief(view, ctx) {
+  const names = view.opened.map((opened, seat) => (opened ? seatName(seat, ctx.seats) : null)).filter(Boolean);
+  return h("p", { class: "tausende-brief", id: "tausende-brief" },
+    h("span", { text: names.length ? t("tausende.briefOpened", { names: names.join(", ") }) : t("tausende.briefNone") }),
+    h("a", { href: "#tausende", text: t("tausende.toPanel") }));
 }
 
 function rulesLine(T) {
@@ -60,13 +89,16 @@ function swappingRound(view, mine, handlers) {
   if (view.swaps === null || view.swaps === undefined || view.outcome) return null;
   const players = view.hand_sizes.length;
   const open = mine && view.phase === "draw" && view.swaps < players;
-  return h("div", { class: "tausende-swapping", id: "tausende-swapping" },
-    h("p", { text: t("tausende.swapping", { n: view.swaps, players, card: short(view.discard[0]) }) }),
+  // the player to swap reads the round in the status line (a phone shows only the button here)
+  if (open) $("#status").textContent = t("tausende.statusSwap", { card: short(view.discard[0]) });
+  return h("div", { class: `tausende-swapping${open ? " mine" : ""}`, id: "tausende-swapping" },
+    h("p", { class: "swap-text", text: t("tausende.swapping", { n: view.swaps, players, card: short(view.discard[0]) }) }),
     open ? h("p", { class: "hint-text", text: t("tausende.swappingHelp") }) : null,
     open ? h("button", {
       type: "button", class: "button small", dataset: { tausende: "swap-up" },
-      onclick: () => handlers.withCard((card) => `swap-up ${card}`),
-    }, t("tausende.swapUp")) : null);
+      onclick: () => handlers.withCard((card) => handlers.send(`swap-up ${card}`)),
+    }, h("span", { class: "wide-label", text: t("tausende.swapUp") }),
+    h("span", { class: "phone-label", text: t("tausende.swapUpShort", { card: short(view.discard[0]) }) })) : null);
 }
 
 // R12.4 and R12.6 as the player's own reminders.
@@ -79,11 +111,12 @@ function reminders(view, mine, handlers) {
     queens ? h("li", { dataset: { note: "queen" }, text: t("tausende.queenKept") }) : null,
     mine && onlyQueens && view.phase === "play" ? h("li", {},
       h("button", { type: "button", class: "button small", dataset: { tausende: "pass" },
-        onclick: () => handlers.send("pass") }, t("tausende.pass"))) : null);
+        onclick: () => handlers.action("pass") }, t("tausende.pass"))) : null);
 }
 
 // R12.5: every meld on the table with its owner; with one card selected a meld takes a lay-off
-// (`lay C S.N`) or, for a card a joker stands for, a joker swap (`swap S.N C`).
+// (`lay C S.N`) or, for a card a joker stands for, a joker swap (`swap S.N C`), confirmed in
+// the same panel as every other action.
 function tableMelds(view, ctx, mine, handlers) {
   const me = view.seat ?? 0;
   const canLay = mine && view.phase === "play" && view.opened[me];
@@ -98,8 +131,8 @@ function tableMelds(view, ctx, mine, handlers) {
         meldCards(meld),
         canLay ? h("button", {
           type: "button", class: "button small", dataset: { layOn: address },
-          onclick: () => handlers.withCard((card) => (jokerCards(meld).includes(card) && card !== "X"
-            ? `swap ${address} ${card}` : `lay ${card} ${address}`)),
+          onclick: () => handlers.withCard((card) => handlers.action(
+            jokerCards(meld).includes(card) && card !== "X" ? "swap" : "lay", { meld: address })),
         }, t("tausende.layHere")) : null);
     }))))
     : [h("p", { class: "empty", text: t("meld.none") })];
@@ -107,7 +140,8 @@ function tableMelds(view, ctx, mine, handlers) {
     h("h2", { text: t("tausende.tableMelds") }), ...body);
 }
 
-// Draw the panel for table T (the seat's view inside); handlers: {send(move), selected()}.
+// Draw the panel for table T (the seat's view inside); handlers: {send(move), selected(), say(),
+// action(name, preset): the board's confirmed actions}.
 export function renderTausende(T, ctx, handlers) {
   const box = panel();
   const view = T.view;
@@ -115,25 +149,30 @@ export function renderTausende(T, ctx, handlers) {
   if (title && title.firstChild) title.firstChild.textContent = `${t("tables.game.tausende")} `;
   const range = $("#cut-range");
   if (range) range.max = "107"; // R12.1: 108 cards
+  $("#table").classList.add("tausende-game");
   box.hidden = !view || T.awaiting_cut;
+  $("#tausende-top").hidden = box.hidden;
   if (box.hidden) return;
   const me = view.seat ?? 0;
   // the hand at R12.1's points; the own score is every card the seat laid, lay-offs included (R12.5)
   $("#hand-title").textContent = t("hand.title", { n: view.hand.length, points: tausendePoints(view.hand) });
   $("#own-title").textContent = t("table.ownMeldsPoints", { points: view.laid[me] });
+  // a phone leaves out the empty own melds' line (the points laid stand in the panel)
+  $("#own-title").closest(".me").classList.toggle("no-own-melds", view.melds[me].length === 0);
   const mine = !view.outcome && view.turn === me && T.status === "playing";
   const act = {
     send: handlers.send,
+    action: handlers.action,
     withCard: (make) => {
       const chosen = handlers.selected();
       if (chosen.length !== 1) handlers.say(t("need.pickCardFirst"));
-      else handlers.send(make(chosen[0]));
+      else make(chosen[0]);
     },
   };
+  clear($("#tausende-top")).append(swappingRound(view, mine, act) || brief(view, ctx));
   clear(box).append(
     rulesLine(T),
     openers(view, ctx),
-    swappingRound(view, mine, act) || "",
     reminders(view, mine, act),
     tableMelds(view, ctx, mine, act),
   );

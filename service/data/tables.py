@@ -136,6 +136,23 @@ def events_after(client: redis.Redis[str], table_id: str, after: int) -> list[di
     return [json.loads(e) for e in client.lrange(keys.table_events(table_id), max(after, 0), -1)]
 
 
+def read_with_events(
+    client: redis.Redis[str], table_id: str, after: int
+) -> tuple[Table, list[dict[str, Any]]] | None:
+    """The table and its stored events with seq > ``after`` read in one transaction (one slot),
+    so the events end exactly at the table's seq: a change committed meanwhile is in neither, and
+    a stream resuming from that seq sends it once (docs/TABLES.md, "The live stream")."""
+    pipe = client.pipeline(transaction=True)
+    pipe.get(keys.table(table_id))
+    pipe.lrange(keys.table_events(table_id), max(after, 0), -1)
+    text, stored = pipe.execute()
+    if text is None:
+        return None
+    table = Table.from_json(str(text))
+    events = [json.loads(e) for e in stored]
+    return table, [e for e in events if after < e["seq"] <= table.seq]
+
+
 def seen_by(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """An event as ``seat`` may see it (R10): another seat's going-out card face down (R4.3);
     another seat's Gin knock card too (G6: ``knock ?? <groups>``, as in the Gin view)."""
@@ -596,6 +613,7 @@ __all__ = [
     "new_seed",
     "play",
     "present",
+    "read_with_events",
     "rematch",
     "repeat",
     "resign",

@@ -581,17 +581,9 @@ def _follower(
 # --- presence ----------------------------------------------------------------------------------
 
 
-def present(client: redis.Redis[str], table_id: str, seat: int, stream: str, until_ms: int) -> None:
-    """A live stream of ``seat`` counts as connected until ``until_ms`` (renewed by heartbeat)."""
-    client.zadd(keys.table_presence(table_id), {f"{seat}:{stream}": until_ms})
-
-
-def absent(client: redis.Redis[str], table_id: str, seat: int, stream: str) -> None:
-    client.zrem(keys.table_presence(table_id), f"{seat}:{stream}")
-
-
 def connected(client: redis.Redis[str], table_id: str, players: int, now_ms: int) -> list[bool]:
-    """Per seat: whether some live stream of it is open now."""
+    """Per seat: whether some live stream of it is open now (each stream's lease in the
+    presence set: :mod:`service.data.stream_leases`)."""
     members = client.zrangebyscore(keys.table_presence(table_id), now_ms, "+inf")
     seats = {int(m.split(":", 1)[0]) for m in members}
     return [n in seats for n in range(players)]
@@ -612,7 +604,6 @@ __all__ = [
     "load",
     "new_seed",
     "play",
-    "present",
     "read_with_events",
     "rematch",
     "repeat",

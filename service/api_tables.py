@@ -236,10 +236,9 @@ def post_table_move(path: TablePath, body: MoveBody) -> Response:
         )
     )
     table = done.table
-    after = table.seq - len(done.events)
-    return jsonify(
-        {"table": _doc(table, seat), "events": events_json(client, table.id, after, seat)}
-    )
+    after = table.seq - len(done.events)  # this move's events: not a later one already logged
+    events = events_json(client, table.id, after, seat, upto=table.seq)
+    return jsonify({"table": _doc(table, seat), "events": events})
 
 
 @bp.get(

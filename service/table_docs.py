@@ -103,9 +103,11 @@ def invite_preview(table: Table) -> dict[str, Any]:
 
 
 def events_json(
-    client: redis.Redis[str], table_id: str, after: int, seat: int | None
+    client: redis.Redis[str], table_id: str, after: int, seat: int | None, upto: int | None = None
 ) -> list[dict[str, Any]]:
-    return [tables.seen_by(e, seat) for e in tables.events_after(client, table_id, after)]
+    """The events with seq in (``after``, ``upto``] in ``seat``'s view (``upto`` None: to the
+    log's end)."""
+    return [tables.seen_by(e, seat) for e in tables.events_after(client, table_id, after, upto)]
 
 
 def stream_message(

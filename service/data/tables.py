@@ -131,9 +131,15 @@ def by_invite(client: redis.Redis[str], invite: str) -> Table | None:
     return None if table_id is None else load(client, str(table_id))
 
 
-def events_after(client: redis.Redis[str], table_id: str, after: int) -> list[dict[str, Any]]:
-    """The stored events with seq > ``after`` (each ``{"seq", "seat", "move", "face_down"}``)."""
-    return [json.loads(e) for e in client.lrange(keys.table_events(table_id), max(after, 0), -1)]
+def events_after(
+    client: redis.Redis[str], table_id: str, after: int, upto: int | None = None
+) -> list[dict[str, Any]]:
+    """The stored events with seq > ``after`` (each ``{"seq", "seat", "move", "face_down"}``),
+    up to seq ``upto`` when given (a change's own: later ones may be in the log already)."""
+    end = -1 if upto is None else upto - 1
+    if upto is not None and upto <= after:
+        return []
+    return [json.loads(e) for e in client.lrange(keys.table_events(table_id), max(after, 0), end)]
 
 
 def read_with_events(

@@ -5,7 +5,9 @@ A message is the events after the last seq sent and the table; its ``id`` is the
 message resumes from. A move committed between reading the table and reading the log used to
 land in both that message (its events) and the next (the old seq), e.g. ``id: 25`` with
 ``[seat 1 discard, seat 0 draw]`` and ``id: 26`` with ``seat 0 draw`` again. Here a real move is
-committed on the real Redis after each command the message's reading sends, in turn."""
+committed on the real Redis after each command the message's reading sends, in turn. A move's
+answer read its events the same way, up to the log's end: another seat's move committed
+meanwhile was in it too."""
 
 from __future__ import annotations
 
@@ -17,7 +19,9 @@ import pytest
 import redis
 
 from service.data import tables
+from service.redisconn import EXTENSION
 from service.table_docs import stream_message
+from tests.support.service_app import Clock, make_app
 
 if TYPE_CHECKING:
     TextRedis = redis.Redis[str]
@@ -30,21 +34,23 @@ OPTIONS = {"hand_out_double": False, "strict_1000": False}
 
 
 class Interleaved(TextRedis):
-    """A client of the real Redis that runs ``between`` once, right after its ``at``-th command
-    (a pipeline's commands go out together and count as none here)."""
+    """A client of the real Redis that runs ``between`` right after its ``at``-th command, or
+    after the first one after it when ``between`` answers False (not possible yet); once. A
+    pipeline's commands go out together and count as none here."""
 
-    def __init__(self, url: str, at: int, between: Callable[[], None]) -> None:
+    def __init__(self, url: str, at: int, between: Callable[[], bool | None]) -> None:
         pool = redis.ConnectionPool.from_url(url, decode_responses=True)
         super().__init__(connection_pool=pool, decode_responses=True)
         self.at = at
         self.between = between
         self.sent = 0
+        self.done = False
 
     def execute_command(self, *args: Any, **options: Any) -> Any:
         answer = super().execute_command(*args, **options)
         self.sent += 1
-        if self.sent == self.at:
-            self.between()
+        if self.sent >= self.at and not self.done:
+            self.done = self.between() is not False
         return answer
 
 
@@ -106,3 +112,42 @@ def test_a_move_landing_while_a_message_is_read_is_sent_once(
     assert events == [{"seat": 0, "move": "draw"}]  # the move, once
     assert resumed_from == ran[0]
     reader.close()
+
+
+@pytest.mark.parametrize("at", range(1, 9))
+def test_a_moves_answer_holds_its_own_events_whatever_lands_meanwhile(
+    redis_url: str, rdb: redis.Redis[str], clock: Clock, at: int
+) -> None:
+    """docs/TABLES.md: a move's answer holds "the moves the request caused"; Bob's draw,
+    committed while Ada's discard is answered, is in the next read, not in her answer."""
+    app = make_app(redis_url, clock)
+    seats = [{"kind": "human"}] * 2
+    made = app.test_client().post("/api/tables", json={"name": "Ada", "seats": seats})
+    assert made.status_code == 201, made.get_json()
+    table_id, ada = made.get_json()["table"]["id"], made.get_json()["token"]
+    invite = made.get_json()["invite"]
+    joined = app.test_client().post(f"/api/tables/join/{invite}", json={"name": "Bob"})
+    assert joined.status_code == 200, joined.get_json()
+    api = app.test_client()
+    heads = {"Authorization": f"Bearer {ada}"}
+    table = api.post(f"/api/tables/{table_id}/start", json={}, headers=heads).get_json()["table"]
+    for move in ("cut 12", "draw"):
+        body = {"move": move, "seq": table["seq"]}
+        played = api.post(f"/api/tables/{table_id}/moves", json=body, headers=heads)
+        assert played.status_code == 200, played.get_json()
+        table = played.get_json()["table"]
+    bob_seat = tables.load(rdb, table_id).seat_of(joined.get_json()["token"], None)  # type: ignore[union-attr]
+
+    def bob_draws() -> bool:
+        now = tables.load(rdb, table_id)
+        assert now is not None
+        if now.kind.facts(now.loaded(), bob_seat)["turn"] != bob_seat:
+            return False  # Ada's discard is not in yet
+        tables.play(rdb, table_id, bob_seat, now.seq, "draw", LIFETIMES, NOW)
+        return True
+
+    app.extensions[EXTENSION] = Interleaved(redis_url, at, bob_draws)
+    discard = {"move": f"discard {max(table['view']['hand'])}", "seq": table["seq"]}
+    answer = api.post(f"/api/tables/{table_id}/moves", json=discard, headers=heads).get_json()
+    assert answer["events"] == [{"seat": 0, "move": discard["move"]}]
+    assert answer["table"]["seq"] == table["seq"] + 1

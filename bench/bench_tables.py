@@ -245,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         PIKDAME_STREAM_SECONDS="3600",
         PIKDAME_LIMIT_TABLE_MOVES="1000 per second",
         PIKDAME_LIMIT_TABLE_ADDRESS="100000 per second",
+        PIKDAME_STREAMS_PER_ADDRESS="0",  # every stream comes from this one address
     )
     web = start_web(env, logs / "web.log")
     stream = start_stream({**env, "WEB_CONCURRENCY": "2"}, logs / "stream.log")

@@ -6,6 +6,8 @@ then its turn-timer job is scheduled. Every answer is the caller's view (R10).
 
 from __future__ import annotations
 
+import contextlib
+import secrets
 from typing import Any, cast
 
 import redis
@@ -13,11 +15,11 @@ from flask import Response, current_app, jsonify, request
 
 from service import idempotency, identity, limits, outputs
 from service.apidoc import api_blueprint
-from service.data import clock, connect, tables, timers
+from service.data import clock, connect, stream_leases, tables, timers
 from service.data.games import GAMES
 from service.data.store import Stale
 from service.data.tables import Changed, Lifetimes, Table, TableError
-from service.errors import ApiError
+from service.errors import ApiError, error_response
 from service.inputs import (
     EventsQuery,
     InvitePath,
@@ -31,7 +33,7 @@ from service.inputs import (
 )
 from service.redisconn import get_redis, settings
 from service.table_docs import events_json, table_json
-from service.table_stream import stream
+from service.table_stream import caps, stream
 
 bp = api_blueprint("tables", __name__, "/api/tables", authorised=True)
 TIMER_QUEUE = "pikdame_table_timers"
@@ -234,10 +236,9 @@ def post_table_move(path: TablePath, body: MoveBody) -> Response:
         )
     )
     table = done.table
-    after = table.seq - len(done.events)
-    return jsonify(
-        {"table": _doc(table, seat), "events": events_json(client, table.id, after, seat)}
-    )
+    after = table.seq - len(done.events)  # this move's events: not a later one already logged
+    events = events_json(client, table.id, after, seat, upto=table.seq)
+    return jsonify({"table": _doc(table, seat), "events": events})
 
 
 @bp.get(
@@ -248,12 +249,19 @@ def post_table_move(path: TablePath, body: MoveBody) -> Response:
             "content": {"text/event-stream": {"schema": {"type": "string"}}},
         },
         **outputs.errors(401, 403, 404, 422),
+        429: {
+            "description": "rate limited (rate_limited), or your seat or address holds its most "
+            "live streams at once (too_many_streams): close one, ask again after Retry-After",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+            "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+        },
     },
 )
 @limits.limit_table_route(lambda: settings().limit_default)
 def table_events(path: TablePath, query: EventsQuery) -> Response:
     """The table's live stream (Server-Sent Events) in your seat's view; resume with
-    ``Last-Event-ID`` (or ``?after=``) set to the last seq seen: no event is missed."""
+    ``Last-Event-ID`` (or ``?after=``) set to the last seq seen: no event is missed. A seat and
+    an address hold a few streams at once (429 ``too_many_streams``)."""
     _, seat = _seated(path.table_id)
     after = query.after
     last_id = request.headers.get("Last-Event-ID", "").strip()
@@ -264,11 +272,35 @@ def table_events(path: TablePath, query: EventsQuery) -> Response:
     def now_ms() -> int:  # the generator runs after the request's context is gone
         return int(clock.now(config).timestamp() * 1000)
 
-    body = stream(get_redis(), path.table_id, seat, after, config, now_ms)
+    client = get_redis()
+    lease = stream_leases.Lease(path.table_id, seat, limits.client_address(), secrets.token_hex(8))
+    full = stream_leases.take(client, lease, caps(config), now_ms())
+    if full is not None:
+        return _too_many_streams(full, config.heartbeat_seconds)
+    body = stream(client, lease, after, config, now_ms)
     response = Response(body, mimetype="text/event-stream")
+    # a stream that never started (the client left at once) gives its leases back here too
+    response.call_on_close(lambda: _give_back(client, lease))
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
     return response
+
+
+def _too_many_streams(full: stream_leases.Holder, heartbeat_seconds: int) -> Response:
+    """429 ``too_many_streams``: the seat (``full == "seat"``) or the address already holds its
+    most streams. A slot frees when one of them ends; one whose client went away is noticed at its
+    next heartbeat, hence ``Retry-After``."""
+    who = "this seat" if full == "seat" else "this address"
+    response = error_response(
+        429, "too_many_streams", f"{who} holds its most live streams at once: close one"
+    )
+    response.headers["Retry-After"] = str(max(1, heartbeat_seconds))
+    return response
+
+
+def _give_back(client: redis.Redis[str], lease: stream_leases.Lease) -> None:
+    with contextlib.suppress(redis.RedisError):  # else the leases run out on their own
+        stream_leases.give_back(client, lease)
 
 
 @bp.post(

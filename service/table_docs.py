@@ -103,20 +103,23 @@ def invite_preview(table: Table) -> dict[str, Any]:
 
 
 def events_json(
-    client: redis.Redis[str], table_id: str, after: int, seat: int | None
+    client: redis.Redis[str], table_id: str, after: int, seat: int | None, upto: int | None = None
 ) -> list[dict[str, Any]]:
-    return [tables.seen_by(e, seat) for e in tables.events_after(client, table_id, after)]
+    """The events with seq in (``after``, ``upto``] in ``seat``'s view (``upto`` None: to the
+    log's end)."""
+    return [tables.seen_by(e, seat) for e in tables.events_after(client, table_id, after, upto)]
 
 
 def stream_message(
     client: redis.Redis[str], table_id: str, seat: int, after: int, now_ms: int
 ) -> tuple[int, str] | None:
-    """One SSE message: the events after ``after`` and the table, in ``seat``'s view; None when
-    the table is gone (expired)."""
-    table = tables.load(client, table_id)
-    if table is None:
+    """One SSE message: the events after ``after`` up to the table's seq and the table, in
+    ``seat``'s view, read together; None when the table is gone (expired)."""
+    read = tables.read_with_events(client, table_id, after)
+    if read is None:
         return None
-    events = events_json(client, table_id, after, seat)
+    table, stored = read  # one read: the message's id is the seq its events end at
+    events = [tables.seen_by(e, seat) for e in stored]
     doc = {
         "seq": table.seq,
         "events": events,

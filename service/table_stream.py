@@ -5,11 +5,13 @@ One generator per connection. It sends everything after the seq the client last 
 no gap whatever was published meanwhile — then one message per change. Changes are announced on
 the table's Redis channel; each process listens with ONE pattern subscription (:class:`Hub`) and
 wakes the streams of that table, so a thousand streams cost one Redis connection, not a thousand.
-A comment line every heartbeat keeps proxies from closing the stream and renews the seat's
-presence; the heartbeat also compares the log's length, so a notice lost in a Redis reconnect
-delays a message by one heartbeat at most. A stream ends after ``PIKDAME_STREAM_SECONDS``;
-EventSource reconnects on its own with the last id. Runs under gunicorn's gevent workers
-(deploy/gunicorn_stream.conf.py; docs/TABLES.md says why), where threads are greenlets.
+A comment line every heartbeat keeps proxies from closing the stream and renews its leases
+(:mod:`service.data.stream_leases`: the seat's presence and the caps per seat and address, taken
+by the route before the first byte); the heartbeat also compares the log's length, so a notice
+lost in a Redis reconnect delays a message by one heartbeat at most. A stream ends after
+``PIKDAME_STREAM_SECONDS``; EventSource reconnects on its own with the last id. Runs under
+gunicorn's gevent workers (deploy/gunicorn_stream.conf.py; docs/TABLES.md says why), where
+threads are greenlets.
 
 Teardown is quiet: when Redis goes away a stream ends with one log line (no traceback) and
 EventSource comes back later; when the process is told to stop (:func:`shutdown`, from the
@@ -22,7 +24,6 @@ from __future__ import annotations
 import json
 import logging
 import queue
-import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,8 +31,9 @@ from typing import Final
 
 import redis
 
-from service.data import keys, tables
+from service.data import keys, stream_leases
 from service.data.config import Settings
+from service.data.stream_leases import Caps, Lease
 from service.logs import LOGGER
 from service.table_docs import stream_message
 
@@ -125,36 +127,38 @@ def hub(client: redis.Redis[str]) -> Hub:
         return found
 
 
+def caps(settings: Settings) -> Caps:
+    return Caps(settings.streams_per_seat, settings.streams_per_address, settings.heartbeat_seconds)
+
+
 def stream(
     client: redis.Redis[str],
-    table_id: str,
-    seat: int,
+    lease: Lease,
     after: int | None,
     settings: Settings,
     now_ms: Callable[[], int],
 ) -> Iterator[str]:
-    """The SSE text of one connection of ``seat`` (a member: checked by the route)."""
+    """The SSE text of one connection of ``lease.seat`` (a member: checked by the route, which
+    took the lease; given back when the stream ends)."""
     try:
-        yield from _stream(client, table_id, seat, after, settings, now_ms)
+        yield from _stream(client, lease, after, settings, now_ms)
     except redis.RedisError as e:  # Redis away: end here; EventSource tries again later
-        _log_end(table_id, f"redis unavailable ({type(e).__name__})")
+        _log_end(lease.table_id, f"redis unavailable ({type(e).__name__})")
 
 
 def _stream(
     client: redis.Redis[str],
-    table_id: str,
-    seat: int,
+    lease: Lease,
     after: int | None,
     settings: Settings,
     now_ms: Callable[[], int],
 ) -> Iterator[str]:
+    table_id, seat = lease.table_id, lease.seat
     listening = hub(client)
     inbox = listening.join(table_id)
-    me = secrets.token_hex(4)
     beat = settings.heartbeat_seconds
     channel = keys.table_channel(table_id)
     try:
-        tables.present(client, table_id, seat, me, now_ms() + 3 * beat * 1000)
         client.publish(channel, "presence")
         yield f"retry: {RETRY_MS}\n\n"
         # Without a last seq seen: the table as it is now, no backlog (LRANGE past the end).
@@ -177,7 +181,7 @@ def _stream(
             if _closing.is_set():
                 return
             if not woken and time.monotonic() >= next_beat:
-                tables.present(client, table_id, seat, me, now_ms() + 3 * beat * 1000)
+                stream_leases.renew(client, lease, caps(settings), now_ms())
                 next_beat = time.monotonic() + beat
                 woken = client.llen(keys.table_events(table_id)) > last
                 yield ": beat\n\n"
@@ -190,7 +194,7 @@ def _stream(
     finally:
         listening.leave(table_id, inbox)
         try:
-            tables.absent(client, table_id, seat, me)
+            stream_leases.give_back(client, lease)
             client.publish(channel, "presence")
         except redis.RedisError:
-            pass  # its presence entry runs out on its own
+            pass  # its leases (presence too) run out on their own

@@ -145,6 +145,9 @@ VARIABLES: Final = (
     Variable("PIKDAME_STREAM_CONNECTIONS", "stream_connections", "2000", int),
     Variable("PIKDAME_STREAM_SECONDS", "stream_seconds", "300", int),
     Variable("PIKDAME_HEARTBEAT_SECONDS", "heartbeat_seconds", "15", int),
+    # live streams held at once (docs/TABLES.md): per seat, per address (IPv6: /64); 0: no cap
+    Variable("PIKDAME_STREAMS_PER_SEAT", "streams_per_seat", "8", int),
+    Variable("PIKDAME_STREAMS_PER_ADDRESS", "streams_per_address", "64", int),
     # Redis connections per web or stream process (a request waits up to 20 s for a free one)
     Variable("PIKDAME_REDIS_CONNECTIONS", "redis_connections", "100", int),
 )
@@ -200,6 +203,8 @@ class Settings:
     stream_connections: int
     stream_seconds: int
     heartbeat_seconds: int
+    streams_per_seat: int
+    streams_per_address: int
     redis_connections: int
     now: Clock | None = None  # tests: a settable clock (service.data.clock)
 

@@ -238,6 +238,12 @@ def table_presence(table_id: str) -> str:
     return f"{PREFIX}:{{t:{table_id}}}:presence"
 
 
+def stream_address(address: str) -> str:
+    """Sorted set ``table:seat:stream id`` -> until when (ms) a live stream of one client address
+    (IPv6: its /64) holds its lease, over every table (docs/TABLES.md)."""
+    return f"{PREFIX}:streams:addr:{address}"
+
+
 def invite(code: str) -> str:
     """Which table an invite code opens."""
     return f"{PREFIX}:invite:{code}"

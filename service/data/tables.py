@@ -131,9 +131,32 @@ def by_invite(client: redis.Redis[str], invite: str) -> Table | None:
     return None if table_id is None else load(client, str(table_id))
 
 
-def events_after(client: redis.Redis[str], table_id: str, after: int) -> list[dict[str, Any]]:
-    """The stored events with seq > ``after`` (each ``{"seq", "seat", "move", "face_down"}``)."""
-    return [json.loads(e) for e in client.lrange(keys.table_events(table_id), max(after, 0), -1)]
+def events_after(
+    client: redis.Redis[str], table_id: str, after: int, upto: int | None = None
+) -> list[dict[str, Any]]:
+    """The stored events with seq > ``after`` (each ``{"seq", "seat", "move", "face_down"}``),
+    up to seq ``upto`` when given (a change's own: later ones may be in the log already)."""
+    end = -1 if upto is None else upto - 1
+    if upto is not None and upto <= after:
+        return []
+    return [json.loads(e) for e in client.lrange(keys.table_events(table_id), max(after, 0), end)]
+
+
+def read_with_events(
+    client: redis.Redis[str], table_id: str, after: int
+) -> tuple[Table, list[dict[str, Any]]] | None:
+    """The table and its stored events with seq > ``after`` read in one transaction (one slot),
+    so the events end exactly at the table's seq: a change committed meanwhile is in neither, and
+    a stream resuming from that seq sends it once (docs/TABLES.md, "The live stream")."""
+    pipe = client.pipeline(transaction=True)
+    pipe.get(keys.table(table_id))
+    pipe.lrange(keys.table_events(table_id), max(after, 0), -1)
+    text, stored = pipe.execute()
+    if text is None:
+        return None
+    table = Table.from_json(str(text))
+    events = [json.loads(e) for e in stored]
+    return table, [e for e in events if after < e["seq"] <= table.seq]
 
 
 def seen_by(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -564,17 +587,9 @@ def _follower(
 # --- presence ----------------------------------------------------------------------------------
 
 
-def present(client: redis.Redis[str], table_id: str, seat: int, stream: str, until_ms: int) -> None:
-    """A live stream of ``seat`` counts as connected until ``until_ms`` (renewed by heartbeat)."""
-    client.zadd(keys.table_presence(table_id), {f"{seat}:{stream}": until_ms})
-
-
-def absent(client: redis.Redis[str], table_id: str, seat: int, stream: str) -> None:
-    client.zrem(keys.table_presence(table_id), f"{seat}:{stream}")
-
-
 def connected(client: redis.Redis[str], table_id: str, players: int, now_ms: int) -> list[bool]:
-    """Per seat: whether some live stream of it is open now."""
+    """Per seat: whether some live stream of it is open now (each stream's lease in the
+    presence set: :mod:`service.data.stream_leases`)."""
     members = client.zrangebyscore(keys.table_presence(table_id), now_ms, "+inf")
     seats = {int(m.split(":", 1)[0]) for m in members}
     return [n in seats for n in range(players)]
@@ -595,7 +610,7 @@ __all__ = [
     "load",
     "new_seed",
     "play",
-    "present",
+    "read_with_events",
     "rematch",
     "repeat",
     "resign",

@@ -7,6 +7,7 @@ cross-slot one would fail with CROSSSLOT), and one player gets one ranked attemp
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -151,6 +152,41 @@ def test_a_table_played_to_the_end_on_the_cluster(app: Any, cluster: RedisCluste
     assert table["status"] == "finished" and max(table["totals"]) >= 1000
     state: RedisCluster[str] = RedisCluster.from_url(cluster.url, decode_responses=True)
     assert state.llen(keys.table_events(table_id)) == table["seq"]
+
+
+def test_a_table_stream_reads_and_holds_its_leases_on_the_cluster(
+    app: Any, cluster: RedisClusterNodes
+) -> None:
+    """A stream message reads the table and its log in one transaction on the table's slot; a
+    stream's leases (docs/TABLES.md, "Streams per seat and per address") are one-key scripts
+    and a pipeline over two slots: taken when the stream opens, given back when it closes."""
+    created = app.test_client().post(
+        "/api/tables",
+        json={"name": "Ada", "seats": [{"kind": "human"}, {"kind": "bot", "level": "beginner"}]},
+    )
+    assert created.status_code == 201, created.get_json()
+    table_id, token = created.get_json()["table"]["id"], created.get_json()["token"]
+    call = caller(app.test_client(), token)
+    assert call("POST", f"/api/tables/{table_id}/start", {})[0] == 200
+    assert call("POST", f"/api/tables/{table_id}/moves", {"move": "cut 9", "seq": 0})[0] == 200
+    state: RedisCluster[str] = RedisCluster.from_url(cluster.url, decode_responses=True)
+    held = [keys.table_presence(table_id), keys.stream_address("127.0.0.1")]
+    response = app.test_client().get(
+        f"/api/tables/{table_id}/events?after=0",
+        headers={"Authorization": f"Bearer {token}"},
+        environ_base={"REMOTE_ADDR": "127.0.0.1"},
+        buffered=False,
+    )
+    assert response.status_code == 200
+    chunks = iter(response.response)
+    text = ""
+    while "data: " not in text:
+        text += next(chunks).decode()
+    message = json.loads(text.split("data: ", 1)[1].split("\n", 1)[0])
+    assert message["seq"] == len(message["events"]) == state.llen(keys.table_events(table_id))
+    assert [state.zcard(key) for key in held] == [1, 1]
+    response.close()
+    assert [state.zcard(key) for key in held] == [0, 0]
 
 
 def test_accounts_on_the_cluster(

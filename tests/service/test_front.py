@@ -477,7 +477,7 @@ def test_the_shipped_site_loads_into_debians_own_nginx_conf(tmp_path: Path, site
     host = host_conf()
     installed = tmp_path / "pikdame"
     installed.mkdir()
-    for name in ("http.conf", "proxy.conf"):
+    for name in ("http.conf", "proxy.conf", "main.conf"):
         text = (NGINX_DIR / name).read_text()
         (installed / name).write_text(text.replace(SHIPPED_CACHE, str(tmp_path / "cache")))
     key, cert = tmp_path / "privkey.pem", tmp_path / "fullchain.pem"
@@ -497,6 +497,9 @@ def test_the_shipped_site_loads_into_debians_own_nginx_conf(tmp_path: Path, site
     (tmp_path / "site.conf").write_text(text)
     conf = re.sub(r"^\s*(user|pid|error_log)\b[^;]*;", "", host, flags=re.MULTILINE)
     conf = re.sub(r"include\s+/etc/nginx/modules-enabled/\S+;", "", conf)
+    # deploy/README.md: the events block gives way to main.conf (connections for the streams)
+    conf, replaced = re.subn(r"(?m)^events\s*\{[^}]*\}", f"include {installed}/main.conf;", conf)
+    assert replaced == 1
     conf = re.sub(r"include\s+/etc/nginx/conf\.d/\S+;", "", conf)
     sites = f"include {tmp_path}/site.conf;"
     conf = re.sub(r"include\s+/etc/nginx/sites-enabled/\S+;", sites, conf)

@@ -1,11 +1,13 @@
-"""Debian's nginx with the shipped site (deploy/nginx/http.conf + proxy.conf) in front of a
-gunicorn, on free ports, run as a non-daemon from a temporary prefix (tests and benchmarks).
+"""Debian's nginx with the shipped site (deploy/nginx/http.conf + proxy.conf, and main.conf's
+events block) in front of a gunicorn, on free ports, run as a non-daemon from a temporary prefix
+(tests and benchmarks).
 
 The generated nginx.conf holds only what a host gives: the http-level settings of the host's own
-/etc/nginx/nginx.conf (Debian's: sendfile, tcp_nopush, gzip on, ...), the upstream's address,
-the listening port, and this run's paths for the pid, the logs, the temporary files and the
-cache. The proxying itself is the deploy/ files, included as they ship, so a site that would not
-load beside Debian's own settings does not load here either.
+/etc/nginx/nginx.conf (Debian's: sendfile, tcp_nopush, gzip on, ...), one worker process (the
+machine's cores are shared), the upstream's address, the listening port, and this run's paths
+for the pid, the logs, the temporary files and the cache. The proxying itself is the deploy/
+files, included as they ship, so a site that would not load beside Debian's own settings does
+not load here either.
 """
 
 from __future__ import annotations
@@ -118,12 +120,14 @@ def config(
     mime = f"    include {MIME_TYPES};" if MIME_TYPES.exists() else ""
     host = "\n".join(f"    {directive};" for directive in host_http_settings(host_conf()))
     user = "user root;" if os.geteuid() == 0 else ""  # workers keep access to the temp dir
+    main = site / "main.conf"  # the shipped events block (an earlier commit's site may lack it)
+    events = f"include {main};" if main.exists() else "events { worker_connections 1024; }"
     return f"""{user}
 daemon off;
 worker_processes 1;
 pid {directory / "nginx.pid"};
 error_log {directory / "error.log"} warn;
-events {{ worker_connections 1024; }}
+{events}
 http {{
 {host}
 {mime}

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 
 from tests.support.browser_stack import Stack
 from tests.support.gin_player import gin_choice
-from tests.support.page_checks import overflow, raw_text
+from tests.support.page_checks import low_contrast, overflow, raw_text
 from tests.support.page_flows import api_call
 from tests.support.table_flows import create_table, play_until
 from tests.support.table_player import hand, wait_idle
@@ -73,10 +73,12 @@ class Sweep:
         self.seen: list[str] = []
 
     def check(self, where: str) -> None:
-        """Nothing raw in the text, nothing wider than the screen."""
+        """Nothing raw in the text, no text too faint to read (WCAG AA), nothing
+        wider than the screen."""
         page = self.page
         self.seen.append(where)
         assert raw_text(page) == [], (self.label, where, raw_text(page))
+        assert low_contrast(page) == [], (self.label, where, low_contrast(page))
         assert overflow(page) <= 0, (self.label, where, overflow(page))
         wide = page.evaluate(
             "() => [...document.querySelectorAll('table, .confirm, .hint-box, .end, .seat')]"

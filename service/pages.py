@@ -69,9 +69,11 @@ def page(template: str, name: str, **context: Any) -> Response:
     def t(key: str) -> str:
         return table.get(key, key)
 
+    account = identity.signed_in()
     html = render_template(
         template,
         lang=lang,
+        account_name=account.name if account is not None else None,
         t=t,
         strings=table,
         page_name=name,
@@ -136,8 +138,14 @@ def replay_viewer(attempt_id: str) -> Response:
 
 @bp.get("/account")
 def account() -> Response:
-    """Sign up, sign in, devices, sign out, delete (passkeys; the API does the work)."""
-    return page("account.html", "account")
+    """Sign up, sign in, devices, sign out, delete (passkeys; the API does the work). The page
+    knows whether the session is signed in (a signed-out page asks the API for no account it
+    knows is not there) and the site's own address (passkeys work only there)."""
+    return page(
+        "account.html",
+        "account",
+        site=settings().site_address(),
+    )
 
 
 @bp.get("/stats")

@@ -6,7 +6,7 @@ import {
 import { $ } from "./lib/dom.js";
 import { explain } from "./lib/explain.js";
 import { formatDate, formatNumber, t } from "./lib/i18n.js";
-import { attemptKey, forget, load, save } from "./lib/store.js";
+import { attemptKey, forget, load, playerName, save } from "./lib/store.js";
 
 function playUrl(id) {
   return `/play/${encodeURIComponent(id)}`;
@@ -99,6 +99,7 @@ async function main() {
   $("#day-players").textContent = formatNumber(day.attempts);
   $("#day-commitment").textContent = day.commitment;
   countdown(day);
+  $("#name").value = playerName();
   $("#start-form").addEventListener("submit", (e) => {
     e.preventDefault();
     startAttempt(day.date);

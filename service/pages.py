@@ -219,7 +219,8 @@ def table(table_id: str) -> Response:
     page of the table's game (an unknown table gets Pik Dame's page, which says so)."""
     found = tables.load(get_redis(), table_id)
     template = TABLE_PAGES.get(found.game, "table.html") if found is not None else "table.html"
-    return page(template, "tables", table_id=table_id)
+    game = found.game if found is not None else "pikdame"
+    return page(template, "tables", table_id=table_id, game=game)
 
 
 @bp.get("/tables/<id:table_id>/replay")

@@ -61,7 +61,7 @@ function dayItem(day) {
       h("a", { class: "button small", href: `/rankings?date=${day.date}&tab=day${GAME === "gin" ? "&game=gin" : ""}`,
         text: t("archive.rankings") }),
       out),
-    h("p", { class: "hint-text", text: t("archive.replayHelp") }));
+    h("p", { class: "hint-text", text: t(GAME === "gin" ? "archive.replayHelp.gin" : "archive.replayHelp") }));
 }
 
 async function more() {

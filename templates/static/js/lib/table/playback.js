@@ -18,10 +18,19 @@ export function delay() {
 
 const logKey = (ctx) => `log.${ctx.attemptId}`;
 
+// Who made a move, as the line's label: the sentence after it is in the third person ("zieht
+// vom Stapel", "draws from the stock"), so the player's own lines carry their name too
+// ("Ada (Du): zieht vom Stapel", not "Du: zieht" / "You: draws").
+function mover(seat, ctx) {
+  if (seat !== (ctx.me ?? 0)) return seatName(seat, ctx.seats);
+  const own = ctx.name || (ctx.seats && ctx.seats[seat] && ctx.seats[seat].name);
+  return own ? `${own} (${t("seat.you")})` : t("seat.you");
+}
+
 function logItem(seat, move, ctx, goingOut) {
   const mine = seat === (ctx.me ?? 0);
   return h("li", { class: mine ? "mine" : "" },
-    h("b", { text: `${mine ? t("seat.you") : seatName(seat, ctx.seats)}: ` }),
+    h("b", { text: `${mover(seat, ctx)}: ` }),
     describe(move, { goingOut, who: { seat, seats: ctx.seats, me: ctx.me ?? 0 } }));
 }
 

@@ -99,8 +99,10 @@ def _switch_url(lang: str) -> str:
 
 @bp.get("/")
 def today() -> Response:
-    """Today's challenge: start or continue."""
-    return page("today.html", "today")
+    """Today's challenge: start or continue. Whether a start here is ranked is said before it
+    (an account's, or anyone's where the operator ranks anonymous play): an anonymous player
+    learns up front that the game is "ohne Wertung" and where to sign in."""
+    return page("today.html", "today", rank_anonymous=settings().rank_anonymous)
 
 
 @bp.get("/play/<attempt_id>")

@@ -80,6 +80,9 @@ def test_sign_up_out_in_ranked_attempt_and_delete(localhost: BrowserContext, sta
     # an account's name is its name: the daily form starts with it (it was empty, and
     # "Spiel starten" answered "Bitte gib einen Namen ein")
     expect(page.locator("#name")).to_have_value("Passkey Ada")
+    # signed in, the start is ranked and says so; the anonymous player's note is not shown
+    expect(page.locator("section.start").first).to_contain_text("Ein gewerteter Versuch pro Tag")
+    expect(page.locator("#anonymous-note")).to_have_count(0)
     page.locator("#start-button").click()
     page.wait_for_url("**/play/**")
     page.wait_for_selector("body[data-ready='1']")

@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.support.browser_stack import Stack
+from tests.support.browser_stack import Stack, settings_changed
 from tests.support.page_flows import start_game
 from tests.support.table_flows import create_table
 
@@ -135,3 +135,36 @@ def test_english_names_tausende_one_way(page: Page) -> None:
     names = {v for k, v in strings.items() if k.startswith("tables.game.tausende")}
     assert names == {"Tausende"}
     assert not [v for v in strings.values() if "Thousands" in v]
+
+
+def test_an_anonymous_player_learns_before_the_start_that_the_game_is_unranked(
+    page: Page, stack: Stack
+) -> None:
+    """Issue 13's "ohne Wertung" for anonymous play, said before the start: the front page
+    promised a public ranking name and "Ein gewerteter Versuch pro Tag", and only the table said
+    "Ohne Wertung – melde dich an". (An account's page: tests/browser/test_accounts.py.)"""
+    stack.clock.set_day("2030-09-03")
+    with settings_changed(stack, rank_anonymous=False):  # the default deployment
+        anonymous_front_page(page)
+    # where the operator ranks anonymous play (PIKDAME_RANK_ANONYMOUS=1), the page says so
+    page.goto("/?lang=de")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("section.start").first).to_contain_text("Ein gewerteter Versuch pro Tag")
+    expect(page.locator("#anonymous-note")).to_have_count(0)
+
+
+def anonymous_front_page(page: Page) -> None:
+    page.goto("/?lang=de")
+    page.wait_for_selector("body[data-ready='1']")
+    start = page.locator("section.start").first
+    expect(start).not_to_contain_text("öffentlich in der Rangliste")
+    expect(page.locator("label[for=name]")).not_to_contain_text("Rangliste")
+    expect(start).not_to_contain_text("gewerteter Versuch")
+    note = page.locator("#anonymous-note")
+    expect(note).to_contain_text("ohne Wertung")
+    expect(page.locator("#anonymous-signin")).to_have_attribute("href", "/account")
+    expect(page.locator("#gin-daily")).not_to_contain_text("Ein gewerteter Versuch")
+    page.goto("/?lang=en")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#anonymous-note")).to_contain_text("unranked")
+    expect(page.locator("label[for=name]")).not_to_contain_text("ranking")

@@ -116,9 +116,10 @@ SHARE_NAMES = {"gin": "Gin Rommé"}
 
 
 def share_text(doc: dict[str, Any], streak: int, lang: str, game: str = GAME) -> str:
-    """Date, game, score, place, percentage and streak; never a card (spoiler-free)."""
+    """Date, game, score, place, percentage and streak; never a card (spoiler-free). Without a
+    percentage (no one else in the field yet) its part is left out, not shown as "– %"."""
     table = pages.strings(lang)
-    percentage = "–" if doc["percentage"] is None else f"{doc['percentage']:g}"
+    percentage = "" if doc["percentage"] is None else f"{doc['percentage']:g}"
     place_text = (
         f"{doc['beaten'] + 1}/{doc['total']}"
         if doc["rank"] is None
@@ -134,6 +135,8 @@ def share_text(doc: dict[str, Any], streak: int, lang: str, game: str = GAME) ->
     text = table.get(f"share.field.{game}") or table["share.field"]
     if game in SHARE_NAMES and f"share.field.{game}" not in table:
         text = text.replace("Pik Dame", SHARE_NAMES[game], 1)
+    if not percentage:
+        text = text.replace(" · {percentage} %", "")
     for name, value in values.items():
         text = text.replace("{" + name + "}", value)
     return text

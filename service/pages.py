@@ -69,9 +69,11 @@ def page(template: str, name: str, **context: Any) -> Response:
     def t(key: str) -> str:
         return table.get(key, key)
 
+    account = identity.signed_in()
     html = render_template(
         template,
         lang=lang,
+        account_name=account.name if account is not None else None,
         t=t,
         strings=table,
         page_name=name,
@@ -97,8 +99,10 @@ def _switch_url(lang: str) -> str:
 
 @bp.get("/")
 def today() -> Response:
-    """Today's challenge: start or continue."""
-    return page("today.html", "today")
+    """Today's challenge: start or continue. Whether a start here is ranked is said before it
+    (an account's, or anyone's where the operator ranks anonymous play): an anonymous player
+    learns up front that the game is "ohne Wertung" and where to sign in."""
+    return page("today.html", "today", rank_anonymous=settings().rank_anonymous)
 
 
 @bp.get("/play/<attempt_id>")
@@ -136,8 +140,14 @@ def replay_viewer(attempt_id: str) -> Response:
 
 @bp.get("/account")
 def account() -> Response:
-    """Sign up, sign in, devices, sign out, delete (passkeys; the API does the work)."""
-    return page("account.html", "account")
+    """Sign up, sign in, devices, sign out, delete (passkeys; the API does the work). The page
+    knows whether the session is signed in (a signed-out page asks the API for no account it
+    knows is not there) and the site's own address (passkeys work only there)."""
+    return page(
+        "account.html",
+        "account",
+        site=settings().site_address(),
+    )
 
 
 @bp.get("/stats")
@@ -211,7 +221,8 @@ def table(table_id: str) -> Response:
     page of the table's game (an unknown table gets Pik Dame's page, which says so)."""
     found = tables.load(get_redis(), table_id)
     template = TABLE_PAGES.get(found.game, "table.html") if found is not None else "table.html"
-    return page(template, "tables", table_id=table_id)
+    game = found.game if found is not None else "pikdame"
+    return page(template, "tables", table_id=table_id, game=game)
 
 
 @bp.get("/tables/<id:table_id>/replay")

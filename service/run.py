@@ -208,6 +208,15 @@ def embedded_redis(settings: config.Settings, env: dict[str, str]) -> Child:
     return child
 
 
+def web_line(settings: config.Settings) -> str:
+    """What ``make run`` says to open: the site's address for passkeys (localhost, where the
+    browser accepts the relying party), and where gunicorn listens when that differs."""
+    site = settings.site_address()
+    listening = f"http://{settings.bind}/"
+    also = "" if listening.startswith(site) else f", listening on {listening}"
+    return f"web: open {site}/{also}  (Ctrl-C stops)"
+
+
 def main() -> None:
     settings = config.load()  # creates the development secret under var/ when none is set
     env = dict(os.environ)
@@ -225,7 +234,7 @@ def main() -> None:
     ):
         child.start(env)
         children.append(child)
-    print(f"web: http://{settings.bind}/  (Ctrl-C stops)", flush=True)
+    print(web_line(settings), flush=True)
     print(
         f"table streams (gevent): http://{settings.stream_bind}/api/tables/<id>/events", flush=True
     )

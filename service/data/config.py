@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 SECRET_FILE: Final = "pikdame_secret"
@@ -122,9 +123,11 @@ VARIABLES: Final = (
     Variable("WEB_CONCURRENCY", "web_processes", str(min(4, (os.cpu_count() or 1) * 2)), int),
     Variable("PIKDAME_THREADS", "web_threads", "4", int),
     Variable("PIKDAME_LOGLEVEL", "log_level", "info"),
-    # passkeys (WebAuthn): the relying party's id (the site's host) and the origins pages run on
+    # passkeys (WebAuthn): the relying party's id (the site's host) and the origins pages run on;
+    # unset, the origin is http://localhost at PIKDAME_BIND's port (a relying party is a domain:
+    # a browser refuses passkeys at http://127.0.0.1), the address `make run` prints
     Variable("PIKDAME_RP_ID", "rp_id", "localhost"),
-    Variable("PIKDAME_ORIGINS", "origins", "http://localhost:8000", _words),
+    Variable("PIKDAME_ORIGINS", "origins", None, _words),
     # small private deployments: anonymous attempts ranked as before accounts (issue 13)
     Variable("PIKDAME_RANK_ANONYMOUS", "rank_anonymous", "0", _flag),
     # release modules to import (service.data.releases.load): previous bot versions kept so a
@@ -208,6 +211,15 @@ class Settings:
     redis_connections: int
     now: Clock | None = None  # tests: a settable clock (service.data.clock)
 
+    def site_address(self) -> str:
+        """Where a person opens the site: the first origin on the passkeys' relying party
+        (http://localhost:8000 by default; http://127.0.0.1 would refuse passkeys), else the
+        first origin."""
+        for origin in self.origins:
+            if urlsplit(origin).hostname == self.rp_id:
+                return origin
+        return self.origins[0] if self.origins else f"http://{self.bind}"
+
     def flask_config(self) -> dict[str, Any]:
         """Flask's own settings, this object (:func:`service.settings`), and each value under
         its variable's name for code that reads ``app.config`` directly."""
@@ -277,5 +289,14 @@ def load(overrides: Mapping[str, Any] | None = None) -> Settings:
         values["secret"] = dev_secret(values["var_dir"]).encode()
     if values["archive_dir"] is None:
         values["archive_dir"] = values["var_dir"] / "archive"
+    if values["origins"] is None:
+        values["origins"] = (f"http://localhost:{bind_port(values['bind'])}",)
     values["now"] = given.get("PIKDAME_NOW")
     return Settings(**values)
+
+
+def bind_port(bind: str) -> int:
+    """The port of a gunicorn bind address ("127.0.0.1:8000", "[::1]:8000", "0.0.0.0"): 8000,
+    gunicorn's own default, when it names none."""
+    host, sep, port = bind.rpartition(":")
+    return int(port) if sep and port.isdigit() and not host.endswith(":") else 8000

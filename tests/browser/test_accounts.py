@@ -4,12 +4,19 @@ signs up, signs out, signs in, plays a ranked attempt and deletes the account.""
 
 from __future__ import annotations
 
+import re
+import signal
 from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.support.browser_stack import Stack
+from tests.support.launcher import healthy, launch
+from tests.support.processes import WebServer, wait_for
+from tests.support.servers import free_port
 
 DAY = "2030-08-01"
 
@@ -70,7 +77,12 @@ def test_sign_up_out_in_ranked_attempt_and_delete(localhost: BrowserContext, sta
 
     page.goto("/")
     page.wait_for_selector("body[data-ready='1']")
-    page.fill("#name", "Passkey Ada")
+    # an account's name is its name: the daily form starts with it (it was empty, and
+    # "Spiel starten" answered "Bitte gib einen Namen ein")
+    expect(page.locator("#name")).to_have_value("Passkey Ada")
+    # signed in, the start is ranked and says so; the anonymous player's note is not shown
+    expect(page.locator("section.start").first).to_contain_text("Ein gewerteter Versuch pro Tag")
+    expect(page.locator("#anonymous-note")).to_have_count(0)
     page.locator("#start-button").click()
     page.wait_for_url("**/play/**")
     page.wait_for_selector("body[data-ready='1']")
@@ -128,3 +140,56 @@ def test_a_deal_seen_before_signing_in_is_said_before_the_start(
     expect(page.locator("#start-error")).to_contain_text("schon gesehen")
     assert "/play/" not in page.url
     assert errors == []
+
+
+def test_passkeys_work_at_the_address_make_run_prints(browser: Browser, tmp_path: Path) -> None:
+    """``make run`` (service.run) prints where to open the site; signing up there with a
+    passkey works with the development defaults. It printed http://127.0.0.1:8000, where the
+    browser refuses a relying party ("Das hat nicht geklappt (SecurityError)")."""
+    log = tmp_path / "run.log"
+    web_port = free_port()
+    web = WebServer(launch(tmp_path / "var", web_port, free_port(), log), "")
+    web.base = f"http://127.0.0.1:{web_port}"
+    try:
+        wait_for(lambda: healthy(web), timeout=60, interval=0.2)
+        printed = re.findall(r"web: (?:open )?(http://[^/\s]+)", log.read_text())
+        assert printed, log.read_text()
+        assert urlsplit(printed[0]).port == web_port
+        ctx = browser.new_context(base_url=printed[0])
+        try:
+            page = ctx.new_page()
+            authenticator(page)
+            page.goto("/account")
+            page.wait_for_selector("body[data-ready='1']")
+            expect(page.locator("#wrong-address")).to_be_hidden()
+            page.fill("#account-name", "Ada am Start")
+            page.click("#signup-button")
+            expect(page.locator("#signed-in")).to_be_visible()
+            expect(page.locator("#account-error")).to_be_empty()
+        finally:
+            ctx.close()
+    finally:
+        web.process.popen.send_signal(signal.SIGINT)
+        web.process.popen.wait(timeout=60)
+
+
+def test_at_an_ip_address_the_page_says_where_passkeys_work(page: Page, stack: Stack) -> None:
+    """Opened at http://127.0.0.1 (the relying party is localhost), the account page shows the
+    way to the right address before anyone tries, and a refused passkey (the browser's
+    SecurityError) says to open the site there, not a bare "(SecurityError)". A signed-out
+    page asks for no account (a 401 in the console); signing out asks for none either."""
+    site = stack.base_url.replace("127.0.0.1", "localhost")
+    answers: list[tuple[str, int]] = []
+    page.on("response", lambda r: answers.append((r.url, r.status)))
+    authenticator(page)
+    page.goto("/account")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#signed-out")).to_be_visible()
+    expect(page.locator("#wrong-address")).to_be_visible()
+    expect(page.locator("#site-link")).to_have_attribute("href", f"{site}/account")
+    page.fill("#account-name", "Ada an der IP")
+    page.click("#signup-button")
+    expect(page.locator("#account-error")).to_contain_text(site)
+    expect(page.locator("#account-error")).not_to_contain_text("(SecurityError)")
+    assert [a for a in answers if a[1] >= 400] == []
+    assert not [a for a in answers if urlsplit(a[0]).path == "/api/account"]

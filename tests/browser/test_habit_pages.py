@@ -18,13 +18,13 @@ WORDS = {
     "de": {
         "field": "Dein Platz im Feld",
         "stats": "Deine Statistik",
-        "streak": "Serie: 1",
+        "streak": "Serie: 1 Tag ·",  # one day, not "1 Tage"
         "empty": "Noch keine Ergebnisse",
     },
     "en": {
         "field": "Your place in the field",
         "stats": "Your statistics",
-        "streak": "Streak: 1",
+        "streak": "Streak: 1 day ·",
         "empty": "No results yet",
     },
 }
@@ -48,7 +48,9 @@ def test_field_stats_and_league_pages(page: Page, stack: Stack, lang: str) -> No
         "data-state", "verified", timeout=90_000
     )
     expect(page.locator("#field-link")).to_be_visible()
-    expect(page.locator("#share-text")).to_have_value(re.compile("%"))
+    # alone in the day's field: the place, and no percentage (it read "– %")
+    expect(page.locator("#share-text")).to_have_value(re.compile(r"(Platz|place) 1/1"))
+    assert "– %" not in page.locator("#share-text").input_value()
     assert CARD.search(page.locator("#share-text").input_value()) is None
 
     page.locator("#field-link").click()

@@ -28,6 +28,8 @@ EXAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("confirm.takeText", {"rest": 0}),
     ("confirm.move.lay", {"n": 2, "end": "low"}),
     ("confirm.move.lay", {"n": 2, "end": "none"}),
+    ("streak.line", {"current": 1, "best": 1}),
+    ("streak.line", {"current": 2, "best": 5}),
 ]
 
 
@@ -56,9 +58,13 @@ def test_plural_forms_in_german_and_english(page: Page) -> None:
         " nicht auf der Ablage.",
         "Du legst an Auslage 2 vorn an:",
         "Du legst an Auslage 2 an:",
+        "Serie: 1 Tag · Rekord: 1",  # not "1 Tage"
+        "Serie: 2 Tage · Rekord: 5",
     ]
     page.goto("/rules?lang=en")
-    assert formatted(page, EXAMPLES)[:7] == [
+    english = formatted(page, EXAMPLES)
+    assert english[-2:] == ["Streak: 1 day · best: 1", "Streak: 2 days · best: 5"]
+    assert english[:7] == [
         "1 turn",
         "2 turns",
         "0 turns",

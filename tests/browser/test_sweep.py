@@ -5,6 +5,7 @@ or a screen reader reads, nothing wider than the screen (issue 9)."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 
 from tests.support.browser_stack import Stack
 from tests.support.gin_player import gin_choice
-from tests.support.page_checks import overflow, raw_text
+from tests.support.page_checks import low_contrast, overflow, raw_text, wrong_plurals
 from tests.support.page_flows import api_call
 from tests.support.table_flows import create_table, play_until
 from tests.support.table_player import hand, wait_idle
@@ -65,6 +66,13 @@ def as_stranger(page: Page, visit: Any) -> None:
         page.context.add_cookies(saved)  # type: ignore[arg-type]
 
 
+# A defence's heading that explains lay-offs ("card → meld") where nothing was laid off.
+LEGEND_WITHOUT_LAYOFFS = """() => [...document.querySelectorAll(
+    "#gin-result .gin-declared[data-kind=defend]")]
+  .filter((d) => !d.querySelector(".gin-layoff"))
+  .map((d) => d.querySelector("p").textContent).filter((text) => text.includes("→"))"""
+
+
 class Sweep:
     def __init__(self, page: Page, artifacts: Path, label: str) -> None:
         self.page = page
@@ -73,10 +81,13 @@ class Sweep:
         self.seen: list[str] = []
 
     def check(self, where: str) -> None:
-        """Nothing raw in the text, nothing wider than the screen."""
+        """Nothing raw in the text, no "1 Tage"/"1 days", no text too faint to read (WCAG AA),
+        nothing wider than the screen."""
         page = self.page
         self.seen.append(where)
         assert raw_text(page) == [], (self.label, where, raw_text(page))
+        assert wrong_plurals(page) == [], (self.label, where, wrong_plurals(page))
+        assert low_contrast(page) == [], (self.label, where, low_contrast(page))
         assert overflow(page) <= 0, (self.label, where, overflow(page))
         wide = page.evaluate(
             "() => [...document.querySelectorAll('table, .confirm, .hint-box, .end, .seat')]"
@@ -219,6 +230,10 @@ def test_every_page_and_dialog(
     stack.clock.set_day((dt.date.fromisoformat(day) + dt.timedelta(days=10)).isoformat())
     sweep.page_at("/archive", "archive")
     sweep.shot("archive")
+    # Pik Dame's archive speaks of its day's hand, not of Gin's "gesetztes Match"
+    expect(page.locator(f"li.day[data-date='{day}'] .hint-text")).not_to_contain_text(
+        re.compile("match", re.I)
+    )
     page.locator(f"li.day[data-date='{day}'] button.check").click()
     sweep.check("archive: fairness check")
     page.goto(f"/replay/{attempt}")
@@ -353,6 +368,8 @@ def test_every_gin_page(page: Page, stack: Stack, artifacts: Path, lang: str, si
             seen["result"] = True  # the page heard it through its stream: the result box
             expect(page.locator("#gin-result")).to_be_visible()
             sweep.check("gin: hand result")
+            # the lay-offs' legend ("angelegt: Karte → Meldung") only over lay-offs
+            assert page.evaluate(LEGEND_WITHOUT_LAYOFFS) == []
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     if current["status"] != "finished":

@@ -38,7 +38,10 @@ def cancel(page: Page) -> None:
 def test_confirm_dialogs_in_words_with_cards_as_cards(page: Page, stack: Stack) -> None:
     stack.clock.set_day("2030-05-02")
     start_game(page, "Worte")
-    assert "Du ziehst die oberste Karte vom Stapel." in open_dialog(page, "draw")
+    drawing = open_dialog(page, "draw")
+    assert "Du ziehst die oberste Karte vom Stapel." in drawing
+    assert drawing.count("Du ziehst") == 1, drawing  # one sentence, not said twice
+    assert re.search(r"Im Stapel liegen noch \d+ Karten\.", drawing), drawing
     cancel(page)
     page.locator("#resign").click()
     assert "Du gibst die Runde auf." in dialog_text(page)

@@ -19,7 +19,7 @@ from tests.support.table_flows import create_table, my_turn
 WORDS = {
     "de": {"on": "an", "off": "aus", "open": "offen", "tausende": "Tausende", "gin": "Gin Rommé",
            "pikdame": "Pik Dame", "invited": "Du bist zu einer Partie"},
-    "en": {"on": "on", "off": "off", "open": "open", "tausende": "Thousands", "gin": "Gin Rummy",
+    "en": {"on": "on", "off": "off", "open": "open", "tausende": "Tausende", "gin": "Gin Rummy",
            "pikdame": "Pik Dame", "invited": "You are invited to a game of"},
 }  # fmt: skip
 
@@ -152,7 +152,9 @@ def test_the_pot_before_opening_is_explained_by_tausende_rules(page: Page, lang:
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_a_lay_off_in_the_move_list_names_the_melds_owner(page: Page, lang: str) -> None:
     """R12.5: lay-offs and joker swaps go on any seat's meld (S.N); the table's move list (the
-    same lib/table/playback.js line every streamed move gets) says whose meld it was."""
+    same lib/table/playback.js line every streamed move gets) says whose meld it was. The
+    player's own lines carry their name ("Ada (You): lays", never "You: lays": the sentence
+    is in the third person)."""
     create_table(page, "Ada", ["human", "zen"], lang=lang, game="tausende")
     page.locator("#start-button").click()
     expect(page.locator("#table")).to_be_visible()
@@ -178,12 +180,12 @@ def test_a_lay_off_in_the_move_list_names_the_melds_owner(page: Page, lang: str)
         "de": ["Bot 2: legt 7♥ an Auslage 2 von Bea an",
                "Bea: legt 7♥ vorn an die eigene Auslage 2 an",
                "Bot 2: tauscht den Joker in deiner Auslage 1 gegen 5♠",
-               "Du: legt 3♣ an Auslage 1 von Bot 2 an",
-               "Du: legt 3♣ an Auslage 1 an"],
+               "Ada (Du): legt 3♣ an Auslage 1 von Bot 2 an",
+               "Ada (Du): legt 3♣ an Auslage 1 an"],
         "en": ["Bot 2: lays 7♥ onto Bea’s meld 2",
                "Bea: lays 7♥ at the low end of their own meld 2",
                "Bot 2: swaps the joker in your meld 1 for 5♠",
-               "You: lays 3♣ onto Bot 2’s meld 1",
-               "You: lays 3♣ onto meld 1"],
+               "Ada (You): lays 3♣ onto Bot 2’s meld 1",
+               "Ada (You): lays 3♣ onto meld 1"],
     }[lang]  # fmt: skip
     assert lines == expected

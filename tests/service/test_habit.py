@@ -154,6 +154,18 @@ def test_place_par_and_share_only_after_the_end(
     assert other.get(f"/api/attempts/{bob}/place").get_json()["final"] is True
 
 
+def test_a_share_text_without_a_percentage_leaves_it_out(
+    client: FlaskClient, rdb: redis.Redis[str], rankings: redis.Redis[str], clock: Clock
+) -> None:
+    """The day's first player has no one to compare with (percentage null): the share text
+    says nothing of a percentage instead of a bare "– %"."""
+    ada = play_day(client, rdb, rankings, clock.today, "Ada")["id"]
+    assert client.get(f"/api/attempts/{ada}/place").get_json()["percentage"] is None
+    for lang, word in (("de", "Serie 1"), ("en", "streak 1")):
+        text = client.get(f"/api/attempts/{ada}/share?lang={lang}").get_json()["text"]
+        assert word in text and "%" not in text and "–" not in text, text
+
+
 def test_leagues_create_join_boards_leave(
     app: Any, rdb: redis.Redis[str], rankings: redis.Redis[str], clock: Clock
 ) -> None:

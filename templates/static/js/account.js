@@ -10,7 +10,16 @@ import { explain } from "./lib/explain.js";
 import { formatDate, t } from "./lib/i18n.js";
 import * as passkeys from "./lib/passkeys.js";
 
+// Where passkeys work: the relying party's own address (service.pages passes it).
+const site = document.body.dataset.site || location.origin;
+
 function failed(e) {
+  if (e && e.name === "SecurityError") {
+    // the browser refuses the relying party here (an IP address such as 127.0.0.1, or another
+    // host): say where the site is
+    $("#account-error").textContent = t("account.securityError", { site });
+    return;
+  }
   $("#account-error").textContent = e && e.name === "NotAllowedError"
     ? t("account.cancelled") : explain(e);
 }
@@ -32,7 +41,13 @@ function render(current) {
   document.body.dataset.ready = "1";
 }
 
-async function refresh() {
+// The account from the API; `known` is false when the session is known to be signed out (the
+// page said so, or the player just signed out): nothing is asked that could only answer 401.
+async function refresh(known = true) {
+  if (!known) {
+    render(null);
+    return;
+  }
   try {
     render(await account());
   } catch (e) {
@@ -41,10 +56,10 @@ async function refresh() {
   }
 }
 
-async function ceremony(step) {
+async function ceremony(step, signedIn = true) {
   try {
     await step();
-    await refresh();
+    await refresh(signedIn);
   } catch (e) {
     failed(e);
   }
@@ -65,11 +80,14 @@ $("#add-device").addEventListener("click", () => ceremony(async () => {
   const { handle, options } = await addDeviceOptions();
   await addDevice(handle, await passkeys.create(options), "");
 }));
-$("#signout").addEventListener("click", () => ceremony(() => signOut(false)));
-$("#signout-everywhere").addEventListener("click", () => ceremony(() => signOut(true)));
+$("#signout").addEventListener("click", () => ceremony(() => signOut(false), false));
+$("#signout-everywhere").addEventListener("click", () => ceremony(() => signOut(true), false));
 $("#delete-account").addEventListener("click", () => {
-  if (window.confirm(t("account.deleteConfirm"))) ceremony(deleteAccount);
+  if (window.confirm(t("account.deleteConfirm"))) ceremony(deleteAccount, false);
 });
 
 if (!passkeys.supported()) $("#account-error").textContent = t("account.unsupported");
-refresh();
+// opened at another address than the site's (http://127.0.0.1 for http://localhost): passkeys
+// will be refused here, so the way to the right address is shown before anyone tries
+$("#wrong-address").hidden = new URL(site).origin === location.origin;
+refresh(document.body.dataset.signedIn === "1");

@@ -6,7 +6,7 @@ import { days as fetchDays, startPractice } from "./lib/api.js";
 import { $, clear, h } from "./lib/dom.js";
 import { explain } from "./lib/explain.js";
 import { formatDate, formatNumber, t } from "./lib/i18n.js";
-import { load } from "./lib/store.js";
+import { playerName } from "./lib/store.js";
 import { showGameSwitch } from "./gin/switch.js";
 
 // The game switch (docs/GIN_DAILY.md): ?game=gin lists Gin Rommé's days.
@@ -34,7 +34,7 @@ async function check(day, out) {
 
 async function practice(date, out) {
   try {
-    const name = load("name") || t("archive.guest");
+    const name = playerName() || t("archive.guest");
     const id = await startPractice(date, name, GAME);
     window.location.href = `${GAME === "gin" ? "/gin" : ""}/play/${encodeURIComponent(id)}`;
   } catch (e) {
@@ -61,7 +61,7 @@ function dayItem(day) {
       h("a", { class: "button small", href: `/rankings?date=${day.date}&tab=day${GAME === "gin" ? "&game=gin" : ""}`,
         text: t("archive.rankings") }),
       out),
-    h("p", { class: "hint-text", text: t("archive.replayHelp") }));
+    h("p", { class: "hint-text", text: t(GAME === "gin" ? "archive.replayHelp.gin" : "archive.replayHelp") }));
 }
 
 async function more() {

@@ -6,7 +6,7 @@ import {
 import { $ } from "./lib/dom.js";
 import { explain, explainRankedStart } from "./lib/explain.js";
 import { formatDate, formatNumber, t } from "./lib/i18n.js";
-import { attemptKey, forget, load, save } from "./lib/store.js";
+import { attemptKey, forget, load, playerName, save } from "./lib/store.js";
 
 function playUrl(id) {
   return `/play/${encodeURIComponent(id)}`;
@@ -102,6 +102,7 @@ async function main() {
   const note = explainRankedStart(day);
   $("#ranked-note").textContent = note;
   $("#ranked-note").hidden = !note;
+  $("#name").value = playerName();
   $("#start-form").addEventListener("submit", (e) => {
     e.preventDefault();
     startAttempt(day.date);

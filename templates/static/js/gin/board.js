@@ -257,7 +257,9 @@ export function createGinBoard(root, { send, nameOf }) {
     const m = parseGinMove(e.move);
     const laid = m.layoffs.map(([c, n]) => h("span", { class: "gin-layoff" }, face(c, { size: "small" }), ` → ${n}`));
     return h("div", { class: "gin-declared", dataset: { seat: String(e.seat), kind: m.kind } },
-      h("p", { text: t(`gin.declared.${m.kind}`, { name: nameOf(e.seat) }) }),
+      // the lay-offs' legend ("angelegt: Karte → Meldung") only where something was laid off
+      h("p", { text: t(`gin.declared.${m.kind}${m.kind === "defend" && !laid.length ? ".plain" : ""}`,
+        { name: nameOf(e.seat) }) }),
       h("div", { class: "meld-list" }, m.groups.map((g, i) => meldBox(g, m.kind === "knock" ? i + 1 : null)), laid,
         m.groups.length || laid.length ? null : h("span", { class: "empty", text: t("gin.defend.noMelds") })));
   }

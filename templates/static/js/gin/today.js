@@ -5,7 +5,7 @@ import { ApiError, attempt as fetchAttempt, startAttempt, today } from "../lib/a
 import { $ } from "../lib/dom.js";
 import { explain, explainRankedStart } from "../lib/explain.js";
 import { formatNumber, t } from "../lib/i18n.js";
-import { forget, ginAttemptKey, load, save } from "../lib/store.js";
+import { forget, ginAttemptKey, load, playerName, save } from "../lib/store.js";
 
 const playUrl = (id) => `/gin/play/${encodeURIComponent(id)}`;
 
@@ -65,7 +65,7 @@ async function main() {
   $("#gin-daily-body").hidden = false;
   $("#gin-day-players").textContent = formatNumber(day.attempts);
   $("#gin-day-commitment").textContent = day.commitment;
-  $("#gin-name").value = load("name", "");
+  $("#gin-name").value = playerName();
   const note = explainRankedStart(day);
   $("#gin-ranked-note").textContent = note;
   $("#gin-ranked-note").hidden = !note;

@@ -27,6 +27,12 @@ export function forget(key) {
   }
 }
 
+// The name a form starts with: a signed-in account's own (service.pages puts it on the page),
+// else the last name this browser played under.
+export function playerName() {
+  return document.body.dataset.accountName || load("name", "");
+}
+
 export const attemptKey = (date) => `attempt.${date}`;
 // The day's Gin attempt (docs/GIN_DAILY.md: one per player, day and game).
 export const ginAttemptKey = (date) => `attempt.${date}.gin`;

@@ -6,7 +6,7 @@ import { joinTable } from "../lib/api.js";
 import { $, h } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
-import { load, save } from "../lib/store.js";
+import { playerName, save } from "../lib/store.js";
 import { rulesSummary, seatText } from "../lib/table/summary.js";
 
 const invite = document.body.dataset.invite;
@@ -48,7 +48,7 @@ function showPreview() {
 
 showPreview();
 if ($("#join-form")) {
-  $("#name").value = load("name", "");
+  $("#name").value = playerName();
   $("#join-form").addEventListener("submit", submit);
 }
 document.body.dataset.ready = "1";

@@ -5,7 +5,7 @@ import { createTable } from "../lib/api.js";
 import { submissions } from "../lib/once.js";
 import { $, $$ } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
-import { load, save } from "../lib/store.js";
+import { playerName, save } from "../lib/store.js";
 
 const form = $("#new-table");
 
@@ -71,7 +71,7 @@ async function submit(e) {
   }
 }
 
-$("#name").value = load("name", "");
+$("#name").value = playerName();
 // Choosing Gin offers the computer as the opponent first (the seed page's duel); a friend is a
 // choice away.
 for (const radio of form.querySelectorAll("input[name=game]")) {

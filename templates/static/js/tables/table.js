@@ -96,7 +96,10 @@ function renderStrip() {
     dataset: { seat: String(seat) },
   },
   h("span", { class: "strip-name", text: seat === me() ? `${seatName(seat, T.seats)} (${t("seat.you")})` : seatName(seat, T.seats) }),
-  T.dealer === seat ? h("span", { class: "dealer", title: t("tables.dealer"), text: t("tables.dealerShort") }) : null,
+  // the dealer's mark ("G"), explained by its title, its spoken name and the legend under the strip
+  T.dealer === seat ? h("span", { class: "dealer", title: t("tables.dealer") },
+    h("span", { "aria-hidden": "true", text: t("tables.dealerShort") }),
+    h("span", { class: "sr", text: t("tables.dealer") })) : null,
   presence(seat),
   h("strong", { class: "strip-total", dataset: { total: String(seat) }, text: signed(T.totals[seat]) }))));
 }
@@ -185,6 +188,15 @@ function roundOutcomeText(round) {
   return t("tables.roundBest", { name: nameOf(best), n: round.scores[best] });
 }
 
+// R8: who ended the game. Against bots alone there was no proposal to agree to: the player
+// gave up; with other people at the table, the proposer's name and that all agreed.
+function resignedText(T, result) {
+  const by = result.resigned_by ?? 0;
+  const people = T.seats.filter((s) => s.kind === "human" && s.name).length;
+  if (people > 1) return t("tables.resigned", { name: nameOf(by) });
+  return by === me() ? t("tables.resignedYou") : t("tables.resignedBy", { name: nameOf(by) });
+}
+
 function renderStandings() {
   const T = state.table;
   const box = $("#standings");
@@ -195,8 +207,7 @@ function renderStandings() {
   if (first) box.scrollIntoView({ block: "start" });
   const result = T.result || { totals: T.totals, winner: null, end: "goal" };
   const order = result.totals.map((total, seat) => [seat, total]).sort((a, b) => b[1] - a[1]);
-  $("#standings-outcome").textContent = result.end === "resign"
-    ? t("tables.resigned", { name: nameOf(result.resigned_by ?? 0) })
+  $("#standings-outcome").textContent = result.end === "resign" ? resignedText(T, result)
     : t("tables.winner", { name: nameOf(result.winner ?? order[0][0]) });
   clear($("#standings-table")).append(scoreTable(t("tables.standings"), {
     columns: [t("tables.place"), t("tables.total")],

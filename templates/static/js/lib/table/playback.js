@@ -19,6 +19,15 @@ export function delay() {
 
 const logKey = (ctx) => `log.${ctx.attemptId}`;
 
+// Who made a move, as the line's label: the sentence after it is in the third person ("zieht
+// vom Stapel", "draws from the stock"), so the player's own lines carry their name too
+// ("Ada (Du): zieht vom Stapel", not "Du: zieht" / "You: draws").
+function mover(seat, ctx) {
+  if (seat !== (ctx.me ?? 0)) return seatName(seat, ctx.seats);
+  const own = ctx.name || (ctx.seats && ctx.seats[seat] && ctx.seats[seat].name);
+  return own ? `${own} (${t("seat.you")})` : t("seat.you");
+}
+
 // note: a Tausende meld taken back (R12.3: "back"), or a line that is no move but what the
 // engine did at the turn's end ({takeBack: n melds}).
 function logItem(seat, move, ctx, goingOut, note = null) {
@@ -28,7 +37,7 @@ function logItem(seat, move, ctx, goingOut, note = null) {
     ? t("move.takeBack", { n: note.takeBack, goal: OPENING })
     : describe(move, { goingOut, who: { seat, seats: ctx.seats, me: ctx.me ?? 0 } });
   return h("li", { class: `${mine ? "mine" : ""}${back ? " taken-back" : ""}${note && note.takeBack ? " take-back" : ""}` },
-    h("b", { text: `${mine ? t("seat.you") : seatName(seat, ctx.seats)}: ` }),
+    h("b", { text: `${mover(seat, ctx)}: ` }),
     back ? h("s", { text }) : text, back ? ` ${t("move.takenBack")}` : null);
 }
 

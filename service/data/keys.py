@@ -20,6 +20,7 @@ ALLTIME: Final = f"{PREFIX}:alltime"  # zset player id -> sum of verified scores
 ARCHIVED: Final = f"{PREFIX}:archived"  # hash attempt id -> date of its archive file
 ARCHIVED_DAYS: Final = f"{PREFIX}:archived:days"  # zset date -> ordinal, days archived
 RECONCILE_LOCK: Final = f"{PREFIX}:lock:reconcile"  # one worker reconciles per tick
+TIMERS_LOCK: Final = f"{PREFIX}:lock:timers"  # one worker sweeps the turn timers per sweep
 
 
 ARCHIVE_RENAMES: Final = f"{PREFIX}:archive:renames"  # hash "file|attempt id" -> name, pending
@@ -223,6 +224,12 @@ def table_channel(table_id: str) -> str:
 def table_presence(table_id: str) -> str:
     """Sorted set ``seat:stream id`` -> until when (ms) a live stream of that seat counts."""
     return f"{PREFIX}:{{t:{table_id}}}:presence"
+
+
+# Zset table id -> the turn timer's deadline (ms, on the app's clock), written before the table's
+# transaction sets that deadline: the index service.data.reconcile.reconcile_timers sweeps for
+# overdue turns whose timer job was lost. A hint: the table's document has the last word.
+TABLE_DEADLINES: Final = f"{PREFIX}:tables:deadlines"
 
 
 def invite(code: str) -> str:

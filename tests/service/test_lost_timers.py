@@ -17,9 +17,12 @@ from typing import Any
 
 import pytest
 import redis
+from flask import Flask
 from rq.registry import ScheduledJobRegistry
 
 from service.data import keys, tables, timers
+from service.data.reconcile import FORGET, reconcile_timers
+from service.redisconn import settings_of
 from tests.support.processes import (
     Process,
     idle_in_dequeue,
@@ -29,6 +32,7 @@ from tests.support.processes import (
     wait_for,
 )
 from tests.support.servers import RedisServer, role_url, start_redis
+from tests.support.service_app import Clock
 
 pytestmark = pytest.mark.integration
 
@@ -204,3 +208,44 @@ def test_a_timer_job_that_met_a_redis_outage_is_run_again(tmp_path: Path) -> Non
             web.process.stop()
         jobs.close()
         state.close()
+
+
+def test_the_sweep_reads_overdue_turns_on_the_apps_clock_and_tidies_its_index(
+    app: Flask, clock: Clock, rdb: redis.Redis[str], queue_url: str
+) -> None:
+    """reconcile_timers with the app's clock days behind the system's: a turn overdue on the
+    app's clock whose job still waits (not due on the scheduler's clock) is left alone; its job
+    gone, it is queued at once; a table over leaves the index, and a deadline written meanwhile
+    stays in it."""
+    client = app.test_client()
+    made = client.post(
+        "/api/tables",
+        json={
+            "name": "Ada",
+            "seats": [HUMAN, {"kind": "bot", "level": "beginner"}],
+            "rules": {"turn_timer": TIMER_S},
+        },
+    )
+    table_id = made.get_json()["table"]["id"]
+    assert client.post(f"/api/tables/{table_id}/start", json={}).status_code == 200
+    deadline = int(clock().timestamp() * 1000) + TIMER_S * 1000
+    assert rdb.zscore(keys.TABLE_DEADLINES, table_id) == deadline
+    q = timers.queue_on(redis.Redis.from_url(queue_url), settings_of(app).table_queue)
+    name = timers.job_id(table_id, 0)
+    assert reconcile_timers(rdb, q, deadline + timers.OVERDUE_MS) == []  # not overdue yet
+    assert reconcile_timers(rdb, q, deadline + 60_000) == []  # its job waits: left alone
+    assert q.job_ids == []
+    job = q.fetch_job(name)
+    assert job is not None
+    job.delete()  # lost
+    assert reconcile_timers(rdb, q, deadline + 60_000) == [f"{table_id}:0"]
+    assert q.job_ids == [name]
+    assert reconcile_timers(rdb, q, deadline + 60_000) == []  # queued now: left alone
+    # The game ends (resigned): the table leaves the index at the next sweep.
+    assert client.post(f"/api/tables/{table_id}/resign", json={}).status_code == 200
+    assert reconcile_timers(rdb, q, deadline + 60_000) == []
+    assert rdb.zscore(keys.TABLE_DEADLINES, table_id) is None
+    # A deadline written between the sweep's read (score 4) and its removal is not lost.
+    rdb.zadd(keys.TABLE_DEADLINES, {table_id: 5})
+    assert rdb.eval(FORGET, 1, keys.TABLE_DEADLINES, table_id, "4") == 0  # type: ignore[no-untyped-call]
+    assert rdb.zscore(keys.TABLE_DEADLINES, table_id) == 5

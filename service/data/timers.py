@@ -10,8 +10,13 @@ Two indexes hold each job, both on the queue's server:
   to the queue: ~0.1 s late.
 Whichever comes first moves the job; the other then finds it gone. Both live in Redis, so a
 worker killed and restarted (or any other worker) still fires every timer: a scheduler that died
-holds RQ's scheduler lock for a minute, so each worker's maintenance tick (and start) also queues
-the timers overdue by ``OVERDUE_MS``.
+holds RQ's scheduler lock for a minute, so each worker's sweep (at its start and every few
+seconds, worker.steady) also queues the timers overdue by ``OVERDUE_MS``.
+
+A job lost altogether (a worker killed holding it, a web process killed before scheduling it, a
+Redis outage while it ran) is found from the game state's side: the tables' index of deadlines
+(``keys.TABLE_DEADLINES``), swept by service.data.reconcile.reconcile_timers, which queues the
+overdue turn again with :func:`requeue`.
 
 Enqueued by dotted path with plain ids as JSON, like the verification jobs (service.data.queue).
 """

@@ -9,6 +9,7 @@ timer's schedule; the game state's Redis is down when a timer job runs.
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import time
 from collections.abc import Iterator
@@ -19,9 +20,10 @@ import pytest
 import redis
 from flask import Flask
 from rq.registry import ScheduledJobRegistry
+from rq.utils import utcformat
 
 from service.data import keys, tables, timers
-from service.data.reconcile import FORGET, reconcile_timers
+from service.data.reconcile import FORGET, TIMER_ENDED_S, reconcile_timers
 from service.redisconn import settings_of
 from tests.support.processes import (
     Process,
@@ -241,6 +243,26 @@ def test_the_sweep_reads_overdue_turns_on_the_apps_clock_and_tidies_its_index(
     assert reconcile_timers(rdb, q, deadline + 60_000) == [f"{table_id}:0"]
     assert q.job_ids == [name]
     assert reconcile_timers(rdb, q, deadline + 60_000) == []  # queued now: left alone
+    late = deadline + 60_000
+    # Failed for good (its retries spent): a worker's sweep runs it again a minute after it
+    # ended (a job failing on a bug runs once a minute), `pikdame reconcile` at once.
+    jobs = redis.Redis.from_url(queue_url, decode_responses=True)
+    q.remove(name)
+    ended = dt.datetime.now(dt.UTC)  # RQ's timestamps are on the scheduler's clock
+    jobs.hset(f"rq:job:{name}", mapping={"status": "failed", "ended_at": utcformat(ended)})
+    assert reconcile_timers(rdb, q, late, retry_failed=False) == []
+    assert reconcile_timers(rdb, q, late, retry_failed=True) == [f"{table_id}:0"]
+    q.remove(name)
+    long_ago = ended - dt.timedelta(seconds=TIMER_ENDED_S + 1)
+    jobs.hset(f"rq:job:{name}", mapping={"status": "failed", "ended_at": utcformat(long_ago)})
+    assert reconcile_timers(rdb, q, late, retry_failed=False) == [f"{table_id}:0"]
+    # Scheduled (an RQ retry) and due on the scheduler's clock seconds ago, but no scheduler
+    # moved it (a killed one holds RQ's lock for a minute): queued at once.
+    q.remove(name)
+    jobs.hset(f"rq:job:{name}", "status", "scheduled")
+    ScheduledJobRegistry(queue=q).schedule(job, ended - dt.timedelta(seconds=5))  # type: ignore[no-untyped-call]
+    assert reconcile_timers(rdb, q, late, retry_failed=False) == [f"{table_id}:0"]
+    assert q.job_ids == [name] and ScheduledJobRegistry(queue=q).count == 0  # type: ignore[no-untyped-call]
     # The game ends (resigned): the table leaves the index at the next sweep.
     assert client.post(f"/api/tables/{table_id}/resign", json={}).status_code == 200
     assert reconcile_timers(rdb, q, deadline + 60_000) == []

@@ -178,12 +178,19 @@ def test_a_timer_job_taken_by_a_worker_killed_before_starting_it(
             back.stop()
 
 
-def test_a_timer_job_that_met_a_redis_outage_is_run_again(tmp_path: Path) -> None:
-    """The game state's Redis is down when the timer job runs (the job fails on it): RQ's retry
-    runs it again once Redis is back, and the turn is played."""
-    (tmp_path / "state").mkdir()
-    state = start_redis(appendonly=True, directory=tmp_path / "state")
-    jobs = start_redis()
+@pytest.mark.parametrize("down", ["state", "both"])
+def test_a_timer_job_cut_off_by_a_redis_outage_is_run_again(down: str, tmp_path: Path) -> None:
+    """The timer job is in the middle of its table's transaction when Redis goes away: the game
+    state's server alone (the job fails on it), or with the queue's (the worker logs "Redis lost
+    during job", waits for Redis and fails the job). RQ's retry, or the sweep, plays the turn
+    once Redis is back.
+
+    Deterministic: the game state's server pauses writes from just before the deadline, so the
+    job reads the table and waits at its EXEC until the servers stop."""
+    dirs = [tmp_path / "state", tmp_path / "queue"]
+    for d in dirs:
+        d.mkdir()
+    state, jobs = (start_redis(appendonly=True, directory=d) for d in dirs)
     worker = web = None
     try:
         roles = {
@@ -195,14 +202,32 @@ def test_a_timer_job_that_met_a_redis_outage_is_run_again(tmp_path: Path) -> Non
         web = start_web(env, tmp_path / "web.log")
         table_id, _ = new_table(web)
         client: redis.Redis[str] = redis.Redis.from_url(state.url, decode_responses=True)
+        qdb: redis.Redis[str] = redis.Redis.from_url(jobs.url, decode_responses=True)
         table = tables.load(client, table_id)
         assert table is not None and table.deadline_ms is not None
-        worker = start_worker(env, tmp_path / "worker.log")
-        time.sleep(max(0.0, table.deadline_ms / 1000 - time.time() - 1))
-        state.stop()  # down from a second before the deadline to three after it
-        time.sleep(4)
+        # Started a few seconds before the deadline: its periodic maintenance (which writes to
+        # the game state's server) is not due while writes are paused.
+        time.sleep(max(0.0, table.deadline_ms / 1000 - time.time() - 8))
+        log = tmp_path / "worker.log"
+        worker = start_worker(env, log)
+        wait_for(lambda: "Listening on" in log.read_text(), timeout=60)
+        time.sleep(max(0.0, table.deadline_ms / 1000 - time.time() - 0.5))
+        client.execute_command("CLIENT", "PAUSE", 20_000, "WRITE")
+        job = f"rq:job:{timers.job_id(table_id, 0)}"
+        wait_for(lambda: qdb.hget(job, "status") == "started", timeout=30, interval=0.01)
+        time.sleep(0.5)  # the job waits at its EXEC
+        assert cuts(client, table_id) == 0
+        if down == "both":
+            jobs.stop()
+        state.stop()
+        time.sleep(2)
         state.start()
+        if down == "both":
+            jobs.start()
+        client.execute_command("CLIENT", "UNPAUSE")  # a no-op on the restarted server
         wait_for(lambda: cuts(client, table_id) == 1, timeout=BACK_S, interval=0.25)
+        if down == "both":
+            assert "Redis lost during job" in log.read_text()
     finally:
         if worker is not None:
             worker.stop()

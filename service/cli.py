@@ -39,17 +39,22 @@ def worker(burst: bool) -> None:
 @main.command()
 @click.option("--older-than", default=300, show_default=True, help="seconds since finishing")
 def reconcile(older_than: int) -> None:
-    """Re-enqueue finished attempts that are neither verified nor rejected, and the par job of
-    a recent day that has verified attempts and no par."""
+    """Re-enqueue finished attempts that are neither verified nor rejected, the par job of a
+    recent day that has verified attempts and no par, and the turn timer of every overdue table
+    whose job was lost or failed."""
+    from service.data import timers
     from service.data.reconcile import reconcile as run
-    from service.data.reconcile import reconcile_par
+    from service.data.reconcile import reconcile_par, reconcile_timers
 
     cfg = config.load()
     client, rankings = connect.role_clients(cfg)
     q = queue.queue(cfg.redis_queue_url, cfg.queue, cfg.retry_intervals)
     ids = run(client, q, int(time.time() * 1000), older_than)
     days = reconcile_par(client, rankings, q)
-    click.echo(json.dumps({"requeued": ids, "par": days}))
+    timer_q = timers.queue_on(connect.client(cfg, cfg.redis_queue_url, text=False), cfg.table_queue)
+    app_ms = int(clock.now(cfg).timestamp() * 1000)  # the deadlines' clock
+    turns = reconcile_timers(client, timer_q, app_ms)
+    click.echo(json.dumps({"requeued": ids, "par": days, "timers": turns}))
 
 
 @main.command()

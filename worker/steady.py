@@ -7,6 +7,9 @@ whose end it could not record, so RQ's retry runs it again.
 
 At every maintenance tick (and at start) it also runs the reconciler for lost jobs (issue 10.1),
 so a job stranded by a killed worker is queued again within one tick of a worker being back.
+Every ``SWEEP_S`` (its blocking wait for work is that short) it sweeps the tables' turn timers:
+an overdue turn whose timer job was lost is queued again (service.data.reconcile), so no table
+is stranded for more than a few seconds once a worker runs.
 
 Its scheduler (``--with-scheduler``) is ``TimerScheduler``: RQ's, plus the tables' turn timers
 every ``timers.TICK_S`` (RQ's own tick is a second; issue 12 asks for a timer within 1 s).
@@ -25,12 +28,14 @@ from rq.job import Job, JobStatus
 from rq.scheduler import RQScheduler
 from rq.worker import WorkerStatus
 
-from service.data import keys, timers
-from service.data.reconcile import reconcile, reconcile_par
+from service.data import clock, keys, timers
+from service.data.reconcile import reconcile, reconcile_par, reconcile_timers
 from worker import jobs
 
 REDIS_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 BACKOFF_MAX_S = 30.0
+# How often a worker sweeps the turn timers (and so the longest its blocking dequeue waits).
+SWEEP_S = 3
 
 
 class TimerScheduler(RQScheduler):
@@ -134,11 +139,26 @@ class SteadyWorker(Worker):
         except REDIS_ERRORS:
             self.wait_for_redis()
 
+    @property
+    def dequeue_timeout(self) -> int:
+        """An idle worker comes back from its blocking dequeue every SWEEP_S, to sweep."""
+        return min(int(super().dequeue_timeout), SWEEP_S)
+
+    @property
+    def should_run_maintenance_tasks(self) -> bool:
+        """RQ's maintenance every maintenance interval; the timers' sweep every SWEEP_S."""
+        return bool(super().should_run_maintenance_tasks) or time.monotonic() >= getattr(
+            self, "next_sweep", 0.0
+        )
+
     def run_maintenance_tasks(self) -> None:
         try:
-            super().run_maintenance_tasks()  # type: ignore[no-untyped-call]
-            self.reconcile()
+            if super().should_run_maintenance_tasks:
+                super().run_maintenance_tasks()  # type: ignore[no-untyped-call]
+                self.reconcile()
+            self.next_sweep = time.monotonic() + SWEEP_S
             self.rescue_timers()
+            self.sweep_timers()
         except REDIS_ERRORS:
             self.wait_for_redis()
 
@@ -166,6 +186,19 @@ class SteadyWorker(Worker):
         late = timers.enqueue_due(ctx.timer_queue, int(time.time() * 1000) - timers.OVERDUE_MS)
         if late:
             self.log.warning("Worker %s: queued overdue turn timers %s", self.name, late)
+
+    def sweep_timers(self) -> None:
+        """Queue again the timer of every turn overdue by more than ``timers.OVERDUE_MS`` whose
+        job was lost (service.data.reconcile.reconcile_timers; one worker per SWEEP_S). The
+        deadlines are on the app's clock, so is the overdue test; the job is queued now."""
+        ctx = jobs.context()
+        lock = ctx.timer_queue.connection  # on the timers' server, beside their jobs
+        if not lock.set(keys.TIMERS_LOCK, self.name, nx=True, px=SWEEP_S * 1000 - 100):
+            return  # another worker swept just now
+        now_ms = int(clock.now(ctx.settings).timestamp() * 1000)
+        lost = reconcile_timers(ctx.client, ctx.timer_queue, now_ms, retry_failed=False)
+        if lost:
+            self.log.warning("Worker %s: queued lost turn timers %s", self.name, lost)
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         try:

@@ -20,6 +20,7 @@ ALLTIME: Final = f"{PREFIX}:alltime"  # zset player id -> sum of verified scores
 ARCHIVED: Final = f"{PREFIX}:archived"  # hash attempt id -> date of its archive file
 ARCHIVED_DAYS: Final = f"{PREFIX}:archived:days"  # zset date -> ordinal, days archived
 RECONCILE_LOCK: Final = f"{PREFIX}:lock:reconcile"  # one worker reconciles per tick
+TIMERS_LOCK: Final = f"{PREFIX}:lock:timers"  # one worker sweeps the turn timers (queue's server)
 
 
 ARCHIVE_RENAMES: Final = f"{PREFIX}:archive:renames"  # hash "file|attempt id" -> name, pending
@@ -242,6 +243,12 @@ def stream_address(address: str) -> str:
     """Sorted set ``table:seat:stream id`` -> until when (ms) a live stream of one client address
     (IPv6: its /64) holds its lease, over every table (docs/TABLES.md)."""
     return f"{PREFIX}:streams:addr:{address}"
+
+
+# Zset table id -> the turn timer's deadline (ms, on the app's clock), written before the table's
+# transaction sets that deadline: the index service.data.reconcile.reconcile_timers sweeps for
+# overdue turns whose timer job was lost. A hint: the table's document has the last word.
+TABLE_DEADLINES: Final = f"{PREFIX}:tables:deadlines"
 
 
 def invite(code: str) -> str:

@@ -201,7 +201,13 @@ def change(
         if text is None:
             raise TableError(404, "unknown_table", "no such table")
         table = Table.from_json(str(text))
+        deadline = table.deadline_ms
         events = body(table)
+        if table.deadline_ms is not None and table.deadline_ms != deadline:
+            # Before the write that sets it (another slot on a Redis Cluster: not in the
+            # transaction): a deadline is never stored without its index entry, so the
+            # reconciler finds the turn whatever happens to its timer job.
+            client.zadd(keys.TABLE_DEADLINES, {table.id: table.deadline_ms})
         session = None
         face_down: list[bool] = []
         if events:

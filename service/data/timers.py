@@ -10,8 +10,13 @@ Two indexes hold each job, both on the queue's server:
   to the queue: ~0.1 s late.
 Whichever comes first moves the job; the other then finds it gone. Both live in Redis, so a
 worker killed and restarted (or any other worker) still fires every timer: a scheduler that died
-holds RQ's scheduler lock for a minute, so each worker's maintenance tick (and start) also queues
-the timers overdue by ``OVERDUE_MS``.
+holds RQ's scheduler lock for a minute, so each worker's sweep (at its start and every few
+seconds, worker.steady) also queues the timers overdue by ``OVERDUE_MS``.
+
+A job lost altogether (a worker killed holding it, a web process killed before scheduling it, a
+Redis outage while it ran) is found from the game state's side: the tables' index of deadlines
+(``keys.TABLE_DEADLINES``), swept by service.data.reconcile.reconcile_timers, which queues the
+overdue turn again with :func:`requeue`.
 
 Enqueued by dotted path with plain ids as JSON, like the verification jobs (service.data.queue).
 """
@@ -24,20 +29,31 @@ import time
 from typing import Final
 
 import redis
-from rq import Queue
+from rq import Queue, Retry
+from rq.exceptions import NoSuchJobError
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 from rq.serializers import JSONSerializer
 
+from service.data import keys
+
 JOB_PATH: Final = "worker.jobs.table_turn_timeout"
 JOB_TIMEOUT: Final = 60  # seconds: one autoplayed turn and the bots' answers
 RESULT_TTL: Final = 60
+FAILURE_TTL: Final = 7 * 86400
 # How often worker.steady's scheduler looks for due timers: the bound on a timer's lateness
 # beyond the worker's own queue wait (one ZRANGEBYSCORE per tick on an idle server).
 TICK_S: Final = 0.1
 BATCH: Final = 500  # due timers moved per tick at most (the rest on the next tick)
 # A timer this late has no live scheduler: every worker's maintenance tick queues it (worker.steady)
 OVERDUE_MS: Final = 2000
+# A job that failed on a Redis outage (the game state's, or the queue's under the worker) runs
+# again after these seconds; past them, service.data.reconcile.reconcile_timers sees to it.
+RETRY_INTERVALS: Final = (1, 5, 30)
+
+
+def retry() -> Retry:
+    return Retry(max=len(RETRY_INTERVALS), interval=list(RETRY_INTERVALS))
 
 
 def job_id(table_id: str, seq: int) -> str:
@@ -83,7 +99,8 @@ def schedule(
         job_id=name,
         job_timeout=JOB_TIMEOUT,
         result_ttl=RESULT_TTL,
-        failure_ttl=7 * 86400,
+        failure_ttl=FAILURE_TTL,
+        retry=retry(),
     )
     # After the job exists: a crash in between leaves RQ's backstop, never a dangling id.
     q.connection.zadd(due_key(q.name), {name: due_ms})
@@ -117,3 +134,31 @@ def enqueue_due(q: Queue, now_ms: int | None = None) -> list[str]:
         pipe.zrem(key, *ids)  # moved now, or already by RQ's own tick, or gone
         pipe.execute()
     return moved
+
+
+def requeue(q: Queue, table_id: str, seq: int) -> None:
+    """Replace the timer job of ``(table_id, seq)`` with one queued now, wherever the old one
+    was left (lost with a killed worker, failed, or never scheduled): the job is idempotent, so
+    one that was in fact still running changes nothing by running twice."""
+    name = job_id(table_id, seq)
+    conn = q.connection
+    try:
+        old: Job | None = Job.fetch(name, connection=conn, serializer=q.serializer)
+    except NoSuchJobError:
+        old = None
+    with conn.pipeline() as pipe:
+        if old is not None:
+            old.delete(pipeline=pipe)
+        pipe.lrem(q.intermediate_queue_key, 0, name)
+        pipe.zrem(due_key(q.name), name)
+        pipe.delete(keys.parked(name))
+        pipe.execute()
+    q.enqueue_call(
+        JOB_PATH,
+        args=(table_id, seq),
+        job_id=name,
+        timeout=JOB_TIMEOUT,
+        result_ttl=RESULT_TTL,
+        failure_ttl=FAILURE_TTL,
+        retry=retry(),
+    )

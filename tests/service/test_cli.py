@@ -49,6 +49,6 @@ def test_reconcile_requeues_a_lost_job(
     rdb.hset(keys.attempt("done1"), "verification", "verified")
     result = pikdame(env, "reconcile", "--older-than", "60")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == {"requeued": ["lost1"], "par": []}
+    assert json.loads(result.stdout) == {"requeued": ["lost1"], "par": [], "timers": []}
     assert qdb.exists("rq:job:verify-lost1") == 1
     assert rdb.zrange("pd:finished", 0, -1) == ["lost1"]

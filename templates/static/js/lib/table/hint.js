@@ -1,4 +1,5 @@
-// The hint: the exact optimiser's best melds for the hand now (GET /api/attempts/{id}/hint).
+// The hint: the best melds for the hand now (GET /api/attempts/{id}/hint; at a table, a function
+// asking GET /api/tables/{id}/hint, docs/TABLES.md "Hints").
 
 import { hint as fetchHint } from "../api.js";
 import { face } from "../cards.js";
@@ -14,13 +15,14 @@ export function closeHint(hand) {
   hand.setHinted([]);
 }
 
-export async function showHint(attemptId, hand) {
+// source: the daily attempt's id, or a function answering the hint (a table's).
+export async function showHint(source, hand) {
   const box = $("#hint");
   box.hidden = false;
   clear(box).append(h("p", { text: t("hint.loading") }));
   let data;
   try {
-    data = await fetchHint(attemptId);
+    data = await (typeof source === "function" ? source() : fetchHint(source));
   } catch (e) {
     clear(box).append(h("p", { class: "error", text: explain(e) }));
     return [];

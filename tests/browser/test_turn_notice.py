@@ -218,3 +218,25 @@ def test_the_hint_shows_at_a_table_and_a_table_can_turn_it_off(
     expect(page.locator("#table")).to_be_visible()
     expect(page.locator("#hint-btn")).to_be_hidden()
     ctx.close()
+
+
+def test_the_hint_at_a_tausende_table_says_why_when_no_opening_is_possible(
+    browser: Browser, stack: Stack
+) -> None:
+    """R12.3: before the 30-point opening nothing may be laid, and an empty hint says so."""
+    ctx = new_player(browser, stack)
+    page = ctx.new_page()
+    create_table(page, "Ada", ["zen"], game="tausende")
+    page.locator("#start-button").click()
+    page.locator("#cut-button").click()
+    expect(page.locator("#hand li").first).to_be_visible()
+    draw(page)
+    page.locator("#hint-btn").click()
+    box = page.locator("#hint")
+    expect(box.locator("h3")).to_have_text("Die besten Auslagen jetzt")
+    if box.locator(".hint-moves li").count():
+        expect(page.locator("#hand li.hinted").first).to_be_visible()
+        expect(box.locator(".hint-moves li").first).to_contain_text("legt aus")  # melds open
+    else:
+        expect(box).to_contain_text("Eröffnung mit mindestens 30 Punkten")
+    ctx.close()

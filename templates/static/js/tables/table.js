@@ -315,7 +315,8 @@ async function hint() {
     board.say(t("need.hintPlay"));
     return;
   }
-  await showHint(() => tableHint(tableId), board.hand);
+  const opening = T.game === "tausende" && T.view.opened && !T.view.opened[me()];
+  await showHint(() => tableHint(tableId), board.hand, opening ? { none: t("hint.noneOpening") } : {});
 }
 
 function cut() {

@@ -15,8 +15,9 @@ export function closeHint(hand) {
   hand.setHinted([]);
 }
 
-// source: the daily attempt's id, or a function answering the hint (a table's).
-export async function showHint(source, hand) {
+// source: the daily attempt's id, or a function answering the hint (a table's); none: the text
+// when nothing can be laid (Tausende says why: the 30-point opening, R12.3).
+export async function showHint(source, hand, { none = t("hint.none") } = {}) {
   const box = $("#hint");
   box.hidden = false;
   clear(box).append(h("p", { text: t("hint.loading") }));
@@ -38,7 +39,7 @@ export async function showHint(source, hand) {
   });
   clear(box).append(
     h("h3", { text: t("hint.title") }),
-    ...(data.moves.length === 0 ? [h("p", { text: t("hint.none") })] : [
+    ...(data.moves.length === 0 ? [h("p", { text: none })] : [
       h("ol", { class: "hint-moves" }, items),
       h("p", { text: t("hint.points", { points: data.points }) })]),
     h("button", { type: "button", class: "link", onclick: () => closeHint(hand) },

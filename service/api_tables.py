@@ -16,7 +16,7 @@ from flask import Response, current_app, jsonify, request
 from service import idempotency, identity, limits, outputs
 from service.apidoc import api_blueprint
 from service.data import clock, connect, stream_leases, tables, timers
-from service.data.games import GAMES
+from service.data.games import GAMES, NoHint
 from service.data.store import Stale
 from service.data.tables import Changed, Lifetimes, Table, TableError
 from service.errors import ApiError, error_response
@@ -168,13 +168,18 @@ def create_table(body: NewTableBody) -> Response:
 def _options(game: str, rules: TableRules) -> dict[str, bool]:
     """The table's options (T's ``rules``): R9's for Pik Dame; for Tausende R8's ``strict_1000``
     and R12.8's, never ``hand_out_double`` (R12.7). An option of another game is 422."""
-    given = rules.model_dump(exclude={"turn_timer"})
+    given = rules.model_dump(exclude={"turn_timer", "hints"})
     r9 = {"hand_out_double": rules.hand_out_double, "strict_1000": rules.strict_1000}
     offered = getattr(GAMES[game], "options", tuple(r9))  # Gin: R9's keys, stored as before
     wrong = sorted(key for key, on in given.items() if on and key not in offered)
     if wrong:
         raise ApiError(422, "bad_value", f"{game} has no option {', '.join(wrong)}")
-    return {key: bool(given[key]) for key in offered}
+    options = {key: bool(given[key]) for key in offered}
+    if GAMES[game].hints:
+        options["hints"] = rules.hints is not False  # the house option: hints on unless off
+    elif rules.hints is False:
+        raise ApiError(422, "bad_value", f"{game} has no option hints")
+    return options
 
 
 @bp.post(
@@ -219,6 +224,24 @@ def get_table(path: TablePath) -> Response:
     if seat is None and table.status != "finished":
         _member(table)
     return jsonify({"table": _doc(table, seat)})
+
+
+@bp.get("/<id:table_id>/hint", responses=outputs.answers(outputs.TableHint, 401, 403, 404, 409))
+@limits.limit_table_route(lambda: settings().limit_default)
+def get_table_hint(path: TablePath) -> Response:
+    """The moves worth laying from your hand now (your seat, your play phase), from your own
+    view alone. 409 ``not_playing`` (waiting or finished), ``hints_off`` (the table's
+    ``rules.hints`` is false, or Gin), ``not_your_turn``, ``wrong_phase`` (draw first, a cut)."""
+    table, seat = _seated(path.table_id)
+    if table.status != "playing":
+        raise ApiError(409, "not_playing", "a hint is available while the game runs")
+    if not table.kind.hints or not table.options.get("hints", True):
+        raise ApiError(409, "hints_off", "this table's rules have no hints")
+    try:
+        answer = table.kind.hint(table.loaded(), seat)
+    except NoHint as e:
+        raise ApiError(409, e.code, e.message) from None
+    return jsonify(answer)
 
 
 @bp.post(

@@ -297,6 +297,12 @@ class TableRules(ApiModel):
     go_out_on_opening: bool = Field(
         default=False, description="Tausende only (R12.8): going out in the turn one opens"
     )
+    hints: bool | None = Field(
+        default=None,
+        description="Pik Dame and Tausende: whether seats may ask GET /api/tables/{id}/hint "
+        "(absent or null: true); false turns the hint off for every seat. Gin has no such "
+        "option (its view shows the exact deadwood): false there is 422",
+    )
 
 
 class NewTableBody(ApiModel):

@@ -190,6 +190,20 @@ class Hint(Document):
     )
 
 
+class TableHint(Document):
+    """A seat's hint at a table (docs/TABLES.md "Hints"): moves in the order they can be sent."""
+
+    moves: list[str]
+    points: int = Field(
+        description="Pik Dame: what your melds gain (R4.2); Tausende: the points of the cards "
+        "the moves lay (R12.5)"
+    )
+    exact: bool = Field(
+        description="Pik Dame: false when the search budget ran out; Tausende: always false "
+        "(a strong bot's choice, not proven best)"
+    )
+
+
 class VerificationDoc(Document):
     """The attempt's verification: null for practice or while playing."""
 

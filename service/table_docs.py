@@ -58,11 +58,7 @@ def table_json(
     return {
         "id": table.id,
         "game": table.game,
-        "rules": {
-            "players": table.players,
-            "turn_timer": table.turn_timer or None,
-            **table.options,
-        },
+        "rules": _rules(table),
         "seats": seats,
         "status": table.status,
         "round": facts["round"],
@@ -89,6 +85,19 @@ def table_json(
     }
 
 
+def _rules(table: Table) -> dict[str, Any]:
+    """``T.rules``: the seats, the turn timer and the table's options; ``hints`` (on unless the
+    creator turned it off) for a game with hints, also at a table made before the option."""
+    rules: dict[str, Any] = {
+        "players": table.players,
+        "turn_timer": table.turn_timer or None,
+        **table.options,
+    }
+    if table.kind.hints:
+        rules.setdefault("hints", True)
+    return rules
+
+
 def invite_preview(table: Table) -> dict[str, Any]:
     """What an invite's page shows before joining: the game, its rules and who sits where (no
     card, no token, no player id): a friend sees which game they are asked to (issue 12)."""
@@ -98,7 +107,7 @@ def invite_preview(table: Table) -> dict[str, Any]:
         else {"kind": "bot", "level": s["level"]}
         for s in table.seats
     ]
-    rules = {"players": table.players, "turn_timer": table.turn_timer or None, **table.options}
+    rules = _rules(table)
     return {"game": table.game, "status": table.status, "rules": rules, "seats": seats}
 
 

@@ -15,6 +15,7 @@ from typing import Any, Final, Protocol
 from engine.core.errors import IllegalMoveError
 from engine.gin.bots import LEVELS as GIN_LEVELS
 from engine.gin.match import GinMatch
+from engine.pikdame.hints import seat_hint
 from engine.pikdame.match import Match
 from engine.pikdame.rules import LEVELS, TAUSENDE_OPTIONS, Rules, Seat
 from engine.pikdame.view import FACE_DOWN_DISCARD, view
@@ -65,6 +66,16 @@ class TableGame(Protocol):
     @property
     def default_level(self) -> str: ...
 
+    @property
+    def hints(self) -> bool:
+        """Whether the game offers a seat's hint (the tables' ``hints`` option)."""
+        ...
+
+    def hint(self, session: Session, seat: int) -> dict[str, Any]:
+        """``seat``'s hint (``{"moves", "points", "exact"}``) from its own view alone (R10);
+        raises :class:`NoHint` when it is not that seat's play phase."""
+        ...
+
     def rules_of(self, players: int, options: dict[str, bool]) -> Any: ...
 
     def start(
@@ -84,6 +95,15 @@ class TableGame(Protocol):
     def record(self, session: Session, seats: tuple[Seat, ...]) -> dict[str, Any]: ...
 
 
+class NoHint(Exception):
+    """No hint now: ``code`` is the API's stable error code (``not_your_turn``, ``wrong_phase``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
 class PikDameTables:
     """Pik Dame to 1000 (engine.pikdame.match): ``cut K``, tie rounds, R8's end."""
 
@@ -91,6 +111,20 @@ class PikDameTables:
     levels: Final = LEVELS
     default_level: Final = "advanced"  # R9's default
     options: tuple[str, ...] = ("hand_out_double", "strict_1000")
+    hints: bool = True
+
+    def hint(self, session: Session, seat: int) -> dict[str, Any]:
+        match = _match(session)
+        game = match.game
+        if match.finished or game is None or match.awaiting_cut or game.state.outcome is not None:
+            raise NoHint("wrong_phase", "a hint is available in your play phase (R4.2)")
+        seat_view = view(game.state, seat)  # the seat's own view only: no hidden card (R10)
+        if seat_view.turn != seat:
+            raise NoHint("not_your_turn", "a hint is available on your own turn")
+        if seat_view.phase != "play":
+            raise NoHint("wrong_phase", "draw or take first (R4.1), then ask for a hint")
+        best = seat_hint(seat_view)
+        return {"moves": list(best.moves), "points": best.points, "exact": best.exact}
 
     def rules_of(self, players: int, options: dict[str, bool]) -> Rules:
         return Rules(
@@ -227,6 +261,10 @@ class GinTables:
     name: Final = "gin"
     levels: Final = GIN_LEVELS
     default_level: Final = "strong"
+    hints: Final = False  # the view carries Gin's help: the exact deadwood and a suggestion
+
+    def hint(self, session: Session, seat: int) -> dict[str, Any]:
+        raise NoHint("hints_off", "a Gin table's view shows the exact deadwood instead")
 
     def rules_of(self, players: int, options: dict[str, bool]) -> None:
         return None

@@ -88,6 +88,7 @@ def test_the_invite_page_previews_game_rules_and_seats_and_nothing_private(
             "ace_high_only": False,
             "no_joker_swap": True,
             "go_out_on_opening": False,
+            "hints": True,
         },
         "seats": [
             {"kind": "human", "name": "Ada"},

@@ -64,6 +64,7 @@ def test_r12_8_options_are_chosen_at_creation_and_other_games_refuse_them(app: F
         "ace_high_only": True,
         "no_joker_swap": False,
         "go_out_on_opening": True,
+        "hints": True,
     }
     # R12.7: Tausende has no hand-out doubling; R12.8's options are Tausende's alone
     status, body = create(app, [HUMAN, bot("zen")], hand_out_double=True)

@@ -120,6 +120,8 @@ export const joinTable = (invite, name) => post(`/api/tables/join/${encodeURICom
 export const table = (id) => get(tableUrl(id)).then((data) => data.table);
 export const startTable = (id) => post(`${tableUrl(id)}/start`, {}).then((data) => data.table);
 export const sendTableMove = (id, move, seq) => post(`${tableUrl(id)}/moves`, { move, seq });
+// The own seat's hint in its play phase, where the table's rules.hints allow it.
+export const tableHint = (id) => get(`${tableUrl(id)}/hint`);
 export const setBotLevel = (id, seat, level) =>
   post(`${tableUrl(id)}/seats/${seat}`, { level }).then((data) => data.table);
 export const resignTable = (id) => post(`${tableUrl(id)}/resign`, {});

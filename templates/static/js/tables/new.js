@@ -45,6 +45,7 @@ export function tableSpec() {
   const timer = Number($("#turn-timer").value);
   const rules = { turn_timer: timer || null };
   if (!isGin()) rules.strict_1000 = $("#strict-1000").checked; // no Pik Dame house rules in Gin
+  if (!isGin()) rules.hints = $("#hints-allowed").checked; // Gin shows its exact deadwood instead
   if (game() === "tausende") {
     for (const box of $$("[data-tausende-option]")) rules[box.name] = box.checked;
   } else if (!isGin()) {

@@ -4,7 +4,7 @@
 // side of the table is the daily's (play/board.js); nothing here polls.
 
 import {
-  ApiError, resignTable, sendTableMove, setBotLevel, table as fetchTable,
+  ApiError, resignTable, sendTableMove, setBotLevel, table as fetchTable, tableHint,
 } from "../lib/api.js";
 import { face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
@@ -13,6 +13,7 @@ import { signed, t } from "../lib/i18n.js";
 import { seatName } from "../lib/moves.js";
 import { load, save } from "../lib/store.js";
 import { createBoard } from "../lib/table/board.js";
+import { closeHint, hintOpen, showHint } from "../lib/table/hint.js";
 import { logLine, play, restoreLog } from "../lib/table/playback.js";
 import { createShell } from "../lib/table/shell.js";
 import { renderOpponents } from "../lib/table/table.js";
@@ -30,7 +31,7 @@ const shell = createShell(tableId, {
 });
 const { state, me, enqueue } = shell;
 const page = { levelMenu: null, shownView: null }; // the bot level menu open, the view drawn
-const board = createBoard(ctx, { send: (move) => send(move) });
+const board = createBoard(ctx, { send: (move) => send(move), hint: () => hint() });
 const dismissedKey = `table.${tableId}.seenRound`;
 
 function presence(seat) {
@@ -254,6 +255,8 @@ function renderGame() {
   shell.renderCountdown();
   renderRoundResult();
   renderStandings();
+  $("#hint-btn").hidden = !hintsOn(); // the table's house option (docs/TABLES.md "Hints")
+  if (hintOpen() && !myPlayPhase()) closeHint(board.hand); // the turn (or the game) is over
   // Also while a round waits for its cut (R8: the undealt round is dropped); never for a viewer.
   $("#resign").hidden = T.status !== "playing" || me() === null
     || Boolean(T.pending_resign && T.pending_resign.includes(me()));
@@ -295,6 +298,7 @@ async function send(move) {
   render();
   try {
     const result = await sendTableMove(tableId, move, state.seq);
+    closeHint(board.hand); // the hand changed: the hint was for the one before
     if (result.table.view) board.renderMine(result.table.view);
     await enqueue(() => absorb(result.table, result.events));
   } catch (e) {
@@ -306,6 +310,26 @@ async function send(move) {
     delete document.body.dataset.busy;
     render();
   }
+}
+
+// The own seat's hint, as the daily's (docs/TABLES.md "Hints"), where the table allows hints.
+const hintsOn = () => state.table.rules.hints !== false;
+
+const myPlayPhase = () => {
+  const T = state.table;
+  return T.status === "playing" && Boolean(T.view) && !T.awaiting_cut && T.turn === me()
+    && T.view.phase === "play";
+};
+
+async function hint() {
+  const T = state.table;
+  if (!T || board.busy || !hintsOn()) return;
+  if (!myPlayPhase()) {
+    board.say(t("need.hintPlay"));
+    return;
+  }
+  const opening = T.game === "tausende" && T.view.opened && !T.view.opened[me()];
+  await showHint(() => tableHint(tableId), board.hand, opening ? { none: t("hint.noneOpening") } : {});
 }
 
 function cut() {

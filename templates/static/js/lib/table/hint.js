@@ -1,4 +1,5 @@
-// The hint: the exact optimiser's best melds for the hand now (GET /api/attempts/{id}/hint).
+// The hint: the best melds for the hand now (GET /api/attempts/{id}/hint; at a table, a function
+// asking GET /api/tables/{id}/hint, docs/TABLES.md "Hints").
 
 import { hint as fetchHint } from "../api.js";
 import { face } from "../cards.js";
@@ -14,13 +15,15 @@ export function closeHint(hand) {
   hand.setHinted([]);
 }
 
-export async function showHint(attemptId, hand) {
+// source: the daily attempt's id, or a function answering the hint (a table's); none: the text
+// when nothing can be laid (Tausende says why: the 30-point opening, R12.3).
+export async function showHint(source, hand, { none = t("hint.none") } = {}) {
   const box = $("#hint");
   box.hidden = false;
   clear(box).append(h("p", { text: t("hint.loading") }));
   let data;
   try {
-    data = await fetchHint(attemptId);
+    data = await (typeof source === "function" ? source() : fetchHint(source));
   } catch (e) {
     clear(box).append(h("p", { class: "error", text: explain(e) }));
     return [];
@@ -36,7 +39,7 @@ export async function showHint(attemptId, hand) {
   });
   clear(box).append(
     h("h3", { text: t("hint.title") }),
-    ...(data.moves.length === 0 ? [h("p", { text: t("hint.none") })] : [
+    ...(data.moves.length === 0 ? [h("p", { text: none })] : [
       h("ol", { class: "hint-moves" }, items),
       h("p", { text: t("hint.points", { points: data.points }) })]),
     h("button", { type: "button", class: "link", onclick: () => closeHint(hand) },

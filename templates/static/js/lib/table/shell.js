@@ -7,6 +7,7 @@ import { rematchTable, startTable, table as fetchTable, tableEvents } from "../a
 import { $, clear, copyField, h } from "../dom.js";
 import { explain } from "../explain.js";
 import { t } from "../i18n.js";
+import { createNotice } from "./notice.js";
 import { rulesSummary } from "./summary.js";
 
 // tableId: the page's table; nameOf(seat): a seat's name in sentences; say(text, kind): the
@@ -14,6 +15,7 @@ import { rulesSummary } from "./summary.js";
 export function createShell(tableId, { nameOf, say, show }) {
   const state = { table: null, seq: 0, queue: Promise.resolve(), deadline: null, countdownEnd: 0 };
   const me = () => state.table.seat;
+  const notice = createNotice(tableId); // the player's turn in the tab's title, icon, tone
 
   // Work on the table one step at a time: stream messages and answers to own requests in order.
   function enqueue(step) {
@@ -26,6 +28,7 @@ export function createShell(tableId, { nameOf, say, show }) {
     if (!state.table || T.seq >= state.seq) {
       state.table = T;
       state.seq = T.seq;
+      notice.update(T);
     }
   }
 

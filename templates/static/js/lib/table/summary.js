@@ -15,12 +15,14 @@ const OPTION_LABELS = {
   pikdame: [
     ["hand_out_double", "tables.handOutDouble"],
     ["strict_1000", "tables.strict1000"],
+    ["hints", "tables.hints"],
   ],
   tausende: [
     ["strict_1000", "tables.strict1000"],
     ["ace_high_only", "tausende.option.ace_high_only"],
     ["no_joker_swap", "tausende.option.no_joker_swap"],
     ["go_out_on_opening", "tausende.option.go_out_on_opening"],
+    ["hints", "tables.hints"],
   ],
   gin: [],
 };

@@ -55,6 +55,8 @@ def table_json(
             "result": None,
             "view": None,
         }
+    if table.game == "gin" and table.turn_timer and facts["view"] is not None:
+        _mark_timer_moves(client, table, facts["view"]["history"])
     return {
         "id": table.id,
         "game": table.game,
@@ -98,6 +100,22 @@ def _rules(table: Table) -> dict[str, Any]:
     return rules
 
 
+def _mark_timer_moves(
+    client: redis.Redis[str], table: Table, history: list[dict[str, Any]]
+) -> None:
+    """Gin's view lists the running hand's moves, the last ones of the table's log: those the
+    turn timer played (R9) get ``"timer": true`` there too, so a reload's move list says so."""
+    first = table.seq - len(history) + 1
+    if not history or first < 1:
+        return
+    stored = tables.events_after(client, table.id, first - 1, table.seq)
+    if len(stored) != len(history):
+        return  # a log that does not match (never expected): no mark rather than a wrong one
+    for shown, event in zip(history, stored, strict=True):
+        if event.get("timer") and event["seat"] == shown["seat"]:
+            shown["timer"] = True
+
+
 def invite_preview(table: Table) -> dict[str, Any]:
     """What an invite's page shows before joining: the game, its rules and who sits where (no
     card, no token, no player id): a friend sees which game they are asked to (issue 12)."""
@@ -124,6 +142,19 @@ def stream_message(
 ) -> tuple[int, str] | None:
     """One SSE message: the events after ``after`` up to the table's seq and the table, in
     ``seat``'s view, read together; None when the table is gone (expired)."""
+    sent = stream_read(client, table_id, seat, after, now_ms)
+    return None if sent is None else (sent[0].seq, sent[1])
+
+
+def followers(table: Table) -> tuple[str | None, str | None]:
+    """The tables that follow this one (its rematch, its Gin repeat), as ``T`` names them."""
+    return table.rematch, table.repeated
+
+
+def stream_read(
+    client: redis.Redis[str], table_id: str, seat: int, after: int, now_ms: int
+) -> tuple[Table, str] | None:
+    """:func:`stream_message` with the table it was made of (the stream keeps what it named)."""
     read = tables.read_with_events(client, table_id, after)
     if read is None:
         return None
@@ -137,4 +168,4 @@ def stream_message(
         "table": table_json(client, table, seat, now_ms),
     }
     data = json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
-    return table.seq, f"id: {table.seq}\nevent: table\ndata: {data}\n\n"
+    return table, f"id: {table.seq}\nevent: table\ndata: {data}\n\n"

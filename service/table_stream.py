@@ -8,8 +8,9 @@ wakes the streams of that table, so a thousand streams cost one Redis connection
 A comment line every heartbeat keeps proxies from closing the stream and renews its leases
 (:mod:`service.data.stream_leases`: the seat's presence and the caps per seat and address, taken
 by the route before the first byte); the heartbeat also compares the log's length, so a notice
-lost in a Redis reconnect delays a message by one heartbeat at most. A stream ends after
-``PIKDAME_STREAM_SECONDS``; EventSource reconnects on its own with the last id. Runs under
+lost in a Redis reconnect delays a message by one heartbeat at most (on a finished table it
+also compares the follow-up tables named: a rematch or a repeat adds no event). A stream ends
+after ``PIKDAME_STREAM_SECONDS``; EventSource reconnects on its own with the last id. Runs under
 gunicorn's gevent workers (deploy/gunicorn_stream.conf.py; docs/TABLES.md says why), where
 threads are greenlets.
 
@@ -31,11 +32,11 @@ from typing import Final
 
 import redis
 
-from service.data import keys, stream_leases
+from service.data import keys, stream_leases, tables
 from service.data.config import Settings
 from service.data.stream_leases import Caps, Lease
 from service.logs import LOGGER
-from service.table_docs import stream_message
+from service.table_docs import followers, stream_read
 
 RETRY_MS: Final = 2000  # how soon EventSource reconnects after the stream ends
 PATTERN: Final = keys.table_channel("*")  # pd:{t:*}:live
@@ -163,10 +164,12 @@ def _stream(
         yield f"retry: {RETRY_MS}\n\n"
         # Without a last seq seen: the table as it is now, no backlog (LRANGE past the end).
         start = after if after is not None else 1 << 62
-        first = stream_message(client, table_id, seat, start, now_ms())
+        first = stream_read(client, table_id, seat, start, now_ms())
         if first is None:
             return
-        last, text = first
+        table, text = first
+        last, named = table.seq, followers(table)
+        ended = table.status == "finished"
         yield text
         ends = time.monotonic() + settings.stream_seconds
         next_beat = time.monotonic() + beat
@@ -184,12 +187,17 @@ def _stream(
                 stream_leases.renew(client, lease, caps(settings), now_ms())
                 next_beat = time.monotonic() + beat
                 woken = client.llen(keys.table_events(table_id)) > last
+                if not woken and ended:  # a rematch or repeat adds no event: its notice counts
+                    now = tables.load(client, table_id)
+                    woken = now is not None and followers(now) != named
                 yield ": beat\n\n"
             if woken:
-                sent = stream_message(client, table_id, seat, last, now_ms())
+                sent = stream_read(client, table_id, seat, last, now_ms())
                 if sent is None:
                     return
-                last, text = sent
+                table, text = sent
+                last, named = table.seq, followers(table)
+                ended = table.status == "finished"
                 yield text
     finally:
         listening.leave(table_id, inbox)

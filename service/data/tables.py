@@ -134,7 +134,8 @@ def by_invite(client: redis.Redis[str], invite: str) -> Table | None:
 def events_after(
     client: redis.Redis[str], table_id: str, after: int, upto: int | None = None
 ) -> list[dict[str, Any]]:
-    """The stored events with seq > ``after`` (each ``{"seq", "seat", "move", "face_down"}``),
+    """The stored events with seq > ``after`` (each ``{"seq", "seat", "move", "face_down"}``,
+    and ``"timer": true`` when the turn timer played it),
     up to seq ``upto`` when given (a change's own: later ones may be in the log already)."""
     end = -1 if upto is None else upto - 1
     if upto is not None and upto <= after:
@@ -169,7 +170,10 @@ def seen_by(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
             move = f"knock {GIN_FACE_DOWN} {groups}".rstrip()
         else:
             move = HIDDEN_MOVE
-    return {"seat": event["seat"], "move": move}
+    seen: dict[str, Any] = {"seat": event["seat"], "move": move}
+    if event.get("timer"):
+        seen["timer"] = True  # the turn timer played it (R9), for everyone to see
+    return seen
 
 
 # --- changing a table --------------------------------------------------------------------------
@@ -191,9 +195,15 @@ def change(
     body: Change,
     lifetimes: Lifetimes,
     now_ms: int,
+    *,
+    by_timer: bool = False,
+    announce: bool = True,
 ) -> Changed:
     """Read the table under WATCH, let ``body`` change it (raise to change nothing), write it,
-    append its events to the log and announce the new seq on the table's channel."""
+    append its events to the log and announce the new seq on the table's channel (unless
+    ``announce`` is False: the caller announces once what the change names exists).
+    ``by_timer``: the turn timer played (R9): the first events, those of the seat whose time
+    ran out, are logged with ``"timer": true`` (the bots' answers after them are not)."""
     key = keys.table(table_id)
 
     def run(pipe: redis.client.Pipeline[str]) -> Changed:
@@ -214,13 +224,24 @@ def change(
             session = table.loaded()
             start = table.seq
             face_down = [table.kind.face_down(session, start + i + 1) for i in range(len(events))]
+        timed = _timer_run(events) if by_timer else 0
         pipe.multi()
-        _write(pipe, table, events, face_down, lifetimes, now_ms)
+        _write(pipe, table, events, face_down, lifetimes, now_ms, timed)
         return Changed(table, events)
 
     changed: Changed = transaction(client, run, key)
-    _announce(client, changed.table, lifetimes)
+    if announce:
+        _announce(client, changed.table, lifetimes)
     return changed
+
+
+def _timer_run(events: Events) -> int:
+    """How many of the turn timer's events it played for the seat whose time ran out: the
+    leading ones of that seat (its turn, or its cut); the bots answer after them (R9)."""
+    run = 0
+    while run < len(events) and events[run][0] == events[0][0]:
+        run += 1
+    return run
 
 
 def _ttl(table: Table, lifetimes: Lifetimes) -> int:
@@ -234,15 +255,20 @@ def _write(
     face_down: list[bool],
     lifetimes: Lifetimes,
     now_ms: int,
+    timed: int = 0,
 ) -> None:
-    """The table's own keys (one slot): its document and its event log."""
+    """The table's own keys (one slot): its document and its event log (the first ``timed``
+    events marked as the turn timer's)."""
     log = keys.table_events(table.id)
     first = table.seq + 1
     if events:
         pipe.rpush(
             log,
             *(
-                json.dumps({"seq": first + i, "seat": s, "move": m, "face_down": down})
+                json.dumps(
+                    {"seq": first + i, "seat": s, "move": m, "face_down": down}
+                    | ({"timer": True} if i < timed else {})
+                )
                 for i, ((s, m), down) in enumerate(zip(events, face_down, strict=True))
             ),
         )
@@ -427,7 +453,7 @@ def autoplay(
         return events
 
     try:
-        return change(client, table_id, expire, lifetimes, now)
+        return change(client, table_id, expire, lifetimes, now, by_timer=True)
     except (Moved, TableError):
         return None
 
@@ -517,8 +543,8 @@ def rematch(
         made.append(new)
         return []
 
-    done = change(client, table_id, again, lifetimes, now)
-    return _follower(client, made, done.table.rematch, "the rematch", lifetimes, now)
+    done = change(client, table_id, again, lifetimes, now, announce=False)
+    return _follower(client, done.table, made, done.table.rematch, "the rematch", lifetimes, now)
 
 
 def repeat(
@@ -565,12 +591,13 @@ def repeat(
         made.append(new)
         return events
 
-    done = change(client, table_id, again, lifetimes, now)
-    return _follower(client, made, done.table.repeated, "the repeat", lifetimes, now)
+    done = change(client, table_id, again, lifetimes, now, announce=False)
+    return _follower(client, done.table, made, done.table.repeated, "the repeat", lifetimes, now)
 
 
 def _follower(
     client: redis.Redis[str],
+    old: Table,
     made: list[Table],
     follower_id: str | None,
     what: str,
@@ -578,12 +605,15 @@ def _follower(
     now: int,
 ) -> Table:
     """After a rematch or a repeat was noted on the old table: write the new table if this call
-    made it (announced like any change), then answer the one the old table names."""
+    made it (announced like any change), then announce the old table, so every seated player's
+    stream of it sends a message naming the new table, which exists by then (asking again
+    announces again: a friend whose notice was lost hears it now), and answer the new one."""
     if made:
         pipe = client.pipeline(transaction=True)
         _write(pipe, made[0], [], [], lifetimes, now)
         pipe.execute()
         _announce(client, made[0], lifetimes)
+    _announce(client, old, lifetimes)
     found = load(client, str(follower_id))
     if found is None:
         raise TableError(404, "unknown_table", f"{what} has expired")

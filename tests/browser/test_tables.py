@@ -171,13 +171,13 @@ def test_resign_by_consent(two: tuple[Page, Page]) -> None:
     a.locator("#rematch").click()
     a.wait_for_url(lambda url: url != old_url)
     expect(a.locator("#waiting-seats")).to_contain_text("Bea")
-    expect(b.locator("#rematch")).to_have_text("Zur Revanche")  # T.rematch, from the stream
-    b.locator("#rematch").click()
-    b.wait_for_url(a.url)
+    b.wait_for_url(a.url)  # T.rematch, from the stream: Bea is led there without a click
     expect(b.locator("#waiting")).to_be_visible()
-    # the finished game's replay, round by round, in the daily's viewer
+    # the finished game stays readable: it names the rematch, and the replay is there
     b.goto(old_url)
     b.wait_for_selector("body[data-ready='1']")
+    expect(b.locator("#rematch")).to_have_text("Zur Revanche")
+    expect(b.locator("#follower-link")).to_have_attribute("href", a.url.replace(b_origin(b), ""))
     b.locator("#replay-link").click()
     b.wait_for_selector("body[data-ready='1']")
     expect(b.locator("#replay-rounds button")).to_have_count(1)
@@ -185,6 +185,11 @@ def test_resign_by_consent(two: tuple[Page, Page]) -> None:
     expect(b.locator("#replay-seats .seat")).to_have_count(4)
     expect(b.locator("#replay-seats")).to_contain_text("Bea")
     assert raw_text(b) == []
+
+
+def b_origin(page: Page) -> str:
+    """The page's scheme, host and port (a link's href holds the path only)."""
+    return "/".join(page.url.split("/")[:3])
 
 
 def test_cut_control(browser: Browser, stack: Stack) -> None:

@@ -189,6 +189,11 @@ def test_the_turn_timer_plays_with_no_client_connected(stack: Stack) -> None:
     assert table["round"] == 1 and not table["awaiting_cut"]
     assert table["rounds"][0]["cut"] >= 1
     assert table["turn"] == 0 and table["deadline"] is not None  # her first move's deadline
+    # the worker's cut was the timer's, and says so on her stream (R9)
+    replayed = EventStream(stack.stream.base, f"/api/tables/{table_id}/events?after=0", token)
+    _, message = replayed.next()
+    assert message["events"][0]["move"].startswith("cut ") and message["events"][0]["timer"]
+    replayed.close()
     # A job for a seq that has moved on does nothing.
     lifetimes = tables.Lifetimes(3600, 3600)
     late = int(time.time() * 1000) + 10**9

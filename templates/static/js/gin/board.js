@@ -135,7 +135,10 @@ export function createGinBoard(root, { send, nameOf }) {
 
   function renderLog() {
     const view = v();
-    const lines = view.history.slice(-12).map((e) => h("li", { text: describeGinMove(e.move, nameOf(e.seat), e.seat === me()) }));
+    // a move the turn timer made (R9) says so: "Zeit abgelaufen"
+    const lines = view.history.slice(-12).map((e) => h("li", { class: e.timer ? "timer" : "", dataset: e.timer ? { timer: "1" } : {} },
+      e.timer ? h("span", { class: "timer-mark", text: `${t("move.timer")}: ` }) : null,
+      describeGinMove(e.move, nameOf(e.seat), e.seat === me())));
     clear(el.log).append(...(lines.length ? lines : [h("li", { class: "empty", text: t("gin.log.none") })]));
   }
 

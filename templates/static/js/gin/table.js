@@ -120,12 +120,14 @@ async function resign() {
 
 // The same seeded match again: a new table (the creator starts it at once) and off to it.
 async function repeat() {
+  state.leaving = true; // this page goes to the new table itself (after starting it)
   try {
     let next = await repeatTable(tableId);
     if (next.status === "waiting" && next.seat === next.creator
       && !next.seats.some((s) => s.kind === "human" && !s.name)) next = await startTable(next.id);
     window.location.assign(`/tables/${next.id}`);
   } catch (e) {
+    state.leaving = false;
     const text = explain(e);
     board.say(text, "error");
     $("#end-error").textContent = text;

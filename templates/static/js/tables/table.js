@@ -284,7 +284,7 @@ async function absorb(T, events) {
   if (fresh.length && before && !state.table.awaiting_cut && state.table.status === "playing") {
     await play(fresh, before, ctx);
   } else {
-    for (const e of fresh) logLine(e.seat, e.move, ctx);
+    for (const e of fresh) logLine(e.seat, e.move, ctx, false, e.timer);
   }
   shell.keep(T);
   render();

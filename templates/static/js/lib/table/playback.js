@@ -29,25 +29,30 @@ function mover(seat, ctx) {
 }
 
 // note: a Tausende meld taken back (R12.3: "back"), or a line that is no move but what the
-// engine did at the turn's end ({takeBack: n melds}).
-function logItem(seat, move, ctx, goingOut, note = null) {
+// engine did at the turn's end ({takeBack: n melds}); timer: the turn timer made the move (R9).
+function logItem(seat, move, ctx, goingOut, note = null, timer = false) {
   const mine = seat === (ctx.me ?? 0);
   const back = note === "back";
   const text = note && note.takeBack
     ? t("move.takeBack", { n: note.takeBack, goal: OPENING })
     : describe(move, { goingOut, who: { seat, seats: ctx.seats, me: ctx.me ?? 0 } });
-  return h("li", { class: `${mine ? "mine" : ""}${back ? " taken-back" : ""}${note && note.takeBack ? " take-back" : ""}` },
-    h("b", { text: `${mover(seat, ctx)}: ` }),
-    back ? h("s", { text }) : text, back ? ` ${t("move.takenBack")}` : null);
+  return h("li", {
+    class: `${mine ? "mine" : ""}${back ? " taken-back" : ""}${note && note.takeBack ? " take-back" : ""}${timer ? " timer" : ""}`,
+    dataset: timer ? { timer: "1" } : {},
+  },
+  h("b", { text: `${mover(seat, ctx)}: ` }),
+  timer ? h("span", { class: "timer-mark", text: `${t("move.timer")} – ` }) : null,
+  back ? h("s", { text }) : text, back ? ` ${t("move.takenBack")}` : null);
 }
 
-// goingOut: the move discards the last card, which goes out face down (R4.3).
-export function logLine(seat, move, ctx, goingOut = false) {
+// goingOut: the move discards the last card, which goes out face down (R4.3); timer: the turn
+// timer played it for the seat (the event's "timer": true).
+export function logLine(seat, move, ctx, goingOut = false, timer = false) {
   const kept = load(logKey(ctx), []);
-  kept.push([seat, move, goingOut]);
+  kept.push([seat, move, goingOut, null, Boolean(timer)]);
   save(logKey(ctx), kept.slice(-KEPT));
   const list = $("#log");
-  list.append(logItem(seat, move, ctx, goingOut));
+  list.append(logItem(seat, move, ctx, goingOut, null, Boolean(timer)));
   list.scrollTop = list.scrollHeight;
 }
 
@@ -69,7 +74,7 @@ function logTakeBack(seat, melds, ctx) {
 // reload or when a stale tab resyncs.
 export function restoreLog(ctx) {
   const list = clear($("#log"));
-  list.append(...load(logKey(ctx), []).map(([seat, move, goingOut, note]) => logItem(seat, move, ctx, goingOut, note)));
+  list.append(...load(logKey(ctx), []).map(([seat, move, goingOut, note, timer]) => logItem(seat, move, ctx, goingOut, note, timer)));
   list.scrollTop = list.scrollHeight;
 }
 
@@ -168,7 +173,7 @@ export async function play(events, before, ctx) {
     const goingOut = goesOut(event.move, shown.sizes[event.seat]);
     if (event.seat === (ctx.me ?? 0)) {
       openings(shown, event.seat, event.move, ctx);
-      logLine(event.seat, event.move, ctx, goingOut);
+      logLine(event.seat, event.move, ctx, goingOut, event.timer);
       if (parseMove(event.move).kind === "discard") {
         shown.sizes[event.seat] -= 1;
         if (!goingOut) shown.pile.push(parseMove(event.move).card);
@@ -184,7 +189,7 @@ export async function play(events, before, ctx) {
     if (wait > 0) await sleep(wait);
     apply(shown, event.seat, event.move, ctx);
     openings(shown, event.seat, event.move, ctx);
-    logLine(event.seat, event.move, ctx, goingOut);
+    logLine(event.seat, event.move, ctx, goingOut, event.timer);
     if (wait > 0) await sleep(wait / 2);
     if (section) section.classList.remove("acting");
   }

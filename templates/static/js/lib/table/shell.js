@@ -1,6 +1,6 @@
 // What every table page shares around its game (docs/TABLES.md, issue 12): the waiting room with
 // the invite link and its copy button, starting the table, the turn's countdown, the rematch,
-// loading the table and following its event stream. Each game's page (tables/table.js,
+// loading the table, following its event stream and the table that follows it. Each game's page (tables/table.js,
 // gin/table.js) brings its board, its seats' names and what a table or a stream message does.
 
 import { rematchTable, startTable, table as fetchTable, tableEvents } from "../api.js";
@@ -13,7 +13,12 @@ import { rulesSummary } from "./summary.js";
 // tableId: the page's table; nameOf(seat): a seat's name in sentences; say(text, kind): the
 // board's message line; show(T): keep a table answered by the server and draw it.
 export function createShell(tableId, { nameOf, say, show }) {
-  const state = { table: null, seq: 0, queue: Promise.resolve(), deadline: null, countdownEnd: 0 };
+  // follower: the table that follows this one, once known; leaving: this page makes one itself
+  // (a rematch, a repeat) and goes there on its own.
+  const state = {
+    table: null, seq: 0, queue: Promise.resolve(), deadline: null, countdownEnd: 0,
+    follower: null, leaving: false, loaded: false,
+  };
   const me = () => state.table.seat;
   const notice = createNotice(tableId); // the player's turn in the tab's title, icon, tone
 
@@ -29,6 +34,26 @@ export function createShell(tableId, { nameOf, say, show }) {
       state.table = T;
       state.seq = T.seq;
       notice.update(T);
+    }
+    noteFollower();
+  }
+
+  // The table that follows this one (T.rematch, Gin's T.repeated), made by any seated player:
+  // named under the standings with a link, and when it appears while the page is open (the
+  // stream's message) every seated player goes there at once, with the same seat and session.
+  function noteFollower() {
+    const T = state.table;
+    const next = T.rematch || T.repeated || null;
+    if (!next || next === state.follower) return;
+    state.follower = next;
+    $("#follower").hidden = T.seat === null;
+    $("#follower-text").textContent = t(T.rematch ? "tables.follower.rematch" : "tables.follower.repeat");
+    $("#follower-link").href = `/tables/${next}`;
+    document.body.dataset.follower = next;
+    if (state.loaded && T.seat !== null && !state.leaving) {
+      state.leaving = true;
+      say(t("tables.follower.moving"));
+      window.location.assign(`/tables/${next}`);
     }
   }
 
@@ -88,10 +113,12 @@ export function createShell(tableId, { nameOf, say, show }) {
   // to ask makes it, everyone else is led to the same one (T.rematch, also from the stream).
   async function rematch(errorBox) {
     $("#rematch").disabled = true;
+    state.leaving = true;
     try {
       const next = await rematchTable(tableId);
       window.location.assign(`/tables/${next.id}`);
     } catch (e) {
+      state.leaving = false;
       $(errorBox).textContent = explain(e);
       $("#rematch").disabled = false;
     }
@@ -109,7 +136,8 @@ export function createShell(tableId, { nameOf, say, show }) {
   // The table as it stands; false (and the page's load error shown) when it cannot be had.
   async function load() {
     try {
-      keep(await fetchTable(tableId));
+      keep(await fetchTable(tableId)); // a follower named already is offered, not followed
+      state.loaded = true;
       return true;
     } catch (e) {
       $("#load-error").hidden = false;
@@ -118,10 +146,11 @@ export function createShell(tableId, { nameOf, say, show }) {
     }
   }
 
-  // A seated player follows the table live (EventSource reconnects; lib/api.js tableEvents);
-  // onMessage(message) runs in turn with the page's own steps. The countdown ticks for everyone.
+  // A seated player follows the table live (EventSource reconnects; lib/api.js tableEvents),
+  // a finished one too until it names the table that follows it; onMessage(message) runs in
+  // turn with the page's own steps. The countdown ticks for everyone.
   function follow(onMessage) {
-    if (state.table.seat !== null && state.table.status !== "finished") {
+    if (state.table.seat !== null && (state.table.status !== "finished" || !state.follower)) {
       tableEvents(tableId, state.seq, (message) => enqueue(() => onMessage(message)),
         (s) => { document.body.dataset.stream = s; });
     }

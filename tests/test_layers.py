@@ -235,6 +235,7 @@ PIKDAME_ORDER = [
     "view",
     "optimiser",
     "bots",
+    "hints",
     "version",
     "releases",
     "record",

@@ -92,7 +92,7 @@ function showScene(scene, step) {
 
   const pile = $("#learn-discard");
   clear(pile);
-  if (scene.discard) pile.append(face(scene.discard));
+  pile.append(scene.discard ? face(scene.discard) : h("span", { class: "card empty-slot", "aria-hidden": "true" }));
   pile.append(h("span", { class: "hint-text", text: t("learn.cards", { n: scene.pile }) }));
   pile.classList.toggle("learn-hint", Boolean(step && step.action === "take"));
 

@@ -317,9 +317,8 @@ def _scene_gin(state: HandState) -> dict[str, Any]:
 
 def positions(lesson: Lesson) -> list[dict[str, Any]]:
     """The engine's position before each step and after the last (raises the engine's error
-    if a step is not legal: a broken script fails its test, never reaches a page). The engine
-    reads a position's lists without copying them (Tausende's ``laid`` and ``opened`` are then
-    changed in place by its moves), so each run starts from a copy of the lesson's deal."""
+    if a step is not legal: a broken script fails its test, never reaches a page). Each run
+    starts from a copy of the lesson's deal, so the module's constant stays as written."""
     docs: list[dict[str, Any]] = []
     if lesson.game == "gin":
         hand = HandState.from_position(copy.deepcopy(lesson.start))

@@ -63,7 +63,7 @@ def test_pikdame_round_by_clicking_with_a_wrong_try_explained(page: Page) -> Non
     page.locator('#learn-hand button[data-card="2D"]').click()  # unselect, then the lesson
     _play(page, "pikdame")
     expect(page.locator("#learn-done")).to_be_visible()
-    expect(page.locator("#learn-result")).to_have_text("Rundenwertung: du 70, Gegner -120.")
+    expect(page.locator("#learn-result")).to_have_text("Rundenwertung: du +70, Gegner −120.")
     expect(page.locator("#learn-melds .learn-meld")).to_have_count(3)
     expect(page.locator("#learn-other .card:not(.back)")).to_have_count(4)  # the hand shown
     assert page.evaluate("localStorage.getItem('pikdame.learned')") == '["pikdame"]'
@@ -100,7 +100,7 @@ def test_gin_round_by_clicking_to_gin_in_english(page: Page) -> None:
     page.locator("#learn-knock").click()
     page.locator("#learn-next").click()
     expect(page.locator("#learn-done")).to_be_visible()
-    expect(page.locator("#learn-result")).to_have_text("Round score: you 54, opponent 0.")
+    expect(page.locator("#learn-result")).to_have_text("Round score: you +54, opponent 0.")
 
 
 def test_tausende_round_by_clicking(page: Page) -> None:

@@ -5,7 +5,7 @@
 
 import { back, face, sortCards } from "../lib/cards.js";
 import { $, $$, clear, h } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
+import { signed, t } from "../lib/i18n.js";
 import { load, save } from "../lib/store.js";
 
 const lesson = JSON.parse($("#lesson").textContent);
@@ -114,7 +114,7 @@ function showResult(scene) {
     $("#learn-result").textContent = "";
     return;
   }
-  $("#learn-result").textContent = t("learn.result", { mine: out.scores[0], theirs: out.scores[1] });
+  $("#learn-result").textContent = t("learn.result", { mine: signed(out.scores[0]), theirs: signed(out.scores[1]) });
 }
 
 function render() {
@@ -157,7 +157,6 @@ function attempt(action, target = null) {
       if (!learned.includes(game)) save("learned", [...learned, game]);
     }
     render();
-    $("#learn-text").focus?.();
     return;
   }
   const code = step.wrong[key];

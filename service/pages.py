@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, abort, jsonify, render_template, request
 
-from service import assets, identity
+from service import assets, identity, learn
 from service.data import replays, tables
 from service.data.archive import from_settings as archive_of
 from service.data.games import GAMES
@@ -288,3 +288,18 @@ def replay_positions(attempt_id: str) -> tuple[Response, int] | Response:
 
 def _error(status: int, code: str, message: str) -> tuple[Response, int]:
     return jsonify({"error": {"code": code, "message": message}}), status
+
+
+@bp.get("/rules/gin")
+def rules_gin() -> Response:
+    """Gin Rommé's rules (GIN.md G1-G8) in short, for its lesson and its players."""
+    return page(f"rules_gin_{current_lang()}.html", "rules")
+
+
+@bp.get("/lernen/<game>")
+def lesson(game: str) -> Response:
+    """A guided first round of one game on a fixed deal (service.learn): every step explained
+    with its rule, the learner makes each highlighted move; the positions are the engine's."""
+    if game not in learn.LESSONS:
+        abort(404)
+    return page("learn.html", "rules", game=game, lesson=learn.document(game, current_lang()))

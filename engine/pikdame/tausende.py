@@ -152,7 +152,7 @@ class TausendeState(State):
                 why = meld_fault(meld, self.rules)
                 if why is not None:
                     raise fail(f"melds[{seat}] meld {i}: {why}", doc)
-        self.opened, self.laid, self.swaps, self.turn_points = opened, laid, swaps, points
+        self.opened, self.laid, self.swaps, self.turn_points = opened[:], laid[:], swaps, points
 
     # -- hooks --------------------------------------------------------------------------------
 

@@ -14,7 +14,9 @@ from flask.testing import FlaskClient
 
 from engine import view
 from service.data import dailies, keys, replays, store
+from tests.support.accounts import ORIGIN, sign_in, sign_up
 from tests.support.api import caller, resign_at_once, start
+from tests.support.authenticator import Authenticator
 from tests.support.gin_daily import check_gin_hidden, play_gin_to_end
 from tests.support.player import play_to_end
 from tests.support.service_app import SECRET, Clock
@@ -201,3 +203,22 @@ def test_my_games_keeps_the_newest_fifty(
     assert len(games) == 50
     player = store.load(rdb, games[0]["id"])
     assert player is not None and rdb.zcard(keys.player_games(player.player)) == 50
+
+
+def test_an_account_replays_and_lists_the_games_of_its_devices(
+    app: Flask, client: FlaskClient, clock: Clock
+) -> None:
+    """A game played on a device before sign-up is the account's: another device signed in to
+    the account replays it before the close and finds it in the list; others are still refused."""
+    aid, _ = resign_at_once(client, clock.today)
+    phone = Authenticator(ORIGIN)
+    sign_up(client, phone, "Ada", attach=True)
+    laptop = app.test_client()
+    assert error(laptop.get(f"/replay/{aid}/positions")) == (409, "day_open")  # not yet signed in
+    sign_in(laptop, phone)
+    early = laptop.get(f"/replay/{aid}/positions")
+    assert early.status_code == 200 and early.get_json()["seen_by"] == 0
+    assert [g["id"] for g in laptop.get("/api/me/games").get_json()["games"]] == [aid]
+    stranger = app.test_client()
+    assert error(stranger.get(f"/replay/{aid}/positions")) == (409, "day_open")
+    assert stranger.get("/api/me/games").get_json() == {"games": []}

@@ -126,7 +126,8 @@ def _seen(state: State) -> dict[str, Any]:
         hand if seat == 0 else [HIDDEN] * len(hand) for seat, hand in enumerate(position["hands"])
     ]
     position["stock"] = [HIDDEN] * len(position["stock"])
-    position["removed"] = view(state, 0).to_json()["removed"]
+    if state.outcome is not None:  # only a finished round's view hides a card of ``removed``
+        position["removed"] = view(state, 0).to_json()["removed"]
     return position
 
 

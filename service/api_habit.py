@@ -12,7 +12,7 @@ from flask import Response, jsonify
 
 from service import identity, outputs, pages
 from service.apidoc import api_blueprint
-from service.data import clock, field, history, owners, par, ranking, store, streaks
+from service.data import clock, field, history, owners, par, played, ranking, store, streaks
 from service.errors import ApiError
 from service.inputs import AttemptPath, GameQuery, LangQuery
 from service.limits import counted_read
@@ -59,6 +59,17 @@ def my_stats(query: GameQuery) -> Response:
             "stats": history.statistics(client, owner, game),
         }
     )
+
+
+@bp.get("/me/games", responses=outputs.answers(outputs.PlayedGames, 401))
+def my_games() -> Response:
+    """The caller's finished games ("Meine Spiele"): daily attempts (ranked and practice), tables
+    and Gin matches, newest first, at most 50, each with its replay page; only games still kept
+    (an empty list for a browser that has never finished one)."""
+    games = played.listing(get_redis(), identity.players_of_caller())
+    response = jsonify({"games": games})
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
 def _finished(attempt_id: str, lang: str = "de") -> store.Attempt:

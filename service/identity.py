@@ -105,6 +105,31 @@ def is_owner(attempt: store.Attempt | store.AttemptHead) -> bool:
     return session_player() == attempt.player
 
 
+def owns(attempt: store.Attempt | store.AttemptHead) -> bool:
+    """Whether the caller owns ``attempt``: by its token or session (:func:`is_owner`), or as the
+    signed-in account its player (a device's id attached to the account) belongs to."""
+    if is_owner(attempt):
+        return True
+    account = signed_in()
+    return account is not None and accounts.account_of(get_redis(), attempt.player) == account.id
+
+
+def players_of_caller() -> list[str]:
+    """The player ids whose games are the caller's: a bearer token's player; a signed-in
+    account's every attached id (its home id among them); else the session's player."""
+    token = bearer_token()
+    if token is not None:
+        attempt = store.attempt_for_token(get_redis(), token)
+        if attempt is None:
+            raise ApiError(401, "unauthorized", "unknown bearer token")
+        return [attempt.player]
+    account = signed_in()
+    if account is not None:
+        return sorted({account.player, *get_redis().smembers(accounts.players_key(account.id))})
+    player = session_player()
+    return [] if player is None else [player]
+
+
 def require_owner(attempt: store.Attempt | store.AttemptHead) -> None:
     """401 without any credentials, 403 with someone else's."""
     if is_owner(attempt):

@@ -294,6 +294,30 @@ class Me(Document):
     stats: Stats
 
 
+class PlayedGame(Document):
+    """One of the caller's finished games (``GET /api/me/games``) and where to see it again."""
+
+    type: Literal["attempt", "table"] = Field(description="a daily attempt, or a table's game")
+    id: str = Field(description="the attempt's or the table's id")
+    game: Literal["pikdame", "gin", "tausende"]
+    date: str | None = Field(
+        default=None, json_schema_extra={"format": "date"}, description="an attempt's day"
+    )
+    ranked: bool | None = Field(default=None, description="an attempt: false for practice")
+    score: int | None = Field(default=None, description="an attempt's score")
+    players: int | None = Field(default=None, description="a table's seats")
+    finished_ms: int = Field(description="when it finished (ms since the epoch)")
+    replay: str = Field(
+        description="the replay page; a daily attempt's shows as you saw it until its day closes"
+    )
+
+
+class PlayedGames(Document):
+    """The caller's finished games still kept, newest first (at most 50)."""
+
+    games: list[PlayedGame]
+
+
 class Par(Document):
     score: int
     turns: int

@@ -3,7 +3,8 @@
 Every page is a client of the JSON API (API.md): the templates carry no game data, only the
 page's strings. The one extra endpoint, ``GET /replay/<id>/positions``, steps a finished game of a
 closed day through the engine for the replay viewer; while the day's seed is secret it refuses, so
-nothing of a running day can be read through it.
+nothing of a running day can be read through it, except by the finished attempt's owner, who sees
+their own game again as they saw it at the table (no seed, no hidden card).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from service import assets, identity, learn
-from service.data import replays, tables
+from service.data import replays, store, tables
 from service.data.archive import from_settings as archive_of
 from service.data.games import GAMES
 from service.data.gin_replays import gin_positions
@@ -280,9 +281,21 @@ def replay_positions(attempt_id: str) -> tuple[Response, int] | Response:
     except replays.Unknown:
         return _error(404, "unknown_attempt", "no such attempt")
     except replays.DayOpen:
-        return _error(409, "day_open", "a game can be replayed once its day has closed")
+        return _own_early(attempt_id)
     response = Response(text, mimetype="application/json")
     response.headers["Cache-Control"] = "public, max-age=86400, immutable"
+    return response
+
+
+def _own_early(attempt_id: str) -> tuple[Response, int] | Response:
+    """Before the close only the owner of a finished attempt sees it again, as seat 0 saw it and
+    without the day's seed (``replays.owner_document``); anyone else, and an unfinished attempt,
+    gets the refusal: 409 ``day_open``."""
+    attempt = store.load(get_redis(), attempt_id)
+    if attempt is None or attempt.status != "finished" or not identity.owns(attempt):
+        return _error(409, "day_open", "a game can be replayed once its day has closed")
+    response = Response(replays.owner_document(attempt, settings()), mimetype="application/json")
+    response.headers["Cache-Control"] = "private, no-store"  # the owner's alone, until the close
     return response
 
 

@@ -138,6 +138,12 @@ def player_attempts(player_id: str) -> str:
     return f"{PREFIX}:{{p:{player_id}}}:attempts"
 
 
+def player_games(player_id: str) -> str:
+    """Sorted set of a player's finished games (service.data.played): a JSON summary -> when it
+    finished (ms), the newest 50 kept."""
+    return f"{PREFIX}:{{p:{player_id}}}:games"
+
+
 def day_starts(date: str, game: str = PIKDAME) -> str:
     """Hash ranked attempt id -> the address (IPv6: its /64) that started it, for the operator's
     review (``pikdame suspicious``)."""

@@ -18,7 +18,7 @@ import redis
 
 from engine import Game
 from engine.gin import GinMatch
-from service.data import dailies, keys, names
+from service.data import dailies, keys, names, played
 from service.data.dailies import player_turns as player_turns  # re-exported
 
 
@@ -341,4 +341,11 @@ def play(
         pipe.hset(key, mapping=cast(dict[str | bytes, str], update))
         return Attempt.from_hash(h | update), game, events, finished
 
-    return transaction(client, move_on, key)
+    result: Played | None = transaction(client, move_on, key)
+    if result is not None and result[3]:
+        # After the finish is stored (the list is in the player's slot): the player's own games
+        # list it from now on ("Meine Spiele", service.data.played).
+        done = result[0]
+        summary = played.attempt_summary(done.id, done.kind, done.date, done.ranked, done.score)
+        played.note(client, done.player, summary, now_ms)
+    return result

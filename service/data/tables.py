@@ -20,7 +20,7 @@ import redis
 
 from engine.gin.view import FACE_DOWN as GIN_FACE_DOWN
 from engine.pikdame.rules import Seat
-from service.data import keys
+from service.data import keys, played
 from service.data.games import GAMES, HIDDEN_MOVE, Events, Session, TableGame
 from service.data.store import Stale, token_hash, transaction
 
@@ -205,6 +205,7 @@ def change(
     ``by_timer``: the turn timer played (R9): the first events, those of the seat whose time
     ran out, are logged with ``"timer": true`` (the bots' answers after them are not)."""
     key = keys.table(table_id)
+    ended: list[bool] = []  # whether the committed change ended the game
 
     def run(pipe: redis.client.Pipeline[str]) -> Changed:
         text = pipe.get(key)
@@ -212,7 +213,9 @@ def change(
             raise TableError(404, "unknown_table", "no such table")
         table = Table.from_json(str(text))
         deadline = table.deadline_ms
+        was = table.status
         events = body(table)
+        ended[:] = [was != "finished" and table.status == "finished"]
         if table.deadline_ms is not None and table.deadline_ms != deadline:
             # Before the write that sets it (another slot on a Redis Cluster: not in the
             # transaction): a deadline is never stored without its index entry, so the
@@ -232,6 +235,8 @@ def change(
     changed: Changed = transaction(client, run, key)
     if announce:
         _announce(client, changed.table, lifetimes)
+    if ended and ended[0]:
+        _note_finished(client, changed.table, now_ms)
     return changed
 
 
@@ -242,6 +247,15 @@ def _timer_run(events: Events) -> int:
     while run < len(events) and events[run][0] == events[0][0]:
         run += 1
     return run
+
+
+def _note_finished(client: redis.Redis[str], table: Table, now_ms: int) -> None:
+    """Every human who played the game (seated at its start or at its end) has it among their own
+    finished games (service.data.played), after the table's transaction (other slots)."""
+    summary = played.table_summary(table.id, table.game, table.players)
+    players = {s.get("player") for s in [*table.first_seats, *table.seats] if s["kind"] == "human"}
+    for player in sorted(p for p in players if p):
+        played.note(client, player, summary, now_ms)
 
 
 def _ttl(table: Table, lifetimes: Lifetimes) -> int:

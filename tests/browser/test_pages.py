@@ -61,11 +61,15 @@ def test_archive_rankings_and_replay_of_a_closed_day(
     player.resign()
     wait_verified(page)
 
-    # Before the day closes, the replay viewer refuses to spoil it.
-    page.goto(f"/replay/{attempt}")
-    expect(page.locator("#replay-error")).to_contain_text("erst nach Tagesende")
-    refused = page.request.get(f"/replay/{attempt}/positions")
+    # Before the day closes, the replay viewer refuses to spoil it to anyone else (a browser of
+    # its own); the player who finished it sees it again (tests/browser/test_own_replay.py).
+    stranger = page.context.browser.new_context(base_url=stack.base_url)  # type: ignore[union-attr]
+    other = stranger.new_page()
+    other.goto(f"/replay/{attempt}")
+    expect(other.locator("#replay-error")).to_contain_text("erst nach Tagesende")
+    refused = other.request.get(f"/replay/{attempt}/positions")
     assert refused.status == 409 and "positions" not in refused.json()
+    stranger.close()
 
     # Rankings today: the name is shown escaped, as text.
     page.goto("/rankings")

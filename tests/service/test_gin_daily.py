@@ -345,9 +345,12 @@ def test_after_the_close_record_replay_and_practice(
     rankings: redis.Redis[str],
     tmp_path: Path,
 ) -> None:
-    aid, _, _ = finished(client)
+    aid, token, _ = finished(client)
     verify(rdb, aid, SECRET, rankings)
     assert client.get(f"/replay/{aid}/positions").status_code == 409  # the seed is secret
+    # its owner sees the match again as seat 0 saw it, without the seed
+    own = client.get(f"/replay/{aid}/positions", headers={"Authorization": f"Bearer {token}"})
+    assert own.get_json()["seen_by"] == 0 and own.get_json()["record"]["seeds"]["seed"] is None
     clock.advance(hours=17, minutes=1)  # 02:01 the next day: closed
     day = client.get(f"/api/daily/{DAY}?game=gin").get_json()
     assert day["seed"] == gin_seed().hex()

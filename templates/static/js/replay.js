@@ -1,9 +1,11 @@
 // The replay viewer: steps through a finished game's record (F6) move by move, every hand open.
 // Only for closed days (the server refuses while the day's seed is secret): nothing is spoiled.
+// Before the close the owner of a finished attempt sees it as seat 0 saw it ("seen_by": 0): the
+// cards they did not see come as "??" and are shown face down.
 // A finished table's game (issue 12) is shown the same way, one round at a time.
 
 import { ApiError, replayPositions, tablePositions } from "./lib/api.js";
-import { face } from "./lib/cards.js";
+import { back, face } from "./lib/cards.js";
 import { $, clear, h } from "./lib/dom.js";
 import { explain } from "./lib/explain.js";
 import { formatDate, signed, t } from "./lib/i18n.js";
@@ -13,6 +15,7 @@ import { describe, goesOut, seatName } from "./lib/moves.js";
 const attemptId = document.body.dataset.attempt;
 const tableId = document.body.dataset.table;
 const state = { record: null, positions: [], step: 0, rounds: null };
+const HIDDEN = "??"; // a card the owner did not see (their early replay)
 
 function seatLabel(seat) {
   return seatName(seat, state.record.seats);
@@ -35,7 +38,8 @@ function render() {
     seats.append(h("section", { class: `seat${position.turn === seat && !position.outcome ? " to-move" : ""}` },
       h("header", {}, h("h3", { text: seatLabel(seat) }),
         h("span", { class: "level", text: t("table.handSize", { n: hand.length }) })),
-      h("div", { class: "replay-hand" }, hand.map((c) => face(c, { size: "small" }))),
+      h("div", { class: "replay-hand" }, hand.map((c) => (c === HIDDEN ? back({ size: "small" })
+        : face(c, { size: "small" })))),
       meldList(position.melds[seat])));
   });
   $("#replay-stock").textContent = String(position.stock.length);
@@ -103,6 +107,7 @@ async function load() {
     return;
   }
   $("#replay-date").textContent = formatDate(data.date);
+  $("#replay-own").hidden = data.seen_by !== 0;
   show(data.record, data.positions);
 }
 

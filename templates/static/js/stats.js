@@ -1,13 +1,30 @@
 // The statistics page: the caller's games, average, best, streaks, a histogram of own scores and
-// the recent days, charts drawn as SVG by lib/chart.js.
+// the recent days, charts drawn as SVG by lib/chart.js; "Meine Spiele": every finished game of
+// theirs still kept (daily attempts, practice, tables, Gin), each linking to its replay.
 
-import { myStats } from "./lib/api.js";
+import { myGames, myStats } from "./lib/api.js";
 import { barChart, histogram } from "./lib/chart.js";
 import { $, clear, h } from "./lib/dom.js";
 import { explain } from "./lib/explain.js";
 import { formatDate, formatNumber, signed, t } from "./lib/i18n.js";
 
+function gameText(g) {
+  const game = t(`tables.game.${g.game}`);
+  if (g.type === "table") return t("games.table", { game, n: g.players });
+  const day = t(g.ranked ? "games.daily" : "games.practice", { game, date: formatDate(g.date) });
+  return g.score === null ? day : `${day} · ${t("games.score", { score: signed(g.score) })}`;
+}
+
+async function showGames() {
+  const games = await myGames();
+  $("#games-none").hidden = games.length > 0;
+  clear($("#my-games")).append(...games.map((g) => h("li", { dataset: { id: g.id, type: g.type } },
+    h("span", { text: gameText(g) }), " ",
+    h("a", { href: g.replay, class: "replay-link", text: t("games.replay") }))));
+}
+
 async function main() {
+  showGames().catch((e) => { $("#stats-error").textContent = explain(e); });
   let me;
   try {
     me = await myStats();

@@ -40,12 +40,19 @@ function totalsBefore(handNo) {
   return totals;
 }
 
+// A card the owner did not see: their early replay (before the close, "seen_by": 0) shows the
+// bot's hand face down until it was laid open, as the table did.
+const HIDDEN = "??";
+
 function seatBox(p, seat) {
-  const cards = sortGin(p.hands[seat]);
+  const hand = p.hands[seat];
+  const hidden = hand.includes(HIDDEN);
+  const cards = hidden ? hand : sortGin(hand);
   return h("section", { class: "gin-other", dataset: { seat: String(seat) } },
     h("h2", {}, nameOf(seat), p.dealer === seat ? h("span", { class: "flag", text: t("gin.dealer") }) : null,
       p.turn === seat && !p.outcome ? h("span", { class: "turn-flag", text: t("gin.toMove") }) : null),
-    h("p", { class: "meld-cards gin-revealed" }, cards.map((c) => face(c, { size: "small" }))));
+    h("p", { class: "meld-cards gin-revealed" }, cards.map((c) => (c === HIDDEN ? back({ size: "small" })
+      : face(c, { size: "small" })))));
 }
 
 function show() {
@@ -98,6 +105,7 @@ async function main() {
     return;
   }
   state.steps = buildSteps(state.data);
+  $("#replay-own").hidden = state.data.seen_by !== 0;
   $("#replay-step").max = String(state.steps.length - 1);
   $("#replay-step").addEventListener("input", (e) => go(Number(e.target.value)));
   $("#replay-first").addEventListener("click", () => go(0));

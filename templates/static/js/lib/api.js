@@ -102,6 +102,8 @@ export const deleteAccount = () => remove("/api/account");
 // The daily habit (issue 13): own streaks and statistics, a finished attempt's place in the
 // field and share text, leagues.
 export const myStats = () => get("/api/me/stats");
+// The caller's finished games still kept, newest first, each with its replay page.
+export const myGames = () => get("/api/me/games").then((data) => data.games);
 export const place = (id) => get(`${attemptUrl(id)}/place`);
 export const shareOf = (id, lang) => get(`${attemptUrl(id)}/share?${query({ lang })}`)
   .then((data) => data.text);

@@ -28,6 +28,12 @@ PUBLIC_READS: Final = {
 }
 
 
+# how long past its lifetime a shared cache may answer from an entry while one request renews it
+# (RFC 5861; deploy/nginx/proxy.conf allows no more): a crowd never waits for the renewal, and
+# after a quiet spell the first read is answered anew, not with an answer of minutes ago
+STALE: Final = "stale-while-revalidate=1"
+
+
 def anonymous() -> bool:
     """No bearer token and no session cookie: the answer cannot be anyone's own."""
     return "Authorization" not in request.headers and not request.cookies.get("session")
@@ -38,5 +44,5 @@ def register(app: Flask) -> None:
     def _public(response: Response) -> Response:
         seconds = PUBLIC_READS.get(request.endpoint or "")
         if seconds is not None and response.status_code == 200 and anonymous():
-            response.headers["Cache-Control"] = f"public, max-age={seconds}"
+            response.headers["Cache-Control"] = f"public, max-age={seconds}, {STALE}"
         return response

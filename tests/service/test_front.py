@@ -164,7 +164,7 @@ def test_a_public_read_is_served_from_the_micro_cache(stack: tuple[Front, WebSer
     before = upstream_requests(log, path)
     first = fetch(front.base, path)
     assert first.status == 200
-    assert first.headers["Cache-Control"] == "public, max-age=1"
+    assert first.headers["Cache-Control"] == "public, max-age=1, stale-while-revalidate=1"
     assert first.headers["X-Cache-Status"] in ("MISS", "EXPIRED")
     reads, statuses = 1, []
     while "HIT" not in statuses and reads < 6:  # within its second, normally the very next read
@@ -512,3 +512,25 @@ def test_the_shipped_site_loads_into_debians_own_nginx_conf(tmp_path: Path, site
         check=False,
     )
     assert check.returncode == 0, check.stderr
+
+
+def test_a_public_read_after_a_quiet_spell_is_answered_anew(
+    stack: tuple[Front, WebServer, Path],
+) -> None:
+    """Defect: with ``proxy_cache_use_stale updating`` nginx answered the first read of an
+    entry past its second with the entry itself, however old (up to the cache's 10 inactive
+    minutes), while it renewed it in the background: after a quiet spell the first player
+    after the day's reset was told yesterday's challenge. Now the app allows a stale answer
+    for a second past the entry's lifetime only (stale-while-revalidate=1): under a crowd one
+    request still renews an entry while the others are answered from it, and after a quiet
+    spell the read goes to the app. The spell is waited for (three seconds of no reads)."""
+    front, web, _ = stack
+    path = "/api/daily?lang=de&quiet=1"  # a URL of its own
+    before = fetch(front.base, path).json()["attempts"]
+    created = start(front, "127.0.0.12")
+    assert created.status == 201, created.body
+    now = fetch(web.base, "/api/daily").json()["attempts"]
+    assert now > before
+    threading.Event().wait(3)  # the entry's second and its stale second are over
+    after = fetch(front.base, path)
+    assert (after.headers["X-Cache-Status"], after.json()["attempts"]) == ("EXPIRED", now)

@@ -27,7 +27,9 @@ def test_security_headers_on_every_response(client: FlaskClient) -> None:
         assert response.headers["Referrer-Policy"] == "no-referrer"
     # private API answers are never stored; a public read only for an anonymous caller (issue 16)
     assert client.get("/api/attempts/nope").headers["Cache-Control"] == "no-store"
-    assert client.get("/api/daily").headers["Cache-Control"] == "public, max-age=1"
+    assert client.get("/api/daily").headers["Cache-Control"] == (
+        "public, max-age=1, stale-while-revalidate=1"
+    )
     with_token = client.get("/api/daily", headers={"Authorization": "Bearer x"})
     assert with_token.headers["Cache-Control"] == "no-store"
 

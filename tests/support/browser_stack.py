@@ -42,27 +42,30 @@ class QuietHandler(WSGIRequestHandler):
         return
 
 
-# the first field of an nginx cache file's header (ngx_http_file_cache_header_t.version)
-CACHE_VERSION = struct.Struct("=Q")
+# the second field of an nginx cache file's header (ngx_http_file_cache_header_t: version,
+# then valid_sec, the moment the entry stops being fresh)
+VALID_SEC = struct.Struct("=q")
+VALID_SEC_AT = 8
 CACHE_FILE = re.compile(r"[0-9a-f]{32}")
 
 
-def forget_cache(directory: Path) -> None:
-    """Every entry of the front's micro-cache at ``directory`` read as a miss from now on: its
-    file's header version zeroed in place (nginx rereads the header on each hit, through the
-    descriptor open_file_cache may keep; another version is a miss, and the next answer
-    replaces the file)."""
+def age_cache(directory: Path) -> None:
+    """Every entry of the front's micro-cache at ``directory`` made long past its lifetime, as
+    after the hours or days a test's clock jumps (its file's valid_sec set to the epoch's first
+    second, in place: nginx rereads the header on each hit, through the descriptor
+    open_file_cache may keep). What nginx then does with it is the shipped site's own rule."""
     for entry in directory.rglob("*"):
         if CACHE_FILE.fullmatch(entry.name):
             with contextlib.suppress(OSError), entry.open("r+b") as file:
-                file.write(CACHE_VERSION.pack(0))
+                file.seek(VALID_SEC_AT)
+                file.write(VALID_SEC.pack(1))
 
 
 @dataclass
 class FrontClock(Clock):
     """The stack's clock. A move of it is the front's micro-cache growing old (its entries live
-    a second, service/caching.py): a test that jumps to another day has passed many seconds,
-    so what the front kept before the jump is not served after it."""
+    a second, service/caching.py): a test that jumps to another day has let many seconds pass
+    for what the front kept before the jump."""
 
     cache: Path | None = None
 
@@ -70,7 +73,7 @@ class FrontClock(Clock):
         super().__setattr__(name, value)
         cache = getattr(self, "cache", None)  # None while the dataclass sets its fields
         if name == "moment" and cache is not None:
-            forget_cache(cache)
+            age_cache(cache)
 
 
 @dataclass

@@ -41,9 +41,10 @@ DAY_BOUND: Final = frozenset(
     {"daily.today", "daily.day", "daily.days", "leaderboard.day_board", "leaderboard.around"}
 )
 # How long after its lifetime a shared cache may still answer an entry while one request renews
-# it (stale-while-revalidate; nginx's proxy_cache_use_stale has no "updating" of its own, so the
-# app says it per answer and can stop it at a day's change).
-STALE_S: Final = 5
+# it (stale-while-revalidate, RFC 5861; nginx's proxy_cache_use_stale has no "updating", so the
+# app says it per answer and can stop it at a day's change): a crowd never waits for the renewal,
+# and after a quiet spell the first read is answered anew, not with an answer of minutes ago.
+STALE_S: Final = 1
 
 
 def until_change() -> float:

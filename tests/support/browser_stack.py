@@ -1,12 +1,17 @@
 """The whole stack for browser tests, for real: the Flask app under werkzeug's threaded server on
-a free port (its clock settable by the test), and a stock ``rq worker`` subprocess verifying the
-finished games from the same Redis."""
+a free port (its clock settable by the test), Debian's nginx with the shipped site in front of it
+(tests/support/front.py: the pages, the API and the tables' streams all pass deploy/nginx's
+locations and micro-cache, as deployed), and a stock ``rq worker`` subprocess verifying the
+finished games from the same Redis. The browser and the tests' own requests go to the front
+(``base_url``); ``app_url`` is the app itself."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
 import os
+import re
+import struct
 import subprocess
 import sys
 import threading
@@ -22,6 +27,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from service.app import create_app
 from tests.support.clock import Clock
+from tests.support.front import Front, start_front
 from tests.support.servers import end, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,17 +42,54 @@ class QuietHandler(WSGIRequestHandler):
         return
 
 
+# the second field of an nginx cache file's header (ngx_http_file_cache_header_t: version,
+# then valid_sec, the moment the entry stops being fresh)
+VALID_SEC = struct.Struct("=q")
+VALID_SEC_AT = 8
+CACHE_FILE = re.compile(r"[0-9a-f]{32}")
+
+
+def age_cache(directory: Path) -> None:
+    """Every entry of the front's micro-cache at ``directory`` made long past its lifetime, as
+    after the hours or days a test's clock jumps (its file's valid_sec set to the epoch's first
+    second, in place: nginx rereads the header on each hit, through the descriptor
+    open_file_cache may keep). What nginx then does with it is the shipped site's own rule."""
+    for entry in directory.rglob("*"):
+        if CACHE_FILE.fullmatch(entry.name):
+            with contextlib.suppress(OSError), entry.open("r+b") as file:
+                file.seek(VALID_SEC_AT)
+                file.write(VALID_SEC.pack(1))
+
+
+@dataclass
+class FrontClock(Clock):
+    """The stack's clock. A move of it is the front's micro-cache growing old (its entries live
+    a second, service/caching.py): a test that jumps to another day has let many seconds pass
+    for what the front kept before the jump."""
+
+    cache: Path | None = None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        cache = getattr(self, "cache", None)  # None while the dataclass sets its fields
+        if name == "moment" and cache is not None:
+            age_cache(cache)
+
+
 @dataclass
 class Stack:
-    base_url: str
+    base_url: str  # the nginx front
     redis_url: str
     clock: Clock
     server: BaseWSGIServer
     thread: threading.Thread
     worker: subprocess.Popen[bytes]
     worker_log: Path
+    front: Front
+    app_url: str  # the app behind the front
 
     def close(self) -> None:
+        self.front.stop()
         self.server.shutdown()
         self.thread.join(timeout=10)
         end(self.worker)
@@ -90,8 +133,22 @@ def settings_changed(stack: Stack, **changes: Any) -> Iterator[None]:
 
 
 def start_stack(redis_url: str, artifacts: Path) -> Stack:
-    clock = Clock()
+    clock = FrontClock()
     port = free_port()
+    # nginx first: the app's origin (passkeys) is the front's port; until the app listens,
+    # nginx answers its own 502, which start_front takes for a started nginx
+    front = start_front(f"127.0.0.1:{port}")
+    clock.cache = front.directory / "cache"
+    try:
+        return _behind(front, clock, port, redis_url, artifacts)
+    except BaseException:
+        front.stop()
+        raise
+
+
+def _behind(front: Front, clock: Clock, port: int, redis_url: str, artifacts: Path) -> Stack:
+    """The app on ``port`` and the rq worker, behind the running ``front``."""
+    front_port = front.base.rsplit(":", 1)[1]
     app = create_app(
         {
             "REDIS_URL": redis_url,
@@ -101,7 +158,10 @@ def start_stack(redis_url: str, artifacts: Path) -> Stack:
             "PIKDAME_LIMIT_ATTEMPTS": "1000 per hour",
             # passkeys need a domain (not an IP) as relying party: pages open on localhost
             "PIKDAME_RP_ID": "localhost",
-            "PIKDAME_ORIGINS": f"http://localhost:{port}",
+            "PIKDAME_ORIGINS": f"http://localhost:{front_port}",
+            # as deployed: the app believes nginx's X-Forwarded-* and leaves the security
+            # headers and the request id to it (service/proxies.py)
+            "PIKDAME_PROXIES": "127.0.0.1",
             "PIKDAME_LIMIT_TABLES": "1000 per hour",
             "PIKDAME_LIMIT_JOINS": "1000 per hour",
             "PIKDAME_LIMIT_TABLE_MOVES": "1000 per second",
@@ -116,4 +176,5 @@ def start_stack(redis_url: str, artifacts: Path) -> Stack:
     thread.start()
     log = artifacts / "rq-worker.log"
     worker = start_worker(redis_url, log)
-    return Stack(f"http://127.0.0.1:{port}", redis_url, clock, server, thread, worker, log)
+    app_url = f"http://127.0.0.1:{port}"
+    return Stack(front.base, redis_url, clock, server, thread, worker, log, front, app_url)

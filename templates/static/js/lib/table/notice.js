@@ -91,6 +91,7 @@ export function createNotice(tableId) {
     const on = load(SOUND_KEY, false);
     return h("button", {
       type: "button", class: "link notice-sound", id: "notice-sound", "aria-pressed": String(on),
+      "data-short": t(on ? "notice.soundShortOn" : "notice.soundShortOff"),
       onclick: () => {
         const now = !load(SOUND_KEY, false);
         save(SOUND_KEY, now);

@@ -192,8 +192,9 @@ class SteadyWorker(Worker):
         job was lost (service.data.reconcile.reconcile_timers; one worker per SWEEP_S). The
         deadlines are on the app's clock, so is the overdue test; the job is queued now."""
         ctx = jobs.context()
-        lock = ctx.timer_queue.connection  # on the timers' server, beside their jobs
-        if not lock.set(keys.TIMERS_LOCK, self.name, nx=True, px=SWEEP_S * 1000 - 100):
+        # on the game state's server, beside the deadlines' index and the reconcile lock: the
+        # queue's server holds RQ's keys only (tests/service/test_roles.py)
+        if not ctx.client.set(keys.TIMERS_LOCK, self.name, nx=True, px=SWEEP_S * 1000 - 100):
             return  # another worker swept just now
         now_ms = int(clock.now(ctx.settings).timestamp() * 1000)
         lost = reconcile_timers(ctx.client, ctx.timer_queue, now_ms, retry_failed=False)

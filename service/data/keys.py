@@ -20,7 +20,7 @@ ALLTIME: Final = f"{PREFIX}:alltime"  # zset player id -> sum of verified scores
 ARCHIVED: Final = f"{PREFIX}:archived"  # hash attempt id -> date of its archive file
 ARCHIVED_DAYS: Final = f"{PREFIX}:archived:days"  # zset date -> ordinal, days archived
 RECONCILE_LOCK: Final = f"{PREFIX}:lock:reconcile"  # one worker reconciles per tick
-TIMERS_LOCK: Final = f"{PREFIX}:lock:timers"  # one worker sweeps the turn timers (queue's server)
+TIMERS_LOCK: Final = f"{PREFIX}:lock:timers"  # one worker sweeps the turn timers per tick
 
 
 ARCHIVE_RENAMES: Final = f"{PREFIX}:archive:renames"  # hash "file|attempt id" -> name, pending

@@ -183,7 +183,7 @@ def test_a_discard_below_the_opening_warns_and_the_log_says_the_melds_went_back(
     expect(ada.locator("#log li.mine.taken-back")).to_contain_text("legt aus")
     expect(ada.locator("#log li.mine.taken-back")).to_contain_text("(zurückgenommen)")
     expect(ada.locator("#log li.mine.take-back")).to_have_text(
-        "Du: nimmt die Auslage zurück auf die Hand – unter 30 Punkten keine Eröffnung"
+        "Ada (Du): nimmt die Auslage zurück auf die Hand – unter 30 Punkten keine Eröffnung"
     )
     texts = mine.all_inner_texts()
     assert not [t for t in texts if "legt aus" in t and "zurückgenommen" not in t], texts

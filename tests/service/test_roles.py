@@ -90,7 +90,7 @@ def test_each_server_holds_its_roles_keys_only(
     ranking_keys = set(roles["rankings"].keys("*"))
     assert keys.ALLTIME in ranking_keys
     assert not any(k.startswith(("pd:{a:", "rq:")) for k in ranking_keys)
-    assert all(k.startswith("rq:") for k in roles["queue"].keys("*"))
+    assert all(k.startswith("rq:") for k in roles["queue"].keys("*")), roles["queue"].keys("*")
 
 
 def test_a_retried_verify_job_ranks_exactly_once_across_the_servers(

@@ -60,7 +60,7 @@ def address_of(address: str) -> str:
 # mobile network hands each device a /64 of its own. Creations are counted per /64 at the limit
 # and, besides, per /56 and per /48 at these multiples of it: a customer using many /64s gets at
 # most that many times one address's creations, and unrelated devices of one network share a
-# generous budget (issue 13; README, "Configuration").
+# generous budget (README, "Configuration").
 NETWORKS: Final = ((56, 4), (48, 16))  # (IPv6 prefix length, multiple of the limit)
 
 

@@ -38,8 +38,10 @@ def test_mouse_round_to_verified_rank(page: Page, stack: Stack, artifacts: Path)
     score, rank = wait_verified(page)
     assert rank >= 1
     expect(page.locator("#end table.scores tbody tr")).to_have_count(4)
+    # the page writes its own text at once and the server's (place, streak) when it arrives
+    expect(page.locator("#share-text")).to_have_value(re.compile(f"Platz {rank}/"))
     share = page.locator("#share-text").input_value()
-    assert "2030-04-04" in share and f"Platz {rank}/" in share  # the server's text (issue 13)
+    assert "2030-04-04" in share and f"Platz {rank}/" in share  # the server's text
     assert not re.search(r"(10|[2-9ABDKJQ])[♠♥♦♣]", share), share
     squares = "".join(line for line in share.splitlines() if re.fullmatch("[🟩⬜]+", line))
     assert len(squares) == player.turns and "🟩" in squares, share

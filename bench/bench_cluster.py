@@ -1,6 +1,6 @@
 """Game state on a Redis Cluster vs one Redis (issue 16, deploy/SCALING.md step 7).
 
-A move's Redis work exactly as ``service.data.store.play`` does it (WATCH the attempt, HGETALL,
+A move's Redis work exactly as ``service.dailies.store.play`` does it (WATCH the attempt, HGETALL,
 MULTI, HSET of seq and game, EXEC), without the engine (its CPU is the web tier's, measured in
 bench_http), from several client processes on attempts started by ``store.create``: against one
 redis-server, then against a three-master Redis Cluster (tests/support/cluster.py) with the
@@ -25,7 +25,8 @@ from redis.cluster import RedisCluster
 
 from bench.loadkit import command_line, cpu_seconds, load_average, write_result
 from engine import daily_game, daily_seed
-from service.data import keys, store
+from service.common import keys
+from service.dailies import store
 from tests.support.cluster import start_cluster
 from tests.support.servers import start_redis
 

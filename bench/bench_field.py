@@ -2,10 +2,10 @@
 
     .venv/bin/python -m bench.bench_field [--big 1000000] [--small 1000] [--reads 2000]
 
-Fills day boards (service.data.ranking keys) server-side by a Lua loop, COPYs the day to the 29
+Fills day boards (service.dailies.ranking keys) server-side by a Lua loop, COPYs the day to the 29
 days before it (the league all-time board reads 30 days), fills each day's score histogram, gives
 50 league members a verified score on each of the 30 days, then times the reads each request makes
-(service.data.field.place + histogram; leagues.day_board; leagues.all_time_board) and counts the
+(service.habit.field.place + histogram; leagues.day_board; leagues.all_time_board) and counts the
 Redis commands each sends (INFO commandstats). Writes bench/results/field.md.
 """
 
@@ -21,7 +21,9 @@ from typing import Any
 import redis
 
 from bench.loadkit import ROOT, command_line, load_average, start_redis, write_result
-from service.data import field, keys, leagues, ranking
+from service.common import keys
+from service.dailies import ranking
+from service.habit import field, leagues
 
 RESULT = ROOT / "bench" / "results" / "field.md"
 TODAY = "2026-11-30"

@@ -28,7 +28,7 @@ import redis
 from bench.loadkit import ROOT, command_line, start_redis, write_result
 from engine.gin import arrange, from_mask, names, parse_card, to_mask
 from service.app import create_app
-from service.data import keys
+from service.common import keys
 from worker.verify import verify
 
 RESULT = ROOT / "bench" / "results" / "gin_daily.md"

@@ -45,7 +45,8 @@ from bench.loadkit import (
     wrk,
 )
 from engine import ENGINE_VERSION
-from service.data import keys, ranking
+from service.common import keys
+from service.dailies import ranking
 
 RESULT = ROOT / "bench" / "results" / "service.md"
 MOVES_LUA = ROOT / "bench" / "moves.lua"
@@ -83,15 +84,15 @@ def http_json(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
 
 # The files the performance work changed (bench/results/service.md compares them before/after).
 PERF_FILES = (
-    "service/api_attempts.py",
-    "service/api_daily.py",
-    "service/api_leaderboard.py",
+    "service/dailies/api_attempts.py",
+    "service/dailies/api_daily.py",
+    "service/dailies/api_leaderboard.py",
     "service/keys.py",
-    "service/limits.py",
-    "service/present.py",
+    "service/web/limits.py",
+    "service/dailies/present.py",
     "service/queue.py",
     "service/ranking.py",
-    "service/security.py",
+    "service/web/security.py",
     "service/store.py",
     "worker/verify.py",
 )

@@ -39,8 +39,9 @@ from bench.loadkit import (
     write_result,
 )
 from engine import ENGINE_VERSION
-from service.data import keys, ranking, store
-from service.data.queue import RESULT_TTL
+from service.common import keys
+from service.dailies import ranking, store
+from service.dailies.queue import RESULT_TTL
 from tests.support.processes import descendants
 
 RESULT = ROOT / "bench" / "results" / "memory.md"
@@ -207,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             time.sleep(3)
             rq_idle = rss_kib(rq.pid)
-            from service.data.queue import enqueue_verify, queue
+            from service.dailies.queue import enqueue_verify, queue
 
             q = queue(server.url, "verify")
             for aid in ids:

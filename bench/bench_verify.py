@@ -30,8 +30,8 @@ import redis
 from bench.loadkit import ROOT, command_line, load_average, start_redis, write_result
 from engine import ENGINE_VERSION
 from service.app import create_app
-from service.data import keys
-from service.data.queue import enqueue_verify, queue
+from service.common import keys
+from service.dailies.queue import enqueue_verify, queue
 from worker.verify import verify
 
 RESULT = ROOT / "bench" / "results" / "verify.md"

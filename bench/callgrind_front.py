@@ -45,7 +45,7 @@ HELD: Final = 9  # seconds an entry stays fresh under callgrind (the app says 1)
 def held_app() -> Flask:
     """service.wsgi's app with its 1-second public lifetimes held for HELD seconds (a gunicorn
     factory: ``bench.callgrind_front:held_app()``)."""
-    from service import caching
+    from service.web import caching
     from service.wsgi import app
 
     for endpoint, seconds in caching.PUBLIC_READS.items():

@@ -40,7 +40,7 @@ PY_SPY = str(Path(sys.executable).with_name("py-spy"))
 PARTS = [
     ("rate limit (Flask-Limiter, its Redis round trips)", "flask_limiter/"),
     ("Redis round trips of the view", "redis/"),
-    ("request log", "service/logs.py"),
+    ("request log", "service/web/logs.py"),
     ("JSON (jsonify)", "json/"),
     ("engine (game parse, view)", "engine/"),
     ("service code (views, hooks)", "service/"),

@@ -37,8 +37,8 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
     ("Redis client and its socket", ("redis/", "hiredis", "socket")),
     ("validation (flask-openapi3, pydantic)", ("flask_openapi3/", "pydantic")),
     ("JSON", ("json/", "_json")),
-    ("request log", ("logging/", "service/logs.py")),
-    ("session cookie", ("itsdangerous/", "flask/sessions.py", "hmac", "service/sessions.py")),
+    ("request log", ("logging/", "service/web/logs.py")),
+    ("session cookie", ("itsdangerous/", "flask/sessions.py", "hmac", "service/web/sessions.py")),
     ("engine (game, view, bots)", ("engine/",)),
     ("service code", ("service/",)),
     ("Flask and Werkzeug", ("flask/", "werkzeug/")),
@@ -216,9 +216,9 @@ def main(argv: list[str] | None = None) -> int:
         "Reading the parts against the tree before issue 11: *validation* is flask-openapi3's "
         "pydantic models of each route's path, query and body (issue 11.8, new); *Flask-Limiter* "
         "is no longer on the counted reads and the moves (they count in a round trip of their "
-        "own, service/limits.py); *session cookie* is gone where no cookie is sent "
-        "(service/sessions.py); the 304 row is issue 16's (service/unchanged.py answers it "
-        "before Flask). *Redis client* includes the time in the socket calls.",
+        "own, service/web/limits.py); *session cookie* is gone where no cookie is sent "
+        "(service/web/sessions.py); the 304 row is answered before Flask "
+        "(service/dailies/unchanged.py). *Redis client* includes the time in the socket calls.",
         "",
     ]
     if len(results) > 1:

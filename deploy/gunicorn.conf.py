@@ -1,11 +1,11 @@
 """gunicorn settings for the web service (stateless: run as many processes as cores allow).
 
-The values that vary come from service.data.config, the one reader of the environment.
+The values that vary come from service.common.config, the one reader of the environment.
 """
 
 import gc
 
-from service.data import config as _config  # (gunicorn reads every public name here)
+from service.common import config as _config  # (gunicorn reads every public name here)
 
 _settings = _config.load()
 bind = _settings.bind

@@ -4,14 +4,14 @@ A stream is a long-lived connection that mostly waits on Redis pub/sub: gevent w
 thousands of them per process as greenlets (``worker_connections``), where gthread would need a
 thread each. The same app (service.wsgi:app); nginx sends only the stream path here, unbuffered.
 Not preloaded: gevent patches the standard library in each worker before the app is imported.
-On SIGTERM every open stream ends at once (service.table_stream.shutdown), so a worker stops
+On SIGTERM every open stream ends at once (service.tables.stream.shutdown), so a worker stops
 within ``graceful_timeout`` with its seats marked absent, instead of being killed mid-stream.
 """
 
 import signal as _signal
 from typing import Any as _Any
 
-from service.data import config as _config  # (gunicorn reads every public name here)
+from service.common import config as _config  # (gunicorn reads every public name here)
 
 _settings = _config.load()
 bind = _settings.stream_bind
@@ -39,7 +39,7 @@ def post_worker_init(worker: _Any) -> None:
     handler), then let gunicorn stop as usual."""
     import gevent
 
-    from service import table_stream
+    from service.tables import stream as table_stream
 
     previous = _signal.getsignal(_signal.SIGTERM)
 

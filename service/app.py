@@ -1,7 +1,7 @@
 """The application factory (microblog style): ``create_app(config)``, one blueprint per area.
 
 The API's blueprints are flask-openapi3 ``APIBlueprint``s: their routes validate the inputs
-they declare and document themselves (service/apidoc.py); the pages are a plain blueprint.
+they declare and document themselves (service/web/apidoc.py); the pages are a plain blueprint.
 """
 
 from __future__ import annotations
@@ -9,25 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service import (
-    caching,
-    compression,
-    errors,
-    limits,
-    logs,
-    redisconn,
-    routing,
-    security,
-    verdicts,
-)
-from service.apidoc import ApiApp
-from service.data import config as settings
-from service.data import releases
-from service.proxies import TrustedProxies
-from service.redisconn import settings_of
-from service.requests import ApiRequest
-from service.sessions import CookieSessions
-from service.unchanged import UnchangedViews
+from service.common import config as settings
+from service.common import releases
+from service.dailies import verdicts
+from service.dailies.unchanged import UnchangedViews
+from service.web import caching, compression, errors, limits, logs, redisconn, routing, security
+from service.web.apidoc import ApiApp
+from service.web.proxies import TrustedProxies
+from service.web.redisconn import settings_of
+from service.web.requests import ApiRequest
+from service.web.sessions import CookieSessions
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
@@ -56,18 +47,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     verdicts.init_app(app)
     routing.register(app)
 
-    from service import (
-        api_accounts,
-        api_attempts,
-        api_daily,
-        api_habit,
-        api_leaderboard,
-        api_leagues,
-        api_tables,
-        apidoc,
-        ops,
-        pages,
-    )
+    from service.accounts import api_accounts
+    from service.dailies import api_attempts, api_daily, api_leaderboard
+    from service.habit import api_habit, api_leagues
+    from service.pages import pages
+    from service.tables import api_tables
+    from service.web import apidoc, ops
 
     for api in (
         ops.bp,

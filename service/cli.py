@@ -12,7 +12,8 @@ import click
 from engine import commitment, daily_seed
 from engine.gin import daily_seed as gin_daily_seed
 from service import commands
-from service.data import clock, config, connect, queue
+from service.common import clock, config, connect
+from service.dailies import queue
 
 
 @click.group()
@@ -42,9 +43,9 @@ def reconcile(older_than: int) -> None:
     """Re-enqueue finished attempts that are neither verified nor rejected, the par job of a
     recent day that has verified attempts and no par, and the turn timer of every overdue table
     whose job was lost or failed."""
-    from service.data import timers
-    from service.data.reconcile import reconcile as run
-    from service.data.reconcile import reconcile_par, reconcile_timers
+    from service.reconcile import reconcile as run
+    from service.reconcile import reconcile_par, reconcile_timers
+    from service.tables import timers
 
     cfg = config.load()
     client, rankings = connect.role_clients(cfg)
@@ -63,7 +64,7 @@ def archive(date: str | None) -> None:
     """Archive DATE's finished records (default: every closed day not archived yet, then give
     older keys without one an expiry) to PIKDAME_ARCHIVE_DIR; the day's attempts then expire
     after PIKDAME_KEEP_DAYS."""
-    from service.data import archive as archives
+    from service.dailies import archive as archives
 
     cfg = config.load()
     client = connect.state_client(cfg)
@@ -85,7 +86,7 @@ def archive(date: str | None) -> None:
 def migrate_keys() -> None:
     """Give the game-state keys stored before issue 16 their hash tags (once, between days, on
     the single Redis, before moving game state to a Redis Cluster)."""
-    from service.data.migrate import rename_legacy
+    from service.common.migrate import rename_legacy
 
     cfg = config.load()
     click.echo(json.dumps({"renamed": rename_legacy(connect.state_client(cfg))}))
@@ -97,7 +98,7 @@ def suspicious(date: str | None) -> None:
     """Patterns of DATE (default: today) for review: one address (IPv6: /64) starting several
     ranked attempts, an account created minutes before a top score, many accounts from one
     address."""
-    from service.data.suspicious import report
+    from service.habit.suspicious import report
 
     if date is not None and clock.parse_date(date) is None:
         raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")

@@ -21,7 +21,7 @@ from pathlib import Path
 from types import FrameType
 
 from service import commands
-from service.data import config
+from service.common import config
 
 ROOT = Path(__file__).resolve().parent.parent
 RECONCILE_EVERY_S = 60

@@ -9,7 +9,10 @@ from typing import Any
 import redis
 from rq import Queue
 
-from service.data import clock, config, connect, keys, queue, releases, tables, timers
+from service.common import clock, config, connect, keys, releases
+from service.dailies import queue
+from service.tables import store as tables
+from service.tables import timers
 from worker import par as par_job
 from worker.verify import verify
 
@@ -29,7 +32,7 @@ class Context:
 
 @cache
 def context() -> Context:
-    """One per worker process, from the environment (service.data.config)."""
+    """One per worker process, from the environment (service.common.config)."""
     settings = config.load()
     # every release this worker keeps (issue 13), imported before its first job (and, through
     # worker.settings, in the parent before it forks work horses)

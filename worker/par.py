@@ -8,7 +8,7 @@ from __future__ import annotations
 import redis
 
 from engine import DAILY_DEALER, DAILY_RULES, Game, Seat, daily_seed
-from service.data import par, store
+from service.dailies import par, store
 
 
 def bot_game(seed: bytes) -> Game:

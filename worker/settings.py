@@ -2,7 +2,7 @@
 
 Importing this module in the worker's parent process also imports the engine, its bots (they load
 lazily otherwise) and the job, so each forked work horse starts with them loaded instead of paying
-for the imports per job. The values come from service.data.config, like everyone else's.
+for the imports per job. The values come from service.common.config, like everyone else's.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import engine.pikdame.bots.advanced
 import engine.pikdame.bots.beginner
 import engine.pikdame.bots.zen  # noqa: F401  (preloaded: the daily challenge's bots)
-from service.data.connect import rq_settings
+from service.common.connect import rq_settings
 from worker.jobs import context
 
 # rq's own connection: the queue's server, directly (REDIS_URL) or through Sentinel (SENTINEL)

@@ -8,7 +8,7 @@ whose end it could not record, so RQ's retry runs it again.
 At every maintenance tick (and at start) it also runs the reconciler for lost jobs (issue 10.1),
 so a job stranded by a killed worker is queued again within one tick of a worker being back.
 Every ``SWEEP_S`` (its blocking wait for work is that short) it sweeps the tables' turn timers:
-an overdue turn whose timer job was lost is queued again (service.data.reconcile), so no table
+an overdue turn whose timer job was lost is queued again (service.reconcile), so no table
 is stranded for more than a few seconds once a worker runs.
 
 Its scheduler (``--with-scheduler``) is ``TimerScheduler``: RQ's, plus the tables' turn timers
@@ -28,8 +28,9 @@ from rq.job import Job, JobStatus
 from rq.scheduler import RQScheduler
 from rq.worker import WorkerStatus
 
-from service.data import clock, keys, timers
-from service.data.reconcile import reconcile, reconcile_par, reconcile_timers
+from service.common import clock, keys
+from service.reconcile import reconcile, reconcile_par, reconcile_timers
+from service.tables import timers
 from worker import jobs
 
 REDIS_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
@@ -40,7 +41,7 @@ SWEEP_S = 3
 
 class TimerScheduler(RQScheduler):
     """RQ's scheduler (locks, heartbeat and its whole-second registry once per ``interval``)
-    that also moves due turn timers (service.data.timers) every ``timers.TICK_S``.
+    that also moves due turn timers (service.tables.timers) every ``timers.TICK_S``.
 
     Only the queues whose scheduler lock it holds: one scheduler per queue at a time, so a
     timer is moved once. Redis errors end the process as in RQ; the worker starts it again.
@@ -101,7 +102,7 @@ class SteadyWorker(Worker):
             scheduler.register_death()
 
     def bootstrap(self, *args: Any, **kwargs: Any) -> None:
-        # service.data.queue tells this worker from a dead one that had the same pid
+        # service.dailies.queue tells this worker from a dead one that had the same pid
         os.environ["RQ_WORKER_ID"] = self.name
         super().bootstrap(*args, **kwargs)
 
@@ -189,7 +190,7 @@ class SteadyWorker(Worker):
 
     def sweep_timers(self) -> None:
         """Queue again the timer of every turn overdue by more than ``timers.OVERDUE_MS`` whose
-        job was lost (service.data.reconcile.reconcile_timers; one worker per SWEEP_S). The
+        job was lost (service.reconcile.reconcile_timers; one worker per SWEEP_S). The
         deadlines are on the app's clock, so is the overdue test; the job is queued now."""
         ctx = jobs.context()
         # on the game state's server, beside the deadlines' index and the reconcile lock: the

@@ -12,8 +12,12 @@ import redis
 
 from engine import ReplayError, UnknownVersion, bots_of, daily_game, daily_seed, gin, replay
 from engine.core.errors import EngineError
-from service.data import connect, dailies, field, keys, owners, ranking, store, streaks
-from service.data.clock import opens_at
+from service.accounts import owners
+from service.common import connect, keys
+from service.common.clock import opens_at
+from service.dailies import ranking, store
+from service.games import dailies
+from service.habit import field, streaks
 
 
 class NotReady(RuntimeError):
@@ -175,7 +179,7 @@ def rank_once(
     rankings: redis.Redis[str], attempt: store.Attempt, score: int, turns: int, owner: str
 ) -> bool:
     """Put a verified attempt on its day's board and into the all-time sums, the day's histogram,
-    its owner's statistics and streak (service.data.owners), unless it is there already; True
+    its owner's statistics and streak (service.accounts.owners), unless it is there already; True
     when this call ranked it."""
     finished_ms = (attempt.finished_ms or 0) - _ms(attempt.date)
     game = attempt.kind  # every board, sum, histogram, statistic and streak is per daily game

@@ -13,7 +13,7 @@ rejecting a player.
 
 A release kept outside this package (an operator's frozen copy of a previous deploy, or a test's)
 is a *release module*: importing it calls :func:`register`. The service and every worker import
-the modules named in ``PIKDAME_RELEASES`` (``service.data.releases.load``: the engine imports
+the modules named in ``PIKDAME_RELEASES`` (``service.common.releases.load``: the engine imports
 nothing by name) before their first game or job, so web
 processes keep playing, and workers keep replaying, every game with the bots it began with.
 """

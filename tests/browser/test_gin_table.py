@@ -15,7 +15,7 @@ import pytest
 import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from service.data import tables as stored
+from service.tables import store as stored
 from tests.support.browser_stack import Stack
 from tests.support.gin_flows import (
     create_gin_table,

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from service import learn
+from service.pages import learn
 from tests.support.page_checks import low_contrast, overflow, raw_text, wrong_plurals
 
 SIZES: dict[str, ViewportSize] = {

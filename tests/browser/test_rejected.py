@@ -8,7 +8,7 @@ import signal
 import redis
 from playwright.sync_api import Page, expect
 
-from service.data import keys
+from service.common import keys
 from tests.support.browser_stack import Stack
 from tests.support.page_flows import start_game
 from tests.support.table_player import Player

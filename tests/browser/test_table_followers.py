@@ -15,7 +15,7 @@ import pytest
 import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from service.data import tables
+from service.tables import store as tables
 from tests.support.browser_stack import Stack
 
 LIFETIMES = tables.Lifetimes(3600, 3600)

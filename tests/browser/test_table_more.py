@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from engine.pikdame.deal import deal
 from engine.pikdame.match import Match
-from service.data import tables
+from service.tables import store as tables
 from tests.support.browser_stack import Stack
 from tests.support.page_flows import api_call
 from tests.support.table_flows import CAPTURE_STREAM, create_table, join_table, play_until

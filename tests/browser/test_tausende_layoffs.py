@@ -20,7 +20,7 @@ import pytest
 import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from service.data import keys
+from service.common import keys
 from tests.support.browser_stack import Stack
 from tests.support.page_flows import api_call
 from tests.support.table_flows import create_table

@@ -16,9 +16,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from engine import replay
-from service.data import accounts, archive, keys
-from service.limits import address_of
-from service.redisconn import settings_of
+from service.accounts import store as accounts
+from service.common import keys
+from service.dailies import archive
+from service.web.limits import address_of
+from service.web.redisconn import settings_of
 from tests.support.accounts import ORIGIN, sign_in, sign_up
 from tests.support.api import resign_at_once, start
 from tests.support.authenticator import Authenticator, b64

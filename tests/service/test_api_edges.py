@@ -9,8 +9,8 @@ import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
-from service.data import store
-from service.inputs import MoveBody, PageQuery
+from service.dailies import store
+from service.web.inputs import MoveBody, PageQuery
 from tests.support.api import start
 from tests.support.service_app import Clock
 

@@ -18,8 +18,10 @@ import pytest
 import redis
 from flask import Flask
 
-from service.data import accounts, archive, keys
-from service.redisconn import settings_of
+from service.accounts import store as accounts
+from service.common import keys
+from service.dailies import archive
+from service.web.redisconn import settings_of
 from tests.support.accounts import ORIGIN, sign_up
 from tests.support.api import resign_at_once
 from tests.support.authenticator import Authenticator

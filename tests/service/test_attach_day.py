@@ -12,7 +12,10 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.data import accounts, keys, owners, store
+from service.accounts import owners
+from service.accounts import store as accounts
+from service.common import keys
+from service.dailies import store
 from tests.support.accounts import ORIGIN, sign_up
 from tests.support.api import resign_at_once
 from tests.support.authenticator import Authenticator

@@ -5,7 +5,7 @@ from __future__ import annotations
 import redis
 from flask.testing import FlaskClient
 
-from service.data import keys
+from service.common import keys
 from tests.support.api import start
 from tests.support.service_app import Clock
 

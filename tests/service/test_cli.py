@@ -9,7 +9,7 @@ import json
 import redis
 
 from engine import daily_seed, gin
-from service.data import keys
+from service.common import keys
 from tests.support.processes import pikdame, service_env
 
 

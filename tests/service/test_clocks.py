@@ -1,8 +1,8 @@
 """Any date, any hour: the app's clock is the only one that says what day it is.
 
 Redis counts an expiry's seconds and RQ's scheduler a job's wait on the system's clock; the app
-only ever hands them durations measured on its own clock (service.data.store.Expiry,
-service.data.timers.schedule). Here the app's clock stands decades away from the real one, behind
+only ever hands them durations measured on its own clock (service.dailies.store.Expiry,
+service.tables.timers.schedule). Here the app's clock stands decades away from the real one, behind
 it and ahead of it, a minute before midnight UTC and inside a closed day's grace, and every expiry
 and schedule still falls where the app's clock says it should.
 """
@@ -18,9 +18,10 @@ import pytest
 import redis
 from flask import Flask
 
-from service.data import clock as service_clock
-from service.data import keys, timers
-from service.redisconn import settings_of
+from service.common import clock as service_clock
+from service.common import keys
+from service.tables import timers
+from service.web.redisconn import settings_of
 from tests.support.api import start
 from tests.support.service_app import SECRET, Clock, make_app
 from worker.verify import verify

@@ -16,8 +16,9 @@ import pytest
 import redis
 from redis.cluster import RedisCluster
 
+from service.accounts import store as accounts
 from service.app import create_app
-from service.data import accounts, keys
+from service.common import keys
 from tests.support.accounts import ORIGIN, sign_in, sign_up
 from tests.support.api import caller, start
 from tests.support.authenticator import Authenticator

@@ -1,6 +1,6 @@
-"""Issue 16: public answers leave the app compressed when gzip is asked (service/compression.py),
+"""Public answers leave the app compressed when gzip is asked (service/web/compression.py),
 so nginx's micro-cache keeps them compressed; and behind the shipped front the app leaves the
-fixed security headers and the request id to nginx (service/proxies.py)."""
+fixed security headers and the request id to nginx (service/web/proxies.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 import redis
 from flask.testing import FlaskClient
 
-from service import security
+from service.web import security
 from tests.support.api import start
 from tests.support.service_app import Clock, make_app
 

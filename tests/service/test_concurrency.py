@@ -9,7 +9,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.data import keys
+from service.common import keys
 from tests.support.api import start
 from tests.support.player import next_move
 from tests.support.service_app import Clock

@@ -17,7 +17,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.data import keys
+from service.common import keys
 from tests.support.accounts import ORIGIN, sign_in, sign_up
 from tests.support.api import start
 from tests.support.authenticator import Authenticator

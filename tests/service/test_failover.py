@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 import redis
 
-from service.data import connect, keys
+from service.common import connect, keys
 from tests.support.api import caller, start
 from tests.support.clock import Clock
 from tests.support.http import fetch

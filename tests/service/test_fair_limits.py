@@ -14,7 +14,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.data import keys
+from service.common import keys
 from tests.support.api import resign_at_once
 from tests.support.service_app import Clock, make_app
 

@@ -12,9 +12,9 @@ from flask.testing import FlaskClient
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from service.data import keys
-from service.data.queue import job_id, queue
-from service.data.reconcile import reconcile
+from service.common import keys
+from service.dailies.queue import job_id, queue
+from service.reconcile import reconcile
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.processes import service_env, start_worker, wait_for
@@ -91,7 +91,7 @@ def test_worker_killed_mid_job_then_reconciler_verifies_once(
     assert rdb.zcard("pd:finished") == 0
     assert reconcile(rdb, q, now_ms + 10_000, older_than_s=5) == []
     # running the job once more (a duplicate delivery) changes nothing
-    from service.data.queue import requeue_verify
+    from service.dailies.queue import requeue_verify
 
     assert requeue_verify(q, aid)
     start_worker(env, tmp_path / "worker3.log", burst=True).popen.wait(timeout=60)
@@ -129,7 +129,7 @@ def test_a_failing_job_retries_with_back_off_then_lands_in_failed_registry(
 ) -> None:
     from rq.registry import FailedJobRegistry
 
-    from service.data.queue import enqueue_verify
+    from service.dailies.queue import enqueue_verify
 
     q = queue(queue_url, "verify", retry_intervals=(1, 1))
     assert enqueue_verify(q, "ghost")  # no such attempt: the job raises NotReady

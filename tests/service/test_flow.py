@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import redis
 
-from service.data import keys
+from service.common import keys
 from tests.support.player import play_to_end
 from tests.support.processes import WEB_SECRET, WebServer, service_env, start_worker, wait_for
 

@@ -15,7 +15,7 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import DAILY_DEALER, DAILY_RULES, Game, Seat, daily_seats, daily_seed, deal, replay
-from service.data import keys
+from service.common import keys
 from tests.support.api import resign_at_once
 from tests.support.service_app import SECRET, Clock
 from worker.verify import verify

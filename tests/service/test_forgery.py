@@ -10,7 +10,7 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import daily_game, daily_seed
-from service.data import keys
+from service.common import keys
 from tests.support.api import caller, start, tamper
 from tests.support.player import play_to_end
 from tests.support.service_app import SECRET, Clock

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from service import security
 from service.app import create_app
+from service.web import security
 from tests.support.front import (
     NGINX_DIR,
     SHIPPED_CACHE,
@@ -421,7 +421,7 @@ def test_a_changed_document_is_never_served_stale(
 def test_a_private_304_is_never_served_from_nor_stored_in_the_cache(
     stack: tuple[Front, WebServer, Path],
 ) -> None:
-    """The attempt's 304 (service/unchanged.py answers it before Flask) passes nginx as any
+    """The attempt's 304 (service/dailies/unchanged.py answers it before Flask) passes nginx as any
     private read: never cached, and the tag alone opens nothing."""
     front, _, log = stack
     created = start(front, "127.0.0.6")

@@ -17,8 +17,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from engine import gin
-from service.data import archive, keys
-from service.redisconn import settings_of
+from service.common import keys
+from service.dailies import archive
+from service.web.redisconn import settings_of
 from tests.support.api import caller, tamper
 from tests.support.gin_daily import CARD, check_gin_hidden, next_gin_move, play_gin_to_end
 from tests.support.service_app import SECRET, Clock
@@ -450,7 +451,7 @@ def test_equal_scores_rank_fewer_hands_first_then_the_earlier_finish(
     rdb: redis.Redis[str], rankings: redis.Redis[str], client: FlaskClient
 ) -> None:
     """docs/GIN_DAILY.md: score, then fewer hands, then the earlier finish."""
-    from service.data.store import Attempt
+    from service.dailies.store import Attempt
     from worker.verify import rank_once
 
     def attempt(aid: str, finished_ms: int) -> Attempt:

@@ -12,8 +12,8 @@ import pytest
 import redis
 from flask import Flask
 
-from service.data import keys
-from service.data.queue import job_id
+from service.common import keys
+from service.dailies.queue import job_id
 from tests.support.gin_daily import play_gin_to_end
 from tests.support.processes import WebServer, service_env, start_web, start_worker, wait_for
 from tests.support.service_app import SECRET as APP_SECRET

@@ -13,9 +13,9 @@ from flask import Flask
 from engine.core.records import Seat
 from engine.gin.match import GinMatch
 from engine.gin.replay import replay as gin_replay
-from service.data import keys
-from service.data.games import GIN_TABLES, GinSession
-from service.data.tables import seen_by
+from service.common import keys
+from service.games.tables import GIN_TABLES, GinSession
+from service.tables.store import seen_by
 from tests.support.api import caller
 from tests.support.gin_matches import seed
 from tests.support.gin_tables import assert_gin_nothing_hidden, gin_choice

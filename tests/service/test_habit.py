@@ -16,7 +16,9 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.data import field, keys, leagues, ranking, streaks
+from service.common import keys
+from service.dailies import ranking
+from service.habit import field, leagues, streaks
 from tests.support.player import play_to_end
 from tests.support.service_app import SECRET, Clock
 from worker import par as par_job

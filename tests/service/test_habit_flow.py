@@ -3,7 +3,7 @@
 The first verified attempt of a day enqueues the bot's par job (worker.jobs.compute_par); the
 worker computes it once and the finished player's place shows it, while a player still at the
 table never sees it. A par job lost on the way (a worker killed, the queue's Redis failed over)
-is queued again by the reconciler (service.data.reconcile.reconcile_par), like a verification.
+is queued again by the reconciler (service.reconcile.reconcile_par), like a verification.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ import redis
 from flask import Flask
 
 from engine import daily_seed
-from service.data import keys, par, queue
-from service.data.queue import INTERMEDIATE_GRACE_S
-from service.data.reconcile import reconcile_par
+from service.common import keys
+from service.dailies import par, queue
+from service.dailies.queue import INTERMEDIATE_GRACE_S
+from service.reconcile import reconcile_par
 from tests.support.api import resign_at_once
 from tests.support.player import play_to_end
 from tests.support.processes import (

@@ -13,7 +13,7 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import Game, daily_seed
-from service.data import keys
+from service.common import keys
 from tests.support.player import next_move
 from tests.support.service_app import SECRET, Clock
 

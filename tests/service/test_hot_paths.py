@@ -7,7 +7,8 @@ from __future__ import annotations
 import redis
 from flask.testing import FlaskClient
 
-from service.data import keys, ranking
+from service.common import keys
+from service.dailies import ranking
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.service_app import SECRET, Clock, make_app

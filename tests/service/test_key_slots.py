@@ -6,8 +6,9 @@ from __future__ import annotations
 import redis
 from redis.crc import key_slot
 
-from service.data import keys, store
-from service.data.migrate import rename_legacy
+from service.common import keys
+from service.common.migrate import rename_legacy
+from service.dailies import store
 
 
 def slot(key: str) -> int:

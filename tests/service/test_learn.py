@@ -1,4 +1,4 @@
-"""The guided first rounds (service/learn.py) are true to the rules: every scripted step is a
+"""The guided first rounds (service/pages/learn.py) are true to the rules: every scripted step is a
 legal move of the engine from the position before it, with the effect its explanation states;
 every wrong try the page explains is refused by the engine with the code it names; the pages
 exist in both languages and link the rules pages' sections that exist."""
@@ -16,8 +16,8 @@ import pytest
 from engine import State
 from engine.core.errors import EngineError
 from engine.gin import HandState
-from service import learn
 from service.app import create_app
+from service.pages import learn
 
 I18N = Path(__file__).resolve().parents[2] / "templates" / "static" / "i18n"
 STRINGS = {

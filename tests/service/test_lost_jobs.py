@@ -12,9 +12,9 @@ import pytest
 import redis
 from flask import Flask
 
-from service.data import keys
-from service.data.queue import job_id
-from service.data.reconcile import reconcile
+from service.common import keys
+from service.dailies.queue import job_id
+from service.reconcile import reconcile
 from tests.support.api import resign_at_once
 from tests.support.processes import (
     Process,
@@ -91,7 +91,7 @@ def test_the_reconciler_requeues_a_job_parked_in_the_intermediate_queue(
 ) -> None:
     """The ``pikdame reconcile`` path for the same state: the first sighting only marks the job
     (a live worker starts it within milliseconds); a later one requeues it."""
-    from service.data.queue import INTERMEDIATE_GRACE_S, queue
+    from service.dailies.queue import INTERMEDIATE_GRACE_S, queue
 
     aid = resigned(app, clock, "Ada")
     jid = job_id(aid)

@@ -22,9 +22,11 @@ from flask import Flask
 from rq.registry import ScheduledJobRegistry
 from rq.utils import utcformat
 
-from service.data import keys, tables, timers
-from service.data.reconcile import FORGET, TIMER_ENDED_S, reconcile_timers
-from service.redisconn import settings_of
+from service.common import keys
+from service.reconcile import FORGET, TIMER_ENDED_S, reconcile_timers
+from service.tables import store as tables
+from service.tables import timers
+from service.web.redisconn import settings_of
 from tests.support.processes import (
     Process,
     idle_in_dequeue,

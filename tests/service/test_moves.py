@@ -8,7 +8,7 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import Game, daily_game, daily_seed
-from service.data import keys
+from service.common import keys
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.service_app import SECRET, Clock

@@ -8,8 +8,8 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from service.data import keys
-from service.data.names import BadName, normalise, skeleton
+from service.accounts.names import BadName, normalise, skeleton
+from service.common import keys
 from tests.support.api import start
 from tests.support.service_app import Clock
 

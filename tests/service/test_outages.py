@@ -16,8 +16,8 @@ import redis
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from service.data import keys
-from service.data.queue import queue
+from service.common import keys
+from service.dailies.queue import queue
 from tests.support.api import resign_at_once
 from tests.support.launcher import healthy, launch
 from tests.support.processes import WebServer, descendants, service_env, start_worker, wait_for

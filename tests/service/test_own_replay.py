@@ -13,7 +13,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from engine import view
-from service.data import dailies, keys, replays, store
+from service.common import keys
+from service.dailies import replays, store
+from service.games import dailies
 from tests.support.accounts import ORIGIN, sign_in, sign_up
 from tests.support.api import caller, resign_at_once, start
 from tests.support.authenticator import Authenticator

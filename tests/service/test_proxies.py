@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.data.config import parse_networks
+from service.common.config import parse_networks
 from tests.support.processes import WebServer, service_env, start_web
 from tests.support.service_app import SECRET
 

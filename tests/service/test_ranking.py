@@ -6,7 +6,7 @@ import redis
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.data.ranking import decode_key, rank_key
+from service.dailies.ranking import decode_key, rank_key
 
 ENTRY = st.tuples(st.integers(-2400, 2400), st.integers(0, 300), st.integers(0, 26 * 3600 * 1000))
 

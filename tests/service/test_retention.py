@@ -17,8 +17,9 @@ import redis
 from flask import Flask
 
 from engine import ENGINE_VERSION, daily_seed, replay
-from service.data import archive, keys
-from service.redisconn import settings_of
+from service.common import keys
+from service.dailies import archive
+from service.web.redisconn import settings_of
 from tests.support.api import resign_at_once, start
 from tests.support.processes import ROOT, service_env
 from tests.support.service_app import SECRET, Clock, make_app

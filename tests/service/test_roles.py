@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 import redis
 
+from service.accounts import owners
 from service.app import create_app
-from service.data import keys, owners, store
+from service.common import keys
+from service.dailies import store
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.processes import service_env, start_worker, wait_for

@@ -11,8 +11,8 @@ import redis
 from flask.testing import FlaskClient
 
 from engine import daily_seed
-from service.data import keys
-from service.logs import LOGGER
+from service.common import keys
+from service.web.logs import LOGGER
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.service_app import SECRET, Clock, make_app

@@ -1,4 +1,4 @@
-"""Issue 11.5: one reader of the environment (service.data.config) giving a typed, frozen
+"""Issue 11.5: one reader of the environment (service.common.config) giving a typed, frozen
 Settings; README's table names every variable; the data layer imports neither Flask nor the HTTP
 layer, and service never imports worker."""
 
@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from service.data import config
+from service.common import config
 
 ROOT = Path(__file__).resolve().parents[2]
 # Reading the process environment elsewhere, and why it is not configuration:
 ENVIRONMENT_READERS = {
-    "service/data/config.py": "the one reader",
-    "service/data/queue.py": "RQ_WORKER_ID, set by rq (and worker.steady) in worker processes",
-    "worker/steady.py": "sets RQ_WORKER_ID for service.data.queue",
+    "service/common/config.py": "the one reader",
+    "service/dailies/queue.py": "RQ_WORKER_ID, set by rq (and worker.steady) in worker processes",
+    "worker/steady.py": "sets RQ_WORKER_ID for service.dailies.queue",
     "service/run.py": "hands its environment on to its children unchanged",
 }
 

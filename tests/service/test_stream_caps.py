@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from service.data import config
+from service.common import config
 from tests.support.front import NGINX_DIR, Front, start_front
 from tests.support.processes import (
     WebServer,
@@ -36,7 +36,7 @@ from tests.support.servers import start_redis
 
 pytestmark = pytest.mark.integration
 
-PER_SEAT = 8  # the shipped defaults (service/data/config.py)
+PER_SEAT = 8  # the shipped defaults (service/common/config.py)
 PER_ADDRESS = 64
 FLOODER = "127.0.0.2"
 OTHERS = [f"127.0.1.{n}" for n in range(1, 21)]  # 20 other players, each from their own address

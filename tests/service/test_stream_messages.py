@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import redis
 
-from service.data import tables
-from service.redisconn import EXTENSION
-from service.table_docs import stream_message
+from service.tables import store as tables
+from service.tables.documents import stream_message
+from service.web.redisconn import EXTENSION
 from tests.support.service_app import Clock, make_app
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""The live streams' teardown (docs/TABLES.md, service/table_stream.py) on real parts:
+"""The live streams' teardown (docs/TABLES.md, service/tables/stream.py) on real parts:
 redis-server and the stream group's gunicorn (gevent, deploy/gunicorn_stream.conf.py). When Redis
 goes away or the server is stopped with streams open, each stream ends cleanly: the stream
 server's log has one line per ended stream and no traceback, and a stopping worker exits by
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import redis
 
-from service.data import keys
+from service.common import keys
 from tests.support.processes import WebServer, service_env, start_stream, start_web
 from tests.support.servers import start_redis
 from tests.support.tables import EventStream

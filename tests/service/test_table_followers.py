@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import redis
 
-from service.data import tables
+from service.tables import store as tables
 from tests.support.processes import WebServer, service_env, start_stream, start_web
 from tests.support.servers import start_redis
 from tests.support.tables import EventStream

@@ -14,7 +14,8 @@ from flask import Flask
 from engine.pikdame.hints import seat_hint
 from engine.pikdame.match import Match
 from engine.pikdame.view import view
-from service.data import keys, tables
+from service.common import keys
+from service.tables import store as tables
 from tests.support.api import caller
 from tests.support.tables import Call, assert_nothing_hidden, play_turn, seeds
 

@@ -10,7 +10,7 @@ import redis
 from flask import Flask
 
 from service.app import create_app
-from service.data import keys
+from service.common import keys
 
 HUMAN: dict[str, Any] = {"kind": "human"}
 BOT: dict[str, Any] = {"kind": "bot", "level": "beginner"}

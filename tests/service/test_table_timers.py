@@ -17,7 +17,9 @@ import pytest
 import redis
 from rq.registry import ScheduledJobRegistry
 
-from service.data import keys, tables, timers
+from service.common import keys
+from service.tables import store as tables
+from service.tables import timers
 from tests.support.processes import service_env, start_web, start_worker, wait_for
 from tests.support.servers import RedisServer, role_url, start_redis
 

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.app import create_app
-from service.data import keys
+from service.common import keys
 from tests.support.api import caller
 from tests.support.tables import Call, assert_nothing_hidden, play_game, play_turn
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import redis
 
-from service.data import tables
+from service.tables import store as tables
 from tests.support.front import start_front
 from tests.support.processes import (
     Process,

@@ -21,7 +21,8 @@ from engine.core.records import commitment
 from engine.pikdame.match import Match
 from engine.pikdame.rules import Rules
 from engine.pikdame.state import deal_for
-from service.data import keys, tables
+from service.common import keys
+from service.tables import store as tables
 from tests.support.api import caller
 from tests.support.tables import Call, assert_nothing_hidden, play_game, seeds
 
@@ -193,7 +194,7 @@ def test_illegal_moves_are_answered_with_their_codes_and_change_nothing(
 def test_the_turn_timer_plays_a_tausende_turn(app: Flask, rdb: redis.Redis[str]) -> None:
     """R9's timer at a Tausende table: the bot logic plays the human's turn (in the swapping
     round, R12.2, a swap-up or a draw) once the deadline has passed; the job does what the
-    worker's does (service.data.tables.autoplay)."""
+    worker's does (service.tables.store.autoplay)."""
     table_id, ada = started(app, [HUMAN, bot("beginner"), bot("zen")], turn_timer=30)
     table = tables.load(rdb, table_id)
     assert table is not None and table.deadline_ms is not None

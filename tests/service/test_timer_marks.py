@@ -10,8 +10,9 @@ from typing import Any
 
 import redis
 
-from service.data import keys, tables
-from service.table_docs import events_json, stream_message, table_json
+from service.common import keys
+from service.tables import store as tables
+from service.tables.documents import events_json, stream_message, table_json
 from tests.support.gin_tables import gin_choice
 
 NOW = 1_800_000_000_000  # the app's clock for these tables (ms)

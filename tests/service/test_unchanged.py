@@ -1,4 +1,4 @@
-"""Issue 16's 304 before Flask (service/unchanged.py): an API client's unchanged copy of its
+"""Issue 16's 304 before Flask (service/dailies/unchanged.py): an API client's unchanged copy of its
 attempt's view is confirmed by a WSGI middleware in one round trip. Its answer must be Flask's
 answer: same status, headers and log line, the same read counter; and it must never answer what
 Flask would refuse, nor confirm a copy a move has made stale."""
@@ -16,8 +16,8 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.logs import LOGGER
-from service.unchanged import UnchangedViews
+from service.dailies.unchanged import UnchangedViews
+from service.web.logs import LOGGER
 from tests.support.api import start
 from tests.support.service_app import Clock, make_app
 
@@ -125,7 +125,7 @@ def test_a_verified_attempts_tag_holds_its_rank(
 ) -> None:
     """A verified ranked attempt's tag carries its rank, read from the rankings by Flask: the
     middleware leaves it alone, and the tag still confirms an unchanged copy."""
-    from service.data import keys
+    from service.common import keys
 
     attempt, token = start(client, clock.today)
     rdb.hset(keys.attempt(attempt["id"]), "verification", "verified")

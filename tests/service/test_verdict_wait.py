@@ -12,8 +12,8 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.data import keys
-from service.verdicts import Waiters, wait
+from service.common import keys
+from service.dailies.verdicts import Waiters, wait
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.processes import Process, service_env, start_web, start_worker, wait_for

@@ -18,7 +18,8 @@ from rq.serializers import JSONSerializer
 from engine import ENGINE_VERSION, bots_of
 from engine.pikdame.bots import choose_move
 from engine.pikdame.releases import register, unregister
-from service.data import keys, queue
+from service.common import keys
+from service.dailies import queue
 from tests.support.api import caller, start, tamper
 from tests.support.older_release import MODULE, OLDER, beginner_everywhere
 from tests.support.player import play_to_end

@@ -9,7 +9,7 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
-from service.data import keys
+from service.common import keys
 
 
 def caller(client: FlaskClient, token: str | None = None) -> Any:

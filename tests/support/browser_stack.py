@@ -64,7 +64,7 @@ def age_cache(directory: Path) -> None:
 @dataclass
 class FrontClock(Clock):
     """The stack's clock. A move of it is the front's micro-cache growing old (its entries live
-    a second, service/caching.py): a test that jumps to another day has let many seconds pass
+    a second, service/web/caching.py): a test that jumps to another day has let many seconds pass
     for what the front kept before the jump."""
 
     cache: Path | None = None
@@ -160,7 +160,7 @@ def _behind(front: Front, clock: Clock, port: int, redis_url: str, artifacts: Pa
             "PIKDAME_RP_ID": "localhost",
             "PIKDAME_ORIGINS": f"http://localhost:{front_port}",
             # as deployed: the app believes nginx's X-Forwarded-* and leaves the security
-            # headers and the request id to it (service/proxies.py)
+            # headers and the request id to it (service/web/proxies.py)
             "PIKDAME_PROXIES": "127.0.0.1",
             "PIKDAME_LIMIT_TABLES": "1000 per hour",
             "PIKDAME_LIMIT_JOINS": "1000 per hour",

@@ -1,4 +1,4 @@
-"""The tests' clock: the service reads it through PIKDAME_NOW (service.data.clock), and the
+"""The tests' clock: the service reads it through PIKDAME_NOW (service.common.clock), and the
 tests move it by hand between hours and days."""
 
 from __future__ import annotations

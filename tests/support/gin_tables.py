@@ -8,7 +8,7 @@ from typing import Any
 
 import redis
 
-from service.data import tables
+from service.tables import store as tables
 from tests.support.gin_player import gin_choice
 from tests.support.tables import CARD
 

@@ -17,7 +17,7 @@ import redis
 from engine.core.cards import NAMES, Card
 from engine.pikdame.match import Match
 from engine.pikdame.state import deal_for
-from service.data import tables
+from service.tables import store as tables
 from tests.support.player import card_points
 
 # (method, path, json body or None) -> (status, json)

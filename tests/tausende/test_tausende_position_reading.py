@@ -1,6 +1,6 @@
 """Reading a Tausende position (F5 with R12's fields) takes its own copy of every list: moves
 pushed afterwards never change the document it was read from (a page or a test that reads one
-document twice, as the lessons of service/learn.py do, gets the same state twice)."""
+document twice, as the lessons of service/pages/learn.py do, gets the same state twice)."""
 
 from __future__ import annotations
 

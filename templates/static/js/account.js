@@ -10,7 +10,7 @@ import { explain } from "./lib/explain.js";
 import { formatDate, t } from "./lib/i18n.js";
 import * as passkeys from "./lib/passkeys.js";
 
-// Where passkeys work: the relying party's own address (service.pages passes it).
+// Where passkeys work: the relying party's own address (service.pages.pages passes it).
 const site = document.body.dataset.site || location.origin;
 
 function failed(e) {

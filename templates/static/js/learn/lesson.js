@@ -1,4 +1,4 @@
-// A guided first round (service/learn.py): the server sends every step with the engine's
+// A guided first round (service/pages/learn.py): the server sends every step with the engine's
 // position before it; the page shows it, highlights the cards and the button of the step, and
 // goes on only when the learner makes exactly that move. A wrong try is explained and can be
 // tried again. The page plays no rule itself: what it shows next is the engine's next position.

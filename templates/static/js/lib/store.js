@@ -27,7 +27,7 @@ export function forget(key) {
   }
 }
 
-// The name a form starts with: a signed-in account's own (service.pages puts it on the page),
+// The name a form starts with: a signed-in account's own (service.pages.pages puts it on the page),
 // else the last name this browser played under.
 export function playerName() {
   return document.body.dataset.accountName || load("name", "");

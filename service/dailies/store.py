@@ -1,0 +1,356 @@
+"""Attempts in Redis: the live game (state + append-only record) in one hash per attempt.
+
+Flask-free, shared by the web and the worker. A move is one load and one save under WATCH, so two
+requests for the same attempt can never both apply: the loser sees a changed ``seq`` (409 stale).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar, cast
+
+import redis
+
+from engine import Game
+from engine.gin import GinMatch
+from service.accounts import names
+from service.common import keys
+from service.games import dailies
+from service.games.dailies import player_turns as player_turns  # re-exported
+from service.habit import played
+
+
+class AttemptExists(Exception):
+    """The player already has this day's ranked attempt."""
+
+    def __init__(self, attempt_id: str) -> None:
+        super().__init__(attempt_id)
+        self.attempt_id = attempt_id
+
+
+@dataclass(frozen=True)
+class Expiry:
+    """How long a new attempt's keys live, in seconds from now (service.dailies.archive.expiry_for):
+    its token until its day no longer needs it; the attempt itself only when nothing will archive
+    it. Durations, never moments: "now" is the app's clock, and Redis counts an EXPIRE's seconds
+    on its own clock, so the two clocks never have to agree about a date."""
+
+    token_s: int
+    attempt_s: int | None
+
+
+class NameTaken(Exception):
+    """Another player of the day has a name that looks the same
+    (service.accounts.names.skeleton)."""
+
+
+class Stale(Exception):
+    """The client's ``seq`` is not the record's length any more."""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One attempt as stored: identity, the game and its verification facts."""
+
+    id: str
+    date: str
+    name: str
+    player: str
+    token_hash: str
+    ranked: bool
+    status: str  # playing | finished
+    seq: int
+    game_json: str
+    created_ms: int
+    finished_ms: int | None
+    verification: str | None  # None (unranked or playing) | queued | verified | rejected
+    score: int | None  # the live round score of seat 0, set when the round ends
+    turns: int | None  # the tie-break: the player's turns (Pik Dame), the hands (Gin)
+    reason: str | None
+    kind: str = dailies.PIKDAME  # the daily game (issue 14); stored only for Gin
+
+    @property
+    def daily(self) -> dailies.DailyGame:
+        return dailies.of(self.kind)
+
+    @property
+    def game(self) -> Game:
+        """A Pik Dame attempt's game."""
+        assert self.kind == dailies.PIKDAME, self.kind
+        return Game.from_json(json.loads(self.game_json))
+
+    @property
+    def match(self) -> GinMatch:
+        """A Gin attempt's match."""
+        assert self.kind == dailies.GIN, self.kind
+        return GinMatch.from_json(json.loads(self.game_json))
+
+    def owned_by_token(self, token: str) -> bool:
+        return hmac.compare_digest(token_hash(token), self.token_hash)
+
+    @staticmethod
+    def from_hash(h: dict[str, str]) -> Attempt:
+        def opt_int(name: str) -> int | None:
+            value = h.get(name, "")
+            return int(value) if value != "" else None
+
+        return Attempt(
+            id=h["id"],
+            date=h["date"],
+            name=h["name"],
+            player=h["player"],
+            token_hash=h["token"],
+            ranked=h["ranked"] == "1",
+            status=h["status"],
+            seq=int(h["seq"]),
+            game_json=h["game"],
+            created_ms=int(h["created"]),
+            finished_ms=opt_int("finished"),
+            verification=h.get("verification") or None,
+            score=opt_int("score"),
+            turns=opt_int("turns"),
+            reason=h.get("reason") or None,
+            kind=h.get("kind") or dailies.PIKDAME,
+        )
+
+
+# What the owner check and the entity tag of an attempt's view need
+# (service.dailies.api_attempts answers a client's unchanged copy with 304 from these): a few
+# short fields, not the whole hash with its
+# game record, which grows with every move.
+HEAD_FIELDS: Final = (
+    "id",
+    "date",
+    "player",
+    "token",
+    "ranked",
+    "status",
+    "seq",
+    "verification",
+    "kind",
+)
+
+
+@dataclass(frozen=True)
+class AttemptHead:
+    """The fields of :class:`Attempt` that say who may read it and which version it is."""
+
+    id: str
+    date: str
+    player: str
+    token_hash: str
+    ranked: bool
+    status: str
+    seq: int
+    verification: str | None
+    kind: str = dailies.PIKDAME
+
+    def owned_by_token(self, token: str) -> bool:
+        return hmac.compare_digest(token_hash(token), self.token_hash)
+
+    @staticmethod
+    def from_values(values: list[str | None]) -> AttemptHead | None:
+        """From ``HMGET key *HEAD_FIELDS``; None when the attempt does not exist."""
+        attempt_id, date, player, token, ranked, status, seq, verification, kind = values
+        if attempt_id is None:
+            return None
+        return AttemptHead(
+            id=attempt_id,
+            date=date or "",
+            player=player or "",
+            token_hash=token or "",
+            ranked=ranked == "1",
+            status=status or "",
+            seq=int(seq or 0),
+            verification=verification or None,
+            kind=kind or dailies.PIKDAME,
+        )
+
+
+T = TypeVar("T")
+
+
+def transaction(
+    client: redis.Redis[str], body: Callable[[redis.client.Pipeline[str]], T], *watched: str
+) -> T:
+    """redis-py's optimistic transaction: WATCH ``watched``, run ``body`` (which reads, then
+    calls ``multi()`` and queues its writes), EXEC; run again from the start when a watched key
+    changed. Returns what ``body`` returned; an exception from ``body`` aborts, writing nothing."""
+    result = client.transaction(body, *watched, value_from_callable=True)  # type: ignore[no-untyped-call]
+    return cast(T, result)
+
+
+# What a move returns: the attempt and game after it (a Pik Dame Game or a GinMatch), the moves
+# made (the player's and the bots' answers), and whether it finished the round (or match).
+Played = tuple[Attempt, Any, list[tuple[int, str]], bool]
+
+
+def token_hash(token: str) -> str:
+    """Only a token's SHA-256 is stored: a leaked database cannot act as a player."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def load(client: redis.Redis[str], attempt_id: str) -> Attempt | None:
+    h = client.hgetall(keys.attempt(attempt_id))
+    return Attempt.from_hash(h) if h else None
+
+
+def create(
+    client: redis.Redis[str],
+    *,
+    date: str,
+    name: str,
+    player: str,
+    ranked: bool,
+    game: Game | GinMatch,
+    now_ms: int,
+    day_ordinal: int,
+    expiry: Expiry | None = None,
+    kind: str = dailies.PIKDAME,
+) -> tuple[Attempt, str]:
+    """Store a new attempt and return it with its bearer token (shown once, stored hashed).
+
+    A ranked attempt claims the player's slot for the day and the look of its name in one
+    transaction (on the day's slot), so two concurrent starts by one player yield one attempt and
+    one ``AttemptExists``, and a look-alike of another player's name of the day ``NameTaken``.
+    Slots, names, counts and ids are per daily game ``kind`` (issue 14).
+    """
+    daily = dailies.of(kind)
+    attempt_id = secrets.token_hex(8)
+    token = secrets.token_urlsafe(32)
+    fields: dict[str | bytes, str | int | float | bytes] = {
+        "id": attempt_id,
+        "date": date,
+        "name": name,
+        "player": player,
+        "token": token_hash(token),
+        "ranked": "1" if ranked else "0",
+        "status": "playing",
+        "seq": str(daily.seq(game)),
+        "game": dailies.dumps(daily, game),
+        "created": str(now_ms),
+    }
+    if kind != dailies.PIKDAME:  # a Pik Dame attempt's hash keeps its fields
+        fields["kind"] = kind
+    slot = keys.player_day(date, player, kind)
+    lookalikes = keys.day_skeletons(date, kind)
+    shape = names.skeleton(name)
+    key = keys.attempt(attempt_id)
+
+    def write_attempt(pipe: redis.client.Pipeline[str]) -> None:
+        pipe.multi()
+        pipe.hset(key, mapping=fields)
+        if expiry is not None and expiry.attempt_s is not None:
+            pipe.expire(key, expiry.attempt_s)
+
+    def claim(pipe: redis.client.Pipeline[str]) -> None:
+        existing = pipe.get(slot)
+        if existing is not None:
+            raise AttemptExists(str(existing))
+        holder = pipe.hget(lookalikes, shape)
+        if holder is not None and holder != player:
+            raise NameTaken(name)
+        pipe.multi()
+        pipe.set(slot, attempt_id)
+        pipe.hset(lookalikes, shape, player)
+        pipe.incr(keys.day_count(date, kind))
+        pipe.sadd(keys.day_ids(date, kind), attempt_id)
+
+    # Three steps, each on one slot of a Redis Cluster (keys.attempt_tag, keys.day_tag): the
+    # attempt first (nothing points at it yet), then the claim of the day's slot and the name's
+    # look (the one transaction that decides), then the token. A start refused by the claim
+    # deletes its unclaimed attempt; one that dies half way leaves at most an attempt no token
+    # or slot points at (expiring with its day), never a slot or a token without its attempt.
+    transaction(client, write_attempt)
+    if ranked:
+        try:
+            transaction(client, claim, slot, lookalikes)
+        except (AttemptExists, NameTaken):
+            client.delete(key)
+            raise
+        # idempotent, read by the archive's index
+        client.zadd(keys.days_index(kind), {date: day_ordinal})
+    token_key = keys.token(str(fields["token"]))
+    client.set(token_key, attempt_id, ex=None if expiry is None else expiry.token_s)
+    stored = load(client, attempt_id)
+    assert stored is not None
+    return stored, token
+
+
+def attempt_for_token(client: redis.Redis[str], token: str) -> Attempt | None:
+    """The attempt a bearer token was issued for, or None."""
+    attempt_id = client.get(keys.token(token_hash(token)))
+    return None if attempt_id is None else load(client, str(attempt_id))
+
+
+def attempt_for_player(
+    client: redis.Redis[str], date: str, player: str, kind: str = dailies.PIKDAME
+) -> str | None:
+    value = client.get(keys.player_day(date, player, kind))
+    return None if value is None else str(value)
+
+
+def play(
+    client: redis.Redis[str],
+    attempt_id: str,
+    seq: int,
+    move: str,
+    now_ms: int,
+    check: Callable[[Attempt], None] | None = None,
+) -> Played | None:
+    """Apply the player's move and the bots' answers; returns (attempt, game, events,
+    just_finished), or None when there is no such attempt.
+
+    The attempt is read once, under WATCH: ``check`` (the caller's owner and phase checks) sees
+    it before the move and may raise; the returned attempt and game are built from what was read
+    and written, not read again. Raises :class:`Stale` when ``seq`` is not current (checked again
+    at commit time through WATCH), an engine error for an illegal move; nothing is written then.
+    """
+    key = keys.attempt(attempt_id)
+
+    def move_on(pipe: redis.client.Pipeline[str]) -> Played | None:
+        h = cast(dict[str, str], pipe.hgetall(key))
+        if not h:
+            return None
+        current = Attempt.from_hash(h)
+        if check is not None:
+            check(current)
+        if current.seq != seq:
+            raise Stale(attempt_id)
+        daily = current.daily
+        game = daily.load(json.loads(current.game_json))
+        events = daily.play(game, move)
+        update: dict[str, str] = {"seq": str(daily.seq(game)), "game": dailies.dumps(daily, game)}
+        finished = daily.finished(game)
+        if finished:
+            score, turns = daily.result(game)
+            update |= {
+                "status": "finished",
+                "finished": str(now_ms),
+                "score": str(score),
+                "turns": str(turns),
+            }
+            if current.ranked:
+                update["verification"] = "queued"
+        if finished and current.ranked:
+            # On the reconciler's list before the finish is stored (FINISHED is in another slot
+            # of a Redis Cluster): a finish that is stored is always on it, and an entry whose
+            # move did not commit is dropped by the reconciler (the attempt is not finished).
+            client.zadd(keys.FINISHED, {attempt_id: now_ms})
+        pipe.multi()
+        pipe.hset(key, mapping=cast(dict[str | bytes, str], update))
+        return Attempt.from_hash(h | update), game, events, finished
+
+    result: Played | None = transaction(client, move_on, key)
+    if result is not None and result[3]:
+        # After the finish is stored (the list is in the player's slot): the player's own games
+        # list it from now on ("Meine Spiele", service.habit.played).
+        done = result[0]
+        summary = played.attempt_summary(done.id, done.kind, done.date, done.ranked, done.score)
+        played.note(client, done.player, summary, now_ms)
+    return result

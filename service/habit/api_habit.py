@@ -1,0 +1,174 @@
+"""The daily habit (issue 13): the caller's streaks and statistics, a finished attempt's place in
+the field (matchpoints, histogram, the bot's par) and its spoiler-free share text.
+
+Every per-player datum is read under :func:`service.accounts.owners.owner_of` of the caller's
+player.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, jsonify
+
+from service.accounts import owners
+from service.common import clock
+from service.dailies import par, ranking, store
+from service.habit import field, history, played, streaks
+from service.pages import pages
+from service.web import identity, outputs
+from service.web.apidoc import api_blueprint
+from service.web.errors import ApiError
+from service.web.inputs import AttemptPath, GameQuery, LangQuery
+from service.web.limits import counted_read
+from service.web.redisconn import get_rankings, get_redis, settings
+from service.web.validation import checks_first
+
+bp = api_blueprint("habit", __name__, "/api", authorised=True)
+GAME = "pikdame"
+
+
+def caller_owner() -> str | None:
+    """The owner of the caller's player (session, account or bearer token), or None for a
+    browser that has never played."""
+    token = identity.bearer_token()
+    if token is not None:
+        attempt = store.attempt_for_token(get_redis(), token)
+        if attempt is None:
+            raise ApiError(401, "unauthorized", "unknown bearer token")
+        return owners.owner_of(get_redis(), attempt.player)
+    account = identity.signed_in()
+    player = account.player if account is not None else identity.session_player()
+    return None if player is None else owners.owner_of(get_redis(), player)
+
+
+@bp.get("/me/stats", responses=outputs.answers(outputs.Me, 401, 422))
+@counted_read
+def my_stats(query: GameQuery) -> Response:
+    """The caller's streaks (every daily game) and statistics (zeros for a browser that has
+    never played) of one daily game: Pik Dame's, or with ``game=gin`` Gin's (issue 14)."""
+    game = query.game
+    owner = caller_owner()
+    client = get_rankings()
+    today = clock.today(settings())
+    if owner is None:
+        return jsonify(
+            {
+                "streaks": {g: {"current": 0, "best": 0, "last": None} for g in streaks.GAMES},
+                "stats": history.statistics(client, "", game) | {"games": 0},
+            }
+        )
+    return jsonify(
+        {
+            "streaks": streaks.read(client, owner, today),
+            "stats": history.statistics(client, owner, game),
+        }
+    )
+
+
+@bp.get("/me/games", responses=outputs.answers(outputs.PlayedGames, 401))
+def my_games() -> Response:
+    """The caller's finished games ("Meine Spiele"): daily attempts (ranked and practice), tables
+    and Gin matches, newest first, at most 50, each with its replay page; only games still kept
+    (an empty list for a browser that has never finished one)."""
+    games = played.listing(get_redis(), identity.players_of_caller())
+    response = jsonify({"games": games})
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _finished(attempt_id: str, lang: str = "de") -> store.Attempt:
+    """The caller's (or, once closed, anyone's) finished attempt: 404, 401/403, 409."""
+    attempt = store.load(get_redis(), attempt_id)
+    if attempt is None:
+        raise ApiError(404, "unknown_attempt", "no such attempt")
+    identity.require_reader(attempt)
+    if attempt.status != "finished" or attempt.score is None:
+        # Nothing of the field nor the par before the end: the par tells of the deal.
+        raise ApiError(409, "not_finished", "the place in the field shows once you have finished")
+    if attempt.verification == "rejected":
+        raise ApiError(409, "not_ranked", "this attempt was rejected by the verification")
+    return attempt
+
+
+def place_doc(attempt: store.Attempt) -> dict[str, Any]:
+    client = get_rankings()
+    assert attempt.score is not None
+    ranked = attempt.verification == "verified"
+    game = attempt.kind  # the field of the attempt's own daily game (issue 14)
+    where = field.place(client, attempt.date, attempt.score, ranked, game)
+    rank = ranking.rank_of(client, attempt.date, attempt.id, game) if ranked else None
+    return {
+        "attempt_id": attempt.id,
+        "date": attempt.date,
+        "score": attempt.score,
+        "final": clock.is_closed(attempt.date, settings()),
+        "ranked": ranked,
+        "beaten": where.beaten,
+        "ties": where.ties,
+        "others": where.others,
+        "percentage": where.percentage,
+        "rank": rank,
+        "total": where.others + 1,
+        "histogram": field.histogram(client, attempt.date, game),
+        "mark": field.bucket_of(attempt.score),
+        "par": par.read(client, attempt.date) if game == GAME else None,  # Pik Dame's Zen par
+    }
+
+
+@bp.get(
+    "/attempts/<id:attempt_id>/place",
+    responses=outputs.answers(outputs.Place, 401, 403, 404, 409),
+)
+@counted_read
+def place(path: AttemptPath) -> Response:
+    """A finished attempt's place in the day's field: matchpoints, histogram, the bot's par."""
+    return jsonify(place_doc(_finished(path.attempt_id)))
+
+
+#: The game's name in a share text of another daily game than Pik Dame (issue 14), until the
+#: pages' strings have a ``share.field.<game>`` of their own.
+SHARE_NAMES = {"gin": "Gin Rommé"}
+
+
+def share_text(doc: dict[str, Any], streak: int, lang: str, game: str = GAME) -> str:
+    """Date, game, score, place, percentage and streak; never a card (spoiler-free). Without a
+    percentage (no one else in the field yet) its part is left out, not shown as "– %"."""
+    table = pages.strings(lang)
+    percentage = "" if doc["percentage"] is None else f"{doc['percentage']:g}"
+    place_text = (
+        f"{doc['beaten'] + 1}/{doc['total']}"
+        if doc["rank"] is None
+        else (f"{doc['rank']}/{doc['total']}")
+    )
+    values = {
+        "date": doc["date"],
+        "score": f"{doc['score']:+d}",
+        "place": place_text,
+        "percentage": percentage,
+        "streak": str(streak),
+    }
+    text = table.get(f"share.field.{game}") or table["share.field"]
+    if game in SHARE_NAMES and f"share.field.{game}" not in table:
+        text = text.replace("Pik Dame", SHARE_NAMES[game], 1)
+    if not percentage:
+        text = text.replace(" · {percentage} %", "")
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", value)
+    return text
+
+
+@bp.get(
+    "/attempts/<id:attempt_id>/share",
+    responses=outputs.answers(outputs.Share, 401, 403, 404, 409, 422),
+)
+@counted_read
+@checks_first(_finished)
+def share(path: AttemptPath, query: LangQuery) -> Response:
+    """The spoiler-free share text of a finished attempt (no card names)."""
+    attempt = _finished(path.attempt_id)
+    owner = owners.owner_of(get_redis(), attempt.player)
+    today = clock.today(settings())
+    streak = streaks.read(get_rankings(), owner, today)[attempt.kind]["current"]
+    assert isinstance(streak, int)
+    return jsonify({"text": share_text(place_doc(attempt), streak, query.lang, attempt.kind)})

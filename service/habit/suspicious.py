@@ -1,0 +1,129 @@
+"""Patterns worth an operator's look (issue 13, ``pikdame suspicious [DATE]``): the deal is the
+same for everyone, so a second ranked attempt under another account, or one after an attempt
+"ohne Wertung" of the same deal (a rehearsal), is the way to cheat. Lists, never judges: one
+address (IPv6: /64) starting several ranked attempts of a day, an account created shortly before a
+top score, many accounts from one address, an address starting an unranked attempt of the day
+before a ranked one."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Final
+
+import redis
+
+from service.accounts import store as accounts
+from service.common import keys
+from service.dailies import ranking, store
+
+KEEP_SECONDS: Final = 30 * 86400  # how long a day's start addresses are kept for review
+TOP: Final = 20  # the scores an account's age is checked against
+FRESH_MS: Final = 30 * 60 * 1000  # "created minutes before": within half an hour
+MANY_ACCOUNTS: Final = 3
+
+
+def note_start(
+    client: redis.Redis[str],
+    date: str,
+    attempt_id: str,
+    address: str,
+    game: str = keys.PIKDAME,
+    ranked: bool = True,
+) -> None:
+    """Remember which address started an attempt of today (per daily game): the ranked ones
+    and, apart, those "ohne Wertung", which show the same deal (a rehearsal)."""
+    key = keys.day_starts(date, game) if ranked else keys.day_unranked_starts(date, game)
+    pipe = client.pipeline(transaction=False)
+    pipe.hset(key, attempt_id, address)
+    pipe.expire(key, KEEP_SECONDS)
+    pipe.execute()
+
+
+def note_account(client: redis.Redis[str], account_id: str, address: str) -> None:
+    client.hset(accounts.account_key(account_id), "address", address)
+
+
+def report(client: redis.Redis[str], rankings: redis.Redis[str], date: str) -> dict[str, Any]:
+    """The day's patterns, each a list sorted for stable output (``client``: game state and
+    accounts; ``rankings``: the boards): Pik Dame's at the top level as before, and each other
+    daily game's ranked starts and top scores under its name (``"gin"``, issue 14)."""
+    found = _day_report(client, rankings, date, keys.PIKDAME)
+    many = _many_accounts(client)
+    out: dict[str, Any] = {"date": date, **found, "many_accounts_one_address": many}
+    for game in keys.DAILY_GAMES:
+        if game != keys.PIKDAME:
+            out[game] = _day_report(client, rankings, date, game)
+    return out
+
+
+def _day_report(
+    client: redis.Redis[str], rankings: redis.Redis[str], date: str, game: str
+) -> dict[str, Any]:
+    """One daily game's patterns of the day: shared addresses, fresh accounts at the top."""
+    by_address: dict[str, list[str]] = defaultdict(list)
+    for attempt_id, address in sorted(client.hgetall(keys.day_starts(date, game)).items()):
+        by_address[address].append(attempt_id)
+    shared = [
+        {"address": a, "attempts": ids} for a, ids in sorted(by_address.items()) if len(ids) > 1
+    ]
+    fresh = []
+    for entry in ranking.day_page(rankings, date, 0, TOP, game=game)["entries"]:
+        attempt = store.load(client, entry["attempt_id"])
+        if attempt is None:
+            continue
+        account_id = accounts.account_of(client, attempt.player)
+        account = None if account_id is None else accounts.load(client, account_id)
+        if account is not None and 0 <= attempt.created_ms - account.created_ms <= FRESH_MS:
+            fresh.append(
+                {
+                    "rank": entry["rank"],
+                    "score": entry["score"],
+                    "attempt_id": attempt.id,
+                    "account": account.id,
+                    "minutes_before": (attempt.created_ms - account.created_ms) // 60000,
+                }
+            )
+    return {
+        "shared_address": shared,
+        "fresh_account_top_score": fresh,
+        "rehearsed": _rehearsed(client, date, game, by_address),
+    }
+
+
+def _rehearsed(
+    client: redis.Redis[str], date: str, game: str, ranked: dict[str, list[str]]
+) -> list[dict[str, Any]]:
+    """Addresses that started an attempt "ohne Wertung" of the day's deal before a ranked one
+    (``ranked``: address -> its ranked attempt ids): the deal rehearsed, its cookie cleared or on
+    another device (a device that saw the deal gets no ranked attempt: service.dailies.seen)."""
+    unranked: dict[str, list[str]] = defaultdict(list)
+    for attempt_id, address in client.hgetall(keys.day_unranked_starts(date, game)).items():
+        if address in ranked:
+            unranked[address].append(attempt_id)
+    found = []
+    for address, practice_ids in sorted(unranked.items()):
+        first = min(_created_ms(client, i) for i in practice_ids)
+        later = sorted(i for i in ranked[address] if _created_ms(client, i) > first)
+        if later:
+            found.append({"address": address, "unranked": sorted(practice_ids), "ranked": later})
+    return found
+
+
+def _created_ms(client: redis.Redis[str], attempt_id: str) -> int:
+    """When an attempt was started; an expired one counts as never (it sorts last)."""
+    created = client.hget(keys.attempt(attempt_id), "created")
+    return int(created) if created is not None else 2**62
+
+
+def _many_accounts(client: redis.Redis[str]) -> list[dict[str, Any]]:
+    """Addresses that created MANY_ACCOUNTS accounts or more."""
+    per_address: dict[str, list[str]] = defaultdict(list)
+    for account_id, _ in accounts.created_between(client, 0, 2**62):
+        source = client.hget(accounts.account_key(account_id), "address")
+        if source:
+            per_address[source].append(account_id)
+    return [
+        {"address": a, "accounts": ids}
+        for a, ids in sorted(per_address.items())
+        if len(ids) >= MANY_ACCOUNTS
+    ]

@@ -1,0 +1,320 @@
+"""The pages blueprint: the Jinja pages and their static assets (JS, CSS, card faces).
+
+Every page is a client of the JSON API (API.md): the templates carry no game data, only the
+page's strings. The one extra endpoint, ``GET /replay/<id>/positions``, steps a finished game of a
+closed day through the engine for the replay viewer; while the day's seed is secret it refuses, so
+nothing of a running day can be read through it, except by the finished attempt's owner, who sees
+their own game again as they saw it at the table (no seed, no hidden card).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, abort, jsonify, render_template, request
+
+from service.dailies import replays, store
+from service.dailies.archive import from_settings as archive_of
+from service.dailies.gin_replays import gin_positions
+from service.games.tables import GAMES
+from service.pages import assets, learn
+from service.tables import store as tables
+from service.tables.documents import invite_preview
+from service.web import identity
+from service.web.limits import limit_table_address, limiter, replay_limit
+from service.web.redisconn import get_redis, settings
+
+TEMPLATES: Final = Path(__file__).resolve().parent.parent / "templates"
+STATIC: Final = TEMPLATES / "static"
+LANGS: Final = ("de", "en")
+LANG_COOKIE: Final = "lang"
+#: The games of the "Spielen" page, and those its table pages can show (Gin: gin_table.html).
+TABLE_GAMES: Final = ("pikdame", "gin", "tausende")
+PLAYABLE: Final = ("pikdame", "gin", "tausende")
+#: A table page per game where it is not Pik Dame's (templates/table.html).
+TABLE_PAGES: Final = {"gin": "gin_table.html"}
+
+bp = Blueprint(
+    "pages",
+    __name__,
+    template_folder=str(TEMPLATES),
+    static_folder=str(STATIC),
+    static_url_path="/static",
+)
+assets.register(bp, STATIC)
+
+
+@cache
+def strings(lang: str) -> dict[str, str]:
+    """The UI strings of one language (shared with the JavaScript)."""
+    with (STATIC / "i18n" / f"{lang}.json").open(encoding="utf-8") as f:
+        data: dict[str, str] = json.load(f)
+    return data
+
+
+def current_lang() -> str:
+    """``?lang=`` wins, then the cookie, then German."""
+    asked = request.args.get("lang")
+    if asked in LANGS:
+        return asked
+    saved = request.cookies.get(LANG_COOKIE)
+    return saved if saved in LANGS else "de"
+
+
+def page(template: str, name: str, **context: Any) -> Response:
+    lang = current_lang()
+    table = strings(lang)
+
+    def t(key: str) -> str:
+        return table.get(key, key)
+
+    account = identity.signed_in()
+    html = render_template(
+        template,
+        lang=lang,
+        account_name=account.name if account is not None else None,
+        t=t,
+        strings=table,
+        page_name=name,
+        other_lang=_other(lang),
+        switch_url=_switch_url(_other(lang)),
+        **context,
+    )
+    response = Response(html, mimetype="text/html")
+    if request.args.get("lang") in LANGS:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+def _other(lang: str) -> str:
+    return "en" if lang == "de" else "de"
+
+
+def _switch_url(lang: str) -> str:
+    """This page in the other language (its other query arguments kept)."""
+    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    return f"{request.path}?{urlencode([*args, ('lang', lang)])}"
+
+
+@bp.get("/")
+def today() -> Response:
+    """Today's challenge: start or continue. Whether a start here is ranked is said before it
+    (an account's, or anyone's where the operator ranks anonymous play): an anonymous player
+    learns up front that the game is "ohne Wertung" and where to sign in."""
+    return page("today.html", "today", rank_anonymous=settings().rank_anonymous)
+
+
+@bp.get("/play/<attempt_id>")
+def play(attempt_id: str) -> Response:
+    """The table of one attempt (the API decides whether this browser may see it)."""
+    return page("play.html", "play", attempt_id=attempt_id)
+
+
+@bp.get("/gin/play/<attempt_id>")
+def gin_play(attempt_id: str) -> Response:
+    """A Gin daily attempt (docs/GIN_DAILY.md) on the Gin board (the API decides who sees it)."""
+    return page("gin_play.html", "play", attempt_id=attempt_id)
+
+
+@bp.get("/gin/replay/<attempt_id>")
+def gin_replay_viewer(attempt_id: str) -> Response:
+    """A finished Gin daily match of a closed day, hand by hand (``/replay/<id>/positions``)."""
+    return page("gin_replay.html", "replay", attempt_id=attempt_id, table_id="")
+
+
+@bp.get("/rankings")
+def rankings() -> Response:
+    return page("rankings.html", "rankings")
+
+
+@bp.get("/archive")
+def archive() -> Response:
+    return page("archive.html", "archive")
+
+
+@bp.get("/replay/<attempt_id>")
+def replay_viewer(attempt_id: str) -> Response:
+    return page("replay.html", "replay", attempt_id=attempt_id)
+
+
+@bp.get("/account")
+def account() -> Response:
+    """Sign up, sign in, devices, sign out, delete (passkeys; the API does the work). The page
+    knows whether the session is signed in (a signed-out page asks the API for no account it
+    knows is not there) and the site's own address (passkeys work only there)."""
+    return page(
+        "account.html",
+        "account",
+        site=settings().site_address(),
+    )
+
+
+@bp.get("/stats")
+def stats() -> Response:
+    """The caller's statistics and streaks (issue 13)."""
+    return page("stats.html", "stats")
+
+
+@bp.get("/field/<attempt_id>")
+def field(attempt_id: str) -> Response:
+    """A finished attempt's place in the field (the API decides who may see it)."""
+    return page("field.html", "field", attempt_id=attempt_id)
+
+
+@bp.get("/leagues")
+def leagues() -> Response:
+    return page("leagues.html", "leagues")
+
+
+@bp.get("/leagues/<code>")
+def league(code: str) -> Response:
+    return page("league.html", "leagues", code=code)
+
+
+@bp.get("/rules")
+def rules() -> Response:
+    return page(f"rules_{current_lang()}.html", "rules")
+
+
+@bp.get("/spielen")
+def new_table() -> Response:
+    """Make a table (issue 12): game, seats, bot levels, house rules (R9). A game is offered
+    once the backend has it and the table page can show it; the others show "bald"."""
+    offered = [game for game in PLAYABLE if game in GAMES]
+    return page("table_new.html", "tables", games=TABLE_GAMES, offered=offered)
+
+
+@bp.get("/t/<invite>")
+@limit_table_address()  # a preview answers whether an invite exists: counted as a join try
+def join_table(invite: str) -> Response:
+    """A friend's invite: which game, its rules and seats, then a name and the seat (the API
+    checks the code; an unknown one shows the form without a preview and the join says 404).
+    A table no one can join any more says why instead of the form (the join would be 409); a
+    player seated there goes on to the table."""
+    found = tables.by_invite(get_redis(), invite) if len(invite) <= 64 else None
+    if found is None:
+        return page("table_join.html", "tables", invite=invite, preview=None, closed=None)
+    if found.seat_of(None, identity.session_player()) is not None:
+        lang = request.args.get("lang")
+        query = f"?{urlencode({'lang': lang})}" if lang in LANGS else ""
+        moved = Response(status=303)  # Flask's own Response (werkzeug's redirect() is not)
+        moved.headers["Location"] = f"/tables/{found.id}{query}"
+        return moved
+    preview = invite_preview(found)
+    return page("table_join.html", "tables", invite=invite, preview=preview, closed=_closed(found))
+
+
+def _closed(table: tables.Table) -> str | None:
+    """Why no seat of ``table`` can be taken (the join's 409), or None: ``finished``,
+    ``playing`` (``already_started``) or ``full`` (``table_full``)."""
+    if table.status != "waiting":
+        return "finished" if table.status == "finished" else "playing"
+    if table.open_seats():
+        return None
+    return "full"
+
+
+@bp.get("/tables/<id:table_id>")
+def table(table_id: str) -> Response:
+    """One table: the waiting room, the game live, round results and the final standings; the
+    page of the table's game (an unknown table gets Pik Dame's page, which says so)."""
+    found = tables.load(get_redis(), table_id)
+    template = TABLE_PAGES.get(found.game, "table.html") if found is not None else "table.html"
+    game = found.game if found is not None else "pikdame"
+    return page(template, "tables", table_id=table_id, game=game)
+
+
+@bp.get("/tables/<id:table_id>/replay")
+def table_replay(table_id: str) -> Response:
+    """A finished table's game, round by round, in the daily's replay viewer (Gin: its own)."""
+    found = tables.load(get_redis(), table_id)
+    template = "gin_replay.html" if found is not None and found.game == "gin" else "replay.html"
+    return page(template, "replay", attempt_id="", table_id=table_id)
+
+
+@bp.get("/tables/<id:table_id>/replay/positions")
+@limiter.limit(replay_limit)
+def table_replay_positions(table_id: str) -> tuple[Response, int] | Response:
+    """Every round's positions (F5) of a finished table, from its public record (every seed is
+    revealed once the game has ended): ``{"record", "rounds": [{"record", "positions"}]}``."""
+    found = tables.load(get_redis(), table_id)
+    if found is None:
+        return _error(404, "unknown_table", "no such table")
+    if found.status != "finished":
+        return _error(409, "not_finished", "a table can be replayed once its game has ended")
+    first = tables.Table(**{**found.__dict__, "seats": found.first_seats})
+    record = found.kind.record(found.loaded(), first.engine_seats())
+    if found.game == "gin":  # one seed deals the whole match: {"record", "deals", "positions"}
+        response = jsonify(gin_positions(record))
+        response.headers["Cache-Control"] = "public, max-age=86400, immutable"
+        return response
+    rounds = []
+    for entry in record["rounds"]:
+        single = {
+            "rules": record["rules"],
+            "seats": record["seats"],
+            "deal": {"dealer": entry["dealer"], "cut": entry["cut"]},
+            "moves": entry["moves"],
+        }
+        steps = replays.positions(single, bytes.fromhex(entry["seed"]))
+        rounds.append({"record": single, "positions": steps, "result": entry["result"]})
+    return jsonify({"record": record, "rounds": rounds})
+
+
+@bp.get("/rules/tausende")
+def rules_tausende() -> Response:
+    """The Tausende ruleset's rules (RULES.md R12) for its tables."""
+    return page(f"rules_tausende_{current_lang()}.html", "rules")
+
+
+@bp.get("/replay/<id:attempt_id>/positions")
+@limiter.limit(replay_limit)
+def replay_positions(attempt_id: str) -> tuple[Response, int] | Response:
+    """Every position (F5) of a finished game of a closed day, for the replay viewer: the same
+    facts its published record and seed give anyone (F6, F4), stepped through by the engine;
+    from the archive once the attempt itself has expired (service.dailies.replays)."""
+    config = settings()
+    try:
+        text = replays.document(get_redis(), archive_of(config), attempt_id, config)
+    except replays.Unknown:
+        return _error(404, "unknown_attempt", "no such attempt")
+    except replays.DayOpen:
+        return _own_early(attempt_id)
+    response = Response(text, mimetype="application/json")
+    response.headers["Cache-Control"] = "public, max-age=86400, immutable"
+    return response
+
+
+def _own_early(attempt_id: str) -> tuple[Response, int] | Response:
+    """Before the close only the owner of a finished attempt sees it again, as seat 0 saw it and
+    without the day's seed (``replays.owner_document``); anyone else, and an unfinished attempt,
+    gets the refusal: 409 ``day_open``."""
+    attempt = store.load(get_redis(), attempt_id)
+    if attempt is None or attempt.status != "finished" or not identity.owns(attempt):
+        return _error(409, "day_open", "a game can be replayed once its day has closed")
+    response = Response(replays.owner_document(attempt, settings()), mimetype="application/json")
+    response.headers["Cache-Control"] = "private, no-store"  # the owner's alone, until the close
+    return response
+
+
+def _error(status: int, code: str, message: str) -> tuple[Response, int]:
+    return jsonify({"error": {"code": code, "message": message}}), status
+
+
+@bp.get("/rules/gin")
+def rules_gin() -> Response:
+    """Gin Rommé's rules (GIN.md G1-G8) in short, for its lesson and its players."""
+    return page(f"rules_gin_{current_lang()}.html", "rules")
+
+
+@bp.get("/lernen/<game>")
+def lesson(game: str) -> Response:
+    """A guided first round of one game on a fixed deal (service.pages.learn): every step explained
+    with its rule, the learner makes each highlighted move; the positions are the engine's."""
+    if game not in learn.LESSONS:
+        abort(404)
+    return page("learn.html", "rules", game=game, lesson=learn.document(game, current_lang()))

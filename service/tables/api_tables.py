@@ -1,0 +1,410 @@
+"""Tables (API.md "Tables", docs/TABLES.md): whole games with friends and bots, live.
+
+Each change goes through :mod:`service.tables.store` (one WATCHed read and write of the table);
+then its turn-timer job is scheduled. Every answer is the caller's view (R10).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from typing import Any, cast
+
+import redis
+from flask import Response, current_app, jsonify, request
+
+from service.common import clock, connect
+from service.dailies.store import Stale
+from service.games.tables import GAMES, NoHint
+from service.tables import store as tables
+from service.tables import stream_leases, timers
+from service.tables.documents import events_json, table_json
+from service.tables.store import Changed, Lifetimes, Table, TableError
+from service.tables.stream import caps, stream
+from service.web import idempotency, identity, limits, outputs
+from service.web.apidoc import api_blueprint
+from service.web.errors import ApiError, error_response
+from service.web.inputs import (
+    EventsQuery,
+    InvitePath,
+    LevelBody,
+    MoveBody,
+    NameBody,
+    NewTableBody,
+    SeatPath,
+    TablePath,
+    TableRules,
+)
+from service.web.redisconn import get_redis, settings
+
+bp = api_blueprint("tables", __name__, "/api/tables", authorised=True)
+TIMER_QUEUE = "pikdame_table_timers"
+
+
+def _now_ms() -> int:
+    return int(clock.now(settings()).timestamp() * 1000)
+
+
+def _lifetimes() -> Lifetimes:
+    config = settings()
+    return Lifetimes(config.table_idle_hours * 3600, config.table_keep_days * 86400)
+
+
+def _timer_queue() -> Any:
+    q = current_app.extensions.get(TIMER_QUEUE)
+    if q is None:
+        config = settings()
+        q = current_app.extensions[TIMER_QUEUE] = timers.queue_on(
+            connect.client(config, config.redis_queue_url, text=False), config.table_queue
+        )
+    return q
+
+
+def _load(table_id: str) -> Table:
+    table = tables.load(get_redis(), table_id)
+    if table is None:
+        raise ApiError(404, "unknown_table", "no such table")
+    return table
+
+
+def _caller_seat(table: Table) -> int | None:
+    return table.seat_of(identity.bearer_token(), identity.session_player())
+
+
+def _member(table: Table) -> int:
+    """The caller's seat: 401 without any credentials, 403 with someone else's."""
+    seat = _caller_seat(table)
+    if seat is not None:
+        return seat
+    if identity.bearer_token() is None and identity.session_player() is None:
+        raise ApiError(401, "unauthorized", "this table needs a seat's bearer token or session")
+    raise ApiError(403, "forbidden", "you have no seat at this table")
+
+
+def _seated(table_id: str) -> tuple[Table, int]:
+    table = _load(table_id)
+    return table, _member(table)
+
+
+def _apply(action: Any) -> Changed:
+    """Run a table change; map its refusals to API errors and schedule the turn timer."""
+    try:
+        done: Changed = action()
+    except TableError as e:
+        raise ApiError(e.status, e.code, e.message) from None
+    except Stale:
+        raise ApiError(409, "stale", "the table has moved on: read it again") from None
+    table = done.table
+    if table.deadline_ms is not None and done.events:
+        _schedule(table)  # a new turn: its deadline's job (a job of an older seq does nothing)
+    return done
+
+
+def _schedule(table: Table) -> None:
+    assert table.deadline_ms is not None
+    try:
+        timers.schedule(_timer_queue(), table.id, table.seq, table.deadline_ms, _now_ms())
+    except redis.RedisError:
+        current_app.logger.warning("could not schedule the turn timer of %s", table.id)
+
+
+def _doc(table: Table, seat: int | None) -> dict[str, Any]:
+    return table_json(get_redis(), table, seat, _now_ms())
+
+
+def _player() -> str:
+    return identity.session_player() or tables.new_player()
+
+
+@bp.post(
+    "", responses=outputs.answers(outputs.TableCreated, 400, 401, 409, 413, 415, 422, status=201)
+)
+@limits.limit_table_entries(limits.tables_limit)
+def create_table(body: NewTableBody) -> Response:
+    """Make a table: seat 0 is yours; human seats wait for friends (invite), bots play (R9).
+    An ``Idempotency-Key`` header makes a retry answer the table made first (docs/TABLES.md)."""
+    kind = GAMES.get(body.game)
+    if kind is None:
+        raise ApiError(422, "bad_value", f"the game {body.game!r} is not offered yet")
+    if body.seats[0].kind != "human":
+        raise ApiError(422, "bad_value", "seat 0 is the creator's: a human seat")
+    if body.game == "gin" and len(body.seats) != 2:
+        raise ApiError(422, "bad_value", "a Gin match has two seats (GIN.md G2)")
+    seats: list[dict[str, Any]] = []
+    for spec in body.seats:
+        if spec.kind == "human":
+            seats.append({"kind": "human"})
+        elif spec.level is not None and spec.level not in kind.levels:
+            raise ApiError(422, "bad_value", f"{body.game} bots are {', '.join(kind.levels)}")
+        else:
+            seats.append({"kind": "bot", "level": spec.level or kind.default_level})
+    options = _options(body.game, body.rules)
+
+    def make() -> dict[str, str]:
+        player = _player()
+        table, token = tables.create(
+            get_redis(),
+            body.game,
+            body.name,
+            player,
+            seats,
+            options,
+            body.rules.turn_timer or 0,
+            _lifetimes(),
+            _now_ms(),
+        )
+        return {"table": table.id, "player": player, "token": token}
+
+    def answer(made: dict[str, str]) -> tuple[Response, int]:
+        identity.remember(made["player"])  # a retry whose first answer (and cookie) was lost
+        table = _load(made["table"])
+        return jsonify(
+            {"table": _doc(table, 0), "token": made["token"], "invite": table.invite}
+        ), 201
+
+    response, status = idempotency.once("tables", body, make, answer, sealed=("token",))
+    response.status_code = status
+    return cast(Response, response)
+
+
+def _options(game: str, rules: TableRules) -> dict[str, bool]:
+    """The table's options (T's ``rules``): R9's for Pik Dame; for Tausende R8's ``strict_1000``
+    and R12.8's, never ``hand_out_double`` (R12.7). An option of another game is 422."""
+    given = rules.model_dump(exclude={"turn_timer", "hints"})
+    r9 = {"hand_out_double": rules.hand_out_double, "strict_1000": rules.strict_1000}
+    offered = getattr(GAMES[game], "options", tuple(r9))  # Gin: R9's keys, stored as before
+    wrong = sorted(key for key, on in given.items() if on and key not in offered)
+    if wrong:
+        raise ApiError(422, "bad_value", f"{game} has no option {', '.join(wrong)}")
+    options = {key: bool(given[key]) for key in offered}
+    if GAMES[game].hints:
+        options["hints"] = rules.hints is not False  # the house option: hints on unless off
+    elif rules.hints is False:
+        raise ApiError(422, "bad_value", f"{game} has no option hints")
+    return options
+
+
+@bp.post(
+    "/join/<invite>",
+    responses=outputs.answers(outputs.TableJoined, 400, 401, 404, 409, 413, 415, 422),
+)
+@limits.limit_table_entries(limits.joins_limit)
+@limits.limit_table_address()  # every try counts here: guessed invites too
+def join_table(path: InvitePath, body: NameBody) -> Response:
+    """Take the first open human seat of the invite's table, with a name."""
+    player = _player()
+    try:
+        table, token = tables.join(
+            get_redis(), path.invite, body.name, player, _lifetimes(), _now_ms()
+        )
+    except TableError as e:
+        raise ApiError(e.status, e.code, e.message) from None
+    identity.remember(player)
+    seat = table.seat_of(token, None)
+    return jsonify({"table": _doc(table, seat), "token": token})
+
+
+@bp.post(
+    "/<id:table_id>/start",
+    responses=outputs.answers(outputs.TableDoc, 401, 403, 404, 409, 415),
+)
+@limits.limit_table_route(limits.table_moves_limit)
+def start_table(path: TablePath) -> Response:
+    """Start the game (the creator): open seats become bots at R9's default level."""
+    _, seat = _seated(path.table_id)
+    done = _apply(lambda: tables.start(get_redis(), path.table_id, seat, _lifetimes(), _now_ms()))
+    if done.table.deadline_ms is not None and not done.events:
+        _schedule(done.table)  # the creator's own cut comes first (two seats)
+    return jsonify({"table": _doc(done.table, seat)})
+
+
+@bp.get("/<id:table_id>", responses=outputs.answers(outputs.TableDoc, 401, 403, 404))
+def get_table(path: TablePath) -> Response:
+    """The table in your seat's view; anyone may read a finished table (``view`` null)."""
+    table = _load(path.table_id)
+    seat = _caller_seat(table)
+    if seat is None and table.status != "finished":
+        _member(table)
+    return jsonify({"table": _doc(table, seat)})
+
+
+@bp.get("/<id:table_id>/hint", responses=outputs.answers(outputs.TableHint, 401, 403, 404, 409))
+@limits.limit_table_route(lambda: settings().limit_default)
+def get_table_hint(path: TablePath) -> Response:
+    """The moves worth laying from your hand now (your seat, your play phase), from your own
+    view alone. 409 ``not_playing`` (waiting or finished), ``hints_off`` (the table's
+    ``rules.hints`` is false, or Gin), ``not_your_turn``, ``wrong_phase`` (draw first, a cut)."""
+    table, seat = _seated(path.table_id)
+    if table.status != "playing":
+        raise ApiError(409, "not_playing", "a hint is available while the game runs")
+    if not table.kind.hints or not table.options.get("hints", True):
+        raise ApiError(409, "hints_off", "this table's rules have no hints")
+    try:
+        answer = table.kind.hint(table.loaded(), seat)
+    except NoHint as e:
+        raise ApiError(409, e.code, e.message) from None
+    return jsonify(answer)
+
+
+@bp.post(
+    "/<id:table_id>/moves",
+    responses=outputs.answers(outputs.TablePlayed, 400, 401, 403, 404, 409, 413, 415, 422),
+)
+@limits.limit_table_route(limits.table_moves_limit)
+def post_table_move(path: TablePath, body: MoveBody) -> Response:
+    """Play a move (F2, or ``cut K`` when the round waits for your cut); the bots answer."""
+    _, seat = _seated(path.table_id)
+    client = get_redis()
+    done = _apply(
+        lambda: tables.play(
+            client, path.table_id, seat, body.seq, body.move, _lifetimes(), _now_ms()
+        )
+    )
+    table = done.table
+    after = table.seq - len(done.events)  # this move's events: not a later one already logged
+    events = events_json(client, table.id, after, seat, upto=table.seq)
+    return jsonify({"table": _doc(table, seat), "events": events})
+
+
+@bp.get(
+    "/<id:table_id>/events",
+    responses={
+        200: {
+            "description": outputs.EventStream.__doc__ or "",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        },
+        **outputs.errors(401, 403, 404, 422),
+        429: {
+            "description": "rate limited (rate_limited), or your seat or address holds its most "
+            "live streams at once (too_many_streams): close one, ask again after Retry-After",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+            "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+        },
+    },
+)
+@limits.limit_table_route(lambda: settings().limit_default)
+def table_events(path: TablePath, query: EventsQuery) -> Response:
+    """The table's live stream (Server-Sent Events) in your seat's view; resume with
+    ``Last-Event-ID`` (or ``?after=``) set to the last seq seen: no event is missed. A seat and
+    an address hold a few streams at once (429 ``too_many_streams``)."""
+    _, seat = _seated(path.table_id)
+    after = query.after
+    last_id = request.headers.get("Last-Event-ID", "").strip()
+    if last_id.isdigit() and len(last_id) < 12:
+        after = int(last_id)
+    config = settings()
+
+    def now_ms() -> int:  # the generator runs after the request's context is gone
+        return int(clock.now(config).timestamp() * 1000)
+
+    client = get_redis()
+    lease = stream_leases.Lease(path.table_id, seat, limits.client_address(), secrets.token_hex(8))
+    full = stream_leases.take(client, lease, caps(config), now_ms())
+    if full is not None:
+        return _too_many_streams(full, config.heartbeat_seconds)
+    body = stream(client, lease, after, config, now_ms)
+    response = Response(body, mimetype="text/event-stream")
+    # a stream that never started (the client left at once) gives its leases back here too
+    response.call_on_close(lambda: _give_back(client, lease))
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
+    return response
+
+
+def _too_many_streams(full: stream_leases.Holder, heartbeat_seconds: int) -> Response:
+    """429 ``too_many_streams``: the seat (``full == "seat"``) or the address already holds its
+    most streams. A slot frees when one of them ends; one whose client went away is noticed at its
+    next heartbeat, hence ``Retry-After``."""
+    who = "this seat" if full == "seat" else "this address"
+    response = error_response(
+        429, "too_many_streams", f"{who} holds its most live streams at once: close one"
+    )
+    response.headers["Retry-After"] = str(max(1, heartbeat_seconds))
+    return response
+
+
+def _give_back(client: redis.Redis[str], lease: stream_leases.Lease) -> None:
+    with contextlib.suppress(redis.RedisError):  # else the leases run out on their own
+        stream_leases.give_back(client, lease)
+
+
+@bp.post(
+    "/<id:table_id>/seats/<n>",
+    responses=outputs.answers(outputs.TableDoc, 400, 401, 403, 404, 409, 415, 422),
+)
+@limits.limit_table_route(limits.table_moves_limit)
+def set_seat_level(path: SeatPath, body: LevelBody) -> Response:
+    """Change a bot's level (any human at the table), from its next move on."""
+    _, seat = _seated(path.table_id)
+    done = _apply(
+        lambda: tables.set_level(
+            get_redis(), path.table_id, seat, path.n, body.level, _lifetimes(), _now_ms()
+        )
+    )
+    return jsonify({"table": _doc(done.table, seat)})
+
+
+@bp.post(
+    "/<id:table_id>/resign",
+    responses=outputs.answers(outputs.ResignAnswer, 401, 403, 404, 409, 415),
+)
+@limits.limit_table_route(limits.table_moves_limit)
+def resign_table(path: TablePath) -> Response:
+    """Propose or agree to resign (R8): the game ends once every seated human agreed; against
+    bots alone at once. ``pending``: the seats still to agree."""
+    _, seat = _seated(path.table_id)
+    pending: list[int] = []
+
+    def act() -> Changed:
+        done, still = tables.resign(get_redis(), path.table_id, seat, _lifetimes(), _now_ms())
+        pending.extend(still)
+        return done
+
+    done = _apply(act)
+    return jsonify({"pending": pending, "table": _doc(done.table, seat)})
+
+
+@bp.get("/<id:table_id>/record", responses=outputs.answers(outputs.Record, 404, 409))
+def get_table_record(path: TablePath) -> Response:
+    """The whole game's record (``pikdame-game/1``) once finished: public, every seed in it;
+    ``python -m engine replay`` verifies it."""
+    table = _load(path.table_id)
+    if table.status != "finished":
+        raise ApiError(409, "not_finished", "the record is available once the game has ended")
+    first = Table(**{**table.__dict__, "seats": table.first_seats})
+    return jsonify(table.kind.record(table.loaded(), first.engine_seats()))
+
+
+@bp.post(
+    "/<id:table_id>/rematch",
+    responses=outputs.answers(outputs.TableDoc, 401, 403, 404, 409, 415),
+)
+@limits.limit_table_route(limits.table_moves_limit)
+def rematch_table(path: TablePath) -> Response:
+    """A rematch with the same seats and rules once the game is over (any seated human; asking
+    again gives the same table). Every human keeps their token and session; the creator starts
+    it. The finished table's ``rematch`` names it (streams see it too)."""
+    _, seat = _seated(path.table_id)
+    try:
+        new = tables.rematch(get_redis(), path.table_id, seat, _lifetimes(), _now_ms())
+    except TableError as e:
+        raise ApiError(e.status, e.code, e.message) from None
+    return jsonify({"table": _doc(new, seat)})
+
+
+@bp.post(
+    "/<id:table_id>/replay-same",
+    responses=outputs.answers(outputs.TableDoc, 401, 403, 404, 409, 415, 422),
+)
+def repeat_table(path: TablePath) -> Response:
+    """Gin's "Wiederholen": a new waiting table that deals the same seeded match again
+    (unranked), with the same seats; a running match against bots alone is resigned first.
+    Asking again gives the same table; the old table's ``repeated`` names it, the new one's
+    ``repeat_of`` the old one. 409 ``not_finished`` while a friend still plays; 422
+    ``bad_value`` for a game other than Gin."""
+    _, seat = _seated(path.table_id)
+    try:
+        new = tables.repeat(get_redis(), path.table_id, seat, _lifetimes(), _now_ms())
+    except TableError as e:
+        raise ApiError(e.status, e.code, e.message) from None
+    return jsonify({"table": _doc(new, seat)})

@@ -1,0 +1,676 @@
+"""Tables in Redis (API.md "Tables", docs/TABLES.md): seats, invites, the whole game, the event
+log the live streams resume from, presence, and the turn timer's deadline.
+
+Flask-free, shared by the web (routes), the stream and the worker (the turn timer's job). Every
+change is one read and one write of the table's document under WATCH, so two requests never
+both apply (the loser sees a changed ``seq``: 409 stale); its events are appended to the log in
+the same transaction (the table's keys share the hash tag ``{t:ID}``: one slot on a Redis
+Cluster), then the invite's lifetime follows and the new seq is announced on the table's channel.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import redis
+
+from engine.gin.view import FACE_DOWN as GIN_FACE_DOWN
+from engine.pikdame.rules import Seat
+from service.common import keys
+from service.dailies.store import Stale, token_hash, transaction
+from service.games.tables import GAMES, HIDDEN_MOVE, Events, Session, TableGame
+from service.habit import played
+
+TIMERS: Final = (0, 30, 60, 90)  # R9 turn_timer: off (0) or seconds
+
+
+class TableError(Exception):
+    """A refused table operation: API.md's status and a stable code."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Lifetimes:
+    """How long a table's keys live after its last change (seconds)."""
+
+    idle: int  # an unfinished table (PIKDAME_TABLE_IDLE_HOURS)
+    finished: int  # a finished game's table and record (PIKDAME_TABLE_KEEP_DAYS)
+
+
+@dataclass
+class Table:
+    """A table as stored. ``seats[n]``: ``{"kind": "human", "name", "token", "player"}``, an open
+    human seat ``{"kind": "human", "name": null}``, or ``{"kind": "bot", "level"}``."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, bool]
+    turn_timer: int
+    seats: list[dict[str, Any]]
+    invite: str
+    created_ms: int
+    status: str = "waiting"  # waiting | playing | finished
+    session: dict[str, Any] | None = None
+    first_seats: list[dict[str, Any]] = field(default_factory=list)
+    deadline_ms: int | None = None
+    resign: list[int] | None = None  # seats that agreed to the pending resign proposal
+    seq: int = 0
+    rematch: str | None = None  # the table of the rematch, once made
+    #: Gin's "Wiederholen": the table this one repeats with the same seed (unranked practice)
+    repeat_of: str | None = None
+    #: the seed (hex) a repeat deals again; server side only, never in ``T``
+    seed: str | None = None
+    #: the table repeating this one's match, once made
+    repeated: str | None = None
+
+    @property
+    def kind(self) -> TableGame:
+        return GAMES[self.game]
+
+    def loaded(self) -> Session:
+        assert self.session is not None
+        return self.kind.load(self.session)
+
+    def seat_of(self, token: str | None, player: str | None) -> int | None:
+        """The caller's seat: by bearer token (its hash), else by the session's player."""
+        if token is not None:
+            digest = token_hash(token)
+            for n, seat in enumerate(self.seats):
+                if seat.get("token") == digest:
+                    return n
+            return None
+        if player is not None:
+            for n, seat in enumerate(self.seats):
+                if seat.get("player") == player:
+                    return n
+        return None
+
+    def humans(self) -> list[int]:
+        return [n for n, s in enumerate(self.seats) if s["kind"] == "human" and s.get("name")]
+
+    def open_seats(self) -> list[int]:
+        """Human seats no one has taken yet: a join takes the first, a start gives them bots."""
+        return [n for n, s in enumerate(self.seats) if s["kind"] == "human" and not s.get("name")]
+
+    def engine_seats(self) -> tuple[Seat, ...]:
+        return tuple(
+            Seat("human", name=s["name"]) if s["kind"] == "human" else Seat("bot", level=s["level"])
+            for s in self.seats
+        )
+
+    def to_json(self) -> str:
+        return json.dumps(self.__dict__, separators=(",", ":"))
+
+    @staticmethod
+    def from_json(text: str) -> Table:
+        return Table(**json.loads(text))
+
+
+def new_seed() -> bytes:
+    """A round's seed from the operating system's CSPRNG (API.md "Fairness")."""
+    return secrets.token_bytes(32)
+
+
+def load(client: redis.Redis[str], table_id: str) -> Table | None:
+    text = client.get(keys.table(table_id))
+    return None if text is None else Table.from_json(str(text))
+
+
+def by_invite(client: redis.Redis[str], invite: str) -> Table | None:
+    """The table an invite code opens (None for an unknown or expired code)."""
+    table_id = client.get(keys.invite(invite))
+    return None if table_id is None else load(client, str(table_id))
+
+
+def events_after(
+    client: redis.Redis[str], table_id: str, after: int, upto: int | None = None
+) -> list[dict[str, Any]]:
+    """The stored events with seq > ``after`` (each ``{"seq", "seat", "move", "face_down"}``,
+    and ``"timer": true`` when the turn timer played it),
+    up to seq ``upto`` when given (a change's own: later ones may be in the log already)."""
+    end = -1 if upto is None else upto - 1
+    if upto is not None and upto <= after:
+        return []
+    return [json.loads(e) for e in client.lrange(keys.table_events(table_id), max(after, 0), end)]
+
+
+def read_with_events(
+    client: redis.Redis[str], table_id: str, after: int
+) -> tuple[Table, list[dict[str, Any]]] | None:
+    """The table and its stored events with seq > ``after`` read in one transaction (one slot),
+    so the events end exactly at the table's seq: a change committed meanwhile is in neither, and
+    a stream resuming from that seq sends it once (docs/TABLES.md, "The live stream")."""
+    pipe = client.pipeline(transaction=True)
+    pipe.get(keys.table(table_id))
+    pipe.lrange(keys.table_events(table_id), max(after, 0), -1)
+    text, stored = pipe.execute()
+    if text is None:
+        return None
+    table = Table.from_json(str(text))
+    events = [json.loads(e) for e in stored]
+    return table, [e for e in events if after < e["seq"] <= table.seq]
+
+
+def seen_by(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """An event as ``seat`` may see it (R10): another seat's going-out card face down (R4.3);
+    another seat's Gin knock card too (G6: ``knock ?? <groups>``, as in the Gin view)."""
+    move = event["move"]
+    if event.get("face_down") and event["seat"] != seat:
+        if move.startswith("knock "):
+            _, _, groups = move[len("knock ") :].partition(" ")
+            move = f"knock {GIN_FACE_DOWN} {groups}".rstrip()
+        else:
+            move = HIDDEN_MOVE
+    seen: dict[str, Any] = {"seat": event["seat"], "move": move}
+    if event.get("timer"):
+        seen["timer"] = True  # the turn timer played it (R9), for everyone to see
+    return seen
+
+
+# --- changing a table --------------------------------------------------------------------------
+
+Change = Callable[[Table], Events]
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A committed change: the table after it and the events it added."""
+
+    table: Table
+    events: Events
+
+
+def change(
+    client: redis.Redis[str],
+    table_id: str,
+    body: Change,
+    lifetimes: Lifetimes,
+    now_ms: int,
+    *,
+    by_timer: bool = False,
+    announce: bool = True,
+) -> Changed:
+    """Read the table under WATCH, let ``body`` change it (raise to change nothing), write it,
+    append its events to the log and announce the new seq on the table's channel (unless
+    ``announce`` is False: the caller announces once what the change names exists).
+    ``by_timer``: the turn timer played (R9): the first events, those of the seat whose time
+    ran out, are logged with ``"timer": true`` (the bots' answers after them are not)."""
+    key = keys.table(table_id)
+    ended: list[bool] = []  # whether the committed change ended the game
+
+    def run(pipe: redis.client.Pipeline[str]) -> Changed:
+        text = pipe.get(key)
+        if text is None:
+            raise TableError(404, "unknown_table", "no such table")
+        table = Table.from_json(str(text))
+        deadline = table.deadline_ms
+        was = table.status
+        events = body(table)
+        ended[:] = [was != "finished" and table.status == "finished"]
+        if table.deadline_ms is not None and table.deadline_ms != deadline:
+            # Before the write that sets it (another slot on a Redis Cluster: not in the
+            # transaction): a deadline is never stored without its index entry, so the
+            # reconciler finds the turn whatever happens to its timer job.
+            client.zadd(keys.TABLE_DEADLINES, {table.id: table.deadline_ms})
+        session = None
+        face_down: list[bool] = []
+        if events:
+            session = table.loaded()
+            start = table.seq
+            face_down = [table.kind.face_down(session, start + i + 1) for i in range(len(events))]
+        timed = _timer_run(events) if by_timer else 0
+        pipe.multi()
+        _write(pipe, table, events, face_down, lifetimes, now_ms, timed)
+        return Changed(table, events)
+
+    changed: Changed = transaction(client, run, key)
+    if announce:
+        _announce(client, changed.table, lifetimes)
+    if ended and ended[0]:
+        _note_finished(client, changed.table, now_ms)
+    return changed
+
+
+def _timer_run(events: Events) -> int:
+    """How many of the turn timer's events it played for the seat whose time ran out: the
+    leading ones of that seat (its turn, or its cut); the bots answer after them (R9)."""
+    run = 0
+    while run < len(events) and events[run][0] == events[0][0]:
+        run += 1
+    return run
+
+
+def _note_finished(client: redis.Redis[str], table: Table, now_ms: int) -> None:
+    """Every human who played the game (seated at its start or at its end) has it among their own
+    finished games (service.habit.played), after the table's transaction (other slots)."""
+    summary = played.table_summary(table.id, table.game, table.players)
+    players = {s.get("player") for s in [*table.first_seats, *table.seats] if s["kind"] == "human"}
+    for player in sorted(p for p in players if p):
+        played.note(client, player, summary, now_ms)
+
+
+def _ttl(table: Table, lifetimes: Lifetimes) -> int:
+    return lifetimes.finished if table.status == "finished" else lifetimes.idle
+
+
+def _write(
+    pipe: redis.client.Pipeline[str],
+    table: Table,
+    events: Events,
+    face_down: list[bool],
+    lifetimes: Lifetimes,
+    now_ms: int,
+    timed: int = 0,
+) -> None:
+    """The table's own keys (one slot): its document and its event log (the first ``timed``
+    events marked as the turn timer's)."""
+    log = keys.table_events(table.id)
+    first = table.seq + 1
+    if events:
+        pipe.rpush(
+            log,
+            *(
+                json.dumps(
+                    {"seq": first + i, "seat": s, "move": m, "face_down": down}
+                    | ({"timer": True} if i < timed else {})
+                )
+                for i, ((s, m), down) in enumerate(zip(events, face_down, strict=True))
+            ),
+        )
+        table.seq += len(events)
+    ttl = _ttl(table, lifetimes)
+    pipe.set(keys.table(table.id), table.to_json(), ex=ttl)
+    pipe.expire(log, ttl)
+
+
+def _announce(client: redis.Redis[str], table: Table, lifetimes: Lifetimes) -> None:
+    """After the table's transaction, idempotent, in other slots of a Redis Cluster (PUBLISH is
+    not allowed in a cluster's transaction): the invite lives as long as the table, and the
+    live streams hear the new seq (they re-read the log)."""
+    client.set(keys.invite(table.invite), table.id, ex=_ttl(table, lifetimes))
+    client.publish(keys.table_channel(table.id), str(table.seq))
+
+
+def create(
+    client: redis.Redis[str],
+    game: str,
+    name: str,
+    player: str,
+    seats: list[dict[str, Any]],
+    options: dict[str, bool],
+    turn_timer: int,
+    lifetimes: Lifetimes,
+    now_ms: int,
+) -> tuple[Table, str]:
+    """A new waiting table; seat 0 is the creator's. Returns it with the creator's token."""
+    token = secrets.token_urlsafe(32)
+    stored = [dict(s) for s in seats]
+    stored[0] = {"kind": "human", "name": name, "token": token_hash(token), "player": player}
+    for s in stored[1:]:
+        if s["kind"] == "human":
+            s["name"] = None
+    table = Table(
+        id=secrets.token_hex(8),
+        game=game,
+        players=len(seats),
+        options=options,
+        turn_timer=turn_timer,
+        seats=stored,
+        invite=secrets.token_urlsafe(9),
+        created_ms=now_ms,
+    )
+    pipe = client.pipeline(transaction=True)
+    _write(pipe, table, [], [], lifetimes, now_ms)
+    pipe.execute()
+    _announce(client, table, lifetimes)
+    return table, token
+
+
+def join(
+    client: redis.Redis[str], invite: str, name: str, player: str, lifetimes: Lifetimes, now: int
+) -> tuple[Table, str]:
+    """Take the first open human seat (409 ``already_started`` / ``table_full``)."""
+    table_id = client.get(keys.invite(invite))
+    if table_id is None:
+        raise TableError(404, "unknown_invite", "no table has this invite")
+    token = secrets.token_urlsafe(32)
+
+    def seat_me(table: Table) -> Events:
+        if table.status != "waiting":
+            raise TableError(409, "already_started", "this table's game has started")
+        open_seats = table.open_seats()
+        if not open_seats:
+            raise TableError(409, "table_full", "every seat of this table is taken")
+        if any(s.get("player") == player for s in table.seats):
+            raise TableError(409, "already_seated", "you have a seat at this table already")
+        table.seats[open_seats[0]] = {
+            "kind": "human",
+            "name": name,
+            "token": token_hash(token),
+            "player": player,
+        }
+        return []
+
+    done = change(client, str(table_id), seat_me, lifetimes, now)
+    return done.table, token
+
+
+def start(
+    client: redis.Redis[str], table_id: str, seat: int | None, lifetimes: Lifetimes, now: int
+) -> Changed:
+    """The creator starts: open seats become bots at R9's default level; round 1 begins."""
+
+    def begin(table: Table) -> Events:
+        member(table, seat)
+        if seat != 0:
+            raise TableError(403, "forbidden", "only the table's creator starts the game")
+        if table.status != "waiting":
+            raise TableError(409, "already_started", "this table's game has started")
+        kind = table.kind
+        unseated = table.open_seats()
+        table.seats = [
+            {"kind": "bot", "level": kind.default_level} if n in unseated else s
+            for n, s in enumerate(table.seats)
+        ]
+        table.first_seats = [dict(s) for s in table.seats]
+        rules = kind.rules_of(table.players, table.options)
+        repeat = table.seed
+        seeds = new_seed if repeat is None else (lambda: bytes.fromhex(repeat))
+        session, events = kind.start(rules, table.engine_seats(), seeds)
+        table.status = "playing"
+        _after(table, session, now)
+        return events
+
+    return change(client, table_id, begin, lifetimes, now)
+
+
+def member(table: Table, seat: int | None) -> int:
+    if seat is None:
+        raise TableError(403, "forbidden", "you have no seat at this table")
+    return seat
+
+
+def _after(
+    table: Table, session: Session, now_ms: int, same_turn: tuple[int, int] | None = None
+) -> None:
+    """Store the session; set the turn timer's deadline when a human is to act (R9). The timer
+    is per turn: while ``same_turn`` (the mover's seat and round) still acts, e.g. after a draw,
+    the deadline stays."""
+    table.session = session.to_json()
+    table.resign = None if session.finished else table.resign
+    if session.finished:
+        table.status = "finished"
+        table.deadline_ms = None
+        return
+    turn = session.turn
+    if same_turn == (turn, session.round) and table.deadline_ms is not None:
+        return
+    human = turn is not None and table.seats[turn]["kind"] == "human"
+    table.deadline_ms = now_ms + table.turn_timer * 1000 if human and table.turn_timer else None
+
+
+def play(
+    client: redis.Redis[str],
+    table_id: str,
+    seat: int | None,
+    seq: int,
+    move: str,
+    lifetimes: Lifetimes,
+    now: int,
+) -> Changed:
+    """A seated human's move (F2 or ``cut K``), then the bots' answers."""
+
+    def move_on(table: Table) -> Events:
+        me = member(table, seat)
+        if table.seq != seq:
+            raise Stale(table_id)
+        if table.status != "playing":
+            raise TableError(409, "not_playing", f"the table is {table.status}")
+        session = table.loaded()
+        # a cut is an action of its own: the first turn after it gets its own time
+        turn = None if move.strip().lower().startswith("cut") else (me, session.round)
+        events = session.play(move, me, new_seed)
+        _after(table, session, now, turn)
+        return events
+
+    return change(client, table_id, move_on, lifetimes, now)
+
+
+def autoplay(
+    client: redis.Redis[str], table_id: str, seq: int, lifetimes: Lifetimes, now: int
+) -> Changed | None:
+    """The turn timer (R9): if the table is still at ``seq`` and its deadline has passed, the
+    bot logic plays the human's turn. A job for a seq that has moved on does nothing (None)."""
+
+    class Moved(Exception):
+        pass
+
+    def expire(table: Table) -> Events:
+        if table.status != "playing" or table.seq != seq or table.deadline_ms is None:
+            raise Moved
+        if table.deadline_ms > now:
+            raise Moved  # not yet (a clock behind): the job is scheduled again by the caller
+        session = table.loaded()
+        turn = session.turn
+        assert turn is not None
+        events = session.autoplay_turn(turn, new_seed)
+        _after(table, session, now)
+        return events
+
+    try:
+        return change(client, table_id, expire, lifetimes, now, by_timer=True)
+    except (Moved, TableError):
+        return None
+
+
+def set_level(
+    client: redis.Redis[str],
+    table_id: str,
+    seat: int | None,
+    target: int,
+    level: str,
+    lifetimes: Lifetimes,
+    now: int,
+) -> Changed:
+    """Any human at the table changes a bot's level (R9), from the bot's next move on."""
+
+    def relevel(table: Table) -> Events:
+        member(table, seat)
+        if not 0 <= target < table.players:
+            raise TableError(404, "unknown_seat", f"the table has no seat {target}")
+        if table.seats[target]["kind"] != "bot":
+            raise TableError(409, "not_a_bot", f"seat {target} is not a bot")
+        if level not in table.kind.levels:
+            raise TableError(422, "bad_value", f"a level is one of {', '.join(table.kind.levels)}")
+        if table.status == "finished":
+            raise TableError(409, "finished", "the game is over")
+        table.seats[target] = {"kind": "bot", "level": level}
+        if table.session is not None:
+            session = table.loaded()
+            session.set_level(target, level)
+            table.session = session.to_json()
+        return []
+
+    return change(client, table_id, relevel, lifetimes, now)
+
+
+def resign(
+    client: redis.Redis[str], table_id: str, seat: int | None, lifetimes: Lifetimes, now: int
+) -> tuple[Changed, list[int]]:
+    """Propose or agree to resign (R8): the game ends once every seated human agreed (at
+    once against bots alone). Returns the change and the seats still to agree."""
+    pending: list[int] = []
+
+    def agree(table: Table) -> Events:
+        me = member(table, seat)
+        if table.status != "playing":
+            raise TableError(409, "not_playing", f"the table is {table.status}")
+        agreed = [*(table.resign or []), *([] if me in (table.resign or []) else [me])]
+        pending[:] = [n for n in table.humans() if n not in agreed]
+        if pending:
+            table.resign = agreed
+            return []
+        session = table.loaded()
+        events = session.resign(agreed[0])  # the proposer's word, recorded (R8)
+        table.resign = None
+        _after(table, session, now)
+        return events
+
+    return change(client, table_id, agree, lifetimes, now), pending
+
+
+def rematch(
+    client: redis.Redis[str], table_id: str, seat: int | None, lifetimes: Lifetimes, now: int
+) -> Table:
+    """A new waiting table with the same seats, rules and game (any seated human asks, once the
+    game is over): every human keeps their seat, token and session, so the creator just starts
+    it. Asking again gives the same rematch."""
+    made: list[Table] = []
+
+    def again(table: Table) -> Events:
+        member(table, seat)
+        if table.status != "finished":
+            raise TableError(409, "not_finished", "a rematch follows a finished game")
+        if table.rematch is not None:
+            return []
+        seats = [dict(s) for s in table.seats]
+        new = Table(
+            id=secrets.token_hex(8),
+            game=table.game,
+            players=table.players,
+            options=dict(table.options),
+            turn_timer=table.turn_timer,
+            seats=seats,
+            invite=secrets.token_urlsafe(9),
+            created_ms=now,
+        )
+        table.rematch = new.id
+        made.append(new)
+        return []
+
+    done = change(client, table_id, again, lifetimes, now, announce=False)
+    return _follower(client, done.table, made, done.table.rematch, "the rematch", lifetimes, now)
+
+
+def repeat(
+    client: redis.Redis[str], table_id: str, seat: int | None, lifetimes: Lifetimes, now: int
+) -> Table:
+    """Gin's "Wiederholen" (the seed page): a new waiting table that deals the same seeded match
+    again, with the same seats (every human keeps seat, token and session). A running match
+    against bots alone is resigned first (nothing to undo: its cards stay as played); with
+    another human at the table it must be over (409 ``not_finished``). Asking again gives the
+    same table. Tables are unranked, so is the repeat."""
+    made: list[Table] = []
+
+    def again(table: Table) -> Events:
+        me = member(table, seat)
+        if table.game != "gin":
+            raise TableError(422, "bad_value", "only a Gin match can be dealt again")
+        if table.status == "waiting":
+            raise TableError(409, "not_playing", "the table is waiting")
+        events: Events = []
+        if table.status == "playing":
+            if [n for n in table.humans() if n != me]:
+                raise TableError(409, "not_finished", "with a friend, repeat a finished match")
+            session = table.loaded()
+            events = session.resign(me)
+            table.resign = None
+            _after(table, session, now)
+        if table.repeated is not None:
+            return events
+        record = table.kind.record(table.loaded(), table.engine_seats())
+        seats = [dict(s) for s in (table.first_seats or table.seats)]
+        new = Table(
+            id=secrets.token_hex(8),
+            game=table.game,
+            players=table.players,
+            options=dict(table.options),
+            turn_timer=table.turn_timer,
+            seats=seats,
+            invite=secrets.token_urlsafe(9),
+            created_ms=now,
+            repeat_of=table.id,
+            seed=str(record["seeds"]["seed"]),
+        )
+        table.repeated = new.id
+        made.append(new)
+        return events
+
+    done = change(client, table_id, again, lifetimes, now, announce=False)
+    return _follower(client, done.table, made, done.table.repeated, "the repeat", lifetimes, now)
+
+
+def _follower(
+    client: redis.Redis[str],
+    old: Table,
+    made: list[Table],
+    follower_id: str | None,
+    what: str,
+    lifetimes: Lifetimes,
+    now: int,
+) -> Table:
+    """After a rematch or a repeat was noted on the old table: write the new table if this call
+    made it (announced like any change), then announce the old table, so every seated player's
+    stream of it sends a message naming the new table, which exists by then (asking again
+    announces again: a friend whose notice was lost hears it now), and answer the new one."""
+    if made:
+        pipe = client.pipeline(transaction=True)
+        _write(pipe, made[0], [], [], lifetimes, now)
+        pipe.execute()
+        _announce(client, made[0], lifetimes)
+    _announce(client, old, lifetimes)
+    found = load(client, str(follower_id))
+    if found is None:
+        raise TableError(404, "unknown_table", f"{what} has expired")
+    return found
+
+
+# --- presence ----------------------------------------------------------------------------------
+
+
+def connected(client: redis.Redis[str], table_id: str, players: int, now_ms: int) -> list[bool]:
+    """Per seat: whether some live stream of it is open now (each stream's lease in the
+    presence set: :mod:`service.tables.stream_leases`)."""
+    members = client.zrangebyscore(keys.table_presence(table_id), now_ms, "+inf")
+    seats = {int(m.split(":", 1)[0]) for m in members}
+    return [n in seats for n in range(players)]
+
+
+__all__ = [
+    "TIMERS",
+    "Changed",
+    "Lifetimes",
+    "Table",
+    "TableError",
+    "autoplay",
+    "change",
+    "connected",
+    "create",
+    "events_after",
+    "join",
+    "load",
+    "new_seed",
+    "play",
+    "read_with_events",
+    "rematch",
+    "repeat",
+    "resign",
+    "seen_by",
+    "set_level",
+    "start",
+]
+
+
+def new_player() -> str:
+    """A fresh anonymous player id (kept in the session cookie, service.web.identity.remember)."""
+    return secrets.token_hex(8)

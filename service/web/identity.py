@@ -1,0 +1,148 @@
+"""Who is asking: the anonymous player id in the signed session cookie, or a bearer token.
+
+A token authorises exactly the attempt it was issued for; the session's player owns every attempt
+it started. Before a day closes only the owner may read an attempt; afterwards finished attempts are
+public (API.md).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import request, session
+
+from service.accounts import store as accounts
+from service.common import clock
+from service.dailies import store
+from service.web.errors import ApiError
+from service.web.redisconn import get_redis, settings
+
+SESSION_KEY = "player"
+ACCOUNT_KEY = "account"
+GENERATION_KEY = "generation"
+
+
+def bearer_token() -> str | None:
+    """The request's bearer token; a malformed Authorization header is 401."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip() or " " in token.strip():
+        raise ApiError(401, "unauthorized", "use 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def session_player() -> str | None:
+    """The session's player id; None for a session of an account signed out everywhere (or
+    deleted) since, so an old device no longer owns the account's attempts."""
+    value = session.get(SESSION_KEY)
+    if not isinstance(value, str):
+        return None
+    if session.get(ACCOUNT_KEY) is not None and signed_in() is None:
+        return None
+    return value
+
+
+def signed_in() -> accounts.Account | None:
+    """The session's account, if it is signed in and not signed out everywhere since (its
+    generation is the account's current one) nor deleted."""
+    account_id = session.get(ACCOUNT_KEY)
+    if not isinstance(account_id, str):
+        return None
+    account = accounts.load(get_redis(), account_id)
+    if account is None or session.get(GENERATION_KEY) != account.generation:
+        return None
+    return account
+
+
+def require_account() -> accounts.Account:
+    account = signed_in()
+    if account is None:
+        raise ApiError(401, "unauthorized", "sign in with a passkey first")
+    return account
+
+
+def sign_in(account: accounts.Account) -> None:
+    """The session belongs to the account from now on: its player is the account's home id."""
+    session[SESSION_KEY] = account.player
+    session[ACCOUNT_KEY] = account.id
+    session[GENERATION_KEY] = account.generation
+    session.permanent = True
+
+
+def sign_out() -> None:
+    session.clear()
+
+
+def player_for_new_attempt() -> str:
+    """The player starting an attempt: a token's owner (API clients), else the session's player,
+    so one player cannot start two ranked attempts a day either way. A new browser gets a fresh
+    id, written into its session only once the attempt exists (:func:`remember`)."""
+    token = bearer_token()
+    if token is not None:
+        attempt = store.attempt_for_token(get_redis(), token)
+        if attempt is None:
+            raise ApiError(401, "unauthorized", "unknown bearer token")
+        return attempt.player
+    account = signed_in()
+    if account is not None:
+        return account.player
+    if session.get(ACCOUNT_KEY) is not None:
+        sign_out()  # signed out everywhere (or deleted): the device starts afresh, anonymously
+    return session_player() or secrets.token_hex(8)
+
+
+def remember(player: str) -> None:
+    """Keep the player id in the signed session cookie (after a successful start)."""
+    if session_player() != player and bearer_token() is None:
+        session[SESSION_KEY] = player
+        session.permanent = True
+
+
+def is_owner(attempt: store.Attempt | store.AttemptHead) -> bool:
+    token = bearer_token()
+    if token is not None and attempt.owned_by_token(token):
+        return True
+    return session_player() == attempt.player
+
+
+def owns(attempt: store.Attempt | store.AttemptHead) -> bool:
+    """Whether the caller owns ``attempt``: by its token or session (:func:`is_owner`), or as the
+    signed-in account its player (a device's id attached to the account) belongs to."""
+    if is_owner(attempt):
+        return True
+    account = signed_in()
+    return account is not None and accounts.account_of(get_redis(), attempt.player) == account.id
+
+
+def players_of_caller() -> list[str]:
+    """The player ids whose games are the caller's: a bearer token's player; a signed-in
+    account's every attached id (its home id among them); else the session's player."""
+    token = bearer_token()
+    if token is not None:
+        attempt = store.attempt_for_token(get_redis(), token)
+        if attempt is None:
+            raise ApiError(401, "unauthorized", "unknown bearer token")
+        return [attempt.player]
+    account = signed_in()
+    if account is not None:
+        return sorted({account.player, *get_redis().smembers(accounts.players_key(account.id))})
+    player = session_player()
+    return [] if player is None else [player]
+
+
+def require_owner(attempt: store.Attempt | store.AttemptHead) -> None:
+    """401 without any credentials, 403 with someone else's."""
+    if is_owner(attempt):
+        return
+    if bearer_token() is None and session_player() is None:
+        raise ApiError(401, "unauthorized", "this attempt needs its bearer token or session")
+    raise ApiError(403, "forbidden", "this attempt belongs to another player")
+
+
+def require_reader(attempt: store.Attempt | store.AttemptHead) -> None:
+    """Owner, or anyone once the attempt is finished and its day has closed."""
+    if attempt.status == "finished" and clock.is_closed(attempt.date, settings()):
+        return
+    require_owner(attempt)

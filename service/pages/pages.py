@@ -28,7 +28,7 @@ from service.web import identity
 from service.web.limits import limit_table_address, limiter, replay_limit
 from service.web.redisconn import get_redis, settings
 
-TEMPLATES: Final = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES: Final = Path(__file__).resolve().parents[2] / "templates"
 STATIC: Final = TEMPLATES / "static"
 LANGS: Final = ("de", "en")
 LANG_COOKIE: Final = "lang"

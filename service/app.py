@@ -52,11 +52,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     from service.habit import api_habit, api_leagues
     from service.pages import pages
     from service.tables import api_tables
-    from service.web import apidoc, ops
+    from service.web import openapi, ops
 
     for api in (
         ops.bp,
-        apidoc.bp,
+        openapi.bp,
         api_daily.bp,
         api_attempts.bp,
         api_leaderboard.bp,

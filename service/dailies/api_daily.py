@@ -15,6 +15,7 @@ from engine import Game, view
 from service.accounts import store as accounts
 from service.common import clock, keys
 from service.dailies import archive, present, seen, store
+from service.dailies.days import known_day
 from service.games import dailies
 from service.habit import suspicious
 from service.web import caching, identity, outputs
@@ -27,14 +28,6 @@ from service.web.validation import checks_first
 
 bp = api_blueprint("daily", __name__, "/api")
 CREATED = outputs.answers(outputs.Created, 400, 401, 404, 409, 413, 415, 422, status=201)
-
-
-def known_day(date: str) -> str:
-    """A day up to today; a malformed or future date, or one before year 1000, is unknown
-    (404)."""
-    if calendar_day(date) is None or date > clock.today(settings()):
-        raise ApiError(404, "unknown_day", f"no challenge for {date!r}")
-    return date
 
 
 def _day(date: str, game: str) -> Response:

@@ -9,7 +9,7 @@ from flask import Response, jsonify
 
 from service.common import clock, keys
 from service.dailies import ranking
-from service.dailies.api_daily import known_day
+from service.dailies.days import known_day
 from service.web import outputs
 from service.web.apidoc import api_blueprint
 from service.web.errors import ApiError

@@ -15,7 +15,7 @@ from service.accounts import owners
 from service.common import clock
 from service.dailies import par, ranking, store
 from service.habit import field, history, played, streaks
-from service.pages import pages
+from service.pages.strings import strings
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
 from service.web.errors import ApiError
@@ -28,27 +28,13 @@ bp = api_blueprint("habit", __name__, "/api", authorised=True)
 GAME = "pikdame"
 
 
-def caller_owner() -> str | None:
-    """The owner of the caller's player (session, account or bearer token), or None for a
-    browser that has never played."""
-    token = identity.bearer_token()
-    if token is not None:
-        attempt = store.attempt_for_token(get_redis(), token)
-        if attempt is None:
-            raise ApiError(401, "unauthorized", "unknown bearer token")
-        return owners.owner_of(get_redis(), attempt.player)
-    account = identity.signed_in()
-    player = account.player if account is not None else identity.session_player()
-    return None if player is None else owners.owner_of(get_redis(), player)
-
-
 @bp.get("/me/stats", responses=outputs.answers(outputs.Me, 401, 422))
 @counted_read
 def my_stats(query: GameQuery) -> Response:
     """The caller's streaks (every daily game) and statistics (zeros for a browser that has
     never played) of one daily game: Pik Dame's, or with ``game=gin`` Gin's (issue 14)."""
     game = query.game
-    owner = caller_owner()
+    owner = identity.caller_owner()
     client = get_rankings()
     today = clock.today(settings())
     if owner is None:
@@ -134,7 +120,7 @@ SHARE_NAMES = {"gin": "Gin Rommé"}
 def share_text(doc: dict[str, Any], streak: int, lang: str, game: str = GAME) -> str:
     """Date, game, score, place, percentage and streak; never a card (spoiler-free). Without a
     percentage (no one else in the field yet) its part is left out, not shown as "– %"."""
-    table = pages.strings(lang)
+    table = strings(lang)
     percentage = "" if doc["percentage"] is None else f"{doc['percentage']:g}"
     place_text = (
         f"{doc['beaten'] + 1}/{doc['total']}"

@@ -9,7 +9,6 @@ from flask import Response, jsonify
 from service.accounts import owners
 from service.common import clock
 from service.habit import leagues
-from service.habit.api_habit import caller_owner
 from service.web import idempotency, identity, outputs
 from service.web.apidoc import api_blueprint
 from service.web.errors import ApiError
@@ -43,7 +42,7 @@ def _known(code: str, date: str | None = None) -> str:
 @counted_read
 def mine() -> Response:
     """The caller's leagues."""
-    owner = caller_owner()
+    owner = identity.caller_owner()
     found = [] if owner is None else leagues.of_owner(get_rankings(), owner)
     return jsonify({"leagues": found})
 
@@ -90,7 +89,7 @@ def board(path: LeaguePath, query: LeagueQuery) -> Response:
 
     game = query.game  # a league's boards per daily game (issue 14); its members are shared
     doc: dict[str, Any] = {
-        "league": leagues.summary(client, code, caller_owner()),
+        "league": leagues.summary(client, code, identity.caller_owner()),
         "day": leagues.day_board(client, code, date, closed, game),
         "all_time": leagues.all_time_board(client, code, today, closed, game),
     }
@@ -126,7 +125,7 @@ def join(path: LeaguePath, body: EmptyBody) -> Response:
 def leave(path: LeaguePath, body: EmptyBody) -> Response:
     """Leave a league (409 ``not_member`` when the caller is not in it)."""
     code = known_league(path.code)
-    owner = caller_owner()
+    owner = identity.caller_owner()
     if owner is None or not leagues.leave(get_rankings(), code, owner):
         raise ApiError(409, "not_member", "you are not a member of this league")
     return jsonify({"league": leagues.summary(get_rankings(), code, owner)})

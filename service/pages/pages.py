@@ -9,8 +9,6 @@ their own game again as they saw it at the table (no seed, no hidden card).
 
 from __future__ import annotations
 
-import json
-from functools import cache
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlencode
@@ -22,6 +20,7 @@ from service.dailies.archive import from_settings as archive_of
 from service.dailies.gin_replays import gin_positions
 from service.games.tables import GAMES
 from service.pages import assets, learn
+from service.pages.strings import LANGS, strings
 from service.tables import store as tables
 from service.tables.documents import invite_preview
 from service.web import identity
@@ -30,7 +29,6 @@ from service.web.redisconn import get_redis, settings
 
 TEMPLATES: Final = Path(__file__).resolve().parents[2] / "templates"
 STATIC: Final = TEMPLATES / "static"
-LANGS: Final = ("de", "en")
 LANG_COOKIE: Final = "lang"
 #: The games of the "Spielen" page, and those its table pages can show (Gin: gin_table.html).
 TABLE_GAMES: Final = ("pikdame", "gin", "tausende")
@@ -46,14 +44,6 @@ bp = Blueprint(
     static_url_path="/static",
 )
 assets.register(bp, STATIC)
-
-
-@cache
-def strings(lang: str) -> dict[str, str]:
-    """The UI strings of one language (shared with the JavaScript)."""
-    with (STATIC / "i18n" / f"{lang}.json").open(encoding="utf-8") as f:
-        data: dict[str, str] = json.load(f)
-    return data
 
 
 def current_lang() -> str:

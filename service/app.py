@@ -13,7 +13,7 @@ from service.common import config as settings
 from service.common import releases
 from service.dailies import verdicts
 from service.dailies.unchanged import UnchangedViews
-from service.web import caching, compression, errors, limits, logs, redisconn, routing, security
+from service.web import caching, compression, envelope, limits, logs, redisconn, routing, security
 from service.web.apidoc import ApiApp
 from service.web.proxies import TrustedProxies
 from service.web.redisconn import settings_of
@@ -38,7 +38,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     # previous bot versions this install keeps (issue 13): a game begun before a deploy goes on
     # with the bots it began with
     releases.load(settings_of(app).release_modules)
-    errors.register(app)
+    envelope.register(app)
     logs.register(app)
     security.register(app)
     compression.register(app)  # before caching: it runs after it

@@ -126,3 +126,26 @@ def test_the_checks_find_what_they_look_for() -> None:
         "service.web.limits",
     }
     assert web_modules(ours, foreign) == {"service.web.limits", "service.habit.x"}
+
+
+def exception_classes() -> dict[str, list[str]]:
+    """Every class of service and worker that derives from an exception, by its module."""
+    found: dict[str, list[str]] = {}
+    for name, path in modules().items():
+        if not name.startswith(("service", "worker")):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ClassDef) and any(
+                isinstance(b, ast.Name) and (b.id.endswith(("Error", "Exception")))
+                for b in node.bases
+            ):
+                found.setdefault(name, []).append(node.name)
+    return found
+
+
+def test_every_exception_lives_in_one_module() -> None:
+    """As rq keeps its own: one module, one class per meaning (no two classes share a name)."""
+    found = exception_classes()
+    assert set(found) == {"service.errors"}, found
+    names = found["service.errors"]
+    assert len(names) == len(set(names))

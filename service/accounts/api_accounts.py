@@ -19,10 +19,10 @@ from service.accounts import owners, passkeys
 from service.accounts import store as accounts
 from service.common import clock
 from service.dailies import archive, seen
+from service.errors import ApiError
 from service.habit import suspicious
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError
 from service.web.inputs import CeremonyBody, DevicePath, EmptyBody, SignOutBody, SignUpBody
 from service.web.limits import client_address, limit_creations
 from service.web.redisconn import get_rankings, get_redis, settings

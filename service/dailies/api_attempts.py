@@ -13,10 +13,10 @@ from flask import Response, current_app, jsonify, request
 from engine import gin, view
 from service.common import clock, keys
 from service.dailies import present, queue, store, verdicts
+from service.errors import ApiError
 from service.games import dailies
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError
 from service.web.inputs import AttemptPath, MoveBody, WaitQuery
 from service.web.limits import counted_read, limit_moves, read_pipeline
 from service.web.redisconn import acknowledge, get_queue, get_redis, settings

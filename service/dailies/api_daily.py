@@ -16,11 +16,11 @@ from service.accounts import store as accounts
 from service.common import clock, keys
 from service.dailies import archive, present, seen, store
 from service.dailies.days import known_day
+from service.errors import ApiError, AttemptExists, NameTaken
 from service.games import dailies
 from service.habit import suspicious
 from service.web import caching, identity, outputs
 from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError
 from service.web.inputs import DayPath, DaysQuery, GameQuery, StartBody, calendar_day
 from service.web.limits import client_address, counted_read, limit_creations, read_pipeline
 from service.web.redisconn import acknowledge, get_redis, settings
@@ -137,7 +137,7 @@ def _new_game(
             expiry=archive.expiry_for(date, ranked, config),
             kind=kind,
         )
-    except store.NameTaken:
+    except NameTaken:
         raise ApiError(
             422, "bad_value", "name: looks like another player's name today; choose another"
         ) from None
@@ -179,7 +179,7 @@ def _can_start(date: str, game: str | None = None) -> tuple[str, bool]:
     if ranked:
         existing = store.attempt_for_player(get_redis(), date, player, game)
         if existing is not None:
-            raise store.AttemptExists(existing)
+            raise AttemptExists(existing)
         if seen.seen_by(get_redis(), date, player, game) is not None:
             raise ApiError(
                 409,

@@ -10,9 +10,9 @@ from flask import Response, jsonify
 from service.common import clock, keys
 from service.dailies import ranking
 from service.dailies.days import known_day
+from service.errors import ApiError
 from service.web import outputs
 from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError
 from service.web.inputs import AroundPath, AroundQuery, DayPath, GamePageQuery
 from service.web.limits import counted_read, read_pipeline
 from service.web.redisconn import get_rankings, settings

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.common import clock
-from service.web.errors import ApiError
+from service.errors import ApiError
 from service.web.inputs import calendar_day
 from service.web.redisconn import settings
 

@@ -20,20 +20,13 @@ from engine.gin.record import read_record
 from service.common import clock, keys
 from service.common.config import Settings
 from service.dailies import archive, store
+from service.errors import DayOpen, UnknownReplay
 from service.games import dailies
 
 CACHE_S = 3600
 #: A card the owner did not see in an early replay (a bot's hand, the stock): written as Gin's
 #: views write a face-down card.
 HIDDEN = FACE_DOWN
-
-
-class Unknown(Exception):
-    """No such attempt, neither stored nor archived."""
-
-
-class DayOpen(Exception):
-    """The attempt is unfinished, or its day has not closed: its seed is still secret."""
 
 
 def positions(
@@ -86,7 +79,7 @@ def _record(
         return attempt.date, dailies.PIKDAME, attempt.game.to_record(seed)
     item = archive.archived_entry(client, store_of, attempt_id)
     if item is None:
-        raise Unknown(attempt_id)
+        raise UnknownReplay(attempt_id)
     return str(item["date"]), str(item.get("game", dailies.PIKDAME)), item["record"]
 
 
@@ -94,7 +87,7 @@ def document(
     client: redis.Redis[str], store_of: archive.Archive, attempt_id: str, settings: Settings
 ) -> str:
     """``{"date", "record", "positions"}`` as JSON text (a Gin match: ``{"date", "game": "gin",
-    "record", "deals", "positions"}``); raises :class:`Unknown` or :class:`DayOpen`."""
+    "record", "deals", "positions"}``); raises :class:`UnknownReplay` or :class:`DayOpen`."""
     cached = client.get(keys.replay(attempt_id))
     if cached is not None:
         return cached

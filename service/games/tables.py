@@ -19,6 +19,7 @@ from engine.pikdame.hints import seat_hint
 from engine.pikdame.match import Match
 from engine.pikdame.rules import LEVELS, TAUSENDE_OPTIONS, Rules, Seat
 from engine.pikdame.view import FACE_DOWN_DISCARD, view
+from service.errors import NoHint
 
 SeedSource = Callable[[], bytes]
 Events = list[tuple[int, str]]
@@ -93,15 +94,6 @@ class TableGame(Protocol):
         ...
 
     def record(self, session: Session, seats: tuple[Seat, ...]) -> dict[str, Any]: ...
-
-
-class NoHint(Exception):
-    """No hint now: ``code`` is the API's stable error code (``not_your_turn``, ``wrong_phase``)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class PikDameTables:

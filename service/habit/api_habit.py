@@ -14,11 +14,11 @@ from flask import Response, jsonify
 from service.accounts import owners
 from service.common import clock
 from service.dailies import par, ranking, store
+from service.errors import ApiError
 from service.habit import field, history, played, streaks
 from service.pages.strings import strings
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError
 from service.web.inputs import AttemptPath, GameQuery, LangQuery
 from service.web.limits import counted_read
 from service.web.redisconn import get_rankings, get_redis, settings

@@ -8,10 +8,10 @@ from flask import Response, jsonify
 
 from service.accounts import owners
 from service.common import clock
+from service.errors import ApiError, LeagueFull
 from service.habit import leagues
 from service.web import idempotency, identity, outputs
 from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError
 from service.web.inputs import EmptyBody, LeagueBody, LeaguePath, LeagueQuery
 from service.web.limits import counted_read, limit_creations
 from service.web.redisconn import get_rankings, get_redis, settings
@@ -110,7 +110,7 @@ def join(path: LeaguePath, body: EmptyBody) -> Response:
     owner = joining_owner()
     try:
         leagues.join(get_rankings(), code, owner)
-    except leagues.Full:
+    except LeagueFull:
         raise ApiError(
             409, "league_full", f"a league has at most {leagues.MAX_MEMBERS} members"
         ) from None

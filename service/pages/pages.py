@@ -18,6 +18,7 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request
 from service.dailies import replays, store
 from service.dailies.archive import from_settings as archive_of
 from service.dailies.gin_replays import gin_positions
+from service.errors import DayOpen, UnknownReplay
 from service.games.tables import GAMES
 from service.pages import assets, learn
 from service.pages.strings import LANGS, strings
@@ -270,9 +271,9 @@ def replay_positions(attempt_id: str) -> tuple[Response, int] | Response:
     config = settings()
     try:
         text = replays.document(get_redis(), archive_of(config), attempt_id, config)
-    except replays.Unknown:
+    except UnknownReplay:
         return _error(404, "unknown_attempt", "no such attempt")
-    except replays.DayOpen:
+    except DayOpen:
         return _own_early(attempt_id)
     response = Response(text, mimetype="application/json")
     response.headers["Cache-Control"] = "public, max-age=86400, immutable"

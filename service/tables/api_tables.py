@@ -14,16 +14,16 @@ import redis
 from flask import Response, current_app, jsonify, request
 
 from service.common import clock, connect
-from service.dailies.store import Stale
-from service.games.tables import GAMES, NoHint
+from service.errors import ApiError, NoHint, Stale, TableError
+from service.games.tables import GAMES
 from service.tables import store as tables
 from service.tables import stream_leases, timers
 from service.tables.documents import events_json, table_json
-from service.tables.store import Changed, Lifetimes, Table, TableError
+from service.tables.store import Changed, Lifetimes, Table
 from service.tables.stream import caps, stream
 from service.web import idempotency, identity, limits, outputs
 from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError, error_response
+from service.web.envelope import error_response
 from service.web.inputs import (
     EventsQuery,
     InvitePath,

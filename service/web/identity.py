@@ -15,7 +15,7 @@ from service.accounts import owners
 from service.accounts import store as accounts
 from service.common import clock
 from service.dailies import store
-from service.web.errors import ApiError
+from service.errors import ApiError
 from service.web.redisconn import get_redis, settings
 
 SESSION_KEY = "player"

@@ -54,7 +54,7 @@ def _integer(value: Any) -> Any:
 def player_name(name: str) -> str:
     """API.md's name, normalised by issue 10.9's rules (service.accounts.names: NFKC, visible,
     1–24 characters). The one check of a name: the schema's bounds and pattern below document
-    it without checking, so the message of :class:`names.BadName` is the one a client reads."""
+    it without checking, so the message of :class:`BadName` is the one a client reads."""
     return names.normalise(name)
 
 

@@ -1,4 +1,5 @@
-"""API errors: every failure is ``{"error": {"code", "message"}}`` with a fitting status."""
+"""The one error envelope: every failure leaves as ``{"error": {"code", "message"}}`` with a fitting
+status; the exceptions themselves are service.errors'."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from engine import PikDameError
-from service.dailies import store
+from service.errors import ApiError, AttemptExists, Stale
 
 # Werkzeug's HTTP errors mapped onto stable codes (API.md lists the statuses).
 HTTP_CODES = {
@@ -31,17 +32,6 @@ HTTP_CODES = {
 RETRY_AFTER_S = 1  # what a 503 for an unavailable Redis asks the client to wait
 
 
-class ApiError(Exception):
-    """An error the API reports as is: status, stable code, message, optional extra fields."""
-
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.extra = extra
-
-
 def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
     response = jsonify({"error": {"code": code, "message": message, **extra}})
     response.status_code = status
@@ -58,14 +48,14 @@ def register(app: Flask) -> None:
             response.headers.setdefault("Retry-After", str(RETRY_AFTER_S))
         return response
 
-    @app.errorhandler(store.AttemptExists)
-    def _exists(e: store.AttemptExists) -> Response:
+    @app.errorhandler(AttemptExists)
+    def _exists(e: AttemptExists) -> Response:
         return error_response(
             409, "attempt_exists", "you already started today's challenge", attempt_id=e.attempt_id
         )
 
-    @app.errorhandler(store.Stale)
-    def _stale(e: store.Stale) -> Response:
+    @app.errorhandler(Stale)
+    def _stale(e: Stale) -> Response:
         seq = getattr(e, "seq", None)  # the current seq, where the raiser knows it
         extra = {} if seq is None else {"seq": seq}
         return error_response(409, "stale", "the client's seq is not current", **extra)

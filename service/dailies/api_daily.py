@@ -14,20 +14,21 @@ from flask import Response, jsonify, request, session
 from engine import Game, view
 from service.accounts import store as accounts
 from service.common import clock, keys
-from service.dailies import archive, present, seen, store
+from service.dailies import archive, models, present, seen, store
 from service.dailies.days import known_day
+from service.dailies.models import DayPath, DaysQuery, GameQuery, StartBody
 from service.errors import ApiError, AttemptExists, NameTaken
 from service.games import dailies
 from service.habit import suspicious
 from service.web import caching, identity, outputs
 from service.web.apidoc import api_blueprint
-from service.web.inputs import DayPath, DaysQuery, GameQuery, StartBody, calendar_day
+from service.web.inputs import calendar_day
 from service.web.limits import client_address, counted_read, limit_creations, read_pipeline
 from service.web.redisconn import acknowledge, get_redis, settings
 from service.web.validation import checks_first
 
 bp = api_blueprint("daily", __name__, "/api")
-CREATED = outputs.answers(outputs.Created, 400, 401, 404, 409, 413, 415, 422, status=201)
+CREATED = outputs.answers(models.Created, 400, 401, 404, 409, 413, 415, 422, status=201)
 
 
 def _day(date: str, game: str) -> Response:
@@ -78,14 +79,14 @@ def ranked_start(date: str, game: str) -> dict[str, Any]:
     return {"available": ranked, "reason": None if ranked else "anonymous"}
 
 
-@bp.get("/daily", responses=outputs.answers(outputs.Day, 422))
+@bp.get("/daily", responses=outputs.answers(models.Day, 422))
 @counted_read
 def today(query: GameQuery) -> Response:
     """Today's challenge (UTC); ``game=gin``: Gin's (docs/GIN_DAILY.md)."""
     return _day(clock.today(settings()), query.game)
 
 
-@bp.get("/daily/<date>", responses=outputs.answers(outputs.Day, 404, 422))
+@bp.get("/daily/<date>", responses=outputs.answers(models.Day, 404, 422))
 @counted_read
 @checks_first(known_day)
 def day(path: DayPath, query: GameQuery) -> Response:
@@ -93,7 +94,7 @@ def day(path: DayPath, query: GameQuery) -> Response:
     return _day(known_day(path.date), query.game)
 
 
-@bp.get("/days", responses=outputs.answers(outputs.Days, 422))
+@bp.get("/days", responses=outputs.answers(models.Days, 422))
 def days(query: DaysQuery) -> Response:
     """Archive: every day from the launch date (PIKDAME_LAUNCH_DATE) on, played or not, newest
     first, strictly before ``before`` (default: today): practice opens on each once it closes.

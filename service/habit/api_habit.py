@@ -14,12 +14,13 @@ from flask import Response, jsonify
 from service.accounts import owners
 from service.common import clock
 from service.dailies import par, ranking, store
+from service.dailies.models import AttemptPath, GameQuery
 from service.errors import ApiError
-from service.habit import field, history, played, streaks
+from service.habit import field, history, models, played, streaks
+from service.habit.models import LangQuery
 from service.pages.strings import strings
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
-from service.web.inputs import AttemptPath, GameQuery, LangQuery
 from service.web.limits import counted_read
 from service.web.redisconn import get_rankings, get_redis, settings
 from service.web.validation import checks_first
@@ -28,7 +29,7 @@ bp = api_blueprint("habit", __name__, "/api", authorised=True)
 GAME = "pikdame"
 
 
-@bp.get("/me/stats", responses=outputs.answers(outputs.Me, 401, 422))
+@bp.get("/me/stats", responses=outputs.answers(models.Me, 401, 422))
 @counted_read
 def my_stats(query: GameQuery) -> Response:
     """The caller's streaks (every daily game) and statistics (zeros for a browser that has
@@ -52,7 +53,7 @@ def my_stats(query: GameQuery) -> Response:
     )
 
 
-@bp.get("/me/games", responses=outputs.answers(outputs.PlayedGames, 401))
+@bp.get("/me/games", responses=outputs.answers(models.PlayedGames, 401))
 def my_games() -> Response:
     """The caller's finished games ("Meine Spiele"): daily attempts (ranked and practice), tables
     and Gin matches, newest first, at most 50, each with its replay page; only games still kept
@@ -104,7 +105,7 @@ def place_doc(attempt: store.Attempt) -> dict[str, Any]:
 
 @bp.get(
     "/attempts/<id:attempt_id>/place",
-    responses=outputs.answers(outputs.Place, 401, 403, 404, 409),
+    responses=outputs.answers(models.Place, 401, 403, 404, 409),
 )
 @counted_read
 def place(path: AttemptPath) -> Response:
@@ -146,7 +147,7 @@ def share_text(doc: dict[str, Any], streak: int, lang: str, game: str = GAME) ->
 
 @bp.get(
     "/attempts/<id:attempt_id>/share",
-    responses=outputs.answers(outputs.Share, 401, 403, 404, 409, 422),
+    responses=outputs.answers(models.Share, 401, 403, 404, 409, 422),
 )
 @counted_read
 @checks_first(_finished)

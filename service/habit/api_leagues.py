@@ -9,10 +9,11 @@ from flask import Response, jsonify
 from service.accounts import owners
 from service.common import clock
 from service.errors import ApiError, LeagueFull
-from service.habit import leagues
+from service.habit import leagues, models
+from service.habit.models import LeagueBody, LeaguePath, LeagueQuery
 from service.web import idempotency, identity, outputs
 from service.web.apidoc import api_blueprint
-from service.web.inputs import EmptyBody, LeagueBody, LeaguePath, LeagueQuery
+from service.web.inputs import EmptyBody
 from service.web.limits import counted_read, limit_creations
 from service.web.redisconn import get_rankings, get_redis, settings
 from service.web.validation import checks_first
@@ -38,7 +39,7 @@ def _known(code: str, date: str | None = None) -> str:
     return known_league(code)
 
 
-@bp.get("", responses=outputs.answers(outputs.Leagues, 401))
+@bp.get("", responses=outputs.answers(models.Leagues, 401))
 @counted_read
 def mine() -> Response:
     """The caller's leagues."""
@@ -48,7 +49,7 @@ def mine() -> Response:
 
 
 @bp.post(
-    "", responses=outputs.answers(outputs.LeagueCreated, 400, 401, 409, 413, 415, 422, status=201)
+    "", responses=outputs.answers(models.LeagueCreated, 400, 401, 409, 413, 415, 422, status=201)
 )
 @limit_creations()
 def create(body: LeagueBody) -> tuple[Response, int]:
@@ -72,7 +73,7 @@ def create(body: LeagueBody) -> tuple[Response, int]:
     return response, status
 
 
-@bp.get("/<code>", responses=outputs.answers(outputs.LeagueDoc, 401, 404, 422))
+@bp.get("/<code>", responses=outputs.answers(models.LeagueDoc, 401, 404, 422))
 @counted_read
 @checks_first(_known)
 def board(path: LeaguePath, query: LeagueQuery) -> Response:
@@ -100,7 +101,7 @@ def board(path: LeaguePath, query: LeagueQuery) -> Response:
 
 @bp.post(
     "/<code>/join",
-    responses=outputs.answers(outputs.LeagueCreated, 400, 401, 404, 409, 413, 415),
+    responses=outputs.answers(models.LeagueCreated, 400, 401, 404, 409, 413, 415),
 )
 @limit_creations()
 @checks_first(_known)
@@ -119,7 +120,7 @@ def join(path: LeaguePath, body: EmptyBody) -> Response:
 
 @bp.post(
     "/<code>/leave",
-    responses=outputs.answers(outputs.LeagueCreated, 400, 401, 404, 409, 413, 415),
+    responses=outputs.answers(models.LeagueCreated, 400, 401, 404, 409, 413, 415),
 )
 @checks_first(_known)
 def leave(path: LeaguePath, body: EmptyBody) -> Response:

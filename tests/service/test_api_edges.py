@@ -9,8 +9,9 @@ import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
+from service.dailies.models import MoveBody
 from service.errors import AttemptExists, Stale
-from service.web.inputs import MoveBody, PageQuery
+from service.web.inputs import PageQuery
 from tests.support.api import start
 from tests.support.service_app import Clock
 

@@ -1,7 +1,9 @@
-"""What the API accepts: its field rules and the path, query and body models of its routes.
+"""What the API accepts, field by field: the rules every domain's request models are built from
+(dates, ids, names, offsets and limits, the languages), and the models every area shares.
 
 Each rule is declared once, as an annotated type: pydantic checks it and its JSON Schema is what
-``/api/openapi.json`` says (issue 11.8). A new route's input is a model built from these.
+``/api/openapi.json`` says. A domain's routes declare their path, query and body models in that
+domain's ``models.py`` from these.
 """
 
 from __future__ import annotations

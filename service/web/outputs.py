@@ -1,8 +1,9 @@
-"""What the API answers, as documented in ``/api/openapi.json`` (API.md's documents).
+"""What every answer of the API shares: the documents' base model, the error envelope
+(``{"error": {"code", "message"}}``) with the statuses it may carry, and ``answers``, which
+declares a route's documents for ``/api/openapi.json``.
 
-The views build their JSON in :mod:`service.dailies.present` and
-:mod:`service.dailies.ranking`; these models are the contract those documents keep, checked
-against real answers by the schemathesis run
+Each domain's ``models.py`` holds the documents its routes answer: the contract the presenters'
+JSON keeps, checked against real answers by the schemathesis run
 (tests/service/test_schemathesis.py), not at run time.
 """
 

@@ -8,7 +8,7 @@ with a stable code, changing nothing), and writes its position document. A :clas
 the only input of bots, API responses and pages, so hidden cards cannot leak by construction.
 
 These are typing protocols: a game conforms by shape, checked by mypy where the game declares its
-:class:`GameType`, and by tests/engine/test_game_shape.py.
+:class:`GameType`, and by tests/pikdame/test_game_shape.py.
 """
 
 from __future__ import annotations

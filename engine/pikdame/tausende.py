@@ -324,7 +324,7 @@ class TausendeState(State):
     def legal_moves(self, max_meld: int | None = None) -> Iterator[Move]:
         """Every legal move of the seat to move, each once, in a fixed order. Each candidate is
         judged by the checks ``push`` makes, without copying the state (the first version tried
-        every candidate on a copy; tests/tausende/test_tausende_legal_moves.py proves the lists
+        every candidate on a copy; tests/pikdame/test_tausende_legal_moves.py proves the lists
         identical, bench/results/tausende_moves.md measures both)."""
         if self.outcome is not None:
             return

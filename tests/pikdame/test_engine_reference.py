@@ -1,4 +1,4 @@
-"""The engine against the independent reference of ``tests/engine/reference.py``: for every move
+"""The engine against the independent reference of ``tests/support/reference.py``: for every move
 played in random rounds, and for many near-miss moves, ``State.push`` gives the same next position
 (F5) as the reference, or the same F7 error code (precedence included)."""
 

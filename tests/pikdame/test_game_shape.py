@@ -17,7 +17,7 @@ V = TypeVar("V", bound=SeatView)
 
 
 def _play_first_moves(game: GameType[Rules, S, V, Move], n: int) -> None:
-    seed = hashlib.sha256(b"tests/engine/game_shape").digest()
+    seed = hashlib.sha256(b"tests/pikdame/game_shape").digest()
     state = game.new_round(seed, Rules(players=3), 2)
     for _ in range(n):
         assert not state.finished

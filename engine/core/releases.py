@@ -10,27 +10,12 @@ game's own :class:`UnknownRelease` subclass instead of rejecting an honest playe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import TypeVar
 
-from engine.core.errors import EngineError
+from engine.core.errors import UnknownRelease
 
 Bots = TypeVar("Bots")
-
-
-class UnknownRelease(EngineError):
-    """A record names an engine version this install does not keep (code ``unknown_engine``);
-    ``version`` is the one asked for, ``known`` the ones kept. Each game subclasses it."""
-
-    def __init__(self, version: object, known: Iterable[str] = ()) -> None:
-        self.version = version
-        self.known = tuple(sorted(known))
-        super().__init__(
-            f"the record was played by engine {version!r}, which this install does not keep "
-            f"(released here: {', '.join(self.known)}); deploy a worker that has it",
-            version,
-            code="unknown_engine",
-        )
 
 
 class Releases(Mapping[str, Bots]):

@@ -13,17 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from engine.core.releases import Releases, UnknownRelease
+from engine.core.releases import Releases
 from engine.gin.bots import choose_move
+from engine.gin.errors import UnknownVersion
 from engine.gin.moves import Move
 from engine.gin.record import ENGINE_VERSION
 from engine.gin.view import View
 
 Chooser = Callable[[str, View], Move]  # (level, view) -> move, as bots.choose_move
-
-
-class UnknownVersion(UnknownRelease):
-    """A record names a Gin engine version this install does not keep."""
 
 
 RELEASED: Final[Releases[Chooser]] = Releases({ENGINE_VERSION: choose_move}, UnknownVersion)

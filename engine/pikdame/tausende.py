@@ -15,9 +15,9 @@ from typing import Any, Final
 from engine.core.cards import JOKER_CODE, Card, held
 from engine.pikdame.cards import QUEEN_OF_SPADES, QUEEN_OF_SPADES_CODE, TAUSENDE_POINTS
 from engine.pikdame.deal import Deal
-from engine.pikdame.errors import NotationError
+from engine.pikdame.errors import InvalidMeld, NotationError
 from engine.pikdame.meldgen import iter_melds
-from engine.pikdame.melds import InvalidMeld, Meld
+from engine.pikdame.melds import Meld
 from engine.pikdame.moves import DRAW, RESIGN, Move
 from engine.pikdame.position import Position, fail
 from engine.pikdame.rules import Outcome, Rules

@@ -16,7 +16,8 @@ from typing import Final, NamedTuple
 from engine.core.cards import CARDS, JOKER, JOKER_CODE, NATURALS, Card, Counts, cards_of, counts_of
 from engine.core.melds import suit_counts
 from engine.pikdame.cards import POINTS, counts_points
-from engine.pikdame.melds import MAX_SET, InvalidMeld, Meld
+from engine.pikdame.errors import InvalidMeld
+from engine.pikdame.melds import MAX_SET, Meld
 from engine.pikdame.moves import Move
 from engine.pikdame.optimiser.arrangement import Arrangement
 from engine.pikdame.optimiser.fallback import FALLBACK_BUDGET, dive, improve

@@ -1,4 +1,4 @@
-"""Every released Gin bot version (issue 13's deploy-safe verification, for Gin's daily).
+"""Every released Gin bot version, so that a deploy during a day fails no Gin daily match.
 
 A ``gin-log/1`` record names the engine that played it; a daily record is replayed with the bots
 of that version, so a deploy during a day never fails a match begun before it. When a Gin bot's

@@ -1,4 +1,4 @@
-"""Every released bot version, importable side by side (issue 13: deploy-safe verification).
+"""Every released bot version, importable side by side, so that a deploy fails no game.
 
 A record names the engine that played it (F6 ``engine``); replaying it with other bots gives a
 ``bot_mismatch`` for an honest game. So the worker looks up the record's own version here and

@@ -146,8 +146,8 @@ class Budget(NamedTuple):
 
 #: The bots' budget: every swap plan may search NODE_BUDGET calls (bots/ and records depend on it).
 BOTS: Final = Budget(NODE_BUDGET, FALLBACK_BUDGET)
-#: A web request's hint (issue 16): at most this many search calls over all plans together, about
-#: 15 µs each on the development machine, so no hint waits more than 50 ms
+#: A web request's hint (engine.pikdame.hints): at most this many search calls over all plans
+#: together, about 15 µs each on the development machine, so no hint waits more than 50 ms
 #: (bench/results/hint.md); past it the hint is the best found and says it is not proven optimal.
 HINT: Final = Budget(2_000, 600, shared=True)
 

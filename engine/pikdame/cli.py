@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from engine.core import commandline as cl
 from engine.core.commandline import EXIT_ILLEGAL, EXIT_MALFORMED, EXIT_OK
@@ -21,6 +21,9 @@ from engine.pikdame.match import GAME_FORMAT, replay_match
 from engine.pikdame.replay import replay
 from engine.pikdame.rules import RULESETS, Rules
 from engine.pikdame.state import State
+
+#: F7's commands, the first word of their command lines.
+COMMANDS: Final = ("deal", "check", "replay")
 
 
 def cmd_deal(args: argparse.Namespace, out: TextIO) -> int:
@@ -110,4 +113,4 @@ def main(
     return cl.run(command)
 
 
-__all__ = ["EXIT_ILLEGAL", "EXIT_MALFORMED", "EXIT_OK", "build_parser", "main"]
+__all__ = ["COMMANDS", "EXIT_ILLEGAL", "EXIT_MALFORMED", "EXIT_OK", "build_parser", "main"]

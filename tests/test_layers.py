@@ -1,4 +1,4 @@
-"""The house's layers hold (issue 11 item 3, docs/ARCHITECTURE.md): every import of every module of
+"""The house's layers hold (docs/ARCHITECTURE.md): every import of every module of
 ``engine``, ``service`` and ``worker`` (read from the source, lazy imports inside functions too)
 runs downward, and no modules import each other in a cycle.
 
@@ -105,8 +105,8 @@ def test_the_walk_sees_the_packages(graph: tuple[Graph, Graph]) -> None:
 
 
 def test_no_import_cycles(graph: tuple[Graph, Graph]) -> None:
-    """Issue 11: e.g. engine/state.py ↔ engine/position.py was one (now the F5 document is read
-    into a plain Position that the state takes)."""
+    """E.g. a game's state and its position document would be one if the reader built the state:
+    each game reads its document into a plain Position that the state takes."""
     ours, _ = graph
     assert cycles(ours) == []
 
@@ -163,61 +163,88 @@ def test_the_checks_find_what_they_look_for() -> None:
     assert layer("engine.pikdame.bots.zen") == (1, "engine.pikdame")
 
 
-#: Pik Dame's modules bottom-up, as docs/ARCHITECTURE.md lists them: each imports only modules
-#: before it (a package counts with everything inside it).
-PIKDAME_ORDER = [
-    "cards",
-    "errors",
-    "melds",
-    "meldgen",
-    "moves",
-    "rules",
-    "deal",
-    "position",
-    "state",
-    "tausende",
-    "view",
-    "optimiser",
-    "bots",
-    "hints",
-    "version",
-    "releases",
-    "record",
-    "game",
-    "replay",
-    "match",
-    "daily",
-    "cli",
-    "tournament",
-]
+#: Each game's modules bottom-up, as docs/ARCHITECTURE.md lists them: each imports only modules
+#: before it (a package counts with everything inside it). Gin is split along Pik Dame's seams:
+#: errors, rules' values, the position document below the state, the game type above its view.
+GAME_ORDERS: dict[str, list[str]] = {
+    "pikdame": [
+        "cards",
+        "errors",
+        "melds",
+        "meldgen",
+        "moves",
+        "rules",
+        "deal",
+        "position",
+        "state",
+        "tausende",
+        "view",
+        "optimiser",
+        "bots",
+        "hints",
+        "version",
+        "releases",
+        "record",
+        "game",
+        "replay",
+        "match",
+        "daily",
+        "cli",
+        "tournament",
+    ],
+    "gin": [
+        "cards",
+        "errors",
+        "melds",
+        "moves",
+        "rules",
+        "deal",
+        "position",
+        "state",
+        "view",
+        "bots",
+        "record",
+        "releases",
+        "game",
+        "match",
+        "replay",
+        "daily",
+        "tournament",
+        "cli",
+    ],
+}
 
 
-def _pikdame_part(module: str) -> str | None:
+def _game_part(game: str, module: str) -> str | None:
     parts = module.split(".")
-    if parts[:2] != ["engine", "pikdame"] or len(parts) < 3:
+    if parts[:2] != ["engine", game] or len(parts) < 3:
         return None
     return parts[2]
 
 
-def test_pikdame_modules_import_only_those_below_them(graph: tuple[Graph, Graph]) -> None:
+@pytest.mark.parametrize("game", sorted(GAME_ORDERS))
+def test_a_games_modules_import_only_those_below_them(
+    graph: tuple[Graph, Graph], game: str
+) -> None:
     ours, _ = graph
-    parts = {p for m in ours if (p := _pikdame_part(m)) is not None}
-    assert parts == set(PIKDAME_ORDER)
+    order = GAME_ORDERS[game]
+    parts = {p for m in ours if (p := _game_part(game, m)) is not None}
+    assert parts == set(order)
     wrong = []
     for source, targets in sorted(ours.items()):
-        here = _pikdame_part(source)
+        here = _game_part(game, source)
         if here is None:
             continue
         for target in sorted(targets):
-            there = _pikdame_part(target)
+            there = _game_part(game, target)
             if there is None or there == here:
                 continue
-            if PIKDAME_ORDER.index(there) > PIKDAME_ORDER.index(here):
+            if order.index(there) > order.index(here):
                 wrong.append(f"{source} imports {target}")
     assert wrong == []
 
 
-#: Every test folder: shared helpers live in tests/support (issue 11 item 7).
+#: Every test folder: shared helpers live in tests/support.
 HELPER_CLEAN = tuple(
     sorted(p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and p.name != "support")
 )

@@ -50,7 +50,7 @@ def test_every_used_string_exists() -> None:
 
 
 def test_every_error_code_is_explained() -> None:
-    f7 = list(CODES)  # F7's stable codes, pinned by tests/engine/test_errors_f7.py
+    f7 = list(CODES)  # F7's stable codes, pinned by tests/pikdame/test_errors_f7.py
     for lang in ("de", "en"):
         table = strings(lang)
         assert all(table.get(f"err.{code}") for code in f7), lang

@@ -4,7 +4,7 @@ The golden file ``tests/golden/deals.json`` was generated once by the small refe
 implementation below, written from FORMATS.md §F3's text without importing ``engine.pikdame.deal``.
 Regenerate (only if F3 itself changes) with::
 
-    .venv/bin/python -m tests.engine.test_deal_f3_f4 --write
+    .venv/bin/python -m tests.pikdame.test_deal_f3_f4 --write
 
 Each test checks the reference against the file as well, so the file cannot drift from F3.
 """

@@ -4,12 +4,12 @@
 // docs/TAUSENDE.md's `S.N`), and a discard that sends an unfinished opening back to the hand
 // (R12.3) says so before it is confirmed.
 
-import { face } from "../cards.js";
-import { $, clear, h } from "../dom.js";
-import { t } from "../i18n.js";
-import { meldBox } from "../melds.js";
-import { parseMove } from "../moves.js";
-import { meldText, reading, spareJokers } from "../notation.js";
+import { face } from "../lib/cards.js";
+import { $, clear, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { meldBox } from "../lib/melds.js";
+import { parseMove } from "../lib/moves.js";
+import { meldText, reading, spareJokers } from "../lib/notation.js";
 
 function radios(name, legend, options, chosen, onChange) {
   return h("fieldset", { class: "choice" },

@@ -2,15 +2,15 @@
 // Only for closed days (the server refuses while the day's seed is secret): nothing is spoiled.
 // Before the close the owner of a finished attempt sees it as seat 0 saw it ("seen_by": 0): the
 // cards they did not see come as "??" and are shown face down.
-// A finished table's game (issue 12) is shown the same way, one round at a time.
+// A finished table's game is shown the same way, one round at a time.
 
-import { ApiError, replayPositions, tablePositions } from "./lib/api.js";
-import { back, face } from "./lib/cards.js";
-import { $, clear, h } from "./lib/dom.js";
-import { explain } from "./lib/explain.js";
-import { formatDate, signed, t } from "./lib/i18n.js";
-import { meldList } from "./lib/melds.js";
-import { describe, goesOut, seatName } from "./lib/moves.js";
+import { ApiError, replayPositions, tablePositions } from "../lib/api.js";
+import { back, face } from "../lib/cards.js";
+import { $, clear, h } from "../lib/dom.js";
+import { explain } from "../lib/explain.js";
+import { formatDate, signed, t } from "../lib/i18n.js";
+import { meldList } from "../lib/melds.js";
+import { describe, goesOut, seatName } from "../lib/moves.js";
 
 const attemptId = document.body.dataset.attempt;
 const tableId = document.body.dataset.table;
@@ -102,8 +102,8 @@ async function load() {
     return;
   }
   const data = await replayPositions(attemptId);
-  if (data.game === "gin") { // a Gin daily match has its own viewer (gin/replay.js)
-    window.location.replace(`/gin/replay/${encodeURIComponent(attemptId)}`);
+  if (data.game && data.game !== "pikdame") { // another daily game's match: its own viewer
+    window.location.replace(`/${data.game}/replay/${encodeURIComponent(attemptId)}`);
     return;
   }
   $("#replay-date").textContent = formatDate(data.date);

@@ -1,7 +1,8 @@
-// One table (issue 12): the waiting room while friends join, then the game live from the table's
-// event stream (every seat's moves, presence, the turn timer), the cut, the lucky grab, bot
-// levels, resign by consent (R8), round results, the final standings and a rematch. The player's
-// side of the table is the daily's (play/board.js); nothing here polls.
+// A Pik Dame table (docs/TABLES.md): the waiting room while friends join, then the game live from
+// the table's event stream (every seat's moves, presence, the turn timer), the cut, the lucky
+// grab, bot levels, resign by consent (R8), round results, the final standings and a rematch. The
+// player's side of the table is the daily's (board.js); nothing here polls. A ruleset played on
+// Pik Dame's board (Tausende) opens the page with what it adds (openTablePage's `ruleset`).
 
 import {
   ApiError, resignTable, sendTableMove, setBotLevel, table as fetchTable, tableHint,
@@ -12,13 +13,12 @@ import { explain, explainMove } from "../lib/explain.js";
 import { signed, t } from "../lib/i18n.js";
 import { seatName } from "../lib/moves.js";
 import { load, save } from "../lib/store.js";
-import { createBoard } from "../lib/table/board.js";
-import { closeHint, hintOpen, showHint } from "../lib/table/hint.js";
-import { logLine, play, restoreLog } from "../lib/table/playback.js";
+import { createBoard } from "./board.js";
+import { closeHint, hintOpen, showHint } from "./hint.js";
+import { logLine, play, restoreLog } from "./playback.js";
 import { createShell } from "../lib/table/shell.js";
-import { renderOpponents } from "../lib/table/table.js";
+import { renderOpponents } from "./view.js";
 import { gameName, seatText } from "../lib/table/summary.js";
-import { renderTausende } from "../lib/table/tausende.js";
 
 const tableId = document.body.dataset.table;
 const LEVELS = ["beginner", "advanced", "zen"];
@@ -33,6 +33,8 @@ const { state, me, enqueue } = shell;
 const page = { levelMenu: null, shownView: null }; // the bot level menu open, the view drawn
 const board = createBoard(ctx, { send: (move) => send(move), hint: () => hint() });
 const dismissedKey = `table.${tableId}.seenRound`;
+// What a ruleset adds to the table (openTablePage): render(T, ctx, handlers) beside the board.
+let ruleset = { render: () => {} };
 
 function presence(seat) {
   const s = state.table.seats[seat];
@@ -244,11 +246,9 @@ function renderGame() {
   } else if (T.status === "finished") {
     $("#status").textContent = t("tables.over");
   }
-  if (T.game === "tausende") {
-    renderTausende(T, ctx, {
-      send, selected: () => board.hand.selectedCards(), say: board.say, action: board.action,
-    });
-  }
+  ruleset.render(T, ctx, {
+    send, selected: () => board.hand.selectedCards(), say: board.say, action: board.action,
+  });
   renderCut();
   renderLucky();
   renderResign();
@@ -328,7 +328,8 @@ async function hint() {
     board.say(t("need.hintPlay"));
     return;
   }
-  const opening = T.game === "tausende" && T.view.opened && !T.view.opened[me()];
+  // a ruleset with an opening (its view has `opened`, R12.3): no hint before the seat has opened
+  const opening = T.view.opened && !T.view.opened[me()];
   await showHint(() => tableHint(tableId), board.hand, opening ? { none: t("hint.noneOpening") } : {});
 }
 
@@ -354,6 +355,15 @@ async function resign() {
   }
 }
 
+// ruleset: what a ruleset played on Pik Dame's board adds: render(T, ctx, handlers) draws its
+// part beside the board after each render; opening ({goal, points(meld)}) is its opening rule,
+// with which the other seats' moves are played back (playback.js).
+export function openTablePage({ render: extra = () => {}, opening = null } = {}) {
+  ruleset = { render: extra };
+  ctx.opening = opening;
+  main();
+}
+
 async function main() {
   $("#speed").value = load("speed", "normal");
   $("#speed").addEventListener("change", (e) => save("speed", e.target.value));
@@ -374,5 +384,3 @@ async function main() {
   render();
   shell.follow((message) => absorb(message.table, message.events));
 }
-
-main();

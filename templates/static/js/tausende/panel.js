@@ -5,34 +5,15 @@
 // draw), the pot only after opening (R12.4), the Q♠ that is never discarded (R12.6, `pass` with
 // Q♠s only), the table's R12.8 options and a link to the rules text. German first (lib/i18n.js).
 
-import { points, short } from "../cards.js";
-import { $, clear, h } from "../dom.js";
-import { t } from "../i18n.js";
-import { meldCards, meldLabel } from "../melds.js";
-import { seatName } from "../moves.js";
-import { jokerCards, reading } from "../notation.js";
+import { short } from "../lib/cards.js";
+import { $, clear, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { meldCards, meldLabel } from "../lib/melds.js";
+import { seatName } from "../lib/moves.js";
+import { jokerCards } from "../lib/notation.js";
+import { OPENING, tausendePoints } from "./opening.js";
 
-export const OPENING = 30; // R12.3
-
-// R12.1's points: Pik Dame's (lib/cards.js) but a joker is worth 25.
-export const tausendePoints = (codes) => codes.reduce((sum, c) => sum + (c === "X" ? 25 : points(c)), 0);
 const OPTIONS = ["ace_high_only", "no_joker_swap", "go_out_on_opening"]; // R12.8
-const rankPoints = (rank) => (rank === "A" ? 20 : "TJQK".includes(rank) ? 10 : 5);
-
-// A meld's points towards the opening (R12.3, the engine's opening_points): a joker counts as
-// the card it stands for, in a run by its place, in a set the set's rank; a joker standing for
-// the Q♠ counts as a queen (10, docs/TAUSENDE.md).
-export function openingPoints(meld) {
-  const kind = meld.kind === "set" || meld.kind === "run" ? meld.kind : reading(meld.cards);
-  const stands = kind === "run" ? jokerCards({ kind, cards: meld.cards }) : [];
-  const natural = meld.cards.find((c) => c !== "X");
-  let joker = 0;
-  return meld.cards.reduce((sum, c) => {
-    if (c !== "X") return sum + tausendePoints([c]);
-    const card = kind === "run" ? stands[joker++] : natural;
-    return sum + (card ? rankPoints(card[0]) : 0);
-  }, 0);
-}
 
 // The panel, made once, between the status line and the board; above it what the turn needs
 // at once (the swapping round, on a phone who has opened). On a phone the panel itself stands

@@ -7,11 +7,11 @@ import { explain, explainMove } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
 import { describe } from "../lib/moves.js";
 import { load, save } from "../lib/store.js";
-import { closePanel } from "../lib/table/actions.js";
-import { createBoard } from "../lib/table/board.js";
+import { closePanel } from "./actions.js";
+import { createBoard } from "./board.js";
 import { showEnd } from "./end.js";
-import { closeHint, showHint } from "../lib/table/hint.js";
-import { play, restoreLog } from "../lib/table/playback.js";
+import { closeHint, showHint } from "./hint.js";
+import { play, restoreLog } from "./playback.js";
 
 const attemptId = document.body.dataset.attempt;
 const ctx = { seats: null, name: null, attemptId, closed: null };
@@ -94,8 +94,8 @@ async function start() {
   $("#speed").addEventListener("change", (e) => save("speed", e.target.value));
   try {
     game.attempt = await fetchAttempt(attemptId);
-    if (game.attempt.game === "gin") { // a Gin daily attempt has its own page (gin/play.js)
-      window.location.replace(`/gin/play/${encodeURIComponent(attemptId)}`);
+    if (game.attempt.game && game.attempt.game !== "pikdame") { // another daily game's: its page
+      window.location.replace(`/${game.attempt.game}/play/${encodeURIComponent(attemptId)}`);
       return;
     }
   } catch (e) {

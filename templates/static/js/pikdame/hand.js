@@ -1,8 +1,8 @@
 // The own hand as an ARIA listbox: arrows move, Enter/Space select, click/tap toggles.
 // Selection is kept by position in the shown order (two decks: the same card can be held twice).
 
-import { face, sortCards } from "../cards.js";
-import { clear, h } from "../dom.js";
+import { face, sortCards } from "../lib/cards.js";
+import { clear, h } from "../lib/dom.js";
 
 // From this many cards on, a phone overlaps them more (the corner still shows rank and suit).
 const CROWDED = 18;

@@ -1,12 +1,12 @@
 // The hint: the best melds for the hand now (GET /api/attempts/{id}/hint; at a table, a function
 // asking GET /api/tables/{id}/hint, docs/TABLES.md "Hints").
 
-import { hint as fetchHint } from "../api.js";
-import { face } from "../cards.js";
-import { $, clear, h } from "../dom.js";
-import { explain } from "../explain.js";
-import { t } from "../i18n.js";
-import { describe, parseMove } from "../moves.js";
+import { hint as fetchHint } from "../lib/api.js";
+import { face } from "../lib/cards.js";
+import { $, clear, h } from "../lib/dom.js";
+import { explain } from "../lib/explain.js";
+import { t } from "../lib/i18n.js";
+import { describe, parseMove } from "../lib/moves.js";
 
 export const hintOpen = () => !$("#hint").hidden;
 

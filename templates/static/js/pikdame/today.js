@@ -2,11 +2,11 @@
 
 import {
   ApiError, attempt as fetchAttempt, myStats, startAttempt as start, today,
-} from "./lib/api.js";
-import { $ } from "./lib/dom.js";
-import { explain, explainRankedStart } from "./lib/explain.js";
-import { formatDate, formatNumber, t } from "./lib/i18n.js";
-import { attemptKey, forget, load, playerName, save } from "./lib/store.js";
+} from "../lib/api.js";
+import { $ } from "../lib/dom.js";
+import { explain, explainRankedStart } from "../lib/explain.js";
+import { formatDate, formatNumber, t } from "../lib/i18n.js";
+import { attemptKey, forget, load, playerName, save } from "../lib/store.js";
 
 function playUrl(id) {
   return `/play/${encodeURIComponent(id)}`;

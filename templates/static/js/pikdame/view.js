@@ -1,11 +1,11 @@
 // Drawing the table from the player's view V (API.md): opponents with their hand sizes and
 // melds, the stock's size, the discard pile, the own melds and whose turn it is.
 
-import { back, face } from "../cards.js";
-import { $, clear, h } from "../dom.js";
-import { t } from "../i18n.js";
-import { meldList } from "../melds.js";
-import { seatName } from "../moves.js";
+import { back, face } from "../lib/cards.js";
+import { $, clear, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { meldList } from "../lib/melds.js";
+import { seatName } from "../lib/moves.js";
 
 // On a phone the bots are compact: their melds open on demand (a tap on "Auslagen (n)").
 const WIDE = window.matchMedia("(min-width: 700px)");

@@ -1,13 +1,13 @@
 // The bots' moves one by one: each event is written to the move list and shown on the table
 // (the acting seat lit, its hand size, the stock and the discard pile updated) before the next.
 // Only public facts of each move are used; the final view from the server then replaces it all.
+// A ruleset with an opening (Tausende, R12.3) gives its rule as ctx.opening = {goal, points(meld)}.
 
-import { $, clear, h, sleep } from "../dom.js";
-import { t } from "../i18n.js";
-import { describe, goesOut, parseMove, seatName } from "../moves.js";
-import { load, save } from "../store.js";
-import { seatMelds, showTop } from "./table.js";
-import { OPENING, openingPoints } from "./tausende.js";
+import { $, clear, h, sleep } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { describe, goesOut, parseMove, seatName } from "../lib/moves.js";
+import { load, save } from "../lib/store.js";
+import { seatMelds, showTop } from "./view.js";
 
 export const SPEEDS = { slow: 1000, normal: 450, fast: 180, veryfast: 15 };
 // The move list kept in the browser (a round has a few hundred moves at most).
@@ -34,7 +34,7 @@ function logItem(seat, move, ctx, goingOut, note = null, timer = false) {
   const mine = seat === (ctx.me ?? 0);
   const back = note === "back";
   const text = note && note.takeBack
-    ? t("move.takeBack", { n: note.takeBack, goal: OPENING })
+    ? t("move.takeBack", { n: note.takeBack, goal: ctx.opening?.goal })
     : describe(move, { goingOut, who: { seat, seats: ctx.seats, me: ctx.me ?? 0 } });
   return h("li", {
     class: `${mine ? "mine" : ""}${back ? " taken-back" : ""}${note && note.takeBack ? " take-back" : ""}${timer ? " timer" : ""}`,
@@ -135,16 +135,16 @@ function light(seat) {
   return section;
 }
 
-// Tausende (R12.3): who has opened, and the opening points of the seat to move this turn, kept
-// up move by move; at the end of a turn below 30 the seat's melds go back to its hand (the
-// engine's rule: a seat that has not opened has no melds but this turn's). Returns whether they
-// did.
+// An opening (ctx.opening, Tausende's R12.3): who has opened, and the opening points of the seat
+// to move this turn, kept up move by move; at the end of a turn below the goal the seat's melds go
+// back to its hand (the engine's rule: a seat that has not opened has no melds but this turn's).
+// Returns whether they did.
 function openings(shown, seat, text, ctx) {
-  if (!shown.opened) return false;
+  if (!shown.opened || !ctx.opening) return false;
   const move = parseMove(text);
   if (move.kind === "meld" && !shown.opened[seat]) {
-    shown.points += openingPoints({ kind: move.reading, cards: move.cards });
-    if (shown.points >= OPENING) shown.opened[seat] = true;
+    shown.points += ctx.opening.points({ kind: move.reading, cards: move.cards });
+    if (shown.points >= ctx.opening.goal) shown.opened[seat] = true;
   }
   const ends = move.kind === "discard" || move.kind === "pass";
   const back = ends && !shown.opened[seat] && shown.melds[seat].length > 0;

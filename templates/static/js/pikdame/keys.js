@@ -1,7 +1,7 @@
 // Keyboard play: single keys for the actions (shown on the buttons), Escape clears, digits pick
 // a meld in an open choice. Letters come from the strings, so each language has its own.
 
-import { t } from "../i18n.js";
+import { t } from "../lib/i18n.js";
 
 const NAMES = ["draw", "take", "meld", "lay", "swap", "discard"];
 

@@ -1,5 +1,5 @@
 // The game switch of the daily pages (rankings, archive): Pik Dame or Gin Rommé by ?game=.
-import { $$ } from "../lib/dom.js";
+import { $$ } from "./dom.js";
 
 export function showGameSwitch(game) {
   for (const link of $$("#game-switch a")) {

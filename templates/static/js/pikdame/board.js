@@ -3,18 +3,18 @@
 // the keys, sorting and the discard pile's toggle. The page says how a move is sent; the board
 // draws a view (API.md's V, whose `seat` is the player's) and gathers the move.
 
-import { meldPoints } from "../cards.js";
-import { $ } from "../dom.js";
-import { describeSelection } from "../explain.js";
-import { t } from "../i18n.js";
-import { seatName } from "../moves.js";
-import { jokerCards } from "../notation.js";
-import { load, save } from "../store.js";
+import { meldPoints } from "../lib/cards.js";
+import { $ } from "../lib/dom.js";
+import { describeSelection } from "../lib/explain.js";
+import { t } from "../lib/i18n.js";
+import { seatName } from "../lib/moves.js";
+import { jokerCards } from "../lib/notation.js";
+import { load, save } from "../lib/store.js";
 import { closePanel, openPanel, precheck, prepare } from "./actions.js";
 import { Hand } from "./hand.js";
 import { closeHint, hintOpen } from "./hint.js";
 import { bindKeys } from "./keys.js";
-import { renderOpponents, renderOwnMelds, renderPiles, renderStatus } from "./table.js";
+import { renderOpponents, renderOwnMelds, renderPiles, renderStatus } from "./view.js";
 
 // The player's seat in a view (the daily's views say 0).
 export const mySeat = (view) => view.seat ?? 0;

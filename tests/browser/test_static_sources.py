@@ -71,3 +71,12 @@ def test_no_inline_script_style_or_handlers() -> None:
         assert "<style" not in html, path.name
         assert not re.search(r"\sstyle=", html), path.name
         assert not re.search(r"\son[a-z]+=", html), path.name
+
+
+def test_shared_scripts_name_no_game() -> None:
+    """static/js/lib/ serves every game: no game's name is a string in its code (what a game adds
+    lives in static/js/<game>/, and the game's page passes it in). Comments may speak of them."""
+    name = re.compile(r"""["'`](pikdame|gin|tausende)["'`]""")
+    for path in (STATIC / "js" / "lib").rglob("*.js"):
+        code = "\n".join(line.split("//")[0] for line in path.read_text("utf-8").splitlines())
+        assert not name.findall(code), path.relative_to(STATIC)

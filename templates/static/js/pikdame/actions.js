@@ -7,9 +7,9 @@
 import { face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { meldBox } from "../lib/melds.js";
-import { parseMove } from "../lib/moves.js";
-import { meldText, reading, spareJokers } from "../lib/notation.js";
+import { meldBox } from "./melds.js";
+import { parseMove } from "./moves.js";
+import { meldText, reading, spareJokers } from "./notation.js";
 
 function radios(name, legend, options, chosen, onChange) {
   return h("fieldset", { class: "choice" },

@@ -5,15 +5,15 @@
 
 import { meldPoints } from "../lib/cards.js";
 import { $ } from "../lib/dom.js";
-import { describeSelection } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
-import { seatName } from "../lib/moves.js";
-import { jokerCards } from "../lib/notation.js";
 import { load, save } from "../lib/store.js";
 import { closePanel, openPanel, precheck, prepare } from "./actions.js";
+import { describeSelection } from "./explain.js";
 import { Hand } from "./hand.js";
 import { closeHint, hintOpen } from "./hint.js";
 import { bindKeys } from "./keys.js";
+import { seatName } from "./moves.js";
+import { jokerCards } from "./notation.js";
 import { renderOpponents, renderOwnMelds, renderPiles, renderStatus } from "./view.js";
 
 // The player's seat in a view (the daily's views say 0).

@@ -5,8 +5,8 @@ import { ApiError, attempt as fetchAttempt, gameLog, shareOf, verification } fro
 import { $, clear, h, sleep } from "../lib/dom.js";
 import { explain, explainReason } from "../lib/explain.js";
 import { formatDate, signed, t } from "../lib/i18n.js";
-import { lays, parseMove, seatName, startsTurn } from "../lib/moves.js";
 import { copyOnClick } from "../lib/share.js";
+import { lays, parseMove, seatName, startsTurn } from "./moves.js";
 
 // The verdict is waited for with a long poll (the service answers as soon as it exists); where the
 // service has no long poll (404), the attempt is polled with a growing pause instead.

@@ -6,7 +6,7 @@ import { face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
-import { describe, parseMove } from "../lib/moves.js";
+import { describe, parseMove } from "./moves.js";
 
 export const hintOpen = () => !$("#hint").hidden;
 

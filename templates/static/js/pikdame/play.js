@@ -3,14 +3,15 @@
 
 import { ApiError, attempt as fetchAttempt, day as fetchDay, sendMove } from "../lib/api.js";
 import { $, h } from "../lib/dom.js";
-import { explain, explainMove } from "../lib/explain.js";
+import { explain } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
-import { describe } from "../lib/moves.js";
 import { load, save } from "../lib/store.js";
 import { closePanel } from "./actions.js";
 import { createBoard } from "./board.js";
 import { showEnd } from "./end.js";
+import { explainMove } from "./explain.js";
 import { closeHint, showHint } from "./hint.js";
+import { describe } from "./moves.js";
 import { play, restoreLog } from "./playback.js";
 
 const attemptId = document.body.dataset.attempt;

@@ -5,8 +5,8 @@
 
 import { $, clear, h, sleep } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { describe, goesOut, parseMove, seatName } from "../lib/moves.js";
 import { load, save } from "../lib/store.js";
+import { describe, goesOut, parseMove, seatName } from "./moves.js";
 import { seatMelds, showTop } from "./view.js";
 
 export const SPEEDS = { slow: 1000, normal: 450, fast: 180, veryfast: 15 };

@@ -9,8 +9,8 @@ import { back, face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
 import { formatDate, signed, t } from "../lib/i18n.js";
-import { meldList } from "../lib/melds.js";
-import { describe, goesOut, seatName } from "../lib/moves.js";
+import { meldList } from "./melds.js";
+import { describe, goesOut, seatName } from "./moves.js";
 
 const attemptId = document.body.dataset.attempt;
 const tableId = document.body.dataset.table;

@@ -9,16 +9,17 @@ import {
 } from "../lib/api.js";
 import { face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
-import { explain, explainMove } from "../lib/explain.js";
+import { explain } from "../lib/explain.js";
 import { signed, t } from "../lib/i18n.js";
-import { seatName } from "../lib/moves.js";
 import { load, save } from "../lib/store.js";
-import { createBoard } from "./board.js";
-import { closeHint, hintOpen, showHint } from "./hint.js";
-import { logLine, play, restoreLog } from "./playback.js";
 import { createShell } from "../lib/table/shell.js";
-import { renderOpponents } from "./view.js";
 import { gameName, seatText } from "../lib/table/summary.js";
+import { createBoard } from "./board.js";
+import { explainMove } from "./explain.js";
+import { closeHint, hintOpen, showHint } from "./hint.js";
+import { seatName } from "./moves.js";
+import { logLine, play, restoreLog } from "./playback.js";
+import { renderOpponents } from "./view.js";
 
 const tableId = document.body.dataset.table;
 const LEVELS = ["beginner", "advanced", "zen"];

@@ -75,7 +75,7 @@ async function startAttempt(date) {
   }
 }
 
-// The player's streak in the daily game, kept on the server (issue 13).
+// The player's streak in the daily game, kept on the server (GET /api/me/stats).
 async function showStreak() {
   try {
     const streak = (await myStats()).streaks.pikdame;

@@ -4,8 +4,8 @@
 import { back, face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { meldList } from "../lib/melds.js";
-import { seatName } from "../lib/moves.js";
+import { meldList } from "./melds.js";
+import { seatName } from "./moves.js";
 
 // On a phone the bots are compact: their melds open on demand (a tap on "Auslagen (n)").
 const WIDE = window.matchMedia("(min-width: 700px)");

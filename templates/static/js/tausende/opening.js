@@ -4,7 +4,7 @@
 // them as the table's opening rule).
 
 import { points } from "../lib/cards.js";
-import { jokerCards, reading } from "../lib/notation.js";
+import { jokerCards, reading } from "../pikdame/notation.js";
 
 export const OPENING = 30; // R12.3
 

@@ -8,9 +8,9 @@
 import { short } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { meldCards, meldLabel } from "../lib/melds.js";
-import { seatName } from "../lib/moves.js";
-import { jokerCards } from "../lib/notation.js";
+import { meldCards, meldLabel } from "../pikdame/melds.js";
+import { seatName } from "../pikdame/moves.js";
+import { jokerCards } from "../pikdame/notation.js";
 import { OPENING, tausendePoints } from "./opening.js";
 
 const OPTIONS = ["ace_high_only", "no_joker_swap", "go_out_on_opening"]; // R12.8

@@ -2,7 +2,7 @@
 // ascending ring order with each joker at the position it fills. This only formats the choice;
 // whether the meld is legal is for the engine to say (its answer is explained to the player).
 
-import { parse, RANKS, SUITS } from "./cards.js";
+import { parse, RANKS, SUITS } from "../lib/cards.js";
 
 // How a selection can be laid (R5): "set", "run", "open" (one natural: the player chooses) or
 // "mixed" (no valid reading: sent as selected, and the server explains why). Same suit alone is

@@ -1,8 +1,8 @@
 // F2 moves (FORMATS.md): the one parser every page uses, a move in words ("Bot 2 wirft D♠ ab"),
 // and who sits where.
 
-import { cardsText, short } from "./cards.js";
-import { t } from "./i18n.js";
+import { cardsText, short } from "../lib/cards.js";
+import { t } from "../lib/i18n.js";
 
 const CARD = /^([2-9TJQKA][SHDC]|X)$/;
 

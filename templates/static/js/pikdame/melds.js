@@ -2,9 +2,9 @@
 // its real number (F2: a player's melds are numbered 1, 2, 3 … in the order they were laid), a
 // joker in a run showing the card it stands for.
 
-import { face, meldPoints } from "./cards.js";
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { face, meldPoints } from "../lib/cards.js";
+import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { jokerCards } from "./notation.js";
 
 export function meldCards(meld) {

@@ -1,5 +1,5 @@
-// The player's side of a table, shared by the daily page (play/main.js) and the tables page
-// (tables/table.js): the own hand, the own melds, the action buttons with their confirm panel,
+// The player's side of a Pik Dame table, shared by the daily page (play.js) and the tables page
+// (tablepage.js): the own hand, the own melds, the action buttons with their confirm panel,
 // the keys, sorting and the discard pile's toggle. The page says how a move is sent; the board
 // draws a view (API.md's V, whose `seat` is the player's) and gathers the move.
 

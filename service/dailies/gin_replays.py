@@ -1,4 +1,4 @@
-"""The Gin replay viewer's data (templates/gin_replay.html, docs/GIN_DAILY.md "Replay viewer
+"""The Gin replay viewer's data (templates/gin/replay.html, docs/GIN_DAILY.md "Replay viewer
 data"): a finished match's public record stepped through the engine, hand by hand.
 
 ``{"record", "deals": [gin-position/1 right after each hand's deal], "positions":

@@ -55,7 +55,7 @@ def table_summary(table_id: str, game: str, players: int) -> dict[str, Any]:
 
 
 def replay_url(summary: dict[str, Any]) -> str:
-    """The page showing the game again (templates/replay.html, gin_replay.html)."""
+    """The page showing the game again (templates/<game>/replay.html)."""
     if summary["type"] == "table":
         return f"/tables/{summary['id']}/replay"
     if summary["game"] == "gin":

@@ -31,11 +31,9 @@ from service.web.redisconn import get_redis, settings
 TEMPLATES: Final = Path(__file__).resolve().parents[2] / "templates"
 STATIC: Final = TEMPLATES / "static"
 LANG_COOKIE: Final = "lang"
-#: The games of the "Spielen" page, and those its table pages can show (Gin: gin_table.html).
+#: The games of the "Spielen" page, and those its table pages can show (<game>/table.html).
 TABLE_GAMES: Final = ("pikdame", "gin", "tausende")
 PLAYABLE: Final = ("pikdame", "gin", "tausende")
-#: A table page per game where it is not Pik Dame's (templates/table.html).
-TABLE_PAGES: Final = {"gin": "gin_table.html"}
 
 bp = Blueprint(
     "pages",
@@ -54,6 +52,12 @@ def current_lang() -> str:
         return asked
     saved = request.cookies.get(LANG_COOKIE)
     return saved if saved in LANGS else "de"
+
+
+def game_page(game: str, name: str) -> str:
+    """A game's own page, ``templates/<game>/<name>.html``: every game names its pages alike
+    (``table``, ``play``, ``replay``, ``rules_<lang>``)."""
+    return f"{game}/{name}.html"
 
 
 def page(template: str, name: str, **context: Any) -> Response:
@@ -102,19 +106,19 @@ def today() -> Response:
 @bp.get("/play/<attempt_id>")
 def play(attempt_id: str) -> Response:
     """The table of one attempt (the API decides whether this browser may see it)."""
-    return page("play.html", "play", attempt_id=attempt_id)
+    return page(game_page("pikdame", "play"), "play", attempt_id=attempt_id)
 
 
 @bp.get("/gin/play/<attempt_id>")
 def gin_play(attempt_id: str) -> Response:
     """A Gin daily attempt (docs/GIN_DAILY.md) on the Gin board (the API decides who sees it)."""
-    return page("gin_play.html", "play", attempt_id=attempt_id)
+    return page(game_page("gin", "play"), "play", attempt_id=attempt_id)
 
 
 @bp.get("/gin/replay/<attempt_id>")
 def gin_replay_viewer(attempt_id: str) -> Response:
     """A finished Gin daily match of a closed day, hand by hand (``/replay/<id>/positions``)."""
-    return page("gin_replay.html", "replay", attempt_id=attempt_id, table_id="")
+    return page(game_page("gin", "replay"), "replay", attempt_id=attempt_id, table_id="")
 
 
 @bp.get("/rankings")
@@ -129,7 +133,7 @@ def archive() -> Response:
 
 @bp.get("/replay/<attempt_id>")
 def replay_viewer(attempt_id: str) -> Response:
-    return page("replay.html", "replay", attempt_id=attempt_id)
+    return page(game_page("pikdame", "replay"), "replay", attempt_id=attempt_id)
 
 
 @bp.get("/account")
@@ -168,7 +172,7 @@ def league(code: str) -> Response:
 
 @bp.get("/rules")
 def rules() -> Response:
-    return page(f"rules_{current_lang()}.html", "rules")
+    return page(game_page("pikdame", f"rules_{current_lang()}"), "rules")
 
 
 @bp.get("/spielen")
@@ -214,17 +218,16 @@ def table(table_id: str) -> Response:
     """One table: the waiting room, the game live, round results and the final standings; the
     page of the table's game (an unknown table gets Pik Dame's page, which says so)."""
     found = tables.load(get_redis(), table_id)
-    template = TABLE_PAGES.get(found.game, "table.html") if found is not None else "table.html"
     game = found.game if found is not None else "pikdame"
-    return page(template, "tables", table_id=table_id, game=game)
+    return page(game_page(game, "table"), "tables", table_id=table_id, game=game)
 
 
 @bp.get("/tables/<id:table_id>/replay")
 def table_replay(table_id: str) -> Response:
-    """A finished table's game, round by round, in the daily's replay viewer (Gin: its own)."""
+    """A finished table's game, round by round, in its game's replay viewer."""
     found = tables.load(get_redis(), table_id)
-    template = "gin_replay.html" if found is not None and found.game == "gin" else "replay.html"
-    return page(template, "replay", attempt_id="", table_id=table_id)
+    game = found.game if found is not None else "pikdame"
+    return page(game_page(game, "replay"), "replay", attempt_id="", table_id=table_id)
 
 
 @bp.get("/tables/<id:table_id>/replay/positions")
@@ -259,7 +262,7 @@ def table_replay_positions(table_id: str) -> tuple[Response, int] | Response:
 @bp.get("/rules/tausende")
 def rules_tausende() -> Response:
     """The Tausende ruleset's rules (RULES.md R12) for its tables."""
-    return page(f"rules_tausende_{current_lang()}.html", "rules")
+    return page(game_page("tausende", f"rules_{current_lang()}"), "rules")
 
 
 @bp.get("/replay/<id:attempt_id>/positions")
@@ -299,7 +302,7 @@ def _error(status: int, code: str, message: str) -> tuple[Response, int]:
 @bp.get("/rules/gin")
 def rules_gin() -> Response:
     """Gin Rommé's rules (GIN.md G1-G8) in short, for its lesson and its players."""
-    return page(f"rules_gin_{current_lang()}.html", "rules")
+    return page(game_page("gin", f"rules_{current_lang()}"), "rules")
 
 
 @bp.get("/lernen/<game>")

@@ -6,7 +6,7 @@
 import { cardName, face } from "../lib/cards.js";
 import { clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { deadwoodOf, defendText, fitsMeld, orderLayoffs, parseGinMove, sortGin } from "./cards.js";
+import { deadwoodOf, defendText, fitsMeld, fittingLayoffs, orderLayoffs, parseGinMove, sortGin } from "./cards.js";
 import { meldBox } from "./view.js";
 
 // board: the board's parts (board.js), whose act(move) sends the defence. Returns {renderDefend}.
@@ -49,8 +49,8 @@ export function createGinDefence(board) {
               dataset: { layoff: c },
               onchange: (e) => {
                 const n = Number(e.target.value);
-                ui.layoffs = ui.layoffs.filter(([x]) => x !== c);
-                if (n) ui.layoffs.push([c, n]);
+                const others = ui.layoffs.filter(([x]) => x !== c);
+                ui.layoffs = fittingLayoffs(knock.melds, n ? [...others, [c, n]] : others);
                 renderDefend();
               },
             }, h("option", { value: "0", text: t("gin.defend.keep") }),

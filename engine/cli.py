@@ -21,11 +21,29 @@ def main(
         from engine.gin.cli import main as gin_main
 
         return gin_main(argv[1:], out, stdin)
+    if argv[:1] == ["analyse"]:  # docs/ANALYSIS.md: a seat's play, move by move
+        return _analyse(argv[1:], out, stdin)
     if argv[:1] == ["tournament"]:
         from engine.pikdame.tournament import main as tournament_main  # only when asked: heavy
 
         return int(tournament_main(argv[1:]))
     return pikdame_cli.main(argv, out, stdin)
+
+
+def _analyse(argv: list[str], out: TextIO | None, stdin: TextIO | None) -> int:
+    from engine.core import commandline as cl
+    from engine.pikdame.analysis import analyse, analyse_position  # only when asked: heavy
+
+    argv, output, source = cl.streams(argv, out, stdin)
+    return cl.analyse(
+        argv,
+        output,
+        source,
+        prog="python -m engine",
+        part="round",
+        of_record=analyse,
+        of_position=analyse_position,
+    )
 
 
 __all__ = ["EXIT_ILLEGAL", "EXIT_MALFORMED", "EXIT_OK", "main"]

@@ -202,7 +202,7 @@ def analyse_hand(
             raise ReplayError(e.code, f"move {index} ({text!r}): {e.message}", index) from None
         if done.kind != "resign" and mover == seat and state.turn == seat:
             turn_start = state.phase != "discard"
-            turn += turn_start
+            turn += turn_start or turn == 0  # a position may start mid-turn
             found.append(analyst.decision(state, index, turn, done, turn_start))
         state = after
         if state.outcome is not None:

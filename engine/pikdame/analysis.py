@@ -273,7 +273,7 @@ def analyse_round(
         except PikDameError as e:
             raise ReplayError(e.code, f"move {index} ({text!r}): {e.message}", index) from None
         if done.kind != "resign" and mover == seat and state.turn == seat:
-            turn += state.phase == "draw"
+            turn += state.phase == "draw" or turn == 0  # a position may start mid-turn
             found.append(analyst.decision(state, known, index, turn, done))
         if mover != seat:
             learn(known, state, after, mover, done)
@@ -385,6 +385,8 @@ def analyse(
         raise FormatError("a record is a JSON object", None)
     kind = record.get("format")
     if kind == LOG_FORMAT:
+        if round != 1:
+            raise FormatError(f"a daily record holds one round, not round {round}", None)
         start, moves, seats, changes, number = _round_of_log(record, seed)
     elif kind == GAME_FORMAT:
         start, moves, seats, changes, number = _round_of_game(record, round, seed)

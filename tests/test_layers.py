@@ -243,6 +243,7 @@ PIKDAME_ORDER = [
     "replay",
     "match",
     "daily",
+    "analysis",
     "cli",
     "tournament",
 ]

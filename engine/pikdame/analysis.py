@@ -54,7 +54,7 @@ ANALYST: Final = "zen"
 #: The ``view`` mode's samples (docs/ANALYSIS.md): a budget of play-outs per round, so that a
 #: daily round analyses within 5 s on one core whatever the player did (bench/bench_analysis.py;
 #: BENCHMARKS.md gives the intervals it yields).
-SAMPLING: Final = Sampling(budget=400, graph=8, least=8, most=48)
+SAMPLING: Final = Sampling(budget=320, graph=8, least=8, most=48)
 #: The most samples a caller may ask for per decision.
 MAX_SAMPLES: Final = 1000
 #: Round points (R7) a decision must cost for each mark (docs/ANALYSIS.md).

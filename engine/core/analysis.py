@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
@@ -224,9 +224,10 @@ def shuffle_pool(stream: Stream, pool: Sequence[T]) -> list[T]:
     return [pool[i] for i in shuffled(stream, len(pool))] if pool else []
 
 
-#: ``outcomes(count, both)``: the analysed seat's results of ``count`` play-outs after the best
-#: move, and (``both``) after the played move in the same worlds; lists of equal length.
-Outcomes = Callable[[int, bool], tuple[list[int], list[int]]]
+#: ``samples(both)``: play-outs in one sampled deal after another (the real deal once, in the
+#: ``deal`` mode), each (the seat's result after the best move, after the played move when
+#: ``both`` (else None), the moves both play-outs made).
+Samples = Callable[[bool], Iterator[tuple[int, int | None, int]]]
 
 
 @dataclass(frozen=True)
@@ -234,7 +235,7 @@ class Decision:
     """A decision of the analysed seat as the replay finds it, before any sampling: the move it
     played, the analyst's move, why the two are certainly worth the same (``same``: ``move``,
     the same move; ``turn``, the same position once the analyst finished the turn) or None, and
-    how to play both out (:data:`Outcomes`)."""
+    how to play both out (:data:`Samples`)."""
 
     move_index: int
     turn: int
@@ -243,66 +244,85 @@ class Decision:
     best: str
     same: str | None
     turn_start: bool
-    outcomes: Outcomes
+    samples: Samples
 
 
 @dataclass(frozen=True)
 class Sampling:
-    """How many worlds each judged decision is played out in (docs/ANALYSIS.md).
+    """How many sampled deals each decision is played out in (docs/ANALYSIS.md).
 
-    ``fixed``: that many for every decision and graph point. Otherwise a ``budget`` of play-outs
-    per round (hand), shared out evenly: each graph point not already judged gets ``graph``
-    play-outs, each judged decision two per sample (both moves), between ``least`` and ``most``
-    samples. The share depends only on how many decisions differ from the analyst's, so it is
-    as deterministic as the rest."""
+    ``fixed``: that many for every judged decision and graph point. Otherwise a budget of
+    ``moves`` play-out moves per round (hand), what its time is made of: each graph point of its
+    own gets ``graph`` deals first; what is left is shared equally by the judged decisions, and
+    each samples deal after deal until it has spent its share, at least ``least`` and at most
+    ``most`` deals. A play-out's moves are a fact of the seat's views and the bots, so the
+    shares are as deterministic as the rest; a decision late in the round, whose play-outs are
+    short, gets more deals for the same time."""
 
-    budget: int
+    moves: int
     graph: int
     least: int
     most: int
     fixed: int | None = None
 
-    def shares(self, judged: int, points: int) -> tuple[int, int]:
-        """(samples per judged decision, samples per graph point of its own)."""
+    def to_json(self) -> dict[str, int]:
         if self.fixed is not None:
-            return self.fixed, self.fixed
-        if judged == 0:
-            return self.most, self.graph
-        left = self.budget - points * self.graph
-        return max(self.least, min(self.most, left // (2 * judged))), self.graph
+            return {"fixed": self.fixed}
+        return {"moves": self.moves, "graph": self.graph, "least": self.least, "most": self.most}
 
 
 def evaluate(
     decisions: Sequence[Decision], sampling: Sampling, deal: bool, marks: Marks
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int, int]:
-    """Play every decision out: (the ``decisions`` entries, the ``graph`` points, samples per
-    judged decision, samples per graph point). ``deal``: the real deal, one play-out each, every
-    value certain."""
-    judged = sum(1 for d in decisions if d.same is None)
-    points = sum(1 for d in decisions if d.same is not None and d.turn_start)
-    samples, graph_samples = (1, 1) if deal else sampling.shares(judged, points)
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Play every decision out: (the ``decisions`` entries, the ``graph`` points). ``deal``:
+    the real deal, one play-out each, every value certain."""
 
     def estimate(values: list[int]) -> Estimate:
         return Estimate.certain(values[0]) if deal else Estimate.of(values)
 
+    points: dict[int, Estimate] = {}
+    spent = 0
+    for i, d in enumerate(decisions):
+        if d.same is not None and d.turn_start:
+            count = 1 if deal else sampling.fixed or sampling.graph
+            results: list[int] = []
+            source = d.samples(False)
+            while len(results) < count:
+                best, _, moves = next(source)
+                results.append(best)
+                spent += moves
+            points[i] = estimate(results)
+    judged = sum(1 for d in decisions if d.same is None)
+    share = max(0, sampling.moves - spent) // judged if judged else 0
     entries: list[dict[str, Any]] = []
     graph: list[dict[str, Any]] = []
-    for d in decisions:
-        value: Estimate | None = None
+    for i, d in enumerate(decisions):
         if d.same is not None:
-            cost, best_value, played_value = Estimate.certain(0), None, None
-            if d.turn_start:
-                value = estimate(d.outcomes(graph_samples, False)[0])
+            entries.append(_decision_json(d, Estimate.certain(0), None, None, marks))
         else:
-            best, played = d.outcomes(samples, True)
-            cost = estimate([b - p for b, p in zip(best, played, strict=True)])
-            best_value, played_value = estimate(best), estimate(played)
+            bests: list[int] = []
+            playeds: list[int] = []
+            used = 0
+            source = d.samples(True)
+            while True:
+                best, played, moves = next(source)
+                assert played is not None
+                bests.append(best)
+                playeds.append(played)
+                used += moves
+                n = len(bests)
+                if deal or n == sampling.fixed or n >= sampling.most:
+                    break
+                if sampling.fixed is None and n >= sampling.least and used >= share:
+                    break
+            cost = estimate([b - p for b, p in zip(bests, playeds, strict=True)])
+            best_value = estimate(bests)
+            entries.append(_decision_json(d, cost, best_value, estimate(playeds), marks))
             if d.turn_start:
-                value = best_value
-        entries.append(_decision_json(d, cost, best_value, played_value, marks))
-        if value is not None:
-            graph.append(point_json(d.move_index, d.turn, value))
-    return entries, graph, samples, graph_samples
+                points[i] = best_value
+        if i in points:
+            graph.append(point_json(d.move_index, d.turn, points[i]))
+    return entries, graph
 
 
 def _decision_json(
@@ -371,7 +391,7 @@ __all__ = [
     "Decision",
     "Estimate",
     "Marks",
-    "Outcomes",
+    "Samples",
     "Sampling",
     "canonical_text",
     "evaluate",

@@ -44,9 +44,9 @@ ANALYSIS_FORMAT: Final = "gin-analysis/1"
 MODES: Final = ("view", "deal")
 #: The stronger of the two bots (G9): the moves are compared with its.
 ANALYST: Final = "strong"
-#: The ``view`` mode's samples: a budget of play-outs per hand, so that a hand analyses within
-#: 1 s on one core (bench/bench_analysis.py; BENCHMARKS.md gives the intervals it yields).
-SAMPLING: Final = Sampling(budget=360, graph=8, least=8, most=48)
+#: The ``view`` mode's samples: a budget of play-out moves per hand, so that a hand analyses
+#: within 1 s on one core (bench/bench_analysis.py; BENCHMARKS.md gives the intervals it yields).
+SAMPLING: Final = Sampling(moves=8000, graph=8, least=8, most=48)
 MAX_SAMPLES: Final = 1000
 #: Hand-result points (G6) a decision must cost for each mark (docs/ANALYSIS.md).
 MARKS: Final = Marks(inaccuracy=2, mistake=5, blunder=10)
@@ -117,21 +117,23 @@ class _Analyst:
         self.mode = mode
         self.levels = levels
 
-    def play_out(self, state: HandState) -> int:
+    def play_out(self, state: HandState) -> tuple[int, int]:
+        """Both bots play to the hand's end: (the seat's hand result, G6; the moves)."""
         levels = self.levels
-        for _ in range(MAX_PLAYOUT):
+        for moves in range(MAX_PLAYOUT):
             if state.outcome is not None:
-                return hand_result(state, self.seat)
+                return hand_result(state, self.seat), moves
             s = state.turn
             state.push(choose_move(levels[s], view(state, s)), s)
         raise EngineError(f"a play-out ran past {MAX_PLAYOUT} moves")
 
-    def worlds(self, state: HandState, v: View, count: int) -> Iterator[HandState]:
+    def worlds(self, state: HandState, v: View) -> Iterator[HandState]:
+        """The real hand (``deal``), or deal after deal of the unseen cards (``view``)."""
         if self.mode == "deal":
             yield state.copy()
             return
         stream = sample_stream(_TAG, {"view": v.to_json()})
-        for _ in range(count):
+        while True:
             yield sample_world(v, stream)
 
     def decision(
@@ -145,21 +147,18 @@ class _Analyst:
         played_state.push(played, seat)
         same = "move" if _settled(best_state) == _settled(played_state) else None
 
-        def outcomes(count: int, both: bool) -> tuple[list[int], list[int]]:
-            best_scores: list[int] = []
-            played_scores: list[int] = []
-            for world in self.worlds(state, v, count):
+        def samples(both: bool) -> Iterator[tuple[int, int | None, int]]:
+            for world in self.worlds(state, v):
+                played_score, moves = None, 0
                 if both:
                     line = world.copy()
                     line.push(played, seat)
-                    played_scores.append(self.play_out(line))
+                    played_score, moves = self.play_out(line)
                 world.push(best, seat)
-                best_scores.append(self.play_out(world))
-            return best_scores, played_scores
+                best_score, more = self.play_out(world)
+                yield best_score, played_score, moves + more
 
-        return Decision(
-            index, turn, state.phase, str(played), str(best), same, turn_start, outcomes
-        )
+        return Decision(index, turn, state.phase, str(played), str(best), same, turn_start, samples)
 
 
 def analyse_hand(
@@ -208,7 +207,7 @@ def analyse_hand(
         if state.outcome is not None:
             break
     sampling = SAMPLING if samples is None else replace(SAMPLING, fixed=samples)
-    entries, graph, per_decision, per_point = evaluate(found, sampling, mode == "deal", MARKS)
+    entries, graph = evaluate(found, sampling, mode == "deal", MARKS)
     result = None if state.outcome is None else hand_result(state, seat)
     return {
         "format": ANALYSIS_FORMAT,
@@ -217,8 +216,7 @@ def analyse_hand(
         "seat": seat,
         "mode": mode,
         "analyst": ANALYST,
-        "samples": per_decision,
-        "graph_samples": per_point,
+        "sampling": None if mode == "deal" else sampling.to_json(),
         "marks": MARKS.to_json(),
         "decisions": entries,
         "graph": graph,

@@ -51,10 +51,10 @@ ANALYSIS_FORMAT: Final = "pikdame-analysis/1"
 MODES: Final = ("view", "deal")
 #: The strongest bot (R10: beginner < advanced < zen): the moves are compared with its.
 ANALYST: Final = "zen"
-#: The ``view`` mode's samples (docs/ANALYSIS.md): a budget of play-outs per round, so that a
-#: daily round analyses within 5 s on one core whatever the player did (bench/bench_analysis.py;
+#: The ``view`` mode's samples (docs/ANALYSIS.md): a budget of play-out moves per round, so that
+#: a daily round analyses within 5 s on one core whatever the player did (bench/bench_analysis.py;
 #: BENCHMARKS.md gives the intervals it yields).
-SAMPLING: Final = Sampling(budget=320, graph=8, least=8, most=48)
+SAMPLING: Final = Sampling(moves=16000, graph=8, least=8, most=48)
 #: The most samples a caller may ask for per decision.
 MAX_SAMPLES: Final = 1000
 #: Round points (R7) a decision must cost for each mark (docs/ANALYSIS.md).
@@ -152,28 +152,28 @@ class _Analyst:
         self.mode = mode
         self.levels = levels
 
-    def play_out(self, state: State) -> int:
-        """Every seat's bot plays to the round's end; the seat's round score (R7)."""
+    def play_out(self, state: State) -> tuple[int, int]:
+        """Every seat's bot plays to the round's end: (the seat's round score, R7; the moves)."""
         levels = self.levels
-        for _ in range(MAX_PLAYOUT):
+        for moves in range(MAX_PLAYOUT):
             outcome = state.outcome
             if outcome is not None:
-                return outcome.round_scores[self.seat]
+                return outcome.round_scores[self.seat], moves
             s = state.turn
             state.push(choose_move(levels[s], view(state, s)), s)
         raise PikDameError(f"a play-out ran past {MAX_PLAYOUT} moves")
 
     def worlds(
-        self, state: State, v: View, known: Sequence[Counts], count: int, tag: str = _TAG
+        self, state: State, v: View, known: Sequence[Counts], tag: str = _TAG
     ) -> Iterator[State]:
-        """The states a decision is judged in: the real one (``deal``), or ``count`` deals of
+        """The states a decision is judged in: the real one (``deal``), or deal after deal of
         the unseen cards from a stream seeded by the seat's knowledge and ``tag`` (``view``)."""
         if self.mode == "deal":
             yield state.copy()
             return
         knowledge = {"view": v.to_json(), "history": [list(h) for h in v.history]}
         stream = sample_stream(tag, knowledge)
-        for _ in range(count):
+        while True:
             yield sample_world(v, known, stream)
 
     def finish_turn(self, state: State) -> dict[str, Any]:
@@ -202,27 +202,26 @@ class _Analyst:
         elif state.phase == "play":
             # the verdict needs no hidden card (a turn's plays touch the seat's own cards and
             # melds only), so any world consistent with the view gives it
-            probe = next(self.worlds(state, v, known, 1, _TAG + "/probe"))
+            probe = next(self.worlds(state, v, known, _TAG + "/probe"))
             a, b = probe.copy(), probe
             a.push(best, seat)
             b.push(played, seat)
             if self.finish_turn(a) == self.finish_turn(b):
                 same = "turn"
 
-        def outcomes(count: int, both: bool) -> tuple[list[int], list[int]]:
-            best_scores: list[int] = []
-            played_scores: list[int] = []
-            for world in self.worlds(state, v, known, count):
+        def samples(both: bool) -> Iterator[tuple[int, int | None, int]]:
+            for world in self.worlds(state, v, known):
+                played_score, moves = None, 0
                 if both:
                     line = world.copy()
                     line.push(played, seat)
-                    played_scores.append(self.play_out(line))
+                    played_score, moves = self.play_out(line)
                 world.push(best, seat)
-                best_scores.append(self.play_out(world))
-            return best_scores, played_scores
+                best_score, more = self.play_out(world)
+                yield best_score, played_score, moves + more
 
         return Decision(
-            index, turn, state.phase, str(played), str(best), same, state.phase == "draw", outcomes
+            index, turn, state.phase, str(played), str(best), same, state.phase == "draw", samples
         )
 
 
@@ -279,7 +278,7 @@ def analyse_round(
             learn(known, state, after, mover, done)
         state = after
     sampling = SAMPLING if samples is None else replace(SAMPLING, fixed=samples)
-    entries, graph, per_decision, per_point = evaluate(found, sampling, mode == "deal", MARKS)
+    entries, graph = evaluate(found, sampling, mode == "deal", MARKS)
     outcome = state.outcome
     result = None if outcome is None else outcome.round_scores[seat]
     return {
@@ -290,8 +289,7 @@ def analyse_round(
         "seat": seat,
         "mode": mode,
         "analyst": ANALYST,
-        "samples": per_decision,
-        "graph_samples": per_point,
+        "sampling": None if mode == "deal" else sampling.to_json(),
         "marks": MARKS.to_json(),
         "decisions": entries,
         "graph": graph,

@@ -100,7 +100,8 @@ def test_the_document_has_its_documented_shape(
     got = analysed
     assert got["format"] == ANALYSIS_FORMAT
     assert got["source"] == {"format": "gin-log/1", "engine": record["engine"], "hand": 2}
-    assert (got["seat"], got["mode"], got["analyst"], got["samples"]) == (0, "view", "strong", 3)
+    assert (got["seat"], got["mode"], got["analyst"]) == (0, "view", "strong")
+    assert got["sampling"] == {"fixed": 3}
     match = GinMatch(SEED, daily_seats("Ada"))
     own = []
     for i, m in enumerate(record["moves"]):
@@ -140,7 +141,7 @@ def test_a_secret_record_analyses_with_the_services_seed_and_says_nothing_of_it(
 
 def test_the_real_deal_mode_and_bad_arguments(record: dict[str, Any]) -> None:
     got = analyse(record, hand=1, mode="deal")
-    assert got["samples"] == 1
+    assert got["sampling"] is None
     assert all(d["interval"] is None for d in got["decisions"])
     assert analyse(record, hand=1, mode="deal") == got
     for kw in ({"mode": "peek"}, {"samples": 1}, {"seat": 2}, {"hand": 99}):

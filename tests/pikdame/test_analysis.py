@@ -18,6 +18,8 @@ from engine.pikdame.bots import choose_move
 from engine.pikdame.daily import DAILY_DEALER, DAILY_RULES, daily_seats
 from engine.pikdame.errors import FormatError, ReplayError
 from engine.pikdame.game import Game
+from engine.pikdame.match import Match
+from engine.pikdame.rules import Rules, Seat
 from engine.pikdame.state import State
 from engine.pikdame.view import view
 from tests.support.engine_cli import run
@@ -103,7 +105,10 @@ def test_the_document_has_its_documented_shape(
     got = analysed
     assert got["format"] == ANALYSIS_FORMAT
     assert got["source"] == {"format": "pikdame-log/1", "engine": record["engine"], "round": 1}
-    assert (got["seat"], got["mode"], got["analyst"], got["samples"]) == (0, "view", "zen", 3)
+    assert (got["seat"], got["mode"], got["analyst"]) == (0, "view", "zen")
+    assert got["sampling"] == {"fixed": 3}
+    assert all(d["samples"] == 3 for d in got["decisions"] if d["same"] is None)
+    assert all(p["samples"] == 3 for p in got["graph"])
     assert got["rules"] == record["rules"]
     own = [i for i, m in enumerate(record["moves"]) if m["seat"] == 0]
     assert [d["move_index"] for d in got["decisions"]] == own
@@ -182,13 +187,14 @@ def test_the_real_deal_mode_plays_each_decision_out_once(
 ) -> None:
     """The second mode (the cards public): every value certain, no interval, one play-out."""
     got = analyse(record, mode="deal")
-    assert got["mode"] == "deal" and got["samples"] == 1
+    assert got["mode"] == "deal" and got["sampling"] is None
     assert [d["move_index"] for d in got["decisions"]] == [
         d["move_index"] for d in analysed["decisions"]
     ]
     for d in got["decisions"]:
         assert d["interval"] is None
         if d["same"] is None:
+            assert d["samples"] == 1
             assert int(d["expected"]["best"]) - int(d["expected"]["played"]) == int(d["cost"])
     assert all(p["interval"] is None and p["samples"] == 1 for p in got["graph"])
     assert analyse(record, mode="deal") == got
@@ -200,3 +206,56 @@ def test_bad_arguments_are_format_errors(record: dict[str, Any]) -> None:
             analyse(record, **kw)
     status, _, err = run("analyse", "--mode", "peek", stdin=json.dumps(record))
     assert status == 2 and err
+
+
+def test_the_default_sampling_spends_its_budget_of_play_out_moves(
+    record: dict[str, Any],
+) -> None:
+    """docs/ANALYSIS.md: without a fixed count each judged decision gets between ``least`` and
+    ``most`` deals, and the document says which budget shared them out."""
+    got = analyse(record)
+    assert got["sampling"] == {"moves": 16000, "graph": 8, "least": 8, "most": 48}
+    judged = [d["samples"] for d in got["decisions"] if d["same"] is None]
+    assert judged and all(8 <= n <= 48 for n in judged)
+    assert all(
+        p["samples"] == 8
+        for p in got["graph"]
+        if p["move_index"] not in {d["move_index"] for d in got["decisions"] if d["same"] is None}
+    )
+
+
+def test_a_tausende_table_round_is_analysed_like_a_daily_round() -> None:
+    """R12 at a table (``pikdame-game/1``): a round picked by number, its own level changes
+    and rules; the same record gives the same document; the real-deal mode too."""
+    counter = [0]
+
+    def new_seed() -> bytes:
+        counter[0] += 1
+        return hashlib.sha256(b"analysis/tausende/%d" % counter[0]).digest()
+
+    rules = Rules(players=3, ruleset="tausende")
+    seats = (Seat("human", name="Ada"), Seat("bot", level="zen"), Seat("bot", level="beginner"))
+    match, _ = Match.start(rules, seats, 0, new_seed)
+    while len(match.rounds) < 2 and not match.finished:
+        if match.awaiting_cut:
+            match.play("cut 20", 0, new_seed)
+            continue
+        game = match.game
+        assert game is not None
+        match.play(str(choose_move("advanced", view(game.state, 0))), 0, new_seed)
+    match.resign(0)
+    record = match.to_record()
+    got = analyse(record, round=1, samples=2)
+    assert got["rules"]["ruleset"] == "tausende"
+    assert got["source"] == {"format": "pikdame-game/1", "engine": record["engine"], "round": 1}
+    moves = record["rounds"][0]["moves"]
+    assert got["decisions"] and got["graph"]
+    assert [d["played"] for d in got["decisions"]] == [
+        m["move"] for m in moves if m["seat"] == 0 and m["move"] != "resign"
+    ]
+    assert got["summary"]["result"] == record["rounds"][0]["result"]["round_scores"][0]
+    assert analyse(record, round=1, samples=2) == got
+    deal = analyse(record, round=1, mode="deal")
+    assert deal["summary"]["result"] == got["summary"]["result"]
+    with pytest.raises(FormatError):
+        analyse(record, round=3)

@@ -155,7 +155,7 @@ class Corpus:
         self.ref_cpu.append(ref)
         self.decisions.append(len(doc["decisions"]))
         self.judged.append(sum(1 for d in doc["decisions"] if d["same"] is None))
-        self.samples.append(doc["samples"])
+        self.samples += [d["samples"] for d in doc["decisions"] if d["same"] is None]
         self.halves += half_widths(doc)[0]
         sys.stderr.write(f"{self.name}: {cpu:.2f} s\n")
 
@@ -243,9 +243,9 @@ def main(argv: list[str] | None = None) -> int:
         f"machine; load average after the run: {load}. Times are the process's CPU seconds "
         "(one core) unless marked wall; every analysis starts with cold caches (a fresh work "
         "horse). Default sampling: Pik Dame a budget of "
-        f"{budget_p.budget} play-outs per round ({budget_p.graph} per graph point, "
-        f"{budget_p.least} … {budget_p.most} samples per judged decision), Gin "
-        f"{budget_g.budget} per hand ({budget_g.graph} per point, {budget_g.least} … "
+        f"{budget_p.moves:,} play-out moves per round ({budget_p.graph} deals per graph point, "
+        f"{budget_p.least} … {budget_p.most} per judged decision), Gin "
+        f"{budget_g.moves:,} per hand ({budget_g.graph} per point, {budget_g.least} … "
         f"{budget_g.most}).",
         "",
         "Reference, in the same run and alternated with each analysis: the record's verification "
@@ -258,9 +258,10 @@ def main(argv: list[str] | None = None) -> int:
         *(c.row() for c in corpora),
         "",
         "decisions: the seat's decisions per record (median); judged: those whose move differs "
-        "from the analyst's (the others cost exactly 0, no sampling); samples: per judged "
-        "decision (median over records); ± cost: the median half-width of the judged costs' "
-        "95% intervals, in round points (Pik Dame, R7) or hand-result points (Gin, G6).",
+        "from the analyst's (the others cost exactly 0, no sampling); samples: deals per judged "
+        "decision (median over every judged decision); ± cost: the median half-width of the "
+        "judged costs' 95% intervals, in round points (Pik Dame, R7) or hand-result points "
+        "(Gin, G6).",
         "",
         "### How many samples give which interval",
         "",

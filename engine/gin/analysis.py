@@ -46,7 +46,7 @@ MODES: Final = ("view", "deal")
 ANALYST: Final = "strong"
 #: The ``view`` mode's samples: a budget of play-out moves per hand, so that a hand analyses
 #: within 1 s on one core (bench/bench_analysis.py; BENCHMARKS.md gives the intervals it yields).
-SAMPLING: Final = Sampling(moves=8000, graph=8, least=8, most=48)
+SAMPLING: Final = Sampling(moves=7000, graph=8, least=8, most=48)
 MAX_SAMPLES: Final = 1000
 #: Hand-result points (G6) a decision must cost for each mark (docs/ANALYSIS.md).
 MARKS: Final = Marks(inaccuracy=2, mistake=5, blunder=10)

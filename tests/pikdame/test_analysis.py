@@ -54,6 +54,15 @@ def test_a_discard_that_loses_the_round_is_named_a_blunder(mode: str) -> None:
     assert got["summary"]["result"] == -85
 
 
+def test_the_command_line_analyses_a_position_input() -> None:
+    """``python -m engine analyse`` reads a position input as ``check`` does (F7)."""
+    doc = {"position": LAST_DISCARD, "moves": [{"seat": 0, "move": "discard 5C"}], "seat": 0}
+    status, out, err = run("analyse", "--mode", "deal", stdin=json.dumps(doc))
+    assert (status, err) == (0, "")
+    assert out == analysis_of(LAST_DISCARD, ["discard 5C"], mode="deal")
+    assert out["source"] is None and out["decisions"][0]["cost"] == "95"
+
+
 @pytest.mark.parametrize("mode", ["view", "deal"])
 def test_the_bots_own_move_costs_nothing(mode: str) -> None:
     got = analysis_of(LAST_DISCARD, ["discard QS"], mode=mode, samples=4)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from engine.core.analysis import (
     Decision,
@@ -43,7 +43,8 @@ from engine.pikdame.match import GAME_FORMAT, deck_size
 from engine.pikdame.moves import Move
 from engine.pikdame.record import LOG_FORMAT, are_moves, read_fields
 from engine.pikdame.rules import LEVELS, Rules, Seat
-from engine.pikdame.state import RULESET_STATES, State, deal_for
+from engine.pikdame.state import State, deal_for
+from engine.pikdame.tausende import TausendeState
 from engine.pikdame.version import engine_version
 from engine.pikdame.view import View, view
 
@@ -54,7 +55,7 @@ ANALYST: Final = "zen"
 #: The ``view`` mode's samples (docs/ANALYSIS.md): a budget of play-out moves per round, so that
 #: a daily round analyses within 5 s on one core whatever the player did (bench/bench_analysis.py;
 #: BENCHMARKS.md gives the intervals it yields).
-SAMPLING: Final = Sampling(moves=16000, graph=8, least=8, most=48)
+SAMPLING: Final = Sampling(moves=13000, graph=8, least=8, most=48)
 #: The most samples a caller may ask for per decision.
 MAX_SAMPLES: Final = 1000
 #: Round points (R7) a decision must cost for each mark (docs/ANALYSIS.md).
@@ -92,7 +93,7 @@ def sample_world(v: View, known: Sequence[Counts], stream: Stream) -> State:
     if min(needed) < 0 or sum(needed) + v.stock_size > len(cards):
         raise FormatError("the hidden cards outnumber the unseen ones (R1)", None)
     shuffled = shuffle_pool(stream, cards)
-    world = RULESET_STATES.get(rules.ruleset, State)(rules, v.dealer, v.round)
+    world = (TausendeState if rules.tausende else State)(rules, v.dealer, v.round)
     world.turn, world.phase = v.turn, v.phase
     world.opened_at_turn_start = v.opened_at_turn_start
     p = 0
@@ -110,11 +111,11 @@ def sample_world(v: View, known: Sequence[Counts], stream: Stream) -> State:
     world.totals = list(v.totals)
     world.history = list(v.history)
     fields = v.tausende
-    if fields is not None:
-        world.opened = list(fields["opened"])  # type: ignore[attr-defined]
-        world.laid = list(fields["laid"])  # type: ignore[attr-defined]
-        world.swaps = fields["swaps"]  # type: ignore[attr-defined]
-        world.turn_points = int(fields["turn_points"])  # type: ignore[attr-defined]
+    if isinstance(world, TausendeState) and fields is not None:  # R12's public fields
+        world.opened = list(fields["opened"])
+        world.laid = list(fields["laid"])
+        world.swaps = fields["swaps"]
+        world.turn_points = int(fields["turn_points"])
     return world
 
 
@@ -152,9 +153,9 @@ class _Analyst:
         self.mode = mode
         self.levels = levels
 
-    def play_out(self, state: State) -> tuple[int, int]:
-        """Every seat's bot plays to the round's end: (the seat's round score, R7; the moves)."""
-        levels = self.levels
+    def play_out(self, state: State, levels: Sequence[str]) -> tuple[int, int]:
+        """Every seat's bot (of ``levels``) plays to the round's end: (the seat's round score,
+        R7; the moves)."""
         for moves in range(MAX_PLAYOUT):
             outcome = state.outcome
             if outcome is not None:
@@ -195,6 +196,7 @@ class _Analyst:
         seat = self.seat
         v = view(state, seat)
         known = [k[:] for k in known]
+        levels = list(self.levels)  # as they are at this decision (a table's changes, R9)
         best = state.copy().push(choose_move(ANALYST, v), seat)
         same = None
         if str(best) == str(played):
@@ -215,9 +217,9 @@ class _Analyst:
                 if both:
                     line = world.copy()
                     line.push(played, seat)
-                    played_score, moves = self.play_out(line)
+                    played_score, moves = self.play_out(line, levels)
                 world.push(best, seat)
-                best_score, more = self.play_out(world)
+                best_score, more = self.play_out(world, levels)
                 yield best_score, played_score, moves + more
 
         return Decision(
@@ -315,16 +317,26 @@ def _seed_of(given: bytes | None, written: Any, committed: Any) -> bytes:
     return given
 
 
-def _round_of_log(record: dict[str, Any], seed: bytes | None) -> tuple[Any, ...]:
+class _Round(NamedTuple):
+    """A record's round as the analysis replays it."""
+
+    start: State
+    moves: list[tuple[int, str]]
+    seats: tuple[Seat, ...]
+    changes: dict[int, list[tuple[int, str]]]
+    number: int
+
+
+def _round_of_log(record: dict[str, Any], seed: bytes | None) -> _Round:
     rules, seats, deal, moves = read_fields(record)
     key = _seed_of(seed, deal.get("seed"), deal.get("commitment"))
     start = State.from_deal(
         deal_for(key, rules, deal["dealer"], deal["cut"]), rules, deal["dealer"]
     )
-    return start, [(m["seat"], m["move"]) for m in moves], seats, {}, 1
+    return _Round(start, [(m["seat"], m["move"]) for m in moves], seats, {}, 1)
 
 
-def _round_of_game(record: dict[str, Any], number: int, seed: bytes | None) -> tuple[Any, ...]:
+def _round_of_game(record: dict[str, Any], number: int, seed: bytes | None) -> _Round:
     try:
         rules = Rules.from_json(record.get("rules"))
     except PikDameError as e:
@@ -335,12 +347,14 @@ def _round_of_game(record: dict[str, Any], number: int, seed: bytes | None) -> t
     seats = [Seat.from_json(s, LEVELS) for s in seats_json]
     if not isinstance(rounds, list) or not 1 <= number <= len(rounds):
         raise FormatError(f"the record has no round {number}", None)
-    for earlier in rounds[: number - 1]:  # R9: level changes of earlier rounds still hold
-        for change in earlier.get("levels", []) if isinstance(earlier, dict) else []:
-            seats[int(change["seat"])] = Seat("bot", level=str(change["level"]))
+    if not all(isinstance(entry, dict) for entry in rounds[:number]):
+        raise FormatError("record rounds: objects", None)
+    for i, earlier in enumerate(rounds[: number - 1], start=1):
+        for at_changes in _level_changes(earlier, i).values():  # R9: they still hold
+            for changed, level in at_changes:
+                if 0 <= changed < rules.players:
+                    seats[changed] = Seat("bot", level=level)
     entry = rounds[number - 1]
-    if not isinstance(entry, dict):
-        raise FormatError(f"round {number}: an object", None)
     key = _seed_of(seed, entry.get("seed"), entry.get("commitment"))
     dealer, cut, moves = entry.get("dealer"), entry.get("cut"), entry.get("moves")
     total = deck_size(rules)
@@ -350,18 +364,26 @@ def _round_of_game(record: dict[str, Any], number: int, seed: bytes | None) -> t
         raise FormatError(f"round {number}: cut 1 … {total - 1}", None)
     if not are_moves(moves, rules.players):
         raise FormatError(f"round {number}: moves are a list of {{seat, move}}", None)
+    start = State.from_deal(deal_for(key, rules, dealer, cut), rules, dealer, round=number)
+    changes = _level_changes(entry, number)
+    return _Round(start, [(m["seat"], m["move"]) for m in moves], tuple(seats), changes, number)
+
+
+def _level_changes(entry: dict[str, Any], number: int) -> dict[int, list[tuple[int, str]]]:
+    """A table round's bot level changes (R9, docs/TABLES.md) by the index of the move they
+    precede: ``{at: [(seat, level), …]}``."""
     changes: dict[int, list[tuple[int, str]]] = {}
     try:
         for change in entry.get("levels", []):
-            changes.setdefault(int(change["at"]), []).append(
-                (int(change["seat"]), str(change["level"]))
-            )
+            level = str(change["level"])
+            if level not in LEVELS:
+                raise ValueError(level)
+            changes.setdefault(int(change["at"]), []).append((int(change["seat"]), level))
     except (TypeError, KeyError, ValueError):
         raise FormatError(
             f"round {number}: levels are a list of {{at, seat, level}}", None
         ) from None
-    start = State.from_deal(deal_for(key, rules, dealer, cut), rules, dealer, round=number)
-    return start, [(m["seat"], m["move"]) for m in moves], tuple(seats), changes, number
+    return changes
 
 
 def analyse(
@@ -385,21 +407,21 @@ def analyse(
     if kind == LOG_FORMAT:
         if round != 1:
             raise FormatError(f"a daily record holds one round, not round {round}", None)
-        start, moves, seats, changes, number = _round_of_log(record, seed)
+        found = _round_of_log(record, seed)
     elif kind == GAME_FORMAT:
-        start, moves, seats, changes, number = _round_of_game(record, round, seed)
+        found = _round_of_game(record, round, seed)
     else:
         raise FormatError(f"a record has format {LOG_FORMAT!r} or {GAME_FORMAT!r}", None)
     if seat is None:
-        humans = [i for i, s in enumerate(seats) if s.kind == "human"]
+        humans = [i for i, s in enumerate(found.seats) if s.kind == "human"]
         seat = humans[0] if humans else 0
-    source = {"format": kind, "engine": record.get("engine"), "round": number}
+    source = {"format": kind, "engine": record.get("engine"), "round": found.number}
     return analyse_round(
-        start,
-        moves,
+        found.start,
+        found.moves,
         seat,
-        seats=seats,
-        level_changes=changes,
+        seats=found.seats,
+        level_changes=found.changes,
         mode=mode,
         samples=samples,
         source=source,

@@ -22,6 +22,8 @@ BENCHES = {
     "gin": ["bench.bench_gin", "--ref-python", "var/refvenv/bin/python"],
     # issue 14: the Gin daily's verification as the worker runs it, beside Pik Dame's daily
     "gin_daily": ["bench.bench_gin_daily"],
+    # the move-by-move analysis (docs/ANALYSIS.md) beside each record's verification, same run
+    "analysis": ["bench.bench_analysis"],
     # the service beside its code before the performance work (commit c6c7bb9), same run
     "service": ["bench.bench_http", "--before-commit", "c6c7bb9", "--limits-off-variant"],
     # issue 16: the capacity plan's figures (deploy/SCALING.md), beside the release before

@@ -40,6 +40,8 @@ def main(
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] and argv[0] in pikdame_cli.COMMANDS:  # F7
         return pikdame_cli.main(argv, out, stdin)
+    if argv[:1] == ["analyse"]:  # docs/ANALYSIS.md: a seat's play, move by move
+        return _analyse(argv[1:], out, stdin)
     if argv[:1] == ["tournament"]:
         from engine.pikdame.tournament import main as tournament_main  # only when asked: heavy
 
@@ -48,6 +50,22 @@ def main(
     if argv[:1] and argv[0] in named:  # GIN.md G9: python -m engine gin …
         return named[argv[0]](argv[1:], out, stdin)
     return pikdame_cli.main(argv, out, stdin, named=tuple(named))  # --help, or malformed
+
+
+def _analyse(argv: list[str], out: TextIO | None, stdin: TextIO | None) -> int:
+    from engine.core import commandline as cl
+    from engine.pikdame.analysis import analyse, analyse_position  # only when asked: heavy
+
+    argv, output, source = cl.streams(argv, out, stdin)
+    return cl.analyse(
+        argv,
+        output,
+        source,
+        prog="python -m engine",
+        part="round",
+        of_record=analyse,
+        of_position=analyse_position,
+    )
 
 
 __all__ = ["EXIT_ILLEGAL", "EXIT_MALFORMED", "EXIT_OK", "CommandLine", "main", "named_games"]

@@ -112,6 +112,52 @@ def replay(
     return EXIT_OK
 
 
+def analyse(
+    argv: list[str],
+    out: TextIO,
+    stdin: TextIO,
+    *,
+    prog: str,
+    part: str,
+    of_record: Callable[..., dict[str, Any]],
+    of_position: Callable[..., dict[str, Any]],
+) -> int:
+    """``analyse [FILE] [--seat N] [--round N | --hand N] [--mode view|deal] [--samples N]``
+    (docs/ANALYSIS.md): a record, or ``{"position", "moves", "seat"}``, in; the analysis document
+    out. ``part`` names what a record is analysed by (``round``, ``hand``). Exit 0; 3 with
+    ``{"error": {code, message, move_index}}`` for a move the rules reject; 2 for malformed input
+    (a record whose seed is still secret among it)."""
+    parser = Parser(prog=f"{prog} analyse", description="move-by-move analysis of a seat's play")
+    parser.add_argument("file", nargs="?", default=None, help="input file (default: stdin)")
+    parser.add_argument("--seat", type=int, default=None, help="the seat (default: the human)")
+    parser.add_argument(f"--{part}", type=int, default=1, help=f"the {part} of the record")
+    parser.add_argument("--mode", choices=("view", "deal"), default="view")
+    parser.add_argument("--samples", type=int, default=None, help="samples per decision")
+
+    def command() -> int:
+        args = parser.parse_args(argv)
+        doc = read_json(args.file, stdin)
+        try:
+            if isinstance(doc, dict) and "position" in doc:
+                if args.seat is not None:
+                    doc = {**doc, "seat": args.seat}
+                result = of_position(doc, mode=args.mode, samples=args.samples)
+            else:
+                options = {part: getattr(args, part), "mode": args.mode, "samples": args.samples}
+                result = of_record(doc, args.seat, **options)
+        except EngineError as e:
+            if e.code == "bad_format":
+                raise Malformed(e.message) from None
+            write_json(
+                {"error": {"move_index": getattr(e, "move_index", None), **e.to_json()}}, out
+            )
+            return EXIT_ILLEGAL
+        write_json(result, out)
+        return EXIT_OK
+
+    return run(command)
+
+
 def run(command: Callable[[], int]) -> int:
     """Run a command; malformed input exits 2 with ``{"error": {"code": "bad_format", …}}`` on
     standard error."""
@@ -130,6 +176,7 @@ __all__ = [
     "Parser",
     "Position",
     "add_file_commands",
+    "analyse",
     "check",
     "read_json",
     "replay",

@@ -59,6 +59,18 @@ def main(
         from engine.gin.tournament import main as tournament_main
 
         return tournament_main(argv[1:])
+    if argv[:1] == ["analyse"]:  # docs/ANALYSIS.md: a seat's play, move by move
+        from engine.gin.analysis import analyse, analyse_position
+
+        return cl.analyse(
+            argv[1:],
+            output,
+            source,
+            prog="python -m engine gin",
+            part="hand",
+            of_record=analyse,
+            of_position=analyse_position,
+        )
 
     def command() -> int:
         args = build_parser().parse_args(argv)

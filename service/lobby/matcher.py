@@ -147,9 +147,7 @@ def ticket(client: redis.Redis[str], ticket_id: str) -> dict[str, str] | None:
 
 def keep_alive(client: redis.Redis[str], ticket_id: str, now_ms: int) -> str | None:
     """The player still waits (a poll, a stream's heartbeat): its ticket counts ALIVE_MS more."""
-    status = _eval(
-        client, _ALIVE, [keys.match_ticket(ticket_id)], now_ms + ALIVE_MS, TICKET_TTL_S
-    )
+    status = _eval(client, _ALIVE, [keys.match_ticket(ticket_id)], now_ms + ALIVE_MS, TICKET_TTL_S)
     return None if status is None else str(status)
 
 
@@ -235,14 +233,14 @@ def build(
     tokens = json.loads(client.hget(keys.match_group(group_id), "tokens") or "[]")
     kind = GAMES[pool.game]
     seats: list[dict[str, Any]] = []
-    for t, token in zip(held, tokens, strict=True):
+    for facts, token in zip(held, tokens, strict=True):
         sitter = Sitter(
-            t.get("name") or "?",
-            t.get("player") or secrets.token_hex(8),
-            account=t.get("account") or None,
-            rating=int(t.get("rating") or ratings.NEW.rating),
-            provisional=t.get("provisional") == "1",
-            address=t.get("address") or None,
+            facts.get("name") or "?",
+            facts.get("player") or secrets.token_hex(8),
+            account=facts.get("account") or None,
+            rating=int(facts.get("rating") or ratings.NEW.rating),
+            provisional=facts.get("provisional") == "1",
+            address=facts.get("address") or None,
         )
         seats.append(sitter.seat(token))
     seats += [{"kind": "bot", "level": kind.default_level}] * int(group["bots"])

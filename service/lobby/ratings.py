@@ -74,7 +74,7 @@ NEW: Final = Skill(START_MU, round(START_SIGMA, DIGITS), 0)
 
 
 def shown(mu: float) -> int:
-    return int(round(BASE + SCALE * (mu - START_MU)))
+    return round(BASE + SCALE * (mu - START_MU))
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ def settle(
     def run(pipe: redis.client.Pipeline[str]) -> list[dict[str, Any]]:
         done = pipe.get(settled_key)
         if done is not None:
-            return list(json.loads(done))
+            return list(json.loads(str(done)))
         before = [_skill(pipe.hgetall(k)) for k in rating_keys]
         after = update(before, [s.place for s in seats])
         changes = [
@@ -156,10 +156,8 @@ def settle(
         ]
         pipe.multi()
         for s, a, change, key in zip(seats, after, changes, rating_keys, strict=True):
-            pipe.hset(
-                key,
-                mapping={"mu": repr(a.mu), "sigma": repr(a.sigma), "games": a.games, "name": s.name},
-            )
+            stored = {"mu": repr(a.mu), "sigma": repr(a.sigma), "games": a.games, "name": s.name}
+            pipe.hset(key, mapping=stored)
             board, other = keys.rating_board(game), keys.rating_board(game, provisional=True)
             pipe.zadd(other if a.provisional else board, {s.account: a.rating})
             pipe.zrem(board if a.provisional else other, s.account)
@@ -187,7 +185,7 @@ def settle(
 def pairings(seats: Sequence[Rated]) -> list[str]:
     """The pairs one rated game adds to the review: every two accounts, and every two seats
     that played from one address (``addr:<address>|<address>``), each pair sorted."""
-    found = []
+    found: list[str] = []
     accounts = sorted({s.account for s in seats})
     for i, a in enumerate(accounts):
         found.extend(f"{a}|{b}" for b in accounts[i + 1 :])
@@ -202,7 +200,7 @@ def repeated_pairings(
 ) -> list[dict[str, Any]]:
     """Pairs of accounts (or one address) that met in ``at_least`` rated games or more, within
     the last KEEP_SECONDS of rated play, per game, sorted."""
-    found = []
+    found: list[dict[str, Any]] = []
     for game in games:
         for pair, count in sorted(client.hgetall(keys.rating_pairs(game)).items()):
             if int(count) < at_least:

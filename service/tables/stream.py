@@ -22,6 +22,7 @@ exit within its graceful timeout.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import queue
@@ -34,8 +35,8 @@ import redis
 
 from service.common import keys
 from service.common.config import Settings
-from service.tables import store as tables
 from service.tables import public, stream_leases, talk
+from service.tables import store as tables
 from service.tables.documents import followers, stream_read
 from service.tables.stream_leases import Caps, Lease
 from service.web.logs import LOGGER
@@ -193,12 +194,8 @@ def _stream(
         next_beat = time.monotonic() + beat
         while time.monotonic() < ends and not _closing.is_set():
             notices = []
-            try:
-                notices.append(
-                    inbox.get(timeout=max(0.0, min(next_beat, ends) - time.monotonic()))
-                )
-            except queue.Empty:
-                pass
+            with contextlib.suppress(queue.Empty):
+                notices.append(inbox.get(timeout=max(0.0, min(next_beat, ends) - time.monotonic())))
             while not inbox.empty():
                 notices.append(inbox.get_nowait())  # one message covers every change so far
             if _closing.is_set():

@@ -17,7 +17,7 @@ from typing import Any, Final
 import redis
 
 from service.common import keys
-from service.errors import TableError
+from service.errors import PhraseTooSoon, TableError
 
 #: The phrase ids; the pages translate them (German first: "Hallo", "Gut gespielt", "Danke",
 #: "Oh nein", "Noch eine?").
@@ -33,7 +33,8 @@ if not redis.call('SET', KEYS[3], '1', 'NX', 'PX', ARGV[3]) then
   return {0, redis.call('PTTL', KEYS[3])}
 end
 local n = redis.call('INCR', KEYS[2])
-redis.call('RPUSH', KEYS[1], '{"n":' .. n .. ',"seat":' .. ARGV[1] .. ',"phrase":"' .. ARGV[2] .. '"}')
+local said = '{"n":' .. n .. ',"seat":' .. ARGV[1] .. ',"phrase":"' .. ARGV[2] .. '"}'
+redis.call('RPUSH', KEYS[1], said)
 redis.call('LTRIM', KEYS[1], -tonumber(ARGV[5]), -1)
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
@@ -66,7 +67,7 @@ def say(
         KEPT,
     )
     if not n:
-        raise TableError(429, "phrase_too_soon", f"one phrase every {PHRASE_GAP_MS // 1000} s")
+        raise PhraseTooSoon(int(wait))
     client.publish(keys.table_channel(table_id), NOTICE)
     return {"n": int(n), "seat": seat, "phrase": phrase}
 
@@ -95,7 +96,7 @@ def mute(
 
     def run(pipe: redis.client.Pipeline[str]) -> list[int]:
         stored = pipe.hget(key, str(seat))
-        muted = set(json.loads(stored)) if stored else set()
+        muted = set(json.loads(str(stored))) if stored else set()
         if on:
             muted.add(other)
         else:

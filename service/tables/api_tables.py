@@ -487,7 +487,7 @@ def say_phrase(path: TablePath, body: PhraseBody) -> Response:
     ``phrase_too_soon`` within 3 s of your seat's last phrase."""
     table, seat = _seated(path.table_id)
     try:
-        said = talk.say(get_redis(), table.id, seat, body.phrase, _lifetimes().finished)
+        said = talk.say(get_redis(), table.id, seat, body.phrase, _lifetimes().finished, _now_ms())
     except PhraseTooSoon as e:
         response = error_response(429, "phrase_too_soon", str(e))
         response.headers["Retry-After"] = str(max(1, -(-e.wait_ms // 1000)))

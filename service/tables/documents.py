@@ -38,18 +38,16 @@ def table_json(
         else:
             shown["level"] = s["level"]
         shown["connected"] = connected[n]
-        # a seated human without a live stream while the game runs: the seat stays theirs
-        shown["away"] = (
-            table.status == "playing"
-            and s["kind"] == "human"
-            and s.get("name") is not None
-            and not connected[n]
-        )
-        if s.get("rating") is not None:
-            shown["rating"] = s["rating"]
-            shown["provisional"] = s.get("provisional", False)
-        if n < len(table.timed_out):
-            shown["timed_out"] = table.timed_out[n]
+        if s["kind"] == "human":
+            # a seated human without a live stream while the game runs: the seat stays theirs
+            shown["away"] = (
+                table.status == "playing" and s.get("name") is not None and not connected[n]
+            )
+            if s.get("rating") is not None:
+                shown["rating"] = s["rating"]
+                shown["provisional"] = s.get("provisional", False)
+            if n < len(table.timed_out):
+                shown["timed_out"] = table.timed_out[n]
         seats.append(shown)
     facts: dict[str, Any]
     if table.session is not None:

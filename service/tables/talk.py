@@ -26,12 +26,16 @@ PHRASE_GAP_MS: Final = 3000  # one phrase per seat per three seconds
 KEPT: Final = 20  # the phrases a table keeps (a stream sends the new ones)
 NOTICE: Final = "phrase"  # the payload on the table's channel
 
-# KEYS: the phrase list, its counter, the seat's wait key. ARGV: seat, phrase, gap (ms), the
-# keys' lifetime (s). Returns {n, 0} when said, {0, ms to wait} when the seat must wait.
+# KEYS: the phrase list, its counter, the seat's last phrase (ms). ARGV: seat, phrase, gap (ms),
+# the keys' lifetime (s), phrases kept, now (ms, the app's clock). Returns {n, 0} when said,
+# {0, ms to wait} when the seat must wait.
 SAY: Final = """
-if not redis.call('SET', KEYS[3], '1', 'NX', 'PX', ARGV[3]) then
-  return {0, redis.call('PTTL', KEYS[3])}
+local last = tonumber(redis.call('GET', KEYS[3]) or '-1')
+local now = tonumber(ARGV[6])
+if last >= 0 and now - last < tonumber(ARGV[3]) then
+  return {0, tonumber(ARGV[3]) - (now - last)}
 end
+redis.call('SET', KEYS[3], ARGV[6], 'EX', ARGV[4])
 local n = redis.call('INCR', KEYS[2])
 local said = '{"n":' .. n .. ',"seat":' .. ARGV[1] .. ',"phrase":"' .. ARGV[2] .. '"}'
 redis.call('RPUSH', KEYS[1], said)
@@ -47,7 +51,7 @@ def _counter(table_id: str) -> str:
 
 
 def say(
-    client: redis.Redis[str], table_id: str, seat: int, phrase: str, lifetime_s: int
+    client: redis.Redis[str], table_id: str, seat: int, phrase: str, lifetime_s: int, now_ms: int
 ) -> dict[str, Any]:
     """``seat`` says ``phrase`` (one of :data:`PHRASES`: 422 ``bad_value`` otherwise, checked by
     the route's model too); 429 ``phrase_too_soon`` (with ``retry_after_ms``) within
@@ -65,6 +69,7 @@ def say(
         PHRASE_GAP_MS,
         max(60, lifetime_s),
         KEPT,
+        now_ms,
     )
     if not n:
         raise PhraseTooSoon(int(wait))

@@ -289,5 +289,6 @@ def match_events() -> Response:
 def ratings_board(path: GamePath, query: BoardQuery) -> Response:
     """One game's ratings board, best first: established players (10 rated games or more), or
     with ``provisional=true`` the others."""
-    board = ratings.board(get_redis(), path.game, query.offset, query.limit, query.provisional)
+    provisional = query.provisional == "true"
+    board = ratings.board(get_redis(), path.game, query.offset, query.limit, provisional)
     return jsonify(board)

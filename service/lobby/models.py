@@ -25,8 +25,8 @@ class GamePath(ApiModel):
 class BoardQuery(ApiModel):
     offset: Offset = 0
     limit: Limit = 50
-    provisional: bool = Field(
-        default=False,
+    provisional: Literal["true", "false"] = Field(
+        default="false",
         description="the players whose rating is still provisional (fewer than 10 rated games) "
         "instead of the established ones",
     )

@@ -41,7 +41,7 @@ def state(rdb: redis.Redis[str]) -> dict[str, Any]:
     for key in sorted(rdb.scan_iter("pd:*")):
         if key.startswith("pd:limits"):
             continue
-        kind = rdb.type(key)
+        kind = rdb.type(key)  # type: ignore[no-untyped-call]
         if kind == "string":
             found[key] = rdb.get(key)
         elif kind == "hash":

@@ -3,6 +3,12 @@ table game (it reads only its own ``T``), and the turn timer played by hand on t
 
 from __future__ import annotations
 
+import http.client
+import http.cookiejar
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
 from typing import Any
 
 import redis
@@ -60,3 +66,76 @@ def timer_plays(rdb: redis.Redis[str], clock: Clock, table_id: str) -> tables.Ch
     done = tables.autoplay(rdb, table_id, table.seq, LIFETIMES, int(clock().timestamp() * 1000))
     assert done is not None
     return done
+
+
+class Browser:
+    """A client of a real server that keeps its session cookie, as a browser does."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def call(
+        self, method: str, path: str, body: dict[str, Any] | None = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def cookie(self) -> str:
+        return "; ".join(f"{c.name}={c.value}" for c in self.jar)
+
+
+class Sse:
+    """A Server-Sent Events reader over one connection: ``next()`` gives the next message's
+    ``(event, data)`` (``table`` when unnamed), skipping comments."""
+
+    def __init__(self, base: str, path: str, headers: dict[str, str], timeout: float = 20) -> None:
+        parsed = urllib.parse.urlsplit(base)
+        self.connection = http.client.HTTPConnection(
+            parsed.hostname or "127.0.0.1", parsed.port, timeout=timeout
+        )
+        self.connection.request("GET", path, headers={"Accept": "text/event-stream", **headers})
+        self.response = self.connection.getresponse()
+        self.status = self.response.status
+        self.raw: list[str] = []
+
+    def next(self) -> tuple[str, dict[str, Any]]:
+        event, data = "message", []
+        while True:
+            line = self.response.readline().decode()
+            if not line:
+                raise EOFError("the stream ended")
+            self.raw.append(line)
+            line = line.rstrip("\n")
+            if line == "":
+                if data:
+                    return event, json.loads("\n".join(data))
+                event = "message"
+                continue
+            if line.startswith(":"):
+                continue
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "event":
+                event = value
+            elif name == "data":
+                data.append(value)
+
+    def until(self, event: str, predicate: Any) -> dict[str, Any]:
+        while True:
+            name, data = self.next()
+            if name == event and predicate(data):
+                return data
+
+    def close(self) -> None:
+        self.connection.close()

@@ -110,7 +110,8 @@ class Sse:
         self.raw: list[str] = []
 
     def next(self) -> tuple[str, dict[str, Any]]:
-        event, data = "message", []
+        event = "message"
+        data: list[str] = []
         while True:
             line = self.response.readline().decode()
             if not line:

@@ -17,9 +17,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.common import keys
-from service.lobby import matcher
+from service.lobby import matcher, sweep
 from service.lobby.matcher import Pool, Seeker
 from service.tables import store as tables
+from service.tables import timers
 from tests.support.clock import Clock
 from tests.support.lobby import LIFETIMES, signed_up
 
@@ -166,7 +167,7 @@ def _join_many(url: str, pool: Pool, players: list[str], rating_of: Any, now: in
 
 SWEEPER = """
 import sys, redis
-from service.lobby import matcher
+from service.lobby import matcher, sweep
 from service.tables.store import Lifetimes
 client = redis.Redis.from_url(sys.argv[1], decode_responses=True)
 for _ in range(int(sys.argv[3])):
@@ -219,3 +220,35 @@ def test_no_player_is_seated_twice_under_concurrent_calls(
             assert ticket["status"] == "left" and p in left and p not in seated
     assert set(seated) | left == set(players)
     assert rdb.zcard(keys.match_pool(pool.name, "since")) == 0
+
+
+def test_the_workers_sweep_matches_and_fills_without_a_request(
+    rdb: redis.Redis[str], queue_url: str
+) -> None:
+    """Tickets nobody polls between two sweeps still meet, and bots still fill, on the sweep of
+    one worker (a second worker within the sweep's interval does nothing)."""
+    timer_queue = timers.queue_on(redis.Redis.from_url(queue_url), "lobby-sweep")
+    now = 9_000_000
+    duel = Pool("gin", 2, 60, True)
+    trio = Pool("tausende", 3, 30, False)
+    for player, pool, bots in (("a", duel, None), ("b", duel, None), ("c", trio, 20)):
+        seeker = Seeker(player, player.upper(), f"acc-{player}", 1500, True, None)
+        assert matcher.join(rdb, seeker, pool, bots, now)[0]
+    done = sweep.run(rdb, timer_queue, LIFETIMES, now, "worker-1", 3000)
+    assert done["groups"] == 1
+    assert sweep.run(rdb, timer_queue, LIFETIMES, now + 20_000, "worker-2", 3000)["groups"] == 0
+    rdb.delete(sweep.LOCK)  # the interval passed
+    for player in ("c",):
+        ticket = matcher.current(rdb, player)
+        assert ticket is not None and ticket["status"] == "waiting"
+        matcher.keep_alive(rdb, ticket["id"], now + 19_000)
+    assert sweep.run(rdb, timer_queue, LIFETIMES, now + 20_000, "worker-2", 3000)["groups"] == 1
+    a, c = matcher.current(rdb, "a"), matcher.current(rdb, "c")
+    assert a is not None and c is not None
+    duel_table = tables.load(rdb, a["table"])
+    assert duel_table is not None and duel_table.rated and duel_table.status == "playing"
+    trio_table = tables.load(rdb, c["table"])
+    assert trio_table is not None
+    assert [s["kind"] for s in trio_table.seats] == ["human", "bot", "bot"]
+    # the matched tables' first turn timers were scheduled on the timers' queue
+    assert timer_queue.scheduled_job_registry.count >= 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from typing import Any
+from typing import Any, Final
 
 import redis
 from flask import Response, current_app, jsonify
@@ -76,6 +76,18 @@ def _too_many_streams() -> Response:
     return response
 
 
+#: One event of a stream (before OpenAPI 3.2, a text/event-stream's schema describes each event):
+#: its name, its JSON document as text, and the reconnect delay of the first.
+SSE_EVENT: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "event": {"type": "string", "enum": ["lobby", "match"]},
+        "data": {"type": "string", "description": "the event's JSON document"},
+        "id": {"type": "string"},
+        "retry": {"type": "integer"},
+    },
+}
+
 STREAM_429 = {
     "description": "rate limited, or this address holds its most live streams "
     "(too_many_streams): ask again after Retry-After",
@@ -120,7 +132,7 @@ def get_lobby(query: LobbyQuery) -> Response:
     responses={
         200: {
             "description": models.LobbyStream.__doc__ or "",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "content": {"text/event-stream": {"schema": SSE_EVENT}},
         },
         **outputs.errors(422),
         429: STREAM_429,
@@ -257,7 +269,7 @@ def leave_match() -> Response:
     responses={
         200: {
             "description": models.MatchStream.__doc__ or "",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "content": {"text/event-stream": {"schema": SSE_EVENT}},
         },
         **outputs.errors(401, 404),
         429: STREAM_429,
@@ -285,7 +297,7 @@ def match_events() -> Response:
 # --- ratings -----------------------------------------------------------------------------------
 
 
-@bp.get("/ratings/<game>", responses=outputs.answers(models.Board, 404, 422))
+@bp.get("/ratings/<game>", responses=outputs.answers(models.RatingsBoard, 404, 422))
 def ratings_board(path: GamePath, query: BoardQuery) -> Response:
     """One game's ratings board, best first: established players (10 rated games or more), or
     with ``provisional=true`` the others."""

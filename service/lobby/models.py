@@ -109,7 +109,7 @@ class MatchDoc(Document):
     match: Match
 
 
-class BoardEntry(Document):
+class RatingsEntry(Document):
     rank: int
     name: str
     rating: int
@@ -117,13 +117,13 @@ class BoardEntry(Document):
     provisional: bool
 
 
-class Board(Document):
+class RatingsBoard(Document):
     """A page of one game's ratings board, best first."""
 
     game: GameName
     total: int
     provisional: bool
-    entries: list[BoardEntry]
+    entries: list[RatingsEntry]
 
 
 class MatchStream(Document):

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import redis
 
+from tests.support.gin_tables import gin_hidden
 from tests.support.lobby import Browser, Sse
 from tests.support.processes import (
     Process,
@@ -26,7 +27,7 @@ from tests.support.processes import (
     start_worker,
 )
 from tests.support.servers import start_redis
-from tests.support.tables import assert_nothing_hidden, scripted_move
+from tests.support.tables import CARD, assert_nothing_hidden, scripted_move
 
 pytestmark = pytest.mark.integration
 
@@ -150,6 +151,13 @@ def test_strangers_meet_through_the_quick_matchs_stream(stack: Stack) -> None:
     assert matched["table"] == theirs["match"]["table"]
     with pytest.raises(EOFError):  # the stream ends once matched
         ada_stream.next()
+    # the ticket's stream names the table and the seat's token, never a card of it
+    client: redis.Redis[str] = redis.Redis.from_url(stack.redis_url, decode_responses=True)
+    hidden = gin_hidden(client, matched["table"], 0) | gin_hidden(client, matched["table"], 1)
+    text = "".join(ada_stream.raw).replace(matched["token"], "")
+    assert not set(CARD.findall(text)) & hidden
+    assert '"view"' not in text and '"hand"' not in text
+    client.close()
     status, table = ada.call("GET", f"/api/tables/{matched['table']}")
     assert status == 200 and table["table"]["status"] == "playing"
     assert table["table"]["deadline"] is not None  # the matched table's timer runs

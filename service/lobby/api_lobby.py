@@ -184,7 +184,7 @@ def _doc(ticket: dict[str, str]) -> dict[str, Any]:
 
 @bp.post(
     "/match",
-    responses=outputs.answers(models.MatchDoc, 400, 403, 409, 413, 415, 422, status=201),
+    responses=outputs.answers(models.MatchDoc, 400, 401, 403, 409, 413, 415, 422, status=201),
 )
 @limits.limit_table_entries(limits.joins_limit)
 def join_match(body: MatchBody) -> tuple[Response, int]:

@@ -16,11 +16,12 @@ from hypothesis import strategies as st
 
 from service.common import keys
 from service.habit import suspicious
-from service.lobby import ratings
+from service.lobby import ratings, sweep
 from service.lobby.ratings import NEW, Rated, Skill
 from service.tables import store as tables
+from service.tables import timers
 from tests.support.clock import Clock
-from tests.support.lobby import play_own_turn, signed_up, timer_plays
+from tests.support.lobby import LIFETIMES, play_own_turn, signed_up, timer_plays
 
 HUMAN: dict[str, Any] = {"kind": "human"}
 
@@ -194,3 +195,31 @@ def test_an_update_is_a_pure_function_rounded_and_moves_the_winner_up(
             assert new.mu >= old.mu
         if place == len(before):
             assert new.mu <= old.mu
+
+
+def test_the_workers_sweep_settles_a_game_whose_finisher_died(
+    app: Flask, rdb: redis.Redis[str], clock: Clock, queue_url: str
+) -> None:
+    """A rated game committed as finished by a process that died before settling it (its
+    table written, nothing after): the workers' lobby sweep settles it, once."""
+    table_id, ada, _ = rated_table(app, "gin", [HUMAN, HUMAN])
+    table = tables.load(rdb, table_id)
+    assert table is not None
+    session = table.loaded()
+    session.resign(1)
+    table.session = session.to_json()
+    table.status = "finished"
+    table.deadline_ms = None
+    rdb.set(keys.table(table_id), table.to_json())  # the commit, and then the process died
+    assert ada.get(f"/api/tables/{table_id}").get_json()["table"]["rating_changes"] is None
+    assert rdb.zscore(keys.RATED_OPEN, table_id) is not None
+    timer_queue = timers.queue_on(redis.Redis.from_url(queue_url), "ratings-sweep")
+    now = int(clock().timestamp() * 1000)
+    done = sweep.run(rdb, timer_queue, LIFETIMES, now, "worker-1", 3000)
+    assert done["settled"] == [table_id]
+    t = ada.get(f"/api/tables/{table_id}").get_json()["table"]
+    changes = {c["seat"]: c["change"] for c in t["rating_changes"]}
+    assert changes[0] > 0 > changes[1]
+    rdb.delete(sweep.LOCK)
+    assert sweep.run(rdb, timer_queue, LIFETIMES, now, "worker-1", 3000)["settled"] == []
+    assert ada.get("/api/me/stats").get_json()["ratings"]["gin"]["games"] == 1

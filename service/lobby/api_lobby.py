@@ -222,7 +222,7 @@ def join_match(body: MatchBody) -> tuple[Response, int]:
             409, "already_queued", "you wait in the quick match already", match=ticket_id
         )
     identity.remember(player)
-    matcher.step_and_build(client, pool.name, _lifetimes(), now, _scheduler())
+    matcher.step_and_build(client, pool.name, _lifetimes(), now, _scheduler(), gap_ms=0)
     found = matcher.ticket(client, ticket_id)
     assert found is not None
     return jsonify(_doc(found)), 201

@@ -38,6 +38,7 @@ BOTS_AFTER_S: Final = 20  # the default wait before bots fill the free seats
 SCAN: Final = 200  # tickets one step looks at as anchors (the cursor goes round the pool)
 SIDE: Final = 8  # nearest candidates looked at on each side of an anchor's rating
 GROUPS_PER_STEP: Final = 25  # groups one step makes at most
+STEP_GAP_MS: Final = 250  # a pool's polls, streams and sweeps step it at most this often
 ALIVE_MS: Final = 30_000  # a ticket nobody polled or streamed for this long is dropped
 TICKET_TTL_S: Final = 600  # a ticket's hash (and the player's pointer) after its last change
 REBUILD_MS: Final = 10_000  # a group without its table this long is built by the sweep
@@ -165,9 +166,11 @@ class Group:
     tickets: tuple[str, ...]
 
 
-def step(client: redis.Redis[str], pool: str, now_ms: int) -> list[Group]:
+def step(client: redis.Redis[str], pool: str, now_ms: int, gap_ms: int = 0) -> list[Group]:
     """One matching step of a pool (one script): the groups it made, their tickets out of the
-    pool and marked ``matched``. Their tables are built by :func:`build`."""
+    pool and marked ``matched``. Their tables are built by :func:`build`. With ``gap_ms``, a
+    step within that long after the pool's last one does nothing (polls, streams, sweeps:
+    :data:`STEP_GAP_MS`); a join steps at once (0)."""
     ids = [secrets.token_hex(8) for _ in range(GROUPS_PER_STEP)]
     seats = Pool.parse(pool).seats
     out = _eval(
@@ -179,6 +182,7 @@ def step(client: redis.Redis[str], pool: str, now_ms: int) -> list[Group]:
             keys.match_pool(pool, "cursor"),
             keys.MATCH_MADE,
             keys.MATCH_POOLS,
+            keys.match_pool(pool, "stepped"),
         ],
         pool,
         seats,
@@ -188,6 +192,7 @@ def step(client: redis.Redis[str], pool: str, now_ms: int) -> list[Group]:
         WIDEST_RANGE,
         SCAN,
         SIDE,
+        gap_ms,
         *ids,
     )
     groups = []
@@ -277,10 +282,16 @@ def build(
 
 
 def step_and_build(
-    client: redis.Redis[str], pool: str, lifetimes: Lifetimes, now_ms: int, schedule: Schedule
+    client: redis.Redis[str],
+    pool: str,
+    lifetimes: Lifetimes,
+    now_ms: int,
+    schedule: Schedule,
+    gap_ms: int = STEP_GAP_MS,
 ) -> list[Group]:
-    """A step of one pool and the tables of the groups it made."""
-    groups = step(client, pool, now_ms)
+    """A step of one pool (unless it was stepped within ``gap_ms``) and the tables of the
+    groups it made."""
+    groups = step(client, pool, now_ms, gap_ms)
     for group in groups:
         build(client, group.id, lifetimes, now_ms, schedule)
     return groups
@@ -316,6 +327,7 @@ __all__ = [
     "ALIVE_MS",
     "BASE_RANGE",
     "BOTS_AFTER_S",
+    "STEP_GAP_MS",
     "WIDEN_PER_S",
     "WIDEST_RANGE",
     "Group",

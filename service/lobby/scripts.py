@@ -76,10 +76,14 @@ return status
 """
 
 # One matching step of one pool.
-# KEYS: the pool's rating set, since set, cursor; the set of groups made; the pools' set.
+# KEYS: the pool's rating set, since set, cursor; the set of groups made; the pools' set; the
+#       pool's last step (ms).
 # ARGV: pool, seats, now (ms), base range, widening per second (x1000), widest range,
-#       tickets to scan, candidates to look at per side, then fresh group ids (at most that
-#       many groups are made by this step).
+#       tickets to scan, candidates to look at per side, the least gap after the pool's last
+#       step (ms; 0: step anyway, as a join does), then fresh group ids (at most that many
+#       groups are made by this step).
+# A step asked within the gap of the pool's last one does nothing: however many polls and
+# streams wait in a pool, it is stepped a few times a second (and at each join).
 # Scans up to `scan` tickets by wait (oldest first, going on from the cursor, wrapping). For each
 # still free ticket T (an anchor), its range is base + widening x seconds waited, at most the
 # widest; the candidates are the nearest free tickets by rating within it that also accept T
@@ -96,9 +100,17 @@ local per_ms = tonumber(ARGV[5]) / 1000000
 local widest = tonumber(ARGV[6])
 local scan = tonumber(ARGV[7])
 local side = tonumber(ARGV[8])
+local gap = tonumber(ARGV[9])
 local ids = {}
-for i = 9, #ARGV do ids[#ids + 1] = ARGV[i] end
+for i = 10, #ARGV do ids[#ids + 1] = ARGV[i] end
 local prefix = '{prefix}'
+if gap > 0 then
+  local last = tonumber(redis.call('GET', KEYS[6]) or '-1')
+  if last >= 0 and now >= last and now - last < gap then
+    return {}
+  end
+end
+redis.call('SET', KEYS[6], ARGV[3], 'EX', 3600)
 local size = redis.call('ZCARD', KEYS[2])
 if size == 0 then
   redis.call('SREM', KEYS[5], pool)

@@ -159,7 +159,7 @@ def _join_many(url: str, pool: Pool, players: list[str], rating_of: Any, now: in
     client: redis.Redis[str] = redis.Redis.from_url(url, decode_responses=True)
     for p in players:
         matcher.join(client, Seeker(p, p, None, rating_of(p), False, None), pool, 5, now)
-        matcher.step_and_build(client, pool.name, LIFETIMES, now, lambda t: None)
+        matcher.step_and_build(client, pool.name, LIFETIMES, now, lambda t: None, gap_ms=0)
         if p.endswith("7"):
             matcher.leave(client, p)
     client.close()
@@ -170,8 +170,9 @@ import sys, redis
 from service.lobby import matcher, sweep
 from service.tables.store import Lifetimes
 client = redis.Redis.from_url(sys.argv[1], decode_responses=True)
-for _ in range(int(sys.argv[3])):
-    matcher.sweep(client, Lifetimes(3600, 86400), int(sys.argv[2]), lambda t: None)
+for n in range(int(sys.argv[3])):  # the sweeps' clock moves on past each step's gap
+    now = int(sys.argv[2]) + n * matcher.STEP_GAP_MS
+    matcher.sweep(client, Lifetimes(3600, 86400), now, lambda t: None)
 """
 
 
@@ -201,7 +202,8 @@ def test_no_player_is_seated_twice_under_concurrent_calls(
         thread.join()
     for sweeper in sweepers:
         assert sweeper.wait(timeout=120) == 0
-    matcher.sweep(rdb, LIFETIMES, now + 6000, lambda t: None)  # bots fill what is left
+    later = now + 6000 + 61 * matcher.STEP_GAP_MS
+    matcher.sweep(rdb, LIFETIMES, later, lambda t: None)  # bots fill what is left
     seated: dict[str, str] = {}
     for key in rdb.scan_iter(keys.table("*")):
         table = tables.Table.from_json(str(rdb.get(key)))
@@ -252,3 +254,20 @@ def test_the_workers_sweep_matches_and_fills_without_a_request(
     assert [s["kind"] for s in trio_table.seats] == ["human", "bot", "bot"]
     # the matched tables' first turn timers were scheduled on the timers' queue
     assert timer_queue.scheduled_job_registry.count >= 1
+
+
+def test_a_pool_is_stepped_a_few_times_a_second_however_many_ask(rdb: redis.Redis[str]) -> None:
+    """Polls, streams and sweeps step a pool at most every STEP_GAP_MS; a join steps at once."""
+    pool = Pool("gin", 2, 30, False)
+    t = 2_000_000
+    assert matcher.step(rdb, pool.name, t, matcher.STEP_GAP_MS) == []
+    for player in ("a", "b"):
+        seeker = Seeker(player, player, None, 1500, False, None)
+        assert matcher.join(rdb, seeker, pool, None, t)[0]
+    assert matcher.step(rdb, pool.name, t + 100, matcher.STEP_GAP_MS) == []  # too soon
+    assert len(matcher.step(rdb, pool.name, t + 100)) == 1  # a join's step: at once
+    for player in ("c", "d"):
+        seeker = Seeker(player, player, None, 1500, False, None)
+        assert matcher.join(rdb, seeker, pool, None, t + 100)[0]
+    assert matcher.step(rdb, pool.name, t + 300, matcher.STEP_GAP_MS) == []
+    assert len(matcher.step(rdb, pool.name, t + 350, matcher.STEP_GAP_MS)) == 1

@@ -363,7 +363,7 @@ def table_phrases(table_id: str) -> str:
 
 
 def table_phrase_wait(table_id: str, seat: int) -> str:
-    """Set while a seat may not say another phrase yet (its rate limit)."""
+    """When (ms, the app's clock) a seat said its last phrase: the next waits the gap."""
     return f"{PREFIX}:{{t:{table_id}}}:phrase-wait:{seat}"
 
 

@@ -275,9 +275,9 @@ def build(
         pipe.expire(keys.match_ticket(t), TICKET_TTL_S)
     pipe.hset(keys.match_group(group_id), "table", group_id)
     pipe.zrem(keys.MATCH_MADE, group_id)
-    for t in ids:
-        pipe.publish(keys.match_channel(t), "matched")
     pipe.execute()
+    for t in ids:  # not in the pipeline: a cluster's refuses PUBLISH there
+        client.publish(keys.match_channel(t), "matched")
     return table
 
 

@@ -28,8 +28,8 @@ def note(client: redis.Redis[str], table_id: str, created_ms: int, entry: Any) -
     else:
         pipe.hset(keys.LOBBY, table_id, json.dumps(entry, separators=(",", ":")))
         pipe.zadd(keys.LOBBY_ORDER, {table_id: created_ms})
-    pipe.publish(keys.LOBBY_CHANNEL, table_id)
     pipe.execute()
+    client.publish(keys.LOBBY_CHANNEL, table_id)  # not in a pipeline: a cluster's refuses it
 
 
 def announce(client: redis.Redis[str], reason: str) -> None:

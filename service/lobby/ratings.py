@@ -4,9 +4,9 @@ account and table game, moved once by each finished rated table.
 Why Plackett–Luce: a Pik Dame or Tausende table is a free-for-all of two to four players whose
 result is an order (the final totals, R8), and Plackett–Luce rates exactly that, a ranking of any
 number of players, in one update; a Gin match (G2) is its two-player case, a duel. Elo or Glicko
-rate pairs only (a four-player game would be six fake duels); TrueSkill is patented and its
-Python package unmaintained; openskill is MIT, kept up to date and rates a 4-player game in
-microseconds.
+rate pairs only (a four-player game would be six fake duels); TrueSkill is Microsoft's method
+and its Python package has had no release in years; openskill (the same Bayesian approach, Weng
+and Lin's) is MIT, released regularly and rates a 4-player game in microseconds.
 
 Deterministic given the order of the games: an update is a pure function of the ratings before it
 and the places, each result rounded to :data:`DIGITS` decimals before it is stored and used again,

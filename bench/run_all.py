@@ -46,6 +46,9 @@ BENCHES = {
     # issue 13: the place in the field and league boards on a 1,000,000-entry board
     "field": ["bench.bench_field"],
     "tables": ["bench.bench_tables"],
+    # the quick match: a matching step with 1,000 waiting (Lua beside Python + WATCH) and the
+    # time to a match (docs/LOBBY.md)
+    "match": ["bench.bench_match"],
     # issue 15: Tausende's fast legal_moves beside its first implementation, same run
     "tausende_moves": ["bench.bench_tausende_moves"],
     # issue 16: game state on a three-master Redis Cluster vs one Redis (SCALING.md step 7)

@@ -50,6 +50,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     from service.accounts import api_accounts
     from service.dailies import api_attempts, api_daily, api_leaderboard
     from service.habit import api_habit, api_leagues
+    from service.lobby import api_lobby
     from service.pages import pages
     from service.tables import api_tables
     from service.web import openapi, ops
@@ -64,6 +65,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
         api_habit.bp,
         api_leagues.bp,
         api_tables.bp,
+        api_lobby.bp,
     ):
         app.register_api(api)
     app.register_blueprint(pages.bp)

@@ -99,3 +99,21 @@ class NoHint(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class PhraseTooSoon(Exception):
+    """A seat said a phrase less than the table talk's gap ago (429 ``phrase_too_soon``)."""
+
+    def __init__(self, wait_ms: int) -> None:
+        super().__init__(f"one phrase every few seconds: wait {wait_ms} ms")
+        self.wait_ms = wait_ms
+
+
+class MatchError(Exception):
+    """A refused quick-match request: API.md's status and a stable code (docs/LOBBY.md)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message

@@ -18,7 +18,7 @@ import pytest
 
 from tests.support.imports import Graph, import_graph, modules
 
-DOMAINS = ("accounts", "dailies", "habit", "pages", "tables")
+DOMAINS = ("accounts", "dailies", "habit", "lobby", "pages", "tables")
 PLATFORM = ("common", "games", "web")
 #: Foreign packages that mean "inside a web request".
 WEB = frozenset({"flask", "flask_openapi3", "flask_limiter", "werkzeug", "jinja2"})

@@ -73,6 +73,11 @@ def compute_par(date: str) -> dict[str, int]:
     return par_job.compute(ctx.rankings, date, ctx.settings.secret)
 
 
+def lifetimes(settings: config.Settings) -> tables.Lifetimes:
+    """How long tables live (docs/TABLES.md "Storage and lifetimes")."""
+    return tables.Lifetimes(settings.table_idle_hours * 3600, settings.table_keep_days * 86400)
+
+
 def table_turn_timeout(table_id: str, seq: int) -> dict[str, Any]:
     """The turn timer (R9): play the absent human's turn if the table is still at ``seq``;
     then schedule the next human's deadline. A job whose seq has moved on does nothing."""

@@ -29,6 +29,7 @@ from rq.scheduler import RQScheduler
 from rq.worker import WorkerStatus
 
 from service.common import clock, keys
+from service.lobby import sweep as lobby
 from service.reconcile import reconcile, reconcile_par, reconcile_timers
 from service.tables import timers
 from worker import jobs
@@ -160,6 +161,7 @@ class SteadyWorker(Worker):
             self.next_sweep = time.monotonic() + SWEEP_S
             self.rescue_timers()
             self.sweep_timers()
+            self.sweep_lobby()
         except REDIS_ERRORS:
             self.wait_for_redis()
 
@@ -201,6 +203,14 @@ class SteadyWorker(Worker):
         lost = reconcile_timers(ctx.client, ctx.timer_queue, now_ms, retry_failed=False)
         if lost:
             self.log.warning("Worker %s: queued lost turn timers %s", self.name, lost)
+
+    def sweep_lobby(self) -> None:
+        """The quick match's steps and the unsettled rated games (service.lobby.sweep; one
+        worker per SWEEP_S), on the app's clock like the tables."""
+        ctx = jobs.context()
+        now_ms = int(clock.now(ctx.settings).timestamp() * 1000)
+        lifetimes = jobs.lifetimes(ctx.settings)
+        lobby.run(ctx.client, ctx.timer_queue, lifetimes, now_ms, self.name, SWEEP_S * 1000)
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         try:

@@ -279,3 +279,94 @@ def idempotency(digest: str) -> str:
     """String (JSON), minutes: what one caller's ``Idempotency-Key`` on one creation route made
     (service.web.idempotency); ``digest`` hashes route, caller and key, so the name reveals none."""
     return f"{PREFIX}:{{i:{digest}}}:idempotency"
+
+
+# --- the lobby, the quick match and the ratings (docs/LOBBY.md) ---------------------------------
+
+#: Hash public table id -> its lobby entry (JSON, public facts only: service.tables.public).
+LOBBY: Final = f"{PREFIX}:lobby:tables"
+#: Sorted set public table id -> when it was made (ms): the lobby's order.
+LOBBY_ORDER: Final = f"{PREFIX}:lobby:order"
+#: Sorted set lobby stream id -> until when (ms) it counts: who is looking at the lobby.
+LOBBY_VIEWERS: Final = f"{PREFIX}:lobby:viewers"
+#: Pub/sub channel: the lobby changed (a public table, its presence, the queue's size).
+LOBBY_CHANNEL: Final = f"{PREFIX}:lobby:live"
+#: Sorted set rated table id -> when it started (ms): rated games whose ratings are not settled.
+RATED_OPEN: Final = f"{PREFIX}:rated:open"
+
+# Every key of the quick match carries the hash tag {m}: the matchmaker's scripts run on one slot
+# (service/lobby/scripts.py), on the game-state server beside the tables.
+MATCH_TAG: Final = f"{PREFIX}:{{m}}"
+MATCH_POOLS: Final = f"{MATCH_TAG}:pools"  # set of the pools with waiting tickets
+MATCH_MADE: Final = f"{MATCH_TAG}:made"  # sorted set match id -> when made (ms), until built
+
+
+def match_pool(pool: str, part: str) -> str:
+    """A pool's sorted sets: ``rating`` (ticket -> rating) and ``since`` (ticket -> ms joined);
+    ``cursor``: where the next step's scan begins."""
+    return f"{MATCH_TAG}:pool:{pool}:{part}"
+
+
+def match_ticket(ticket: str) -> str:
+    """Hash of one quick-match ticket: who, what for, since when, its state and its table."""
+    return f"{MATCH_TAG}:ticket:{ticket}"
+
+
+def match_player(player: str) -> str:
+    """A player's current ticket id (one at a time: no player waits, or is seated, twice)."""
+    return f"{MATCH_TAG}:player:{player}"
+
+
+def match_group(match: str) -> str:
+    """Hash of a group the matcher formed: pool, tickets, bots, the seats' tokens, its table."""
+    return f"{MATCH_TAG}:match:{match}"
+
+
+def match_channel(ticket: str) -> str:
+    """Pub/sub channel of one ticket: its state changed (matched, left)."""
+    return f"{MATCH_TAG}:live:{ticket}"
+
+
+def rating_tag(game: str) -> str:
+    """Every rating key of one game shares a slot: a game's settlement is one transaction."""
+    return f"{PREFIX}:{{r:{game}}}"
+
+
+def rating(game: str, account: str) -> str:
+    """Hash mu, sigma (6 decimals), games, name: an account's rating in one game."""
+    return f"{rating_tag(game)}:rating:{account}"
+
+
+def rating_board(game: str, provisional: bool = False) -> str:
+    """Sorted set account -> shown rating: established players (``provisional``: the others)."""
+    return f"{rating_tag(game)}:{'provisional' if provisional else 'board'}"
+
+
+def rating_history(game: str, account: str) -> str:
+    """List of an account's rating changes in one game (JSON), newest first."""
+    return f"{rating_tag(game)}:history:{account}"
+
+
+def rating_settled(game: str, table_id: str) -> str:
+    """A rated table's settled changes (JSON): a table is rated once."""
+    return f"{rating_tag(game)}:settled:{table_id}"
+
+
+def rating_pairs(game: str) -> str:
+    """Hash ``account|account`` or ``addr:address|address`` -> rated games played together."""
+    return f"{rating_tag(game)}:pairs"
+
+
+def table_phrases(table_id: str) -> str:
+    """List of a table's recent phrases (JSON ``{"n", "seat", "phrase"}``), newest last."""
+    return f"{PREFIX}:{{t:{table_id}}}:phrases"
+
+
+def table_phrase_wait(table_id: str, seat: int) -> str:
+    """When (ms, the app's clock) a seat said its last phrase: the next waits the gap."""
+    return f"{PREFIX}:{{t:{table_id}}}:phrase-wait:{seat}"
+
+
+def table_mutes(table_id: str) -> str:
+    """Hash seat -> JSON list of the seats whose phrases it muted."""
+    return f"{PREFIX}:{{t:{table_id}}}:mutes"

@@ -72,6 +72,11 @@ class TableGame(Protocol):
         """Whether the game offers a seat's hint (the tables' ``hints`` option)."""
         ...
 
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        """How many seats a table of the game may have (the quick match's choices)."""
+        ...
+
     def hint(self, session: Session, seat: int) -> dict[str, Any]:
         """``seat``'s hint (``{"moves", "points", "exact"}``) from its own view alone (R10);
         raises :class:`NoHint` when it is not that seat's play phase."""
@@ -104,6 +109,7 @@ class PikDameTables:
     default_level: Final = "advanced"  # R9's default
     options: tuple[str, ...] = ("hand_out_double", "strict_1000")
     hints: bool = True
+    seat_counts: tuple[int, ...] = (2, 3, 4)  # R9 players
 
     def hint(self, session: Session, seat: int) -> dict[str, Any]:
         match = _match(session)
@@ -254,6 +260,7 @@ class GinTables:
     levels: Final = GIN_LEVELS
     default_level: Final = "strong"
     hints: Final = False  # the view carries Gin's help: the exact deadwood and a suggestion
+    seat_counts: Final = (2,)  # G2: a duel
 
     def hint(self, session: Session, seat: int) -> dict[str, Any]:
         raise NoHint("hints_off", "a Gin table's view shows the exact deadwood instead")

@@ -16,8 +16,10 @@ from service.common import clock
 from service.dailies import par, ranking, store
 from service.dailies.models import AttemptPath, GameQuery
 from service.errors import ApiError
+from service.games.tables import GAMES
 from service.habit import field, history, models, played, streaks
 from service.habit.models import LangQuery
+from service.lobby import ratings
 from service.pages.strings import strings
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
@@ -43,14 +45,34 @@ def my_stats(query: GameQuery) -> Response:
             {
                 "streaks": {g: {"current": 0, "best": 0, "last": None} for g in streaks.GAMES},
                 "stats": history.statistics(client, "", game) | {"games": 0},
+                "ratings": None,
             }
         )
     return jsonify(
         {
             "streaks": streaks.read(client, owner, today),
             "stats": history.statistics(client, owner, game),
+            "ratings": _ratings(),
         }
     )
+
+
+def _ratings() -> dict[str, Any] | None:
+    """The signed-in caller's rating per table game with its latest changes (null otherwise)."""
+    account = identity.signed_in()
+    if account is None:
+        return None
+    client = get_redis()
+    found: dict[str, Any] = {}
+    for game in GAMES:
+        skill = ratings.read(client, game, account.id)
+        found[game] = {
+            "rating": skill.rating,
+            "provisional": skill.provisional,
+            "games": skill.games,
+            "history": ratings.history(client, game, account.id, 20),
+        }
+    return found
 
 
 @bp.get("/me/games", responses=outputs.answers(models.PlayedGames, 401))

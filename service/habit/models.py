@@ -86,11 +86,35 @@ class Stats(Document):
     recent: list[DayScore] = Field(description="the latest days played, newest first")
 
 
+class RatingChangeEntry(Document):
+    table: str
+    at: int = Field(description="when the game ended (ms since the epoch)")
+    place: int
+    players: int = Field(description="accounts rated in that game")
+    before: int
+    after: int
+    change: int
+    provisional: bool
+
+
+class GameRating(Document):
+    """A signed-in player's rating in one table game and its latest changes (docs/LOBBY.md)."""
+
+    rating: int
+    provisional: bool
+    games: int
+    history: list[RatingChangeEntry] = Field(description="newest first, at most 20")
+
+
 class Me(Document):
     """The caller's streaks (per daily game) and statistics; empty for a new browser."""
 
     streaks: dict[str, Streak]
     stats: Stats
+    ratings: dict[str, GameRating] | None = Field(
+        default=None,
+        description="signed in: the rating per table game and its history; else null",
+    )
 
 
 class PlayedGame(Document):

@@ -3,7 +3,8 @@ same for everyone, so a second ranked attempt under another account, or one afte
 "ohne Wertung" of the same deal (a rehearsal), is the way to cheat. Lists, never judges: one
 address (IPv6: /64) starting several ranked attempts of a day, an account created shortly before a
 top score, many accounts from one address, an address starting an unranked attempt of the day
-before a ranked one."""
+before a ranked one; the same accounts (or one address) meeting in rated table games again and
+again (rating manipulation by arranged games)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,16 @@ import redis
 from service.accounts import store as accounts
 from service.common import keys
 from service.dailies import ranking, store
+from service.games.tables import GAMES
+from service.lobby import ratings
 
 KEEP_SECONDS: Final = 30 * 86400  # how long a day's start addresses are kept for review
 TOP: Final = 20  # the scores an account's age is checked against
 FRESH_MS: Final = 30 * 60 * 1000  # "created minutes before": within half an hour
 MANY_ACCOUNTS: Final = 3
+#: Rated games two accounts (or two seats at one address) played together, within the pairings'
+#: thirty days, from which the pair is listed.
+REPEATED_PAIRINGS: Final = 3
 
 
 def note_start(
@@ -50,6 +56,8 @@ def report(client: redis.Redis[str], rankings: redis.Redis[str], date: str) -> d
     found = _day_report(client, rankings, date, keys.PIKDAME)
     many = _many_accounts(client)
     out: dict[str, Any] = {"date": date, **found, "many_accounts_one_address": many}
+    # rated tables (docs/LOBBY.md): the same accounts, or one address, meeting again and again
+    out["rated_pairings"] = ratings.repeated_pairings(client, sorted(GAMES), REPEATED_PAIRINGS)
     for game in keys.DAILY_GAMES:
         if game != keys.PIKDAME:
             out[game] = _day_report(client, rankings, date, game)

@@ -16,21 +16,24 @@ from flask import Response, current_app, jsonify, request
 from service.common import clock, connect
 from service.dailies import models as dailies_models
 from service.dailies.models import MoveBody
-from service.errors import ApiError, NoHint, Stale, TableError
+from service.errors import ApiError, NoHint, PhraseTooSoon, Stale, TableError
 from service.games.tables import GAMES
-from service.tables import models, stream_leases, timers
+from service.lobby import ratings
+from service.tables import models, stream_leases, talk, timers
 from service.tables import store as tables
 from service.tables.documents import events_json, table_json
 from service.tables.models import (
     EventsQuery,
     InvitePath,
     LevelBody,
+    MuteBody,
     NewTableBody,
+    PhraseBody,
     SeatPath,
     TablePath,
     TableRules,
 )
-from service.tables.store import Changed, Lifetimes, Table
+from service.tables.store import Changed, Lifetimes, Sitter, Table
 from service.tables.stream import caps, stream
 from service.web import idempotency, identity, limits, outputs
 from service.web.apidoc import api_blueprint
@@ -140,6 +143,14 @@ def create_table(body: NewTableBody) -> Response:
         else:
             seats.append({"kind": "bot", "level": spec.level or kind.default_level})
     options = _options(body.game, body.rules)
+    if body.rated:
+        _require_account()
+        if not body.rules.turn_timer:
+            raise ApiError(422, "bad_value", "a rated table is timed: choose a turn_timer")
+        if body.rules.hints:
+            raise ApiError(422, "bad_value", "a rated table has no hints")
+        if "hints" in options:
+            options["hints"] = False
 
     def make() -> dict[str, str]:
         player = _player()
@@ -153,6 +164,9 @@ def create_table(body: NewTableBody) -> Response:
             body.rules.turn_timer or 0,
             _lifetimes(),
             _now_ms(),
+            sitter=_sitter(body.name, player, body.game, body.public or body.rated),
+            public=body.public,
+            rated=body.rated,
         )
         return {"table": table.id, "player": player, "token": token}
 
@@ -166,6 +180,28 @@ def create_table(body: NewTableBody) -> Response:
     response, status = idempotency.once("tables", body, make, answer, sealed=("token",))
     response.status_code = status
     return cast(Response, response)
+
+
+def _require_account() -> None:
+    if identity.signed_in() is None:
+        raise ApiError(403, "account_required", "a rated table seats signed-in accounts")
+
+
+def _sitter(name: str, player: str, game: str, strangers: bool) -> Sitter:
+    """The caller as seated: with the signed-in account (and, at a table for strangers, its
+    rating in the game and the address the operator's review compares)."""
+    account = identity.signed_in()
+    if account is None:
+        return Sitter(name, player, address=limits.client_address() if strangers else None)
+    skill = ratings.read(get_redis(), game, account.id)
+    return Sitter(
+        name,
+        player,
+        account=account.id,
+        rating=skill.rating if strangers else None,
+        provisional=skill.provisional,
+        address=limits.client_address() if strangers else None,
+    )
 
 
 def _options(game: str, rules: TableRules) -> dict[str, bool]:
@@ -194,15 +230,47 @@ def _options(game: str, rules: TableRules) -> dict[str, bool]:
 def join_table(path: InvitePath, body: NameBody) -> Response:
     """Take the first open human seat of the invite's table, with a name."""
     player = _player()
-    try:
-        table, token = tables.join(
-            get_redis(), path.invite, body.name, player, _lifetimes(), _now_ms()
+    client = get_redis()
+    found = tables.by_invite(client, path.invite)
+    if found is None:
+        raise ApiError(404, "unknown_invite", "no table has this invite")
+    return _join(found, body.name, player, by_id=False)
+
+
+def _join(found: Table, name: str, player: str, *, by_id: bool) -> Response:
+    """Take a seat (by invite or, at a public table, by id); schedule the turn timer when the
+    last stranger's seat started the game."""
+    sitter = _sitter(name, player, found.game, found.from_lobby or found.rated)
+    tokens: list[str] = []
+
+    def take() -> Changed:
+        done, token = tables.take_seat(
+            get_redis(), found.id, sitter, _lifetimes(), _now_ms(), by_id=by_id
         )
-    except TableError as e:
-        raise ApiError(e.status, e.code, e.message) from None
+        tokens.append(token)
+        return done
+
+    done = _apply(take)
+    table = done.table
+    if table.status == "playing" and table.deadline_ms is not None and not done.events:
+        _schedule(table)  # the first human's cut or move begins at once
     identity.remember(player)
-    seat = table.seat_of(token, None)
-    return jsonify({"table": _doc(table, seat), "token": token})
+    seat = table.seat_of(tokens[0], None)
+    return jsonify({"table": _doc(table, seat), "token": tokens[0]})
+
+
+@bp.post(
+    "/<id:table_id>/join",
+    responses=outputs.answers(models.TableJoined, 400, 401, 403, 404, 409, 413, 415, 422),
+)
+@limits.limit_table_entries(limits.joins_limit)
+@limits.limit_table_address()
+def join_public_table(path: TablePath, body: NameBody) -> Response:
+    """Take the first open seat of a public table from the lobby (docs/LOBBY.md), with a name:
+    403 ``private_table`` (invite only), ``account_required`` (rated, not signed in); 409 as a
+    join by invite. The last open seat taken starts the game."""
+    found = _load(path.table_id)
+    return _join(found, body.name, _player(), by_id=True)
 
 
 @bp.post(
@@ -390,7 +458,58 @@ def rematch_table(path: TablePath) -> Response:
         new = tables.rematch(get_redis(), path.table_id, seat, _lifetimes(), _now_ms())
     except TableError as e:
         raise ApiError(e.status, e.code, e.message) from None
+    if new.agreed is not None:  # strangers: it starts once every human asked
+        done = _apply(
+            lambda: tables.agree_rematch(get_redis(), new.id, seat, _lifetimes(), _now_ms())
+        )
+        new = done.table
+        if new.status == "playing" and new.deadline_ms is not None and not done.events:
+            _schedule(new)
     return jsonify({"table": _doc(new, seat)})
+
+
+@bp.post(
+    "/<id:table_id>/phrases",
+    responses={
+        **outputs.answers(models.PhraseSaid, 400, 401, 403, 404, 413, 415, 422),
+        429: {
+            "description": "rate limited, or phrase_too_soon: one phrase per seat every 3 s "
+            "(Retry-After)",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+            "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+        },
+    },
+)
+@limits.limit_table_route(limits.table_moves_limit)
+def say_phrase(path: TablePath, body: PhraseBody) -> Response:
+    """Say one of the fixed phrases to the table (docs/LOBBY.md "Table talk"): every seat's
+    stream sends it (``event: phrase``) unless that seat muted yours. No free text. 429
+    ``phrase_too_soon`` within 3 s of your seat's last phrase."""
+    table, seat = _seated(path.table_id)
+    try:
+        said = talk.say(get_redis(), table.id, seat, body.phrase, _lifetimes().finished, _now_ms())
+    except PhraseTooSoon as e:
+        response = error_response(429, "phrase_too_soon", str(e))
+        response.headers["Retry-After"] = str(max(1, -(-e.wait_ms // 1000)))
+        return response
+    return jsonify({"phrase": said})
+
+
+@bp.post(
+    "/<id:table_id>/mute",
+    responses=outputs.answers(models.Muted, 400, 401, 403, 404, 413, 415, 422),
+)
+@limits.limit_table_route(limits.table_moves_limit)
+def mute_seat(path: TablePath, body: MuteBody) -> Response:
+    """Mute (``muted`` true) or hear again another seat's phrases, for your seat (every device
+    of it: stored with the table). ``T.muted`` lists them; 404 ``unknown_seat``."""
+    table, seat = _seated(path.table_id)
+    if body.seat >= table.players:
+        raise ApiError(404, "unknown_seat", f"the table has no seat {body.seat}")
+    if body.seat == seat:
+        raise ApiError(422, "bad_value", "mute another seat, not your own")
+    now = talk.mute(get_redis(), table.id, seat, body.seat, body.muted, _lifetimes().finished)
+    return jsonify({"muted": now})
 
 
 @bp.post(

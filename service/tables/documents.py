@@ -13,6 +13,7 @@ from typing import Any
 
 import redis
 
+from service.common import keys
 from service.tables import store as tables
 from service.tables.store import Table
 
@@ -37,6 +38,16 @@ def table_json(
         else:
             shown["level"] = s["level"]
         shown["connected"] = connected[n]
+        if s["kind"] == "human":
+            # a seated human without a live stream while the game runs: the seat stays theirs
+            shown["away"] = (
+                table.status == "playing" and s.get("name") is not None and not connected[n]
+            )
+            if s.get("rating") is not None:
+                shown["rating"] = s["rating"]
+                shown["provisional"] = s.get("provisional", False)
+            if n < len(table.timed_out):
+                shown["timed_out"] = table.timed_out[n]
         seats.append(shown)
     facts: dict[str, Any]
     if table.session is not None:
@@ -84,20 +95,26 @@ def table_json(
         "repeat_of": table.repeat_of,
         "repeated": table.repeated,
         "result": facts["result"],
+        "public": table.public,
+        "rated": table.rated,
+        "matched": table.matched is not None,
+        "forfeits": table.forfeits,
+        "rating_changes": table.rating_changes,
+        "rematch_agreed": table.agreed,
+        "muted": muted(client, table.id, seat),
     }
 
 
 def _rules(table: Table) -> dict[str, Any]:
-    """``T.rules``: the seats, the turn timer and the table's options; ``hints`` (on unless the
-    creator turned it off) for a game with hints, also at a table made before the option."""
-    rules: dict[str, Any] = {
-        "players": table.players,
-        "turn_timer": table.turn_timer or None,
-        **table.options,
-    }
-    if table.kind.hints:
-        rules.setdefault("hints", True)
-    return rules
+    return table.rules_json()
+
+
+def muted(client: redis.Redis[str], table_id: str, seat: int | None) -> list[int]:
+    """The seats whose phrases ``seat`` muted (docs/LOBBY.md "Table talk"); [] for a reader."""
+    if seat is None:
+        return []
+    stored = client.hget(keys.table_mutes(table_id), str(seat))
+    return [] if stored is None else sorted(int(n) for n in json.loads(stored))
 
 
 def _mark_timer_moves(

@@ -71,6 +71,48 @@ class NewTableBody(ApiModel):
     name: PlayerName
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     rules: TableRules = Field(default_factory=TableRules)
+    public: bool = Field(
+        default=False,
+        description="listed in the lobby (GET /api/lobby) and joined by id by anyone; false "
+        "(the default): invite only, for friends. A public table starts once its last open "
+        "seat is taken (docs/LOBBY.md)",
+    )
+    rated: bool = Field(
+        default=False,
+        description="the ratings move when it ends: seats signed-in accounts only (403 "
+        "account_required), needs a turn_timer (422 bad_value), no hints; bots do not rate",
+    )
+
+
+class PhraseBody(ApiModel):
+    """A phrase of the table talk: one of the fixed ids (docs/LOBBY.md "Table talk")."""
+
+    phrase: Literal["hello", "well_played", "thanks", "oh_no", "another"]
+
+
+class MuteBody(ApiModel):
+    """Mute (or hear again) another seat's phrases, for your seat only."""
+
+    seat: Annotated[int, Field(ge=0, le=3)]
+    muted: bool = True
+
+
+class Phrase(Document):
+    """A phrase as the table's streams send it (``event: phrase``)."""
+
+    n: int = Field(description="counts the table's phrases")
+    seat: int
+    phrase: str
+
+
+class PhraseSaid(Document):
+    phrase: Phrase
+
+
+class Muted(Document):
+    """The seats whose phrases your seat has muted now."""
+
+    muted: list[int]
 
 
 class LevelBody(ApiModel):
@@ -104,6 +146,18 @@ class TableSeat(Document):
     name: str | None = None
     level: str | None = None
     connected: bool = Field(description="a live stream of this seat is open (presence)")
+    away: bool | None = Field(
+        default=None,
+        description="a seated human without a live stream while the game runs: the seat stays "
+        'theirs and they can come back (docs/LOBBY.md "Presence")',
+    )
+    rating: int | None = Field(
+        default=None, description="a signed-in player's rating in this game when seated"
+    )
+    provisional: bool | None = Field(default=None, description="the rating is provisional")
+    timed_out: int | None = Field(
+        default=None, description="turns in a row the turn timer played for this seat (R9)"
+    )
 
 
 class TableRound(Document):
@@ -119,6 +173,18 @@ class TableRound(Document):
     doubled: bool | None = Field(
         None, description="hand_out_double (R9) doubled the round's scores (R7.3) (Pik Dame)"
     )
+
+
+class RatingChange(Document):
+    """One account seat's rating change after a rated game (docs/LOBBY.md "Ratings")."""
+
+    seat: int
+    name: str
+    before: int
+    after: int
+    change: int
+    games: int = Field(description="rated games of this game played, this one included")
+    provisional: bool
 
 
 class Table(Document):
@@ -149,6 +215,22 @@ class Table(Document):
     )
     repeated: str | None = Field(
         default=None, description="Gin: the table that deals this match again (Wiederholen)"
+    )
+    public: bool | None = Field(default=None, description="listed in the lobby")
+    rated: bool | None = Field(default=None, description="the ratings move when it ends")
+    matched: bool | None = Field(default=None, description="made by the quick match")
+    forfeits: list[int] | None = Field(
+        default=None, description="seats resigned by the timer rule at a rated table"
+    )
+    rating_changes: list[RatingChange] | None = Field(
+        default=None, description="a finished rated game: each account seat's change"
+    )
+    rematch_agreed: list[int] | None = Field(
+        default=None,
+        description="a lobby table's rematch: the seats that asked (it starts once all did)",
+    )
+    muted: list[int] | None = Field(
+        default=None, description="the seats whose phrases your seat has muted"
     )
 
 

@@ -25,8 +25,13 @@ from service.dailies.store import token_hash, transaction
 from service.errors import Stale, TableError, TurnMoved
 from service.games.tables import GAMES, HIDDEN_MOVE, Events, Session, TableGame
 from service.habit import played
+from service.lobby import ratings
+from service.tables import public
 
 TIMERS: Final = (0, 30, 60, 90)  # R9 turn_timer: off (0) or seconds
+#: At a rated table, the turn timer playing this many turns in a row for one seat (R9) resigns
+#: that seat's game: leaving a rated game is a loss (docs/LOBBY.md "Leaving a rated game").
+TIMEOUT_RESIGN: Final = 3
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,20 @@ class Table:
     seed: str | None = None
     #: the table repeating this one's match, once made
     repeated: str | None = None
+    #: listed in the lobby (docs/LOBBY.md); private tables are reached by invite only
+    public: bool = False
+    #: rated: account seats only, timed, the ratings move when it ends (service.lobby.ratings)
+    rated: bool = False
+    #: the quick match's group that made this table (docs/LOBBY.md), if any
+    matched: str | None = None
+    #: per seat: the turns in a row the turn timer played for it (R9); a seat's own move resets it
+    timed_out: list[int] = field(default_factory=list)
+    #: seats resigned by the timer rule at a rated table (TIMEOUT_RESIGN turns in a row)
+    forfeits: list[int] = field(default_factory=list)
+    #: a finished rated game's rating changes, one per account seat (service.lobby.ratings)
+    rating_changes: list[dict[str, Any]] | None = None
+    #: a rematch of a lobby table: the seats that asked for it (it starts once every human did)
+    agreed: list[int] | None = None
 
     @property
     def kind(self) -> TableGame:
@@ -98,6 +117,23 @@ class Table:
             Seat("human", name=s["name"]) if s["kind"] == "human" else Seat("bot", level=s["level"])
             for s in self.seats
         )
+
+    def rules_json(self) -> dict[str, Any]:
+        """``T.rules``: the seats, the turn timer and the table's options; ``hints`` (on unless
+        the creator turned it off) for a game with hints, also at a table made before it."""
+        rules: dict[str, Any] = {
+            "players": self.players,
+            "turn_timer": self.turn_timer or None,
+            **self.options,
+        }
+        if self.kind.hints:
+            rules.setdefault("hints", True)
+        return rules
+
+    @property
+    def from_lobby(self) -> bool:
+        """Strangers at the table: listed in the lobby or made by the quick match."""
+        return self.public or self.matched is not None
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, separators=(",", ":"))
@@ -198,6 +234,7 @@ def change(
     ran out, are logged with ``"timer": true`` (the bots' answers after them are not)."""
     key = keys.table(table_id)
     ended: list[bool] = []  # whether the committed change ended the game
+    began: list[bool] = []  # whether it started the game
 
     def run(pipe: redis.client.Pipeline[str]) -> Changed:
         text = pipe.get(key)
@@ -208,6 +245,7 @@ def change(
         was = table.status
         events = body(table)
         ended[:] = [was != "finished" and table.status == "finished"]
+        began[:] = [was == "waiting" and table.status == "playing"]
         if table.deadline_ms is not None and table.deadline_ms != deadline:
             # Before the write that sets it (another slot on a Redis Cluster: not in the
             # transaction): a deadline is never stored without its index entry, so the
@@ -225,6 +263,8 @@ def change(
         return Changed(table, events)
 
     changed: Changed = transaction(client, run, key)
+    if began and began[0] and changed.table.rated:
+        client.zadd(keys.RATED_OPEN, {table_id: now_ms})  # settled when it ends (or swept)
     if announce:
         _announce(client, changed.table, lifetimes)
     if ended and ended[0]:
@@ -248,6 +288,45 @@ def _note_finished(client: redis.Redis[str], table: Table, now_ms: int) -> None:
     players = {s.get("player") for s in [*table.first_seats, *table.seats] if s["kind"] == "human"}
     for player in sorted(p for p in players if p):
         played.note(client, player, summary, now_ms)
+    if table.rated:
+        settle_ratings(client, table.id, now_ms)
+
+
+def settle_ratings(client: redis.Redis[str], table_id: str, now_ms: int) -> list[dict[str, Any]]:
+    """A finished rated table's ratings (service.lobby.ratings), once: the account seats ranked
+    by the result (a seat resigned by the timer rule last; bots do not rate), the changes written
+    into the table (``T.rating_changes``, its streams told). Idempotent: the worker's sweep
+    settles a table whose finishing process died before it did (``keys.RATED_OPEN``)."""
+    table = load(client, table_id)
+    if table is None or table.status != "finished" or not table.rated:
+        client.zrem(keys.RATED_OPEN, table_id)
+        return []
+    if table.rating_changes is not None:
+        client.zrem(keys.RATED_OPEN, table_id)
+        return table.rating_changes
+    result = table.kind.facts(table.loaded(), None)["result"] or {}
+    totals = list(result.get("totals") or [0] * table.players)
+    order = ratings.places(totals, result.get("winner"), table.forfeits)
+    rated = [
+        ratings.Rated(n, s["account"], s["name"], s.get("address"), order[n])
+        for n, s in enumerate(table.seats)
+        if s["kind"] == "human" and s.get("account")
+    ]
+    changes = ratings.settle(client, table.game, table.id, rated, now_ms)
+
+    def note(t: Table) -> Events:
+        t.rating_changes = changes
+        return []
+
+    lifetimes = Lifetimes(_remaining(client, table.id), _remaining(client, table.id))
+    change(client, table.id, note, lifetimes, now_ms)
+    client.zrem(keys.RATED_OPEN, table_id)
+    return changes
+
+
+def _remaining(client: redis.Redis[str], table_id: str) -> int:
+    """The table's own lifetime left (s): a note written after the end keeps it."""
+    return max(60, int(client.ttl(keys.table(table_id))))
 
 
 def _ttl(table: Table, lifetimes: Lifetimes) -> int:
@@ -287,9 +366,68 @@ def _write(
 def _announce(client: redis.Redis[str], table: Table, lifetimes: Lifetimes) -> None:
     """After the table's transaction, idempotent, in other slots of a Redis Cluster (PUBLISH is
     not allowed in a cluster's transaction): the invite lives as long as the table, and the
-    live streams hear the new seq (they re-read the log)."""
+    live streams hear the new seq (they re-read the log); a public table's lobby entry follows."""
     client.set(keys.invite(table.invite), table.id, ex=_ttl(table, lifetimes))
     client.publish(keys.table_channel(table.id), str(table.seq))
+    if table.public:
+        listed = table.status != "finished"
+        public.note(client, table.id, table.created_ms, lobby_entry(table) if listed else None)
+
+
+def lobby_entry(table: Table) -> dict[str, Any]:
+    """A public table's lobby entry (service.tables.public): public facts only, no card."""
+    seats = []
+    for s in table.seats:
+        shown: dict[str, Any] = {"kind": s["kind"]}
+        if s["kind"] == "human":
+            shown["name"] = s.get("name")
+            shown["rating"] = s.get("rating")
+            shown["provisional"] = s.get("provisional", False)
+        else:
+            shown["level"] = s["level"]
+        seats.append(shown)
+    turn = table.loaded().turn if table.status == "playing" else None
+    return {
+        "id": table.id,
+        "game": table.game,
+        "rules": table.rules_json(),
+        "rated": table.rated,
+        "status": table.status,
+        "free": len(table.open_seats()),
+        "seats": seats,
+        "turn": turn,
+        "created": table.created_ms,
+    }
+
+
+@dataclass(frozen=True)
+class Sitter:
+    """Who takes a human seat: a name and a player id; for a rated table also the account, and
+    at lobby tables the rating shown to strangers and the address (the operator's review of
+    repeated pairings only: never in ``T``)."""
+
+    name: str
+    player: str
+    account: str | None = None
+    rating: int | None = None
+    provisional: bool = False
+    address: str | None = None
+
+    def seat(self, token: str) -> dict[str, Any]:
+        seat: dict[str, Any] = {
+            "kind": "human",
+            "name": self.name,
+            "token": token_hash(token),
+            "player": self.player,
+        }
+        if self.account is not None:
+            seat["account"] = self.account
+        if self.rating is not None:
+            seat["rating"] = self.rating
+            seat["provisional"] = self.provisional
+        if self.address is not None:
+            seat["address"] = self.address
+        return seat
 
 
 def create(
@@ -302,11 +440,16 @@ def create(
     turn_timer: int,
     lifetimes: Lifetimes,
     now_ms: int,
+    *,
+    sitter: Sitter | None = None,
+    public: bool = False,
+    rated: bool = False,
 ) -> tuple[Table, str]:
-    """A new waiting table; seat 0 is the creator's. Returns it with the creator's token."""
+    """A new waiting table; seat 0 is the creator's (``sitter``, else ``name`` and ``player``).
+    Returns it with the creator's token."""
     token = secrets.token_urlsafe(32)
     stored = [dict(s) for s in seats]
-    stored[0] = {"kind": "human", "name": name, "token": token_hash(token), "player": player}
+    stored[0] = (sitter or Sitter(name, player)).seat(token)
     for s in stored[1:]:
         if s["kind"] == "human":
             s["name"] = None
@@ -319,6 +462,8 @@ def create(
         seats=stored,
         invite=secrets.token_urlsafe(9),
         created_ms=now_ms,
+        public=public,
+        rated=rated,
     )
     pipe = client.pipeline(transaction=True)
     _write(pipe, table, [], [], lifetimes, now_ms)
@@ -327,33 +472,95 @@ def create(
     return table, token
 
 
+def create_seated(
+    client: redis.Redis[str],
+    table_id: str,
+    game: str,
+    seats: list[dict[str, Any]],
+    options: dict[str, bool],
+    turn_timer: int,
+    lifetimes: Lifetimes,
+    now_ms: int,
+    *,
+    rated: bool,
+    matched: str,
+) -> bool:
+    """The quick match's table under the id the matcher chose, every seat taken (humans with
+    their token hashes, bots): written only if no table has that id yet (a second builder of the
+    same group finds it made: False). Started by :func:`start` as its seat 0."""
+    table = Table(
+        id=table_id,
+        game=game,
+        players=len(seats),
+        options=options,
+        turn_timer=turn_timer,
+        seats=[dict(s) for s in seats],
+        invite=secrets.token_urlsafe(9),
+        created_ms=now_ms,
+        rated=rated,
+        matched=matched,
+    )
+    made = client.set(keys.table(table.id), table.to_json(), nx=True, ex=lifetimes.idle)
+    if made:
+        _announce(client, table, lifetimes)
+    return bool(made)
+
+
 def join(
-    client: redis.Redis[str], invite: str, name: str, player: str, lifetimes: Lifetimes, now: int
+    client: redis.Redis[str],
+    invite: str,
+    name: str,
+    player: str,
+    lifetimes: Lifetimes,
+    now: int,
+    sitter: Sitter | None = None,
 ) -> tuple[Table, str]:
     """Take the first open human seat (409 ``already_started`` / ``table_full``)."""
     table_id = client.get(keys.invite(invite))
     if table_id is None:
         raise TableError(404, "unknown_invite", "no table has this invite")
+    done, token = take_seat(client, str(table_id), sitter or Sitter(name, player), lifetimes, now)
+    return done.table, token
+
+
+def take_seat(
+    client: redis.Redis[str],
+    table_id: str,
+    sitter: Sitter,
+    lifetimes: Lifetimes,
+    now: int,
+    *,
+    by_id: bool = False,
+) -> tuple[Changed, str]:
+    """Take the first open human seat of a table, by its invite or (``by_id``) of a public
+    table from the lobby: 403 ``private_table`` (by id), 403 ``account_required`` (a rated
+    table without a signed-in account), 409 ``already_started`` / ``table_full`` /
+    ``already_seated``. A public table whose last open seat this takes starts at once (its
+    events in the change: the bots' first moves)."""
     token = secrets.token_urlsafe(32)
 
     def seat_me(table: Table) -> Events:
+        if by_id and not table.public:
+            raise TableError(403, "private_table", "this table is joined by its invite only")
+        if table.rated and sitter.account is None:
+            raise TableError(403, "account_required", "a rated table seats signed-in accounts")
         if table.status != "waiting":
             raise TableError(409, "already_started", "this table's game has started")
         open_seats = table.open_seats()
         if not open_seats:
             raise TableError(409, "table_full", "every seat of this table is taken")
-        if any(s.get("player") == player for s in table.seats):
+        if any(s.get("player") == sitter.player for s in table.seats):
             raise TableError(409, "already_seated", "you have a seat at this table already")
-        table.seats[open_seats[0]] = {
-            "kind": "human",
-            "name": name,
-            "token": token_hash(token),
-            "player": player,
-        }
+        if sitter.account is not None and any(
+            s.get("account") == sitter.account for s in table.seats
+        ):
+            raise TableError(409, "already_seated", "your account has a seat here already")
+        table.seats[open_seats[0]] = sitter.seat(token)
+        if table.public and len(open_seats) == 1:
+            return _begin(table, now)  # the last stranger sat down: the game starts
         return []
 
-    done = change(client, str(table_id), seat_me, lifetimes, now)
-    return done.table, token
+    return change(client, table_id, seat_me, lifetimes, now), token
 
 
 def start(
@@ -367,22 +574,28 @@ def start(
             raise TableError(403, "forbidden", "only the table's creator starts the game")
         if table.status != "waiting":
             raise TableError(409, "already_started", "this table's game has started")
-        kind = table.kind
-        unseated = table.open_seats()
-        table.seats = [
-            {"kind": "bot", "level": kind.default_level} if n in unseated else s
-            for n, s in enumerate(table.seats)
-        ]
-        table.first_seats = [dict(s) for s in table.seats]
-        rules = kind.rules_of(table.players, table.options)
-        repeat = table.seed
-        seeds = new_seed if repeat is None else (lambda: bytes.fromhex(repeat))
-        session, events = kind.start(rules, table.engine_seats(), seeds)
-        table.status = "playing"
-        _after(table, session, now)
-        return events
+        return _begin(table, now)
 
     return change(client, table_id, begin, lifetimes, now)
+
+
+def _begin(table: Table, now: int) -> Events:
+    """Round 1 begins (R2): open seats become bots at R9's default level."""
+    kind = table.kind
+    unseated = table.open_seats()
+    table.seats = [
+        {"kind": "bot", "level": kind.default_level} if n in unseated else s
+        for n, s in enumerate(table.seats)
+    ]
+    table.first_seats = [dict(s) for s in table.seats]
+    table.timed_out = [0] * table.players
+    rules = kind.rules_of(table.players, table.options)
+    repeat = table.seed
+    seeds = new_seed if repeat is None else (lambda: bytes.fromhex(repeat))
+    session, events = kind.start(rules, table.engine_seats(), seeds)
+    table.status = "playing"
+    _after(table, session, now)
+    return events
 
 
 def member(table: Table, seat: int | None) -> int:
@@ -431,6 +644,8 @@ def play(
         # a cut is an action of its own: the first turn after it gets its own time
         turn = None if move.strip().lower().startswith("cut") else (me, session.round)
         events = session.play(move, me, new_seed)
+        if me < len(table.timed_out):
+            table.timed_out[me] = 0  # the player is back: the timer's count starts anew
         _after(table, session, now, turn)
         return events
 
@@ -451,7 +666,16 @@ def autoplay(
         session = table.loaded()
         turn = session.turn
         assert turn is not None
-        events = session.autoplay_turn(turn, new_seed)
+        if len(table.timed_out) < table.players:
+            table.timed_out = [*table.timed_out, *[0] * (table.players - len(table.timed_out))]
+        table.timed_out[turn] += 1
+        if table.rated and table.timed_out[turn] >= TIMEOUT_RESIGN:
+            # Leaving a rated game: the absent player resigns it (a loss for the ratings).
+            table.forfeits = [*table.forfeits, turn]
+            events = session.resign(turn)
+            table.resign = None
+        else:
+            events = session.autoplay_turn(turn, new_seed)
         _after(table, session, now)
         return events
 
@@ -526,12 +750,17 @@ def rematch(
     made: list[Table] = []
 
     def again(table: Table) -> Events:
-        member(table, seat)
+        me = member(table, seat)
         if table.status != "finished":
             raise TableError(409, "not_finished", "a rematch follows a finished game")
         if table.rematch is not None:
             return []
         seats = [dict(s) for s in table.seats]
+        if table.rated:
+            for s in seats:  # strangers see the ratings as they are now
+                if s.get("account"):
+                    skill = ratings.read(client, table.game, s["account"])
+                    s["rating"], s["provisional"] = skill.rating, skill.provisional
         new = Table(
             id=secrets.token_hex(8),
             game=table.game,
@@ -541,6 +770,11 @@ def rematch(
             seats=seats,
             invite=secrets.token_urlsafe(9),
             created_ms=now,
+            public=table.public,
+            rated=table.rated,
+            matched=table.matched,
+            # strangers' consent: it starts once every human asked (friends: the creator starts)
+            agreed=[me] if table.from_lobby else None,
         )
         table.rematch = new.id
         made.append(new)
@@ -548,6 +782,25 @@ def rematch(
 
     done = change(client, table_id, again, lifetimes, now, announce=False)
     return _follower(client, done.table, made, done.table.rematch, "the rematch", lifetimes, now)
+
+
+def agree_rematch(
+    client: redis.Redis[str], table_id: str, seat: int | None, lifetimes: Lifetimes, now: int
+) -> Changed:
+    """A lobby table's rematch (``agreed`` not None): ``seat`` asks for it too; once every
+    seated human has, it starts (a rematch with strangers is played on everyone's consent)."""
+
+    def consent(table: Table) -> Events:
+        me = member(table, seat)
+        if table.agreed is None or table.status != "waiting":
+            return []
+        if me not in table.agreed:
+            table.agreed = sorted([*table.agreed, me])
+        if all(n in table.agreed for n in table.humans()):
+            return _begin(table, now)
+        return []
+
+    return change(client, table_id, consent, lifetimes, now)
 
 
 def repeat(
@@ -640,6 +893,7 @@ __all__ = [
     "Lifetimes",
     "Table",
     "TableError",
+    "agree_rematch",
     "autoplay",
     "change",
     "connected",

@@ -22,6 +22,7 @@ exit within its graceful timeout.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import queue
@@ -34,8 +35,8 @@ import redis
 
 from service.common import keys
 from service.common.config import Settings
+from service.tables import public, stream_leases, talk
 from service.tables import store as tables
-from service.tables import stream_leases
 from service.tables.documents import followers, stream_read
 from service.tables.stream_leases import Caps, Lease
 from service.web.logs import LOGGER
@@ -45,11 +46,13 @@ PATTERN: Final = keys.table_channel("*")  # pd:{t:*}:live
 
 
 class Hub:
-    """This process's one subscription to every table's channel, fanning notices out to the
-    streams waiting on that table (each a queue)."""
+    """This process's one subscription to every table's channel (or, with another ``pattern``,
+    to another family of channels: the lobby's, the quick match's tickets), fanning notices out
+    to the streams waiting on that channel's id (each a queue)."""
 
-    def __init__(self, client: redis.Redis[str]) -> None:
+    def __init__(self, client: redis.Redis[str], pattern: str = PATTERN) -> None:
         self.client = client
+        self.pattern = pattern
         self.lock = threading.Lock()
         self.waiting: dict[str, set[queue.SimpleQueue[str]]] = {}
         self.thread: threading.Thread | None = None
@@ -72,11 +75,11 @@ class Hub:
                     del self.waiting[table_id]
 
     def _listen(self) -> None:
-        start, end = PATTERN.split("*")
+        start, end = self.pattern.split("*")
         while True:
             try:
                 pubsub = self.client.pubsub(ignore_subscribe_messages=True)
-                pubsub.psubscribe(PATTERN)
+                pubsub.psubscribe(self.pattern)
                 while True:
                     message = pubsub.get_message(timeout=30.0)
                     if message is None:
@@ -97,7 +100,7 @@ class Hub:
             inbox.put("shutdown")
 
 
-_hubs: dict[int, Hub] = {}
+_hubs: dict[tuple[int, str], Hub] = {}
 _hubs_lock = threading.Lock()
 _closing = threading.Event()
 
@@ -121,13 +124,22 @@ def _log_end(table_id: str, reason: str) -> None:
     logging.getLogger(LOGGER).warning(json.dumps(entry, separators=(",", ":")))
 
 
-def hub(client: redis.Redis[str]) -> Hub:
-    """The process's hub for this client (one per app)."""
+def hub(client: redis.Redis[str], pattern: str = PATTERN) -> Hub:
+    """The process's hub for this client and channel pattern (one per app and pattern)."""
     with _hubs_lock:
-        found = _hubs.get(id(client))
+        found = _hubs.get((id(client), pattern))
         if found is None:
-            found = _hubs[id(client)] = Hub(client)
+            found = _hubs[(id(client), pattern)] = Hub(client, pattern)
         return found
+
+
+def closing() -> bool:
+    """Whether the process is stopping (every stream ends)."""
+    return _closing.is_set()
+
+
+def log_end(channel: str, reason: str) -> None:
+    _log_end(channel, reason)
 
 
 def caps(settings: Settings) -> Caps:
@@ -161,8 +173,10 @@ def _stream(
     inbox = listening.join(table_id)
     beat = settings.heartbeat_seconds
     channel = keys.table_channel(table_id)
+    public_table = False
     try:
         client.publish(channel, "presence")
+        said = talk.last_n(client, table_id)  # phrases said from now on are sent
         yield f"retry: {RETRY_MS}\n\n"
         # Without a last seq seen: the table as it is now, no backlog (LRANGE past the end).
         start = after if after is not None else 1 << 62
@@ -170,21 +184,27 @@ def _stream(
         if first is None:
             return
         table, text = first
+        public_table = table.public
+        if public_table:
+            public.announce(client, "presence")  # the lobby shows who is at the table
         last, named = table.seq, followers(table)
         ended = table.status == "finished"
         yield text
         ends = time.monotonic() + settings.stream_seconds
         next_beat = time.monotonic() + beat
         while time.monotonic() < ends and not _closing.is_set():
-            try:
-                inbox.get(timeout=max(0.0, min(next_beat, ends) - time.monotonic()))
-                woken = True
-            except queue.Empty:
-                woken = False
+            notices = []
+            with contextlib.suppress(queue.Empty):
+                notices.append(inbox.get(timeout=max(0.0, min(next_beat, ends) - time.monotonic())))
             while not inbox.empty():
-                inbox.get_nowait()  # one message covers every change so far: it reads the log
+                notices.append(inbox.get_nowait())  # one message covers every change so far
             if _closing.is_set():
                 return
+            if talk.NOTICE in notices:
+                for phrase in talk.since(client, table_id, said, seat):
+                    said = max(said, phrase["n"])
+                    yield f"event: phrase\ndata: {json.dumps(phrase, separators=(',', ':'))}\n\n"
+            woken = any(n != talk.NOTICE for n in notices)  # a phrase changes no table
             if not woken and time.monotonic() >= next_beat:
                 stream_leases.renew(client, lease, caps(settings), now_ms())
                 next_beat = time.monotonic() + beat
@@ -206,5 +226,7 @@ def _stream(
         try:
             stream_leases.give_back(client, lease)
             client.publish(channel, "presence")
+            if public_table:
+                public.announce(client, "presence")
         except redis.RedisError:
             pass  # its leases (presence too) run out on their own

@@ -9,7 +9,7 @@ JSON keeps, checked against real answers by the schemathesis run
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from flask_openapi3.types import ResponseDict
 from pydantic import BaseModel, ConfigDict, Field
@@ -24,6 +24,10 @@ class ErrorDetail(Document):
     message: str
     attempt_id: str | None = Field(None, description="409 attempt_exists: the existing attempt")
     seq: int | None = Field(None, description="409 stale: the current seq")
+    match: Any = Field(
+        None,
+        description="409 already_queued: the waiting ticket's id; 409 already_matched: M",
+    )
 
 
 class Error(Document):

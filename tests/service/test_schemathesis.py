@@ -33,6 +33,9 @@ from tests.support.service_app import SECRET
 pytestmark = pytest.mark.integration
 
 EXAMPLES = 60
+#: Operations whose answer is a live stream anyone may open: each case lasts the stream's
+#: lifetime, so they get a few cases (their query's every field still checked both ways).
+STREAMS: dict[str, int] = {"/api/lobby/events": 8}
 REQUEST_LINE = 4000  # gunicorn's limit_request_line is 4094 bytes with method and version
 CHECKS = [
     not_a_server_error,
@@ -56,7 +59,9 @@ class Live:
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     logs = tmp_path_factory.mktemp("schemathesis")
     server = start_redis()
-    env = service_env(server.url, SECRET.decode())
+    # a live stream open to anyone (the lobby's) answers until PIKDAME_STREAM_SECONDS: one
+    # second here, so each of its cases reads a whole stream, every event checked
+    env = service_env(server.url, SECRET.decode(), PIKDAME_STREAM_SECONDS="1")
     processes: list[Process] = []
     try:
         web = start_web(env, logs / "web.log")
@@ -114,7 +119,7 @@ def test_the_service_keeps_its_document(
 
     @given(case=st.one_of(strategies))
     @settings(
-        max_examples=EXAMPLES,
+        max_examples=STREAMS.get(path, EXAMPLES),
         deadline=None,
         suppress_health_check=list(HealthCheck),
         derandomize=True,

@@ -1,0 +1,262 @@
+"""Ratings per game (docs/LOBBY.md "Ratings"): openskill's Plackett–Luce model, one rating per
+account and table game, moved once by each finished rated table.
+
+Why Plackett–Luce: a Pik Dame or Tausende table is a free-for-all of two to four players whose
+result is an order (the final totals, R8), and Plackett–Luce rates exactly that, a ranking of any
+number of players, in one update; a Gin match (G2) is its two-player case, a duel. Elo or Glicko
+rate pairs only (a four-player game would be six fake duels); TrueSkill is Microsoft's method
+and its Python package has had no release in years; openskill (the same Bayesian approach, Weng
+and Lin's) is MIT, released regularly and rates a 4-player game in microseconds.
+
+Deterministic given the order of the games: an update is a pure function of the ratings before it
+and the places, each result rounded to :data:`DIGITS` decimals before it is stored and used again,
+and the updates of one game are serialised in one transaction on the game's slot (every rating key
+of a game shares the hash tag ``{r:<game>}``). Floats here are fine: ratings are not part of any
+verified score.
+
+Flask-free: settled by the table store when a rated game ends (web request or turn-timer job).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import redis
+from openskill.models import PlackettLuce
+
+from service.common import keys
+from service.dailies.store import transaction
+
+MODEL: Final = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6, tau 25/300 (openskill's defaults)
+START_MU: Final = 25.0
+START_SIGMA: Final = 25.0 / 3.0
+DIGITS: Final = 6  # every stored mu and sigma is rounded to this many decimals
+#: A rating is provisional until this many rated games: shown with "?" and kept off the board.
+PROVISIONAL_GAMES: Final = 10
+#: The shown rating: 1500 + 40 (mu - 25), a familiar scale (a win over an equal: about +100).
+BASE: Final = 1500
+SCALE: Final = 40
+HISTORY: Final = 100  # rating changes kept per account and game
+KEEP_SECONDS: Final = 30 * 86400  # a settled table's changes (asked again) and the pairings
+
+
+@dataclass(frozen=True)
+class Skill:
+    """An account's rating in one game."""
+
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def rating(self) -> int:
+        """The shown rating (integers, so rounding is the same everywhere)."""
+        return shown(self.mu)
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rating": self.rating,
+            "provisional": self.provisional,
+            "games": self.games,
+            "mu": self.mu,
+            "sigma": self.sigma,
+        }
+
+
+NEW: Final = Skill(START_MU, round(START_SIGMA, DIGITS), 0)
+
+
+def shown(mu: float) -> int:
+    return round(BASE + SCALE * (mu - START_MU))
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A human seat of a rated table: its account, the name it played under, its address (for
+    the operator's review of repeated pairings) and its place (1 = best; equal places tie)."""
+
+    seat: int
+    account: str
+    name: str
+    address: str | None
+    place: int
+
+
+def places(totals: Sequence[int], winner: int | None, forfeits: Sequence[int]) -> list[int]:
+    """Each seat's place: a seat that forfeited (resigned by the timer rule) after every other,
+    then the winner, then by total, highest first (R8, G2); equal keys share a place."""
+
+    def key(seat: int) -> tuple[int, int, int]:
+        return (seat in forfeits, seat != winner if winner is not None else 0, -totals[seat])
+
+    keyed = [key(s) for s in range(len(totals))]
+    return [1 + sum(1 for other in keyed if other < mine) for mine in keyed]
+
+
+def read(client: redis.Redis[str], game: str, account: str) -> Skill:
+    stored = client.hgetall(keys.rating(game, account))
+    return _skill(stored)
+
+
+def _skill(stored: dict[str, str]) -> Skill:
+    if not stored:
+        return NEW
+    return Skill(float(stored["mu"]), float(stored["sigma"]), int(stored["games"]))
+
+
+def update(skills: Sequence[Skill], ranks: Sequence[int]) -> list[Skill]:
+    """Plackett–Luce's update of one game (each seat a team of one), rounded to DIGITS."""
+    teams = [[MODEL.create_rating([s.mu, s.sigma])] for s in skills]
+    after = MODEL.rate(teams, ranks=[float(r) for r in ranks])
+    return [
+        Skill(round(team[0].mu, DIGITS), round(team[0].sigma, DIGITS), s.games + 1)
+        for team, s in zip(after, skills, strict=True)
+    ]
+
+
+def settle(
+    client: redis.Redis[str],
+    game: str,
+    table_id: str,
+    seats: Sequence[Rated],
+    now_ms: int,
+) -> list[dict[str, Any]]:
+    """Rate a finished rated table once: the accounts' new ratings, their histories, the board
+    and the pairings (for ``pikdame suspicious``). Returns each rated seat's change (asking again
+    returns the same, changing nothing). Fewer than two accounts (bots do not rate): nothing."""
+    if len({s.account for s in seats}) < 2:
+        return []
+    settled_key = keys.rating_settled(game, table_id)
+    rating_keys = [keys.rating(game, s.account) for s in seats]
+
+    def run(pipe: redis.client.Pipeline[str]) -> list[dict[str, Any]]:
+        done = pipe.get(settled_key)
+        if done is not None:
+            return list(json.loads(str(done)))
+        before = [_skill(pipe.hgetall(k)) for k in rating_keys]
+        after = update(before, [s.place for s in seats])
+        changes = [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "before": b.rating,
+                "after": a.rating,
+                "change": a.rating - b.rating,
+                "games": a.games,
+                "provisional": a.provisional,
+            }
+            for s, b, a in zip(seats, before, after, strict=True)
+        ]
+        pipe.multi()
+        for s, a, change, key in zip(seats, after, changes, rating_keys, strict=True):
+            stored = {"mu": repr(a.mu), "sigma": repr(a.sigma), "games": a.games, "name": s.name}
+            pipe.hset(key, mapping=stored)
+            board, other = keys.rating_board(game), keys.rating_board(game, provisional=True)
+            pipe.zadd(other if a.provisional else board, {s.account: a.rating})
+            pipe.zrem(board if a.provisional else other, s.account)
+            entry = {
+                "table": table_id,
+                "at": now_ms,
+                "place": s.place,
+                "players": len(seats),
+                **{k: change[k] for k in ("before", "after", "change", "provisional")},
+            }
+            history = keys.rating_history(game, s.account)
+            pipe.lpush(history, json.dumps(entry, separators=(",", ":")))
+            pipe.ltrim(history, 0, HISTORY - 1)
+        pairs = keys.rating_pairs(game)
+        for pair in pairings(seats):
+            pipe.hincrby(pairs, pair, 1)
+        pipe.expire(pairs, KEEP_SECONDS)
+        pipe.set(settled_key, json.dumps(changes, separators=(",", ":")), ex=KEEP_SECONDS)
+        return changes
+
+    result: list[dict[str, Any]] = transaction(client, run, settled_key, *rating_keys)
+    return result
+
+
+def pairings(seats: Sequence[Rated]) -> list[str]:
+    """The pairs one rated game adds to the review: every two accounts, and every two seats
+    that played from one address (``addr:<address>|<address>``), each pair sorted."""
+    found: list[str] = []
+    accounts = sorted({s.account for s in seats})
+    for i, a in enumerate(accounts):
+        found.extend(f"{a}|{b}" for b in accounts[i + 1 :])
+    addresses = sorted(s.address for s in seats if s.address)
+    for i, a in enumerate(addresses):
+        found.extend(f"addr:{a}|{b}" for b in addresses[i + 1 :] if b == a)
+    return sorted(set(found))
+
+
+def repeated_pairings(
+    client: redis.Redis[str], games: Sequence[str], at_least: int
+) -> list[dict[str, Any]]:
+    """Pairs of accounts (or one address) that met in ``at_least`` rated games or more, within
+    the last KEEP_SECONDS of rated play, per game, sorted."""
+    found: list[dict[str, Any]] = []
+    for game in games:
+        for pair, count in sorted(client.hgetall(keys.rating_pairs(game)).items()):
+            if int(count) < at_least:
+                continue
+            if pair.startswith("addr:"):
+                address = pair[len("addr:") :].split("|")[0]
+                found.append({"game": game, "address": address, "games": int(count)})
+            else:
+                found.append({"game": game, "accounts": pair.split("|"), "games": int(count)})
+    return found
+
+
+def board(
+    client: redis.Redis[str], game: str, offset: int, limit: int, provisional: bool = False
+) -> dict[str, Any]:
+    """A page of the game's ratings board, best first (equal ratings by account id): the
+    established players, or with ``provisional`` those with fewer than PROVISIONAL_GAMES."""
+    key = keys.rating_board(game, provisional)
+    pipe = client.pipeline(transaction=False)
+    pipe.zcard(key)
+    pipe.zrevrange(key, offset, offset + limit - 1, withscores=True)
+    total, page = pipe.execute()
+    pipe = client.pipeline(transaction=False)
+    for account, _ in page:
+        pipe.hmget(keys.rating(game, account), ["name", "games"])
+    facts = pipe.execute() if page else []
+    entries = []
+    for n, ((_, score), (name, games)) in enumerate(zip(page, facts, strict=True)):
+        entries.append(
+            {
+                "rank": offset + n + 1,
+                "name": name or "?",
+                "rating": int(score),
+                "games": int(games or 0),
+                "provisional": provisional,
+            }
+        )
+    return {"game": game, "total": int(total), "provisional": provisional, "entries": entries}
+
+
+def history(client: redis.Redis[str], game: str, account: str, limit: int) -> list[Any]:
+    """An account's latest rating changes in one game, newest first."""
+    return [json.loads(e) for e in client.lrange(keys.rating_history(game, account), 0, limit - 1)]
+
+
+__all__ = [
+    "NEW",
+    "PROVISIONAL_GAMES",
+    "Rated",
+    "Skill",
+    "board",
+    "history",
+    "places",
+    "read",
+    "repeated_pairings",
+    "settle",
+    "shown",
+    "update",
+]

@@ -12,6 +12,7 @@ from typing import Any, Final
 
 import redis
 
+from service import games
 from service.accounts import store as accounts
 from service.common import keys
 from service.dailies import ranking, store
@@ -27,7 +28,7 @@ def note_start(
     date: str,
     attempt_id: str,
     address: str,
-    game: str = keys.PIKDAME,
+    game: str = games.DEFAULT,
     ranked: bool = True,
 ) -> None:
     """Remember which address started an attempt of today (per daily game): the ranked ones
@@ -45,14 +46,13 @@ def note_account(client: redis.Redis[str], account_id: str, address: str) -> Non
 
 def report(client: redis.Redis[str], rankings: redis.Redis[str], date: str) -> dict[str, Any]:
     """The day's patterns, each a list sorted for stable output (``client``: game state and
-    accounts; ``rankings``: the boards): Pik Dame's at the top level as before, and each other
-    daily game's ranked starts and top scores under its name (``"gin"``, issue 14)."""
-    found = _day_report(client, rankings, date, keys.PIKDAME)
+    accounts; ``rankings``: the boards): the first daily game's at the top level as before, and
+    each marked daily game's ranked starts and top scores under its name."""
+    found = _day_report(client, rankings, date, games.DEFAULT)
     many = _many_accounts(client)
     out: dict[str, Any] = {"date": date, **found, "many_accounts_one_address": many}
-    for game in keys.DAILY_GAMES:
-        if game != keys.PIKDAME:
-            out[game] = _day_report(client, rankings, date, game)
+    for game in games.MARKED_DAILY_GAMES:
+        out[game] = _day_report(client, rankings, date, game)
     return out
 
 

@@ -17,10 +17,9 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
+from service import games
 from service.dailies import replays, store
 from service.dailies.archive import from_settings as archive_of
-from service.dailies.gin_replays import gin_positions
-from service.games.tables import GAMES
 from service.pages import assets, learn
 from service.tables import store as tables
 from service.tables.documents import invite_preview
@@ -32,11 +31,10 @@ TEMPLATES: Final = Path(__file__).resolve().parents[2] / "templates"
 STATIC: Final = TEMPLATES / "static"
 LANGS: Final = ("de", "en")
 LANG_COOKIE: Final = "lang"
-#: The games of the "Spielen" page, and those its table pages can show (Gin: gin_table.html).
-TABLE_GAMES: Final = ("pikdame", "gin", "tausende")
-PLAYABLE: Final = ("pikdame", "gin", "tausende")
-#: A table page per game where it is not Pik Dame's (templates/table.html).
-TABLE_PAGES: Final = {"gin": "gin_table.html"}
+#: The games of the "Spielen" page, and those its table pages can show (each its own
+#: ``pages.table``).
+TABLE_GAMES: Final = tuple(g for g in games.LISTED if g in games.TABLE_GAMES)
+PLAYABLE: Final = TABLE_GAMES
 
 bp = Blueprint(
     "pages",
@@ -184,7 +182,7 @@ def rules() -> Response:
 def new_table() -> Response:
     """Make a table (issue 12): game, seats, bot levels, house rules (R9). A game is offered
     once the backend has it and the table page can show it; the others show "bald"."""
-    offered = [game for game in PLAYABLE if game in GAMES]
+    offered = [game for game in PLAYABLE if game in games.GAMES]
     return page("table_new.html", "tables", games=TABLE_GAMES, offered=offered)
 
 
@@ -223,24 +221,24 @@ def table(table_id: str) -> Response:
     """One table: the waiting room, the game live, round results and the final standings; the
     page of the table's game (an unknown table gets Pik Dame's page, which says so)."""
     found = tables.load(get_redis(), table_id)
-    template = TABLE_PAGES.get(found.game, "table.html") if found is not None else "table.html"
-    game = found.game if found is not None else "pikdame"
-    return page(template, "tables", table_id=table_id, game=game)
+    game = found.game if found is not None else games.DEFAULT
+    return page(games.get(game).pages.table, "tables", table_id=table_id, game=game)
 
 
 @bp.get("/tables/<id:table_id>/replay")
 def table_replay(table_id: str) -> Response:
     """A finished table's game, round by round, in the daily's replay viewer (Gin: its own)."""
     found = tables.load(get_redis(), table_id)
-    template = "gin_replay.html" if found is not None and found.game == "gin" else "replay.html"
-    return page(template, "replay", attempt_id="", table_id=table_id)
+    game = found.game if found is not None else games.DEFAULT
+    return page(games.get(game).pages.replay, "replay", attempt_id="", table_id=table_id)
 
 
 @bp.get("/tables/<id:table_id>/replay/positions")
 @limiter.limit(replay_limit)
 def table_replay_positions(table_id: str) -> tuple[Response, int] | Response:
     """Every round's positions (F5) of a finished table, from its public record (every seed is
-    revealed once the game has ended): ``{"record", "rounds": [{"record", "positions"}]}``."""
+    revealed once the game has ended): ``{"record", "rounds": [{"record", "positions"}]}``
+    (Gin, one seed dealing the whole match: ``{"record", "deals", "positions"}``)."""
     found = tables.load(get_redis(), table_id)
     if found is None:
         return _error(404, "unknown_table", "no such table")
@@ -248,21 +246,9 @@ def table_replay_positions(table_id: str) -> tuple[Response, int] | Response:
         return _error(409, "not_finished", "a table can be replayed once its game has ended")
     first = tables.Table(**{**found.__dict__, "seats": found.first_seats})
     record = found.kind.record(found.loaded(), first.engine_seats())
-    if found.game == "gin":  # one seed deals the whole match: {"record", "deals", "positions"}
-        response = jsonify(gin_positions(record))
-        response.headers["Cache-Control"] = "public, max-age=86400, immutable"
-        return response
-    rounds = []
-    for entry in record["rounds"]:
-        single = {
-            "rules": record["rules"],
-            "seats": record["seats"],
-            "deal": {"dealer": entry["dealer"], "cut": entry["cut"]},
-            "moves": entry["moves"],
-        }
-        steps = replays.positions(single, bytes.fromhex(entry["seed"]))
-        rounds.append({"record": single, "positions": steps, "result": entry["result"]})
-    return jsonify({"record": record, "rounds": rounds})
+    response = jsonify(found.kind.table_steps(record))
+    response.headers["Cache-Control"] = "public, max-age=86400, immutable"  # a finished game's
+    return response
 
 
 @bp.get("/rules/tausende")

@@ -12,6 +12,7 @@ from typing import Annotated, Any, ClassVar, Final, Literal, TypeAlias
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
+from service import games
 from service.accounts import names
 from service.common import clock
 from service.web.validation import ApiModel
@@ -148,9 +149,9 @@ class AroundPath(ApiModel):
 # --- queries ------------------------------------------------------------------------------------
 
 
-#: The daily games (docs/GIN_DAILY.md): ``game=gin`` selects Gin's daily, the default Pik Dame's.
-DailyGameName: TypeAlias = Literal["pikdame", "gin"]
-GAME_FIELD: Final = "the daily game (docs/GIN_DAILY.md); default pikdame"
+#: The daily games (service.games.DAILY_GAMES, docs/GIN_DAILY.md): ``game=…`` selects one.
+DailyGameName: TypeAlias = games.DailyGameName
+GAME_FIELD: Final = f"the daily game (docs/GIN_DAILY.md); default {games.DEFAULT}"
 
 
 class PageQuery(ApiModel):
@@ -159,22 +160,22 @@ class PageQuery(ApiModel):
 
 
 class GamePageQuery(PageQuery):
-    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+    game: DailyGameName = Field(default=games.DEFAULT, description=GAME_FIELD)
 
 
 class GameQuery(ApiModel):
-    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+    game: DailyGameName = Field(default=games.DEFAULT, description=GAME_FIELD)
 
 
 class DaysQuery(ApiModel):
     before: Day | None = Field(default=None, description="default: today")
     limit: Limit = 30
-    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+    game: DailyGameName = Field(default=games.DEFAULT, description=GAME_FIELD)
 
 
 class AroundQuery(ApiModel):
     radius: Radius = 5
-    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+    game: DailyGameName = Field(default=games.DEFAULT, description=GAME_FIELD)
 
 
 class LangQuery(ApiModel):
@@ -183,7 +184,7 @@ class LangQuery(ApiModel):
 
 class LeagueQuery(ApiModel):
     date: Day | None = Field(default=None, description="the daily board's day (default: today)")
-    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+    game: DailyGameName = Field(default=games.DEFAULT, description=GAME_FIELD)
 
 
 class WaitQuery(ApiModel):
@@ -204,7 +205,7 @@ class NameBody(ApiModel):
 class StartBody(NameBody):
     """Starting a daily attempt: the name and the daily game (docs/GIN_DAILY.md)."""
 
-    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+    game: DailyGameName = Field(default=games.DEFAULT, description=GAME_FIELD)
 
 
 class MoveBody(ApiModel):
@@ -257,7 +258,7 @@ class LeagueBody(ApiModel):
 
 # --- tables (API.md "Tables", docs/TABLES.md) ----------------------------------------------------
 
-GameName: TypeAlias = Literal["pikdame", "tausende", "gin"]
+GameName: TypeAlias = games.GameName  # every game a table can hold
 #: Pik Dame's levels (R9) and Gin's (GIN.md); each game accepts its own (else 422 bad_value).
 Level: TypeAlias = Literal["beginner", "advanced", "zen", "plain", "strong"]
 
@@ -309,7 +310,7 @@ class TableRules(ApiModel):
 class NewTableBody(ApiModel):
     """A new table: the game, the creator's name, 2–4 seats (seat 0 the creator), R9 rules."""
 
-    game: GameName = "pikdame"
+    game: GameName = games.DEFAULT
     name: PlayerName
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     rules: TableRules = Field(default_factory=TableRules)

@@ -13,6 +13,8 @@ from typing import Any, Final, Literal
 from flask_openapi3.types import ResponseDict
 from pydantic import BaseModel, ConfigDict, Field
 
+from service import games
+
 
 class Document(BaseModel):
     model_config = ConfigDict(extra="allow")
@@ -45,7 +47,7 @@ class Day(Document):
     """A day's challenge; its seed once the day and its grace have closed (F4)."""
 
     date: str = Field(json_schema_extra={"format": "date"})
-    game: Literal["pikdame", "gin"] = Field(description="gin: ?game=gin (docs/GIN_DAILY.md)")
+    game: games.DailyGameName = Field(description="gin: ?game=gin (docs/GIN_DAILY.md)")
     engine: str
     commitment: str = Field(pattern="^[0-9a-f]{64}$")
     opens_at: str = Field(json_schema_extra={"format": "date-time"})
@@ -139,7 +141,7 @@ class Attempt(Document):
 
     id: str
     date: str = Field(json_schema_extra={"format": "date"})
-    game: Literal["gin"] | None = Field(
+    game: games.MarkedDailyGameName | None = Field(
         None, description="gin on a Gin daily attempt; absent: Pik Dame (docs/GIN_DAILY.md)"
     )
     name: str
@@ -234,7 +236,9 @@ class Entry(Document):
 
 class Board(Document):
     date: str = Field(json_schema_extra={"format": "date"})
-    game: Literal["gin"] | None = Field(None, description="gin on Gin's boards (?game=gin)")
+    game: games.MarkedDailyGameName | None = Field(
+        None, description="gin on Gin's boards (?game=gin)"
+    )
     total: int
     entries: list[Entry]
     provisional: bool = Field(
@@ -280,7 +284,7 @@ class DayScore(Document):
 
 
 class Stats(Document):
-    game: Literal["pikdame", "gin"] = Field(description="gin: ?game=gin (docs/GIN_DAILY.md)")
+    game: games.DailyGameName = Field(description="gin: ?game=gin (docs/GIN_DAILY.md)")
     games: int
     average: float | None
     best: int | None
@@ -300,7 +304,7 @@ class PlayedGame(Document):
 
     type: Literal["attempt", "table"] = Field(description="a daily attempt, or a table's game")
     id: str = Field(description="the attempt's or the table's id")
-    game: Literal["pikdame", "gin", "tausende"]
+    game: games.ListedGameName
     date: str | None = Field(
         default=None, json_schema_extra={"format": "date"}, description="an attempt's day"
     )
@@ -391,7 +395,9 @@ class LeagueDoc(Document):
     league: League
     day: LeagueDay
     all_time: LeagueAllTime
-    game: Literal["gin"] | None = Field(None, description="gin on Gin's boards (?game=gin)")
+    game: games.MarkedDailyGameName | None = Field(
+        None, description="gin on Gin's boards (?game=gin)"
+    )
 
 
 class Health(Document):
@@ -434,7 +440,7 @@ class Table(Document):
     """API.md's ``T`` in the caller's view (R10); docs/TABLES.md lists every field."""
 
     id: str
-    game: Literal["pikdame", "tausende", "gin"]
+    game: games.GameName
     rules: dict[str, Any]
     seats: list[TableSeat]
     status: Literal["waiting", "playing", "finished"]

@@ -51,6 +51,13 @@ def get(name: str) -> GameAdapter:
     return GAMES[name]
 
 
+def preload() -> None:
+    """Every game's lazily loaded parts (its bots), imported now: gunicorn's master and the
+    worker's parent process call it, so each forked process starts with them."""
+    for adapter in GAMES.values():
+        adapter.preload()
+
+
 __all__ = [
     "DAILY_GAMES",
     "DEFAULT",
@@ -66,4 +73,5 @@ __all__ = [
     "NoHint",
     "Verdict",
     "get",
+    "preload",
 ]

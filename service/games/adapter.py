@@ -155,6 +155,11 @@ class GameAdapter(Protocol):
         ...
 
     @property
+    def engine_version(self) -> str:
+        """The engine version its new games are played with (F6 ``engine``, G9)."""
+        ...
+
+    @property
     def daily(self) -> bool:
         """Whether the game has a daily challenge (else: tables only)."""
         ...
@@ -173,6 +178,11 @@ class GameAdapter(Protocol):
 
     @property
     def pages(self) -> Pages: ...
+
+    def preload(self) -> None:
+        """Import what answers moves but loads on first use (the bots), so a preloaded or
+        forked process starts with it."""
+        ...
 
     @property
     def lesson(self) -> Lesson: ...

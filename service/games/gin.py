@@ -225,6 +225,7 @@ class Gin:
 
     name: Final = "gin"
     title: Final = "Gin Rommé"
+    engine_version: Final = ENGINE_VERSION
     daily: Final = True
     marked: Final = True
     tie_break: Final = "hands"
@@ -240,6 +241,9 @@ class Gin:
     repeatable: Final = True
     view_lists_moves: Final = True
 
+    def preload(self) -> None:
+        return None  # its bots load with the engine
+
     # --- the daily match (docs/GIN_DAILY.md) ---------------------------------------------
 
     def seed(self, secret: bytes, date: str) -> bytes:
@@ -247,7 +251,7 @@ class Gin:
 
     def day_facts(self, seed: bytes) -> dict[str, Any]:
         return {
-            "engine": ENGINE_VERSION,
+            "engine": self.engine_version,
             "commitment": commitment(seed),
             "rules": dict(DAILY_RULES),
             "seats": seat_facts(list(daily_seats(""))),

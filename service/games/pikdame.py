@@ -159,6 +159,7 @@ class PikDame:
 
     name: str = "pikdame"
     title: str = "Pik Dame"
+    engine_version: str = ENGINE_VERSION
     daily: bool = True
     marked: bool = False
     tie_break: Final = "turns"
@@ -172,6 +173,10 @@ class PikDame:
     repeatable: Final = False
     view_lists_moves: Final = False
 
+    def preload(self) -> None:
+        # The levels load on first use: the optimiser behind them is heavy to import.
+        from engine.pikdame.bots import advanced, beginner, zen  # noqa: F401
+
     # --- the daily challenge (R11) --------------------------------------------------------
 
     def seed(self, secret: bytes, date: str) -> bytes:
@@ -179,7 +184,7 @@ class PikDame:
 
     def day_facts(self, seed: bytes) -> dict[str, Any]:
         return {
-            "engine": ENGINE_VERSION,
+            "engine": self.engine_version,
             "commitment": commitment(seed),
             "rules": DAILY_RULES.to_json(),
             "seats": seat_facts(list(daily_seats(""))),

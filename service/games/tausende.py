@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine.pikdame.rules import TAUSENDE_OPTIONS, Rules
+from engine.pikdame.version import TAUSENDE_ENGINE_VERSION
 from service.games.adapter import Lesson, Step
 from service.games.pikdame import PikDame
 
@@ -96,6 +97,7 @@ class Tausende(PikDame):
 
     name = "tausende"
     title = "Tausende"
+    engine_version = TAUSENDE_ENGINE_VERSION
     daily = False
     marked = True
     has_par = False

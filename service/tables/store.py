@@ -18,7 +18,7 @@ from typing import Any, Final
 
 import redis
 
-from engine.pikdame.rules import Seat
+from engine.core.records import Seat
 from service import games
 from service.common import keys
 from service.dailies.store import Stale, token_hash, transaction

@@ -166,10 +166,10 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
     acknowledge()  # the replicas have the move before the player is told (deploy/SCALING.md)
     # The view and the moves as seat 0 saw them (R10): a bot's face-down card stays hidden
     # (R4.3, G6), from the game just played (not parsed again).
-    daily = updated.daily
+    seat_view, seen = updated.daily.played_view(game, events)
     answer: dict[str, Any] = {
-        "attempt": present.attempt_json(updated, daily.seat_view(game), verified_rank(updated)),
-        "events": [{"seat": s, "move": m} for s, m in daily.seen(game, events)],
+        "attempt": present.attempt_json(updated, seat_view, verified_rank(updated)),
+        "events": [{"seat": s, "move": m} for s, m in seen],
     }
     return jsonify(answer)
 

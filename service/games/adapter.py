@@ -224,8 +224,9 @@ class GameAdapter(Protocol):
         """Seat 0's view (R10, G9): everything the player may know, nothing more."""
         ...
 
-    def seen(self, game: Any, events: Events) -> Events:
-        """The last ``events`` of ``game`` as seat 0 saw them (a bot's face-down card hidden)."""
+    def played_view(self, game: Any, events: Events) -> tuple[dict[str, Any], Events]:
+        """After a move: seat 0's view (as :meth:`seat_view`) and the last ``events`` of
+        ``game`` as seat 0 saw them (a bot's face-down card hidden), from one view."""
         ...
 
     def daily_hint(self, game: Any) -> dict[str, Any]:

@@ -282,9 +282,9 @@ class Gin:
         # never the bot's hand, the stock, the seed or the bot's face-down knock card
         return game.view(0).to_json()
 
-    def seen(self, game: GinMatch, events: Events) -> Events:
+    def played_view(self, game: GinMatch, events: Events) -> tuple[dict[str, Any], Events]:
         # As seat 0 saw them: the bot's knock card is face down (G6, GIN_DECISIONS D15).
-        return public_moves(events, 0)
+        return self.seat_view(game), public_moves(events, 0)
 
     def daily_hint(self, game: GinMatch) -> dict[str, Any]:
         # Gin's view carries its help (deadwood, suggestion)

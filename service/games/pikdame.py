@@ -216,10 +216,11 @@ class PikDame:
     def seat_view(self, game: Game) -> dict[str, Any]:
         return view(game.state, 0).to_json()
 
-    def seen(self, game: Game, events: Events) -> Events:
+    def played_view(self, game: Game, events: Events) -> tuple[dict[str, Any], Events]:
         # The moves as seat 0 saw them (R10): a bot's face-down going-out card hidden (R4.3).
-        history = view(game.state, 0).history
-        return list(history[len(history) - len(events) :])
+        seat_view = view(game.state, 0)
+        history = seat_view.history
+        return seat_view.to_json(), list(history[len(history) - len(events) :])
 
     def daily_hint(self, game: Game) -> dict[str, Any]:
         seat_view = view(game.state, 0)

@@ -154,7 +154,7 @@ bench_engine's "Tausende random rounds/s".
 The fast one: {speed_call:.1f}× faster per call, {speed_rounds:.1f}× the random rounds per second.
 The first tried every candidate with `push` on a copy of the state (its history included); the
 fast one applies push's own checks (R12.3–R12.8) without a copy. Equality is proved by
-tests/tausende/test_tausende_legal_moves.py, not by this benchmark.
+tests/pikdame/test_tausende_legal_moves.py, not by this benchmark.
 """
     RESULTS.write_text(text)
     print(text)

@@ -13,7 +13,7 @@ from service.common import config as settings
 from service.common import releases
 from service.dailies import verdicts
 from service.dailies.unchanged import UnchangedViews
-from service.web import caching, compression, errors, limits, logs, redisconn, routing, security
+from service.web import caching, compression, envelope, limits, logs, redisconn, routing, security
 from service.web.apidoc import ApiApp
 from service.web.proxies import TrustedProxies
 from service.web.redisconn import settings_of
@@ -38,7 +38,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     # previous bot versions this install keeps (issue 13): a game begun before a deploy goes on
     # with the bots it began with
     releases.load(settings_of(app).release_modules)
-    errors.register(app)
+    envelope.register(app)
     logs.register(app)
     security.register(app)
     compression.register(app)  # before caching: it runs after it
@@ -52,11 +52,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     from service.habit import api_habit, api_leagues
     from service.pages import pages
     from service.tables import api_tables
-    from service.web import apidoc, ops
+    from service.web import openapi, ops
 
     for api in (
         ops.bp,
-        apidoc.bp,
+        openapi.bp,
         api_daily.bp,
         api_attempts.bp,
         api_leaderboard.bp,

@@ -13,6 +13,7 @@ from engine.core.records import commitment
 from service import commands, games
 from service.common import clock, config, connect
 from service.dailies import queue
+from service.errors import DayNotClosed
 
 
 @click.group()
@@ -76,7 +77,7 @@ def archive(date: str | None) -> None:
         raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
     try:
         written = archives.archive_day(client, store, date, cfg)
-    except archives.NotReady as e:
+    except DayNotClosed as e:
         raise click.ClickException(str(e)) from None
     click.echo(json.dumps({"archived": {date: written}}))
 

@@ -1,4 +1,4 @@
-"""The house's layers hold (issue 11 item 3, docs/ARCHITECTURE.md): every import of every module of
+"""The house's layers hold (docs/ARCHITECTURE.md): every import of every module of
 ``engine``, ``service`` and ``worker`` (read from the source, lazy imports inside functions too)
 runs downward, and no modules import each other in a cycle.
 
@@ -12,72 +12,16 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Iterable, Mapping
-from pathlib import Path
+from collections.abc import Mapping
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("engine", "service", "worker")
+from tests.support.imports import ROOT, Graph, import_graph, imported, module_name
+
 #: What the engine never imports: it is pure and knows nothing of the web or the queue.
 ENGINE_FORBIDDEN = ("flask", "flask_limiter", "werkzeug", "jinja2", "redis", "rq", "gunicorn")
 #: Known edges against the layers, each with the reason it is still here.
 ALLOWED: set[tuple[str, str]] = set()
-
-Graph = dict[str, set[str]]
-
-
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def modules() -> dict[str, Path]:
-    found = {}
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            found[module_name(path)] = path
-    return found
-
-
-def _imported(tree: ast.AST, name: str, is_package: bool) -> Iterable[str]:
-    """Every module name an import statement of module ``name`` names (relative ones resolved;
-    ``from m import x`` names ``m.x`` when that is a module, else ``m``)."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            yield from (a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                here = name.split(".") if is_package else name.split(".")[:-1]
-                here = here[: len(here) - (node.level - 1)]
-                base = ".".join([*here, base] if base else here)
-            yield base
-            yield from (f"{base}.{a.name}" for a in node.names)
-
-
-def import_graph() -> tuple[Graph, Graph]:
-    """(edges between our modules, every top-level foreign package each module imports)."""
-    found = modules()
-    ours: Graph = {}
-    foreign: Graph = {}
-    for name, path in found.items():
-        tree = ast.parse(path.read_text(), str(path))
-        ours[name] = set()
-        foreign[name] = set()
-        for target in _imported(tree, name, path.name == "__init__.py"):
-            top = target.split(".")[0]
-            if top not in PACKAGES:
-                foreign[name].add(top)
-            elif target in found:
-                ours[name].add(target)
-        # `from engine.pikdame import bots` names both the package and its submodule: keep the
-        # most specific (the package itself is only imported on the way).
-        ours[name] -= {t for t in ours[name] if any(o.startswith(t + ".") for o in ours[name])}
-        ours[name].discard(name)
-    return ours, foreign
 
 
 def cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
@@ -161,8 +105,8 @@ def test_the_walk_sees_the_packages(graph: tuple[Graph, Graph]) -> None:
 
 
 def test_no_import_cycles(graph: tuple[Graph, Graph]) -> None:
-    """Issue 11: e.g. engine/state.py ↔ engine/position.py was one (now the F5 document is read
-    into a plain Position that the state takes)."""
+    """E.g. a game's state and its position document would be one if the reader built the state:
+    each game reads its document into a plain Position that the state takes."""
     ours, _ = graph
     assert cycles(ours) == []
 
@@ -219,61 +163,88 @@ def test_the_checks_find_what_they_look_for() -> None:
     assert layer("engine.pikdame.bots.zen") == (1, "engine.pikdame")
 
 
-#: Pik Dame's modules bottom-up, as docs/ARCHITECTURE.md lists them: each imports only modules
-#: before it (a package counts with everything inside it).
-PIKDAME_ORDER = [
-    "cards",
-    "errors",
-    "melds",
-    "meldgen",
-    "moves",
-    "rules",
-    "deal",
-    "position",
-    "state",
-    "tausende",
-    "view",
-    "optimiser",
-    "bots",
-    "hints",
-    "version",
-    "releases",
-    "record",
-    "game",
-    "replay",
-    "match",
-    "daily",
-    "cli",
-    "tournament",
-]
+#: Each game's modules bottom-up, as docs/ARCHITECTURE.md lists them: each imports only modules
+#: before it (a package counts with everything inside it). Gin is split along Pik Dame's seams:
+#: errors, rules' values, the position document below the state, the game type above its view.
+GAME_ORDERS: dict[str, list[str]] = {
+    "pikdame": [
+        "cards",
+        "errors",
+        "melds",
+        "meldgen",
+        "moves",
+        "rules",
+        "deal",
+        "position",
+        "state",
+        "tausende",
+        "view",
+        "optimiser",
+        "bots",
+        "hints",
+        "version",
+        "releases",
+        "record",
+        "game",
+        "replay",
+        "match",
+        "daily",
+        "cli",
+        "tournament",
+    ],
+    "gin": [
+        "cards",
+        "errors",
+        "melds",
+        "moves",
+        "rules",
+        "deal",
+        "position",
+        "state",
+        "view",
+        "bots",
+        "record",
+        "releases",
+        "game",
+        "match",
+        "replay",
+        "daily",
+        "tournament",
+        "cli",
+    ],
+}
 
 
-def _pikdame_part(module: str) -> str | None:
+def _game_part(game: str, module: str) -> str | None:
     parts = module.split(".")
-    if parts[:2] != ["engine", "pikdame"] or len(parts) < 3:
+    if parts[:2] != ["engine", game] or len(parts) < 3:
         return None
     return parts[2]
 
 
-def test_pikdame_modules_import_only_those_below_them(graph: tuple[Graph, Graph]) -> None:
+@pytest.mark.parametrize("game", sorted(GAME_ORDERS))
+def test_a_games_modules_import_only_those_below_them(
+    graph: tuple[Graph, Graph], game: str
+) -> None:
     ours, _ = graph
-    parts = {p for m in ours if (p := _pikdame_part(m)) is not None}
-    assert parts == set(PIKDAME_ORDER)
+    order = GAME_ORDERS[game]
+    parts = {p for m in ours if (p := _game_part(game, m)) is not None}
+    assert parts == set(order)
     wrong = []
     for source, targets in sorted(ours.items()):
-        here = _pikdame_part(source)
+        here = _game_part(game, source)
         if here is None:
             continue
         for target in sorted(targets):
-            there = _pikdame_part(target)
+            there = _game_part(game, target)
             if there is None or there == here:
                 continue
-            if PIKDAME_ORDER.index(there) > PIKDAME_ORDER.index(here):
+            if order.index(there) > order.index(here):
                 wrong.append(f"{source} imports {target}")
     assert wrong == []
 
 
-#: Every test folder: shared helpers live in tests/support (issue 11 item 7).
+#: Every test folder: shared helpers live in tests/support.
 HELPER_CLEAN = tuple(
     sorted(p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and p.name != "support")
 )
@@ -287,7 +258,7 @@ def test_tests_import_no_test_module_and_no_conftest() -> None:
         for path in sorted((ROOT / "tests" / folder).rglob("*.py")):
             name = module_name(path)
             tree = ast.parse(path.read_text(), str(path))
-            for target in _imported(tree, name, path.name == "__init__.py"):
+            for target in imported(tree, name, path.name == "__init__.py"):
                 if target.startswith("tests.") and not target.startswith("tests.support"):
                     wrong.append(f"{name} imports {target}")
     assert wrong == []

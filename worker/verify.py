@@ -10,30 +10,14 @@ from typing import Any, Final, cast
 
 import redis
 
-from engine.core.releases import UnknownRelease
+from engine.core.errors import UnknownRelease
 from service.accounts import owners
 from service.common import connect, keys
 from service.common.clock import opens_at
 from service.dailies import ranking, store
+from service.errors import AttemptNotFinished, EngineMismatch, NotReplicated
 from service.games import Verdict
 from service.habit import field, streaks
-
-
-class NotReady(RuntimeError):
-    """The attempt does not exist or is not finished: the job fails (RQ's failed registry)."""
-
-
-class NotReplicated(RuntimeError):
-    """The ranking was not confirmed by the rankings server's replicas in time (with
-    PIKDAME_REDIS_WAIT_REPLICAS): no verdict yet, the job fails and is retried (the ranking is
-    idempotent), so a failover never leaves a verified attempt off the board."""
-
-
-class EngineMismatch(RuntimeError):
-    """The record was played by an engine version this worker does not keep (each game keeps
-    every released one, engine.core.releases): no verdict is possible here, so the job fails
-    loudly instead of rejecting an honest player (deploy a worker that has it, then requeue)."""
-
 
 MOVES_FOLLOWED: Final = 3  # a player id is attached once: one redirect, then the ranking
 
@@ -185,10 +169,10 @@ def verify(
 def finished_attempt(stored: dict[str, str], attempt_id: str) -> store.Attempt:
     """The stored attempt, which must be a finished ranked one (else the job fails)."""
     if not stored:
-        raise NotReady(f"no attempt {attempt_id}")
+        raise AttemptNotFinished(f"no attempt {attempt_id}")
     attempt = store.Attempt.from_hash(stored)
     if attempt.status != "finished" or not attempt.ranked:
-        raise NotReady(f"attempt {attempt_id} is not a finished ranked attempt")
+        raise AttemptNotFinished(f"attempt {attempt_id} is not a finished ranked attempt")
     return attempt
 
 

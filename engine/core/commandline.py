@@ -13,13 +13,9 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, Protocol, TextIO
 
-from engine.core.errors import EngineError
+from engine.core.errors import EngineError, Malformed
 
 EXIT_OK, EXIT_MALFORMED, EXIT_ILLEGAL = 0, 2, 3
-
-
-class Malformed(Exception):
-    """The command's input itself is malformed: exit 2, the message on standard error."""
 
 
 class Parser(argparse.ArgumentParser):

@@ -1,11 +1,15 @@
-"""Every game's errors, each carrying a stable code (FORMATS.md F7, GIN.md G9).
+"""Every exception of the engine, one class per meaning; each error carries a stable code
+(FORMATS.md F7, GIN.md G9).
 
 In the style of python-chess: an error names the offending input and why, and keeps the input (and,
 for an illegal move, the state it was tried in) so callers can report it without re-deriving it.
+A game adds no exception classes of its own beyond a subclass naming which game raised it (its
+``errors`` module); the modules that raise these re-export them where callers have imported them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -46,6 +50,18 @@ class FormatError(EngineError):
     code = "bad_format"
 
 
+class InvalidMeld(EngineError):
+    """Cards that do not form (or would not keep) a valid meld (R5, R6): code ``invalid_meld``.
+    Pik Dame's melds raise it; its state turns it into the move's :class:`IllegalMoveError`."""
+
+    code = "invalid_meld"
+
+
+class Malformed(FormatError):
+    """A command line's own input is malformed (F7, G9): the command exits 2 with the message
+    on standard error instead of writing its output."""
+
+
 class ReplayError(EngineError):
     """A game record that does not replay: an illegal move, a differing bot move, a wrong score."""
 
@@ -57,4 +73,35 @@ class ReplayError(EngineError):
         return {"code": self.code, "message": self.message, "move_index": self.move_index}
 
 
-__all__ = ["EngineError", "FormatError", "IllegalMoveError", "NotationError", "ReplayError"]
+class UnknownRelease(EngineError):
+    """A record names an engine version this install does not keep (code ``unknown_engine``);
+    ``version`` is the one asked for, ``known`` the ones kept. Each game subclasses it, so a
+    caller tells whose registry of releases (``engine.core.releases``) did not know it."""
+
+    def __init__(self, version: object, known: Iterable[str] = ()) -> None:
+        self.version = version
+        self.known = tuple(sorted(known))
+        super().__init__(
+            f"the record was played by engine {version!r}, which this install does not keep "
+            f"(released here: {', '.join(self.known)}); deploy a worker that has it",
+            version,
+            code="unknown_engine",
+        )
+
+
+class OutOfBudget(Exception):
+    """A search opened more subproblems than its budget of calls allows (never a clock, so the
+    answer stays deterministic): the caller answers with its fallback. Not an input error."""
+
+
+__all__ = [
+    "EngineError",
+    "FormatError",
+    "IllegalMoveError",
+    "InvalidMeld",
+    "Malformed",
+    "NotationError",
+    "OutOfBudget",
+    "ReplayError",
+    "UnknownRelease",
+]

@@ -2,25 +2,28 @@
 
 A game (Pik Dame, Gin Rommé …) offers a :class:`GameType`: it deals a state from a seed and its
 rules (F3, G3), parses a move from notation (F2, G8), reads a state from its position document
-(F5), and tells one seat what it may know (R10). A :class:`GameState` knows whose turn it is, lists
-and applies legal moves (``push`` validates and raises an :class:`~engine.core.errors.EngineError`
-with a stable code, changing nothing), and writes its position document. A :class:`SeatView` is
-the only input of bots, API responses and pages, so hidden cards cannot leak by construction.
+(F5, G9), and tells one seat what it may know (R10, G9). A :class:`GameState` knows whose turn it
+is, lists and applies legal moves (``push`` validates and raises an
+:class:`~engine.core.errors.EngineError` with a stable code, changing nothing), and writes its
+position document. A :class:`SeatView` is the only input of bots, API responses and pages, so
+hidden cards cannot leak by construction.
 
 These are typing protocols: a game conforms by shape, checked by mypy where the game declares its
-:class:`GameType`, and by tests/engine/test_game_shape.py.
+:class:`GameType` (its state must be a :class:`GameState`, its view a :class:`SeatView`), and by
+tests/pikdame/test_game_shape.py and tests/gin/test_game_shape_gin.py. The engine's games are
+registered by name in ``engine.games``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
 from typing import Any, Protocol, TypeVar
 
 MoveT = TypeVar("MoveT")
 MoveT_co = TypeVar("MoveT_co", covariant=True)
 RulesT = TypeVar("RulesT", contravariant=True)
-StateT = TypeVar("StateT")
-ViewT = TypeVar("ViewT", covariant=True)
+StateT = TypeVar("StateT", bound="GameState[Any]")
+ViewT = TypeVar("ViewT", bound="SeatView", covariant=True)
 
 
 class Move(Protocol):
@@ -43,7 +46,10 @@ class GameState(Protocol[MoveT]):
         """Whether the round (the hand) is over: no move is legal any more."""
         ...
 
-    def legal_moves(self) -> Iterator[MoveT]: ...
+    def legal_moves(self) -> Iterable[MoveT]:
+        """Every legal move of the seat to move, each in canonical form (a game may yield them
+        lazily, as Pik Dame does, or list them, as Gin does)."""
+        ...
 
     def push(self, move: MoveT | str, seat: int | None = None) -> MoveT:
         """Validate and apply ``move`` (by ``seat``, default the seat to move); returns it in
@@ -63,7 +69,9 @@ class SeatView(Protocol):
 
 
 class GameType(Protocol[RulesT, StateT, ViewT, MoveT_co]):
-    """A game: its name, and how its states begin, read, move and are seen."""
+    """A game: its name, and how its states begin, read, move and are seen. ``RulesT`` is what
+    chooses a round's deal besides the seed and the dealer: Pik Dame's rules (players, ruleset),
+    Gin's hand number in its match."""
 
     @property
     def name(self) -> str: ...

@@ -1,36 +1,23 @@
-"""Every game's released bot versions, one registry shape (issue 13: deploy-safe verification).
+"""Every game's released bot versions, one registry shape: a record replays with the bots that
+played it, so a deploy fails no honest game.
 
 A record names the engine that played it (F6 ``engine``, G9's ``gin-log/1``); replaying it with
 other bots gives a ``bot_mismatch`` for an honest game. So each game keeps a :class:`Releases` of
 its bots by engine version, and the worker replays a record with its own. The versions a game is
 built with stay for good; frozen previous releases (and tests') come and go with
 :meth:`Releases.register` and :meth:`Releases.unregister`. A version not kept fails loudly with the
-game's own :class:`UnknownRelease` subclass instead of rejecting an honest player.
+game's own :class:`~engine.core.errors.UnknownRelease` subclass instead of rejecting an honest
+player.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import TypeVar
 
-from engine.core.errors import EngineError
+from engine.core.errors import UnknownRelease
 
 Bots = TypeVar("Bots")
-
-
-class UnknownRelease(EngineError):
-    """A record names an engine version this install does not keep (code ``unknown_engine``);
-    ``version`` is the one asked for, ``known`` the ones kept. Each game subclasses it."""
-
-    def __init__(self, version: object, known: Iterable[str] = ()) -> None:
-        self.version = version
-        self.known = tuple(sorted(known))
-        super().__init__(
-            f"the record was played by engine {version!r}, which this install does not keep "
-            f"(released here: {', '.join(self.known)}); deploy a worker that has it",
-            version,
-            code="unknown_engine",
-        )
 
 
 class Releases(Mapping[str, Bots]):

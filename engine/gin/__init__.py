@@ -2,6 +2,16 @@
 
 Standard library only and deterministic; it builds on ``engine.core`` and on no other game.
 The public API for the service (tables, daily challenge) is re-exported here.
+
+Layers inside the package, each importing only those above it (as Pik Dame's):
+
+- ``cards`` (G1), ``errors`` (G9 codes), ``melds`` (G6), ``moves`` (G8)
+- ``rules`` (G4–G7 values: phases, limits, ``Knock``, ``HandOutcome``), ``deal`` (G3)
+- ``position`` (``gin-position/1``), ``state`` (G4–G7: ``push``, ``legal_moves``), ``view`` (G9)
+- ``bots``, ``record`` (``gin-log/1``), ``releases`` (every released version's bots)
+- ``game`` (Gin as a ``GameType``), ``match`` (live play to 100, G2), ``replay`` (G9
+  verification), ``daily`` (F4 for Gin)
+- ``tournament``, ``cli`` (G9)
 """
 
 from engine.core.records import parse_seed

@@ -1,4 +1,4 @@
-"""The Gin daily challenge's seed, commitment and setup (FORMATS.md F4 for Gin, issue 14,
+"""The Gin daily challenge's seed, commitment and setup (FORMATS.md F4 for Gin,
 docs/GIN_DAILY.md): one seeded match to 100 per UTC day, the player in seat 0 against the strong
 bot."""
 
@@ -30,7 +30,7 @@ def daily_seed(secret: bytes, date: str) -> bytes:
 
 
 def daily_seats(name: str) -> tuple[Seat, Seat]:
-    """Seat 0 is the player, seat 1 the strong bot (issue 14)."""
+    """Seat 0 is the player, seat 1 the strong bot (docs/GIN_DAILY.md)."""
     return (Seat("human", name=name), Seat("bot", level=DAILY_LEVEL))
 
 

@@ -189,7 +189,8 @@ class GinMatch:
             fields = read_record(record)
             match = GinMatch(parse_seed(fields.seeds["seed"]), fields.seats)
             match.state = HandState.from_position(position)
-            # Stored before the history was kept (issue 14): the hand's moves are lost for good.
+            # A match stored without its hand's history (the first storage form): those moves
+            # are lost for good, the hand goes on without them.
             match.state.history = [(int(s), str(m)) for s, m in data.get("history", [])]
             match.moves = fields.moves
             match.results = [

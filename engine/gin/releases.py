@@ -1,4 +1,4 @@
-"""Every released Gin bot version (issue 13's deploy-safe verification, for Gin's daily).
+"""Every released Gin bot version, so that a deploy during a day fails no Gin daily match.
 
 A ``gin-log/1`` record names the engine that played it; a daily record is replayed with the bots
 of that version, so a deploy during a day never fails a match begun before it. When a Gin bot's
@@ -13,17 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from engine.core.releases import Releases, UnknownRelease
+from engine.core.releases import Releases
 from engine.gin.bots import choose_move
+from engine.gin.errors import UnknownVersion
 from engine.gin.moves import Move
 from engine.gin.record import ENGINE_VERSION
 from engine.gin.view import View
 
 Chooser = Callable[[str, View], Move]  # (level, view) -> move, as bots.choose_move
-
-
-class UnknownVersion(UnknownRelease):
-    """A record names a Gin engine version this install does not keep."""
 
 
 RELEASED: Final[Releases[Chooser]] = Releases({ENGINE_VERSION: choose_move}, UnknownVersion)

@@ -8,13 +8,14 @@ leaves the state exactly as it was. The error code of a rejected move is the fir
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from itertools import product
 from typing import Any, Final
 
-from engine.core.errors import EngineError, FormatError, IllegalMoveError
-from engine.gin.cards import NAMES, from_mask, mask_points, names, parse_card, to_mask
-from engine.gin.deal import HAND_CARDS, deal
+from engine.core.errors import EngineError, IllegalMoveError
+from engine.gin import position
+from engine.gin.cards import NAMES, from_mask, to_mask
+from engine.gin.deal import deal
+from engine.gin.errors import CODES
 from engine.gin.melds import (
     Defence,
     deadwood_of,
@@ -25,29 +26,18 @@ from engine.gin.melds import (
     meld_names,
 )
 from engine.gin.moves import Move, parse_move
-
-#: G9's stable error codes; a rejected move gets the first of the first nine that applies.
-CODES: Final = (
-    "syntax",
-    "round_over",
-    "not_your_turn",
-    "wrong_phase",
-    "take_not_allowed",
-    "card_not_in_hand",
-    "no_such_meld",
-    "invalid_meld",
-    "knock_not_allowed",
-    "bot_mismatch",
-    "score_mismatch",
-    "bad_format",
+from engine.gin.rules import (
+    BONUS,
+    ENDS,
+    KNOCK_LIMIT,
+    MAX_TAKES,
+    PHASES,
+    WALL,
+    HandOutcome,
+    Knock,
 )
-POSITION_FORMAT: Final = "gin-position/1"
-#: upcard: the first upcard is offered (G4); draw: draw or take (G5.1); discard: discard or knock
-#: (G5.2); defend: the defender answers a knock (G6).
-PHASES: Final = ("upcard", "draw", "discard", "defend")
-KNOCK_LIMIT: Final = 10  # G6: declared deadwood ≤ 10
-BONUS: Final = 25  # G6: gin bonus and undercut bonus
-WALL: Final = 2  # G7: a discard that leaves the stock at 2 cards or fewer ends the hand drawn
+
+POSITION_FORMAT: Final = position.FORMAT
 #: The phases in which each move kind may be played (G4–G6).
 _PHASES_OF: Final = {
     "pass": ("upcard",),
@@ -57,79 +47,6 @@ _PHASES_OF: Final = {
     "knock": ("discard",),
     "defend": ("defend",),
 }
-ENDS: Final = ("gin", "knock", "undercut", "wall", "resign")
-#: Takes from the discard pile per hand (OpenSpiel's kMaxNumDrawUpcardActions): without a bound two
-#: players could pass cards back and forth through the pile for ever, since a take leaves the
-#: stock as it is. After the 50th take of a hand, only ``draw`` is left.
-MAX_TAKES: Final = 50
-
-
-@dataclass(frozen=True)
-class Knock:
-    """A knock (G6): the knocker, its face-down discard (None in the other seat's view), its
-    declared melds (numbered 1, 2 … in this order) and their deadwood."""
-
-    seat: int
-    card: int | None
-    melds: tuple[int, ...]
-    deadwood: int
-
-    @property
-    def gin(self) -> bool:
-        return self.deadwood == 0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "card": None if self.card is None else NAMES[self.card],
-            "melds": [meld_names(m) for m in self.melds],
-            "deadwood": self.deadwood,
-        }
-
-
-@dataclass(frozen=True)
-class HandOutcome:
-    """How a hand ended and what each seat scored in it (G6, G7)."""
-
-    end: str
-    winner: int | None
-    scores: tuple[int, int]
-    deadwood: tuple[int, int] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "end": self.end,
-            "winner": self.winner,
-            "scores": list(self.scores),
-            "deadwood": None if self.deadwood is None else list(self.deadwood),
-        }
-
-    @staticmethod
-    def from_json(obj: Any) -> HandOutcome:
-        ok = (
-            isinstance(obj, dict)
-            and set(obj) == {"end", "winner", "scores", "deadwood"}
-            and obj["end"] in ENDS
-            and (obj["winner"] is None or obj["winner"] in (0, 1))
-            and _int_pair(obj["scores"])
-            and (obj["deadwood"] is None or _int_pair(obj["deadwood"]))
-        )
-        if not ok:
-            raise FormatError("an outcome is {end, winner, scores: [a, b], deadwood}", obj)
-        dw = obj["deadwood"]
-        return HandOutcome(
-            obj["end"], obj["winner"], tuple(obj["scores"]), None if dw is None else tuple(dw)
-        )
-
-
-def _int_pair(v: Any) -> bool:
-    return isinstance(v, list) and len(v) == 2 and all(type(x) is int and x >= 0 for x in v)
-
-
-def card_of(knock: Knock) -> int:
-    """The knock card of a full state's knock (never None outside a view)."""
-    assert knock.card is not None
-    return knock.card
 
 
 def _illegal(code: str, message: str, move: Move) -> IllegalMoveError:
@@ -471,197 +388,38 @@ class HandState:
     def to_position(self) -> dict[str, Any]:
         """The ``gin-position/1`` document (docs/GIN_FORMATS.md): the whole hand, hidden cards
         included (server side and analysis only; a seat sees :func:`engine.gin.view.view`)."""
-        return {
-            "format": POSITION_FORMAT,
-            "hand": self.hand_no,
-            "dealer": self.dealer,
-            "turn": self.turn,
-            "phase": self.phase,
-            "must_draw": self.must_draw,
-            "hands": [names(from_mask(h)) for h in self.hands],
-            "stock": [NAMES[c] for c in self.stock],
-            "discard": [NAMES[c] for c in self.discard],
-            "taken": None if self.taken is None else NAMES[self.taken],
-            "took": [names(from_mask(t)) for t in self.took],
-            "takes": self.takes,
-            "knock": None if self.knock is None else self.knock.to_json(),
-            "defence": None if self.defence is None else self.defence.to_json(),
-            "outcome": None if self.outcome is None else self.outcome.to_json(),
-        }
+        return position.write(
+            position.Position(
+                self.hand_no,
+                self.dealer,
+                self.turn,
+                self.phase,
+                self.must_draw,
+                (self.hands[0], self.hands[1]),
+                self.stock,
+                self.discard,
+                self.taken,
+                (self.took[0], self.took[1]),
+                self.takes,
+                self.knock,
+                self.defence,
+                self.outcome,
+            )
+        )
 
     @staticmethod
     def from_position(doc: Any) -> HandState:
-        """Read a ``gin-position/1`` document; raises :class:`FormatError` (``bad_format``) for
-        anything malformed or against the rules of the table."""
-        try:
-            return _read_position(doc)
-        except FormatError:
-            raise
-        except EngineError as e:  # a bad card name inside a position is a bad position
-            raise FormatError(f"position: {e.message}", doc) from None
-
-
-_POSITION_KEYS: Final = frozenset(
-    (
-        "format",
-        "hand",
-        "dealer",
-        "turn",
-        "phase",
-        "must_draw",
-        "hands",
-        "stock",
-        "discard",
-        "taken",
-        "took",
-        "takes",
-        "knock",
-        "defence",
-        "outcome",
-    )
-)
-
-
-def _bad(why: str, doc: Any) -> FormatError:
-    return FormatError(f"position: {why}", doc)
-
-
-def _cards(value: Any, what: str, doc: Any) -> list[int]:
-    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise _bad(f"{what} is a list of cards", doc)
-    return [parse_card(c) for c in value]
-
-
-def _melds(value: Any, what: str, doc: Any) -> tuple[int, ...]:
-    if not isinstance(value, list):
-        raise _bad(f"{what} is a list of melds", doc)
-    masks = []
-    for group in value:
-        cards = _cards(group, what, doc)
-        mask = to_mask(cards)
-        if mask.bit_count() != len(cards) or not is_meld(mask):
-            raise _bad(f"{what}: {group} is not a meld (G6)", doc)
-        masks.append(mask)
-    return tuple(masks)
-
-
-def _read_position(doc: Any) -> HandState:
-    if not isinstance(doc, dict) or doc.get("format") != POSITION_FORMAT:
-        raise _bad(f"format is {POSITION_FORMAT!r}", doc)
-    if set(doc) != _POSITION_KEYS:
-        raise _bad(f"the keys are {sorted(_POSITION_KEYS)}", doc)
-    hand_no, dealer, turn, phase = doc["hand"], doc["dealer"], doc["turn"], doc["phase"]
-    if type(hand_no) is not int or not 1 <= hand_no < 2**32:
-        raise _bad("hand is 1 … 2^32-1", doc)
-    if dealer not in (0, 1) or type(dealer) is not int:
-        raise _bad("dealer is 0 or 1", doc)
-    if turn not in (0, 1) or type(turn) is not int:
-        raise _bad("turn is 0 or 1", doc)
-    if phase not in PHASES:
-        raise _bad(f"phase is one of {PHASES}", doc)
-    if not isinstance(doc["must_draw"], bool):
-        raise _bad("must_draw is true or false", doc)
-    hands_json = doc["hands"]
-    if not isinstance(hands_json, list) or len(hands_json) != 2:
-        raise _bad("hands holds two hands", doc)
-    hands = [_cards(h, "a hand", doc) for h in hands_json]
-    stock = _cards(doc["stock"], "stock", doc)
-    discard = _cards(doc["discard"], "discard", doc)
-    state = HandState(hand_no, dealer)
-    state.turn, state.phase, state.must_draw = turn, phase, doc["must_draw"]
-    state.hands = [to_mask(h) for h in hands]
-    state.stock, state.discard = stock, discard
-    everything = [*hands[0], *hands[1], *stock, *discard]
-    taken = doc["taken"]
-    if taken is not None:
-        if not isinstance(taken, str):
-            raise _bad("taken is a card or null", doc)
-        state.taken = parse_card(taken)
-        if phase != "discard" or not state.hands[turn] >> state.taken & 1:
-            raise _bad("taken is a card in the hand of the seat to discard", doc)
-    takes = doc["takes"]
-    if type(takes) is not int or not 0 <= takes <= MAX_TAKES:
-        raise _bad(f"takes is 0 … {MAX_TAKES}", doc)
-    state.takes = takes
-    took = doc["took"]
-    if not isinstance(took, list) or len(took) != 2:
-        raise _bad("took holds two lists of cards", doc)
-    state.took = [to_mask(_cards(t, "took", doc)) for t in took]
-    if any(t & ~h for t, h in zip(state.took, state.hands, strict=True)):
-        raise _bad("took lists cards a seat took from the pile and still holds", doc)
-    if state.must_draw and phase != "draw":
-        raise _bad("must_draw belongs to the draw phase", doc)
-    if phase == "upcard" and (len(discard) != 1 or (turn == dealer and state.must_draw)):
-        raise _bad("the upcard phase has the upcard alone on the discard pile (G4)", doc)
-    knock_json = doc["knock"]
-    if (knock_json is None) != (phase != "defend"):
-        raise _bad("a knock exists exactly in the defend phase (which a defence ends)", doc)
-    if knock_json is not None:
-        state.knock = _read_knock(knock_json, state, doc)
-        everything.append(card_of(state.knock))
-    if len(set(everything)) != len(everything):
-        raise _bad("a card appears twice", doc)
-    sizes = [len(h) for h in hands]
-    expected = [HAND_CARDS, HAND_CARDS]
-    if phase == "discard":
-        expected[turn] += 1
-    if doc["outcome"] is None and sizes != expected:
-        raise _bad(f"hand sizes are {expected} in the {phase} phase", doc)
-    least_stock = {"upcard": WALL + 1, "draw": WALL + 1, "discard": WALL}.get(phase, 0)
-    if doc["outcome"] is None and len(stock) < least_stock:
-        raise _bad(f"the stock holds at least {least_stock} cards in the {phase} phase (G7)", doc)
-    defence_json = doc["defence"]
-    outcome_json = doc["outcome"]
-    if outcome_json is not None:
-        state.outcome = HandOutcome.from_json(outcome_json)
-    if defence_json is not None:
-        if state.knock is None or state.outcome is None:
-            raise _bad("a defence follows a knock and ends the hand", doc)
-        state.defence = _read_defence(defence_json, doc)
-    return state
-
-
-def _read_knock(obj: Any, state: HandState, doc: Any) -> Knock:
-    if not isinstance(obj, dict) or set(obj) != {"seat", "card", "melds", "deadwood"}:
-        raise _bad("knock is {seat, card, melds, deadwood}", doc)
-    seat = obj["seat"]
-    if seat not in (0, 1) or type(seat) is not int:
-        raise _bad("knock.seat is 0 or 1", doc)
-    if not isinstance(obj["card"], str):
-        raise _bad("knock.card is a card", doc)
-    card = parse_card(obj["card"])
-    melds = _melds(obj["melds"], "knock.melds", doc)
-    hand = state.hands[seat]
-    used = 0
-    for m in melds:
-        if m & ~hand or m & used:
-            raise _bad("the knocker's melds are disjoint and in its hand", doc)
-        used |= m
-    deadwood = mask_points(hand & ~used)
-    if obj["deadwood"] != deadwood or deadwood > KNOCK_LIMIT:
-        raise _bad(f"knock.deadwood is the declared deadwood ({deadwood}), at most 10", doc)
-    if state.outcome is None and state.turn != 1 - seat:
-        raise _bad("after a knock the defender is to move", doc)
-    return Knock(seat, card, melds, deadwood)
-
-
-def _read_defence(obj: Any, doc: Any) -> Defence:
-    if not isinstance(obj, dict) or set(obj) != {"melds", "layoffs", "deadwood"}:
-        raise _bad("defence is {melds, layoffs, deadwood}", doc)
-    melds = _melds(obj["melds"], "defence.melds", doc)
-    layoffs = obj["layoffs"]
-    if not isinstance(layoffs, list) or not all(
-        isinstance(x, list)
-        and len(x) == 2
-        and isinstance(x[0], str)
-        and type(x[1]) is int
-        and x[1] >= 1
-        for x in layoffs
-    ):
-        raise _bad("defence.layoffs is a list of [card, meld number]", doc)
-    if type(obj["deadwood"]) is not int:
-        raise _bad("defence.deadwood is a number", doc)
-    return Defence(melds, tuple((parse_card(c), n - 1) for c, n in layoffs), obj["deadwood"])
+        """Read a ``gin-position/1`` document (:func:`engine.gin.position.read`); raises
+        :class:`FormatError` (``bad_format``) for anything malformed or against the rules of the
+        table."""
+        p = position.read(doc)
+        state = HandState(p.hand_no, p.dealer)
+        state.turn, state.phase, state.must_draw = p.turn, p.phase, p.must_draw
+        state.hands = list(p.hands)
+        state.stock, state.discard = list(p.stock), list(p.discard)
+        state.taken, state.took, state.takes = p.taken, list(p.took), p.takes
+        state.knock, state.defence, state.outcome = p.knock, p.defence, p.outcome
+        return state
 
 
 __all__ = [

@@ -6,7 +6,7 @@ Layers inside the package, each importing only those above it:
 - ``rules`` (R7–R9 values: rules, seats, outcomes and their scoring), ``deal`` (F3)
 - ``position`` (F5 document), ``state`` (R2–R8: ``push``, ``legal_moves``), ``view`` (R10)
 - ``optimiser`` (R4.2, one entry point), ``bots`` (R10), ``version``, ``releases`` (every
-  released version's bots, issue 13)
+  released version's bots: a record replays with the bots that played it)
 - ``record`` (F6 document), ``game`` (live play), ``replay`` (F6 verification), ``daily`` (F4, R11)
 - ``tausende`` (R12: Tausende as a ruleset, the hooks of ``state`` it overrides)
 - ``cli`` (F7), ``tournament``

@@ -2,14 +2,15 @@
 
 Exit status: 0 all legal, 3 an illegal move (or a record that does not verify), 2 malformed input
 (the message on standard error). The plumbing is every game's, in ``engine.core.commandline``;
-``tournament`` runs bot matches (engine/pikdame/tournament.py); ``engine/cli.py`` dispatches to it
-and to this module.
+``tournament`` runs bot matches (engine/pikdame/tournament.py); ``engine/cli.py`` dispatches to it,
+to this module and to each other game's command line (whose names this parser lists).
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any, TextIO
+from collections.abc import Sequence
+from typing import Any, Final, TextIO
 
 from engine.core import commandline as cl
 from engine.core.commandline import EXIT_ILLEGAL, EXIT_MALFORMED, EXIT_OK
@@ -20,6 +21,9 @@ from engine.pikdame.match import GAME_FORMAT, replay_match
 from engine.pikdame.replay import replay
 from engine.pikdame.rules import RULESETS, Rules
 from engine.pikdame.state import State
+
+#: F7's commands, the first word of their command lines.
+COMMANDS: Final = ("deal", "check", "replay")
 
 
 def cmd_deal(args: argparse.Namespace, out: TextIO) -> int:
@@ -56,8 +60,13 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     return cl.replay(cl.read_json(args.file, stdin), _verify, out, "engine")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = cl.Parser(prog="python -m engine", description="Pik Dame rules engine (FORMATS.md F7)")
+def build_parser(named: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """F7's parser; ``named`` are the other games, whose commands follow their name (``engine.cli``
+    runs them): listed here so that ``--help`` names them."""
+    description = "Pik Dame rules engine (FORMATS.md F7)"
+    if named:
+        description += "; every other game's commands follow its name"
+    parser = cl.Parser(prog="python -m engine", description=description)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=cl.Parser)
     deal = sub.add_parser("deal", help="print the position after the deal (F3, F5)")
     deal.add_argument("--seed", required=True, help="the 32-byte seed as 64 hex digits")
@@ -75,17 +84,26 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "tournament", help="bot tournament (see --help after the command)", add_help=False
     )
+    for name in named:
+        sub.add_parser(
+            name, help=f"the {name} engine's commands (see --help after it)", add_help=False
+        )
     return parser
 
 
 def main(
-    argv: list[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None
+    argv: list[str] | None = None,
+    out: TextIO | None = None,
+    stdin: TextIO | None = None,
+    *,
+    named: Sequence[str] = (),
 ) -> int:
-    """Run one of F7's commands (``deal``, ``check``, ``replay``) on ``argv``."""
+    """Run one of F7's commands (``deal``, ``check``, ``replay``) on ``argv``; ``named`` as for
+    :func:`build_parser`."""
     argv, output, source = cl.streams(argv, out, stdin)
 
     def command() -> int:
-        args = build_parser().parse_args(argv)
+        args = build_parser(named).parse_args(argv)
         if args.command == "deal":
             return cmd_deal(args, output)
         if args.command == "check":
@@ -95,4 +113,4 @@ def main(
     return cl.run(command)
 
 
-__all__ = ["EXIT_ILLEGAL", "EXIT_MALFORMED", "EXIT_OK", "build_parser", "main"]
+__all__ = ["COMMANDS", "EXIT_ILLEGAL", "EXIT_MALFORMED", "EXIT_OK", "build_parser", "main"]

@@ -1,4 +1,5 @@
-"""Pik Dame's stable error codes (FORMATS.md F7); the error classes live in ``engine.core.errors``.
+"""Pik Dame's stable error codes (FORMATS.md F7) and its errors: the classes every game shares
+(``engine.core.errors``) and the one that names Pik Dame, :class:`UnknownVersion`.
 
 In the style of python-chess: an error names the offending input and why, and keeps the input (and,
 for an illegal move, the state it was tried in) so callers can report it without re-deriving it.
@@ -12,8 +13,10 @@ from engine.core.errors import (
     EngineError,
     FormatError,
     IllegalMoveError,
+    InvalidMeld,
     NotationError,
     ReplayError,
+    UnknownRelease,
 )
 
 #: Every stable error code of F7, in the order in which they win when several apply (the first
@@ -41,13 +44,21 @@ TAUSENDE_CODES: Final = ("not_opened", "queen_kept", "pass_not_allowed")
 #: Pik Dame's name for the shared base class (every game's errors derive from it).
 PikDameError = EngineError
 
+
+class UnknownVersion(UnknownRelease):
+    """A Pik Dame or Tausende record names an engine version this install does not keep
+    (``engine.pikdame.releases``); Gin's registry raises its own."""
+
+
 __all__ = [
     "CODES",
     "TAUSENDE_CODES",
     "EngineError",
     "FormatError",
     "IllegalMoveError",
+    "InvalidMeld",
     "NotationError",
     "PikDameError",
     "ReplayError",
+    "UnknownVersion",
 ]

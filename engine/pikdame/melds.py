@@ -13,7 +13,8 @@ from typing import Any, Final
 from engine.core.cards import CARDS, JOKER, JOKER_CODE, NAMES, Card
 from engine.core.melds import MIN_MELD, consecutive_start, natural_count, naturals, suit_counts
 from engine.pikdame.cards import POINTS
-from engine.pikdame.errors import NotationError, PikDameError
+from engine.pikdame.errors import InvalidMeld as InvalidMeld  # raised here, its home is errors
+from engine.pikdame.errors import NotationError
 
 MAX_SET: Final = 8
 MAX_RUN: Final = 13
@@ -23,12 +24,6 @@ _set = object.__setattr__
 def needs_prefix(cards: Sequence[int]) -> bool:
     """F2: a meld with a single natural card could be a set or a run, so its notation says which."""
     return natural_count(cards) == 1
-
-
-class InvalidMeld(PikDameError):
-    """Cards that do not form (or would not keep) a valid meld: code ``invalid_meld``."""
-
-    code = "invalid_meld"
 
 
 class Meld:

@@ -1,4 +1,4 @@
-"""Every released bot version, importable side by side (issue 13: deploy-safe verification).
+"""Every released bot version, importable side by side, so that a deploy fails no game.
 
 A record names the engine that played it (F6 ``engine``); replaying it with other bots gives a
 ``bot_mismatch`` for an honest game. So the worker looks up the record's own version here and
@@ -23,17 +23,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from engine.core.releases import Releases, UnknownRelease
+from engine.core.releases import Releases
 from engine.pikdame.bots import BOTS_VERSION, choose_move
+from engine.pikdame.errors import UnknownVersion
 from engine.pikdame.moves import Move
 from engine.pikdame.version import ENGINE_VERSION, TAUSENDE_ENGINE_VERSION
 from engine.pikdame.view import View
 
 Chooser = Callable[[str, View], Move]  # (level, view) -> move, as bots.choose_move
-
-
-class UnknownVersion(UnknownRelease):
-    """A record names an engine version this install does not keep (a ``PikDameError``)."""
 
 
 # today's bots under both rulesets' version strings (a Tausende record names its own, R12)

@@ -16,9 +16,9 @@ from engine.pikdame import position
 from engine.pikdame.cards import TAUSENDE_TOTAL
 from engine.pikdame.deal import Deal
 from engine.pikdame.deal import deal as deal_round
-from engine.pikdame.errors import IllegalMoveError, NotationError, PikDameError
+from engine.pikdame.errors import IllegalMoveError, InvalidMeld, NotationError, PikDameError
 from engine.pikdame.meldgen import iter_melds
-from engine.pikdame.melds import InvalidMeld, Meld, join_target, joins_ok
+from engine.pikdame.melds import Meld, join_target, joins_ok
 from engine.pikdame.moves import DRAW, RESIGN, Move
 from engine.pikdame.rules import Outcome, Rules, score_round
 

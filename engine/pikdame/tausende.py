@@ -15,9 +15,9 @@ from typing import Any, Final
 from engine.core.cards import JOKER_CODE, Card, held
 from engine.pikdame.cards import QUEEN_OF_SPADES, QUEEN_OF_SPADES_CODE, TAUSENDE_POINTS
 from engine.pikdame.deal import Deal
-from engine.pikdame.errors import NotationError
+from engine.pikdame.errors import InvalidMeld, NotationError
 from engine.pikdame.meldgen import iter_melds
-from engine.pikdame.melds import InvalidMeld, Meld
+from engine.pikdame.melds import Meld
 from engine.pikdame.moves import DRAW, RESIGN, Move
 from engine.pikdame.position import Position, fail
 from engine.pikdame.rules import Outcome, Rules
@@ -324,7 +324,7 @@ class TausendeState(State):
     def legal_moves(self, max_meld: int | None = None) -> Iterator[Move]:
         """Every legal move of the seat to move, each once, in a fixed order. Each candidate is
         judged by the checks ``push`` makes, without copying the state (the first version tried
-        every candidate on a copy; tests/tausende/test_tausende_legal_moves.py proves the lists
+        every candidate on a copy; tests/pikdame/test_tausende_legal_moves.py proves the lists
         identical, bench/results/tausende_moves.md measures both)."""
         if self.outcome is not None:
             return

@@ -15,20 +15,21 @@ from typing import Any
 
 from flask import Response, jsonify, session
 
-from service.accounts import owners, passkeys
+from service.accounts import models, owners, passkeys
 from service.accounts import store as accounts
+from service.accounts.models import CeremonyBody, DevicePath, SignOutBody, SignUpBody
 from service.common import clock
 from service.dailies import archive, seen
+from service.errors import ApiError
 from service.habit import suspicious
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError
-from service.web.inputs import CeremonyBody, DevicePath, EmptyBody, SignOutBody, SignUpBody
+from service.web.inputs import EmptyBody
 from service.web.limits import client_address, limit_creations
 from service.web.redisconn import get_rankings, get_redis, settings
 
 bp = api_blueprint("accounts", __name__, "/api/account", authorised=True)
-CEREMONY = outputs.answers(outputs.Ceremony, 400, 401, 413, 415, 422)
+CEREMONY = outputs.answers(models.Ceremony, 400, 401, 413, 415, 422)
 
 
 def _time(ms: int) -> str:
@@ -69,7 +70,7 @@ def signup_options(body: SignUpBody) -> Response:
     return jsonify(passkeys.registration_options(account_id, body.name, context))
 
 
-@bp.post("", responses=outputs.answers(outputs.AccountDoc, 400, 413, 415, 422, status=201))
+@bp.post("", responses=outputs.answers(models.AccountDoc, 400, 413, 415, 422, status=201))
 @limit_creations()
 def signup(body: CeremonyBody) -> tuple[Response, int]:
     """Step 2 of signing up: the new passkey; creates the account and signs this device in
@@ -124,7 +125,7 @@ def signin_options(body: EmptyBody) -> Response:
     return jsonify(passkeys.authentication_options(json.dumps(["signin"])))
 
 
-@bp.post("/signin", responses=outputs.answers(outputs.AccountDoc, 400, 413, 415, 422))
+@bp.post("/signin", responses=outputs.answers(models.AccountDoc, 400, 413, 415, 422))
 def signin(body: CeremonyBody) -> Response:
     """Step 2 of signing in: the passkey's signature; signs this device in."""
     challenge, context = passkeys.take(body.handle)
@@ -138,7 +139,7 @@ def signin(body: CeremonyBody) -> Response:
     return jsonify(_doc(account))
 
 
-@bp.get("", responses=outputs.answers(outputs.AccountDoc, 401))
+@bp.get("", responses=outputs.answers(models.AccountDoc, 401))
 def get_account() -> Response:
     """The signed-in account and its devices."""
     return jsonify(_doc(identity.require_account()))
@@ -155,7 +156,7 @@ def device_options(body: EmptyBody) -> Response:
 
 @bp.post(
     "/devices",
-    responses=outputs.answers(outputs.AccountDoc, 400, 401, 409, 413, 415, 422, status=201),
+    responses=outputs.answers(models.AccountDoc, 400, 401, 409, 413, 415, 422, status=201),
 )
 def add_device(body: CeremonyBody) -> tuple[Response, int]:
     """Adding a device, step 2: the new passkey."""
@@ -177,7 +178,7 @@ def add_device(body: CeremonyBody) -> tuple[Response, int]:
 
 @bp.delete(
     "/devices/<credential_id>",
-    responses=outputs.answers(outputs.AccountDoc, 400, 401, 404, 409, 413, 415),
+    responses=outputs.answers(models.AccountDoc, 400, 401, 404, 409, 413, 415),
 )
 def remove_device(path: DevicePath) -> Response:
     """Remove a passkey of the account (not its last one: delete the account instead)."""
@@ -192,7 +193,7 @@ def remove_device(path: DevicePath) -> Response:
     return jsonify(_doc(account))
 
 
-@bp.post("/signout", responses=outputs.answers(outputs.Done, 400, 413, 415, 422))
+@bp.post("/signout", responses=outputs.answers(models.Done, 400, 413, 415, 422))
 def signout(body: SignOutBody) -> Response:
     """Sign this device out; with ``everywhere``, every device of the account."""
     account = identity.signed_in()
@@ -202,7 +203,7 @@ def signout(body: SignOutBody) -> Response:
     return jsonify({"ok": True})
 
 
-@bp.delete("", responses=outputs.answers(outputs.Done, 400, 401, 413, 415))
+@bp.delete("", responses=outputs.answers(models.Done, 400, 401, 413, 415))
 def delete_account() -> Response:
     """Delete the account: its passkeys go, its name shows as "gelöscht" on every board; its
     scores stay."""

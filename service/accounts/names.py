@@ -10,6 +10,8 @@ import re
 import unicodedata
 from typing import Final
 
+from service.errors import BadName
+
 MAX_LENGTH: Final = 24
 MAX_MARKS: Final = 2  # combining marks on one base character (Vietnamese needs two)
 # Characters that print as nothing though Unicode calls them letters or symbols: the Hangul
@@ -26,10 +28,6 @@ CONFUSABLE: Final = str.maketrans(
 )
 SPACES: Final = re.compile(" +")
 SEPARATORS: Final = re.compile(r"[\s._\-'’`]+")
-
-
-class BadName(ValueError):
-    """A name the service refuses; the message says why (API: 422 ``bad_value``)."""
 
 
 def _is_mark(char: str) -> bool:

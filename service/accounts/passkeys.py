@@ -24,7 +24,7 @@ from webauthn.helpers.structs import (
 )
 
 from service.accounts import store as accounts
-from service.web.errors import ApiError
+from service.errors import ApiError
 from service.web.redisconn import get_redis, settings
 
 RP_NAME = "Pik Dame"

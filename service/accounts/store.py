@@ -33,14 +33,8 @@ import redis
 from service import games
 from service.common import keys
 from service.common.keys import PREFIX
-from service.dailies.archive import (
-    Archive,
-    ArchiveBusy,
-    file_name,
-    parse_file_name,
-    rename,
-    rename_later,
-)
+from service.dailies.archive import Archive, file_name, parse_file_name, rename, rename_later
+from service.errors import ArchiveBusy
 
 CHALLENGE_SECONDS: Final = 300
 DELETED_NAME: Final = "gelöscht"

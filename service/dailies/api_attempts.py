@@ -12,12 +12,11 @@ import redis
 from flask import Response, current_app, jsonify, request
 
 from service.common import clock, keys
-from service.dailies import present, queue, ranking, store, verdicts
-from service.games import NoHint
+from service.dailies import models, present, queue, ranking, store, verdicts
+from service.dailies.models import AttemptPath, MoveBody, WaitQuery
+from service.errors import ApiError, NoHint
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError
-from service.web.inputs import AttemptPath, MoveBody, WaitQuery
 from service.web.limits import counted_read, limit_moves, read_pipeline
 from service.web.redisconn import acknowledge, get_queue, get_rankings, get_redis, settings
 from service.web.validation import checks_first
@@ -54,7 +53,7 @@ def _readable(attempt_id: str) -> store.Attempt:
 
 @bp.get(
     "/<id:attempt_id>",
-    responses=outputs.answers(outputs.AttemptDoc, 401, 403, 404),
+    responses=outputs.answers(models.AttemptDoc, 401, 403, 404),
 )
 @counted_read
 def get_attempt(path: AttemptPath) -> Response:
@@ -101,7 +100,7 @@ def _private(response: Response, tag: str) -> Response:
 
 @bp.get(
     "/<id:attempt_id>/verification",
-    responses=outputs.answers(outputs.VerificationDoc, 401, 403, 404, 422),
+    responses=outputs.answers(models.VerificationDoc, 401, 403, 404, 422),
 )
 @checks_first(_readable)
 def get_verification(path: AttemptPath, query: WaitQuery) -> Response:
@@ -130,7 +129,7 @@ def get_verification(path: AttemptPath, query: WaitQuery) -> Response:
 
 @bp.post(
     "/<id:attempt_id>/moves",
-    responses=outputs.answers(outputs.Played, 400, 401, 403, 404, 409, 413, 415, 422),
+    responses=outputs.answers(models.Played, 400, 401, 403, 404, 409, 413, 415, 422),
 )
 @limit_moves()
 def post_move(path: AttemptPath, body: MoveBody) -> Response:
@@ -174,7 +173,7 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
     return jsonify(answer)
 
 
-@bp.get("/<id:attempt_id>/log", responses=outputs.answers(outputs.Record, 401, 403, 404, 409))
+@bp.get("/<id:attempt_id>/log", responses=outputs.answers(models.Record, 401, 403, 404, 409))
 def get_log(path: AttemptPath) -> Response:
     """The game record (F6) once finished; ``deal.seed`` is null until the day has closed."""
     attempt = _readable(path.attempt_id)
@@ -186,7 +185,7 @@ def get_log(path: AttemptPath) -> Response:
     return jsonify(attempt.daily.daily_record(attempt.played, seed))
 
 
-@bp.get("/<id:attempt_id>/hint", responses=outputs.answers(outputs.Hint, 401, 403, 404, 409))
+@bp.get("/<id:attempt_id>/hint", responses=outputs.answers(models.Hint, 401, 403, 404, 409))
 def get_hint(path: AttemptPath) -> Response:
     """The moves laying the most points from your hand now (owner, your play phase)."""
     attempt = _load(path.attempt_id)

@@ -15,26 +15,20 @@ from flask import Response, jsonify, request, session
 from service import games
 from service.accounts import store as accounts
 from service.common import clock, keys
-from service.dailies import archive, present, seen, store
+from service.dailies import archive, models, present, seen, store
+from service.dailies.days import known_day
+from service.dailies.models import DayPath, DaysQuery, GameQuery, StartBody
+from service.errors import ApiError, AttemptExists, NameTaken
 from service.habit import suspicious
 from service.web import caching, identity, outputs
 from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError
-from service.web.inputs import DayPath, DaysQuery, GameQuery, StartBody, calendar_day
+from service.web.inputs import calendar_day
 from service.web.limits import client_address, counted_read, limit_creations, read_pipeline
 from service.web.redisconn import acknowledge, get_redis, settings
 from service.web.validation import checks_first
 
 bp = api_blueprint("daily", __name__, "/api")
-CREATED = outputs.answers(outputs.Created, 400, 401, 404, 409, 413, 415, 422, status=201)
-
-
-def known_day(date: str) -> str:
-    """A day up to today; a malformed or future date, or one before year 1000, is unknown
-    (404)."""
-    if calendar_day(date) is None or date > clock.today(settings()):
-        raise ApiError(404, "unknown_day", f"no challenge for {date!r}")
-    return date
+CREATED = outputs.answers(models.Created, 400, 401, 404, 409, 413, 415, 422, status=201)
 
 
 def _day(date: str, game: str) -> Response:
@@ -85,14 +79,14 @@ def ranked_start(date: str, game: str) -> dict[str, Any]:
     return {"available": ranked, "reason": None if ranked else "anonymous"}
 
 
-@bp.get("/daily", responses=outputs.answers(outputs.Day, 422))
+@bp.get("/daily", responses=outputs.answers(models.Day, 422))
 @counted_read
 def today(query: GameQuery) -> Response:
     """Today's challenge (UTC); ``game=gin``: Gin's (docs/GIN_DAILY.md)."""
     return _day(clock.today(settings()), query.game)
 
 
-@bp.get("/daily/<date>", responses=outputs.answers(outputs.Day, 404, 422))
+@bp.get("/daily/<date>", responses=outputs.answers(models.Day, 404, 422))
 @counted_read
 @checks_first(known_day)
 def day(path: DayPath, query: GameQuery) -> Response:
@@ -100,7 +94,7 @@ def day(path: DayPath, query: GameQuery) -> Response:
     return _day(known_day(path.date), query.game)
 
 
-@bp.get("/days", responses=outputs.answers(outputs.Days, 422))
+@bp.get("/days", responses=outputs.answers(models.Days, 422))
 def days(query: DaysQuery) -> Response:
     """Archive: every day from the launch date (PIKDAME_LAUNCH_DATE) on, played or not, newest
     first, strictly before ``before`` (default: today): practice opens on each once it closes.
@@ -148,7 +142,7 @@ def _new_game(
             expiry=archive.expiry_for(date, ranked, config),
             kind=kind,
         )
-    except store.NameTaken:
+    except NameTaken:
         raise ApiError(
             422, "bad_value", "name: looks like another player's name today; choose another"
         ) from None
@@ -190,7 +184,7 @@ def _can_start(date: str, game: str | None = None) -> tuple[str, bool]:
     if ranked:
         existing = store.attempt_for_player(get_redis(), date, player, game)
         if existing is not None:
-            raise store.AttemptExists(existing)
+            raise AttemptExists(existing)
         if seen.seen_by(get_redis(), date, player, game) is not None:
             raise ApiError(
                 409,

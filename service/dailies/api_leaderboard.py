@@ -9,12 +9,12 @@ from flask import Response, jsonify
 
 from service import games
 from service.common import clock
-from service.dailies import ranking
-from service.dailies.api_daily import known_day
+from service.dailies import models, ranking
+from service.dailies.days import known_day
+from service.dailies.models import AroundPath, AroundQuery, DayPath, GamePageQuery
+from service.errors import ApiError
 from service.web import outputs
 from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError
-from service.web.inputs import AroundPath, AroundQuery, DayPath, GamePageQuery
 from service.web.limits import counted_read, read_pipeline
 from service.web.redisconn import get_rankings, settings
 from service.web.validation import checks_first
@@ -33,7 +33,7 @@ def _day_of(date: str, attempt_id: str = "") -> str:
     return known_day(date)
 
 
-@bp.get("/all-time", responses=outputs.answers(outputs.AllTime, 422))
+@bp.get("/all-time", responses=outputs.answers(models.AllTime, 422))
 def all_time(query: GamePageQuery) -> Response:
     """Per player: the sum of verified daily scores (of the daily game ``game``)."""
     return jsonify(ranking.alltime_page(get_rankings(), query.offset, query.limit, query.game))
@@ -46,7 +46,7 @@ def _board(page: dict[str, Any], date: str, game: str) -> dict[str, Any]:
     return {**page, **extra, "provisional": provisional(date)}
 
 
-@bp.get("/<date>", responses=outputs.answers(outputs.Board, 404, 422))
+@bp.get("/<date>", responses=outputs.answers(models.Board, 404, 422))
 @counted_read
 @checks_first(_day_of)
 def day_board(path: DayPath, query: GamePageQuery) -> Response:
@@ -61,7 +61,7 @@ def day_board(path: DayPath, query: GamePageQuery) -> Response:
 
 @bp.get(
     "/<date>/around/<id:attempt_id>",
-    responses=outputs.answers(outputs.Around, 404, 422),
+    responses=outputs.answers(models.Around, 404, 422),
 )
 @counted_read
 @checks_first(_day_of)

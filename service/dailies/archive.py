@@ -42,6 +42,7 @@ from service.common import clock, keys
 from service.common.config import Settings
 from service.dailies import store
 from service.dailies.store import Attempt, Expiry
+from service.errors import ArchiveBusy, DayNotClosed
 
 DAY_S = 86400
 LOCK_MS = 600_000  # an archive file's lock expires (a dead holder) after ten minutes
@@ -53,10 +54,6 @@ RELEASE_LUA = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
-
-
-class ArchiveBusy(Exception):
-    """Another writer held the archive file's lock longer than we could wait."""
 
 
 @contextmanager
@@ -191,10 +188,6 @@ def expiry_for(date: str, ranked: bool, settings: Settings) -> Expiry:
     return Expiry(max(1, math.ceil((until - clock.now(settings)).total_seconds())), None)
 
 
-class NotReady(Exception):
-    """The day cannot be archived yet: it is open, or verdicts are still due."""
-
-
 def archive_day(
     client: redis.Redis[str],
     archive: Archive,
@@ -207,7 +200,7 @@ def archive_day(
     expire; returns how many records the day's file holds. Running it again keeps what was
     archived before. Under the file's lock (``on_wait``: :func:`file_lock`)."""
     if not clock.is_closed(date, settings):
-        raise NotReady(f"{date} has not closed yet")
+        raise DayNotClosed(f"{date} has not closed yet")
     with file_lock(
         client, file_name(date, game), on_wait=on_wait
     ):  # against a deletion's rename of the file
@@ -225,7 +218,7 @@ def _archive_day(
     attempts = [a for a in map(lambda i: store.load(client, i), ids) if a]
     finished = [a for a in attempts if a.status == "finished"]
     if any(a.verification == "queued" for a in finished):
-        raise NotReady(f"{date} still has attempts waiting for their verdict")
+        raise DayNotClosed(f"{date} still has attempts waiting for their verdict")
     # Merged with what an earlier run wrote: the attempts it archived may have expired since.
     previous = archive.read(name)
     entries = {e["attempt_id"]: e for e in (read_lines(previous) if previous else [])}
@@ -265,7 +258,7 @@ def archive_closed_days(
                 continue
             try:
                 done[file_name(date, game)] = archive_day(client, archive, date, settings, game)
-            except (NotReady, ArchiveBusy) as e:  # the next run archives it
+            except (DayNotClosed, ArchiveBusy) as e:  # the next run archives it
                 done[file_name(date, game)] = str(e)
     return done
 

@@ -16,16 +16,9 @@ from service import games
 from service.common import clock, keys
 from service.common.config import Settings
 from service.dailies import archive, store
+from service.errors import DayOpen, UnknownReplay
 
 CACHE_S = 3600
-
-
-class Unknown(Exception):
-    """No such attempt, neither stored nor archived."""
-
-
-class DayOpen(Exception):
-    """The attempt is unfinished, or its day has not closed: its seed is still secret."""
 
 
 def _record(
@@ -41,7 +34,7 @@ def _record(
         return attempt.date, attempt.kind, daily.daily_record(attempt.played, seed)
     item = archive.archived_entry(client, store_of, attempt_id)
     if item is None:
-        raise Unknown(attempt_id)
+        raise UnknownReplay(attempt_id)
     return str(item["date"]), str(item.get("game", games.DEFAULT)), item["record"]
 
 
@@ -57,8 +50,8 @@ def document(
     client: redis.Redis[str], store_of: archive.Archive, attempt_id: str, settings: Settings
 ) -> str:
     """``{"date", "record", "positions"}`` as JSON text (a marked daily game's names its
-    ``game``; Gin's adds each hand's ``deals``, docs/GIN_DAILY.md); raises :class:`Unknown` or
-    :class:`DayOpen`."""
+    ``game``; Gin's adds each hand's ``deals``, docs/GIN_DAILY.md); raises
+    :class:`~service.errors.UnknownReplay` or :class:`~service.errors.DayOpen`."""
     cached = client.get(keys.replay(attempt_id))
     if cached is not None:
         return cached

@@ -19,16 +19,9 @@ import redis
 from service import games
 from service.accounts import names
 from service.common import keys
+from service.errors import AttemptExists, NameTaken, Stale
 from service.games import GameAdapter
 from service.habit import played
-
-
-class AttemptExists(Exception):
-    """The player already has this day's ranked attempt."""
-
-    def __init__(self, attempt_id: str) -> None:
-        super().__init__(attempt_id)
-        self.attempt_id = attempt_id
 
 
 @dataclass(frozen=True)
@@ -40,15 +33,6 @@ class Expiry:
 
     token_s: int
     attempt_s: int | None
-
-
-class NameTaken(Exception):
-    """Another player of the day has a name that looks the same
-    (service.accounts.names.skeleton)."""
-
-
-class Stale(Exception):
-    """The client's ``seq`` is not the record's length any more."""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ a game. An adapter speaks for its engine package (``engine/<game>/``) in the ser
 - tables: rules and options, seats and bot levels, start and load a whole-game
   :class:`Session`, one seat's facts (R10), what another seat sees of a face-down move, hints,
   the record and the replay viewer's positions;
-- the pages: its templates and daily pages' URL prefix (:class:`Pages`), its lesson
+- the pages: its pages' URLs (:class:`Pages`), its lesson
   (:class:`Lesson`) and what the lesson's page shows of a position.
 
 A daily game whose keys, archive files and documents carry no game name is the *unmarked* one
@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
+
+from service.errors import NoHint
 
 SeedSource = Callable[[], bytes]
 Events = list[tuple[int, str]]
@@ -50,12 +52,11 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Pages:
-    """A game's templates (templates/) and where its daily pages live."""
+    """Where a game's pages live (their templates are ``templates/<game>/<page>.html``: ``play``,
+    ``replay``, ``table``, ``rules_<lang>``)."""
 
-    play: str  # a daily attempt's board
-    replay: str  # the replay viewer of its daily attempts and of its tables
-    table: str  # a table's page
     prefix: str  # the URL prefix of its daily pages: ``/gin`` for ``/gin/play/<id>``, or ""
+    rules: str  # its rules page's URL
 
     def replay_url(self, attempt_id: str) -> str:
         """A finished daily attempt's replay page."""
@@ -128,16 +129,6 @@ class Session(Protocol):
     def set_level(self, seat: int, level: str) -> None: ...
 
     def to_json(self) -> dict[str, Any]: ...
-
-
-class NoHint(Exception):
-    """No hint now: ``code`` is the API's stable error code (``not_your_turn``, ``wrong_phase``,
-    ``hints_off``)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class GameAdapter(Protocol):

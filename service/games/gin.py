@@ -230,9 +230,7 @@ class Gin:
     marked: Final = True
     tie_break: Final = "hands"
     has_par: Final = False
-    pages: Final = Pages(
-        play="gin_play.html", replay="gin_replay.html", table="gin_table.html", prefix="/gin"
-    )
+    pages: Final = Pages(prefix="/gin", rules="/rules/gin")
     lesson: Final = LESSON
     levels: Final = LEVELS
     default_level: Final = "strong"

@@ -164,7 +164,7 @@ class PikDame:
     marked: bool = False
     tie_break: Final = "turns"
     has_par: bool = True
-    pages: Pages = Pages(play="play.html", replay="replay.html", table="table.html", prefix="")
+    pages: Pages = Pages(prefix="", rules="/rules")
     lesson: Lesson = LESSON
     levels: Final = LEVELS
     default_level: Final = "advanced"  # R9's default

@@ -8,7 +8,7 @@ from typing import Final
 
 from engine.pikdame.rules import TAUSENDE_OPTIONS, Rules
 from engine.pikdame.version import TAUSENDE_ENGINE_VERSION
-from service.games.adapter import Lesson, Step
+from service.games.adapter import Lesson, Pages, Step
 from service.games.pikdame import PikDame
 
 LESSON: Final = Lesson(
@@ -101,6 +101,7 @@ class Tausende(PikDame):
     daily = False
     marked = True
     has_par = False
+    pages = Pages(prefix="/tausende", rules="/rules/tausende")  # no daily pages: its rules
     lesson = LESSON
     options = ("strict_1000", *TAUSENDE_OPTIONS)
 

@@ -15,12 +15,13 @@ from service import games
 from service.accounts import owners
 from service.common import clock
 from service.dailies import par, ranking, store
-from service.habit import field, history, played, streaks
-from service.pages import pages
+from service.dailies.models import AttemptPath, GameQuery
+from service.errors import ApiError
+from service.habit import field, history, models, played, streaks
+from service.habit.models import LangQuery
+from service.pages.strings import strings
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError
-from service.web.inputs import AttemptPath, GameQuery, LangQuery
 from service.web.limits import counted_read
 from service.web.redisconn import get_rankings, get_redis, settings
 from service.web.validation import checks_first
@@ -28,27 +29,13 @@ from service.web.validation import checks_first
 bp = api_blueprint("habit", __name__, "/api", authorised=True)
 
 
-def caller_owner() -> str | None:
-    """The owner of the caller's player (session, account or bearer token), or None for a
-    browser that has never played."""
-    token = identity.bearer_token()
-    if token is not None:
-        attempt = store.attempt_for_token(get_redis(), token)
-        if attempt is None:
-            raise ApiError(401, "unauthorized", "unknown bearer token")
-        return owners.owner_of(get_redis(), attempt.player)
-    account = identity.signed_in()
-    player = account.player if account is not None else identity.session_player()
-    return None if player is None else owners.owner_of(get_redis(), player)
-
-
-@bp.get("/me/stats", responses=outputs.answers(outputs.Me, 401, 422))
+@bp.get("/me/stats", responses=outputs.answers(models.Me, 401, 422))
 @counted_read
 def my_stats(query: GameQuery) -> Response:
     """The caller's streaks (every daily game) and statistics (zeros for a browser that has
     never played) of one daily game: Pik Dame's, or with ``game=gin`` Gin's (issue 14)."""
     game = query.game
-    owner = caller_owner()
+    owner = identity.caller_owner()
     client = get_rankings()
     today = clock.today(settings())
     if owner is None:
@@ -66,7 +53,7 @@ def my_stats(query: GameQuery) -> Response:
     )
 
 
-@bp.get("/me/games", responses=outputs.answers(outputs.PlayedGames, 401))
+@bp.get("/me/games", responses=outputs.answers(models.PlayedGames, 401))
 def my_games() -> Response:
     """The caller's finished games ("Meine Spiele"): daily attempts (ranked and practice), tables
     and Gin matches, newest first, at most 50, each with its replay page; only games still kept
@@ -118,7 +105,7 @@ def place_doc(attempt: store.Attempt) -> dict[str, Any]:
 
 @bp.get(
     "/attempts/<id:attempt_id>/place",
-    responses=outputs.answers(outputs.Place, 401, 403, 404, 409),
+    responses=outputs.answers(models.Place, 401, 403, 404, 409),
 )
 @counted_read
 def place(path: AttemptPath) -> Response:
@@ -129,7 +116,7 @@ def place(path: AttemptPath) -> Response:
 def share_text(doc: dict[str, Any], streak: int, lang: str, game: str = games.DEFAULT) -> str:
     """Date, game, score, place, percentage and streak; never a card (spoiler-free). Without a
     percentage (no one else in the field yet) its part is left out, not shown as "– %"."""
-    table = pages.strings(lang)
+    table = strings(lang)
     percentage = "" if doc["percentage"] is None else f"{doc['percentage']:g}"
     place_text = (
         f"{doc['beaten'] + 1}/{doc['total']}"
@@ -155,7 +142,7 @@ def share_text(doc: dict[str, Any], streak: int, lang: str, game: str = games.DE
 
 @bp.get(
     "/attempts/<id:attempt_id>/share",
-    responses=outputs.answers(outputs.Share, 401, 403, 404, 409, 422),
+    responses=outputs.answers(models.Share, 401, 403, 404, 409, 422),
 )
 @counted_read
 @checks_first(_finished)

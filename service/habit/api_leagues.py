@@ -9,12 +9,12 @@ from flask import Response, jsonify
 from service import games
 from service.accounts import owners
 from service.common import clock
-from service.habit import leagues
-from service.habit.api_habit import caller_owner
+from service.errors import ApiError, LeagueFull
+from service.habit import leagues, models
+from service.habit.models import LeagueBody, LeaguePath, LeagueQuery
 from service.web import idempotency, identity, outputs
 from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError
-from service.web.inputs import EmptyBody, LeagueBody, LeaguePath, LeagueQuery
+from service.web.inputs import EmptyBody
 from service.web.limits import counted_read, limit_creations
 from service.web.redisconn import get_rankings, get_redis, settings
 from service.web.validation import checks_first
@@ -40,17 +40,17 @@ def _known(code: str, date: str | None = None) -> str:
     return known_league(code)
 
 
-@bp.get("", responses=outputs.answers(outputs.Leagues, 401))
+@bp.get("", responses=outputs.answers(models.Leagues, 401))
 @counted_read
 def mine() -> Response:
     """The caller's leagues."""
-    owner = caller_owner()
+    owner = identity.caller_owner()
     found = [] if owner is None else leagues.of_owner(get_rankings(), owner)
     return jsonify({"leagues": found})
 
 
 @bp.post(
-    "", responses=outputs.answers(outputs.LeagueCreated, 400, 401, 409, 413, 415, 422, status=201)
+    "", responses=outputs.answers(models.LeagueCreated, 400, 401, 409, 413, 415, 422, status=201)
 )
 @limit_creations()
 def create(body: LeagueBody) -> tuple[Response, int]:
@@ -74,7 +74,7 @@ def create(body: LeagueBody) -> tuple[Response, int]:
     return response, status
 
 
-@bp.get("/<code>", responses=outputs.answers(outputs.LeagueDoc, 401, 404, 422))
+@bp.get("/<code>", responses=outputs.answers(models.LeagueDoc, 401, 404, 422))
 @counted_read
 @checks_first(_known)
 def board(path: LeaguePath, query: LeagueQuery) -> Response:
@@ -91,7 +91,7 @@ def board(path: LeaguePath, query: LeagueQuery) -> Response:
 
     game = query.game  # a league's boards per daily game; its members are shared
     doc: dict[str, Any] = {
-        "league": leagues.summary(client, code, caller_owner()),
+        "league": leagues.summary(client, code, identity.caller_owner()),
         "day": leagues.day_board(client, code, date, closed, game),
         "all_time": leagues.all_time_board(client, code, today, closed, game),
     }
@@ -102,7 +102,7 @@ def board(path: LeaguePath, query: LeagueQuery) -> Response:
 
 @bp.post(
     "/<code>/join",
-    responses=outputs.answers(outputs.LeagueCreated, 400, 401, 404, 409, 413, 415),
+    responses=outputs.answers(models.LeagueCreated, 400, 401, 404, 409, 413, 415),
 )
 @limit_creations()
 @checks_first(_known)
@@ -112,7 +112,7 @@ def join(path: LeaguePath, body: EmptyBody) -> Response:
     owner = joining_owner()
     try:
         leagues.join(get_rankings(), code, owner)
-    except leagues.Full:
+    except LeagueFull:
         raise ApiError(
             409, "league_full", f"a league has at most {leagues.MAX_MEMBERS} members"
         ) from None
@@ -121,13 +121,13 @@ def join(path: LeaguePath, body: EmptyBody) -> Response:
 
 @bp.post(
     "/<code>/leave",
-    responses=outputs.answers(outputs.LeagueCreated, 400, 401, 404, 409, 413, 415),
+    responses=outputs.answers(models.LeagueCreated, 400, 401, 404, 409, 413, 415),
 )
 @checks_first(_known)
 def leave(path: LeaguePath, body: EmptyBody) -> Response:
     """Leave a league (409 ``not_member`` when the caller is not in it)."""
     code = known_league(path.code)
-    owner = caller_owner()
+    owner = identity.caller_owner()
     if owner is None or not leagues.leave(get_rankings(), code, owner):
         raise ApiError(409, "not_member", "you are not a member of this league")
     return jsonify({"league": leagues.summary(get_rankings(), code, owner)})

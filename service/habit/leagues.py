@@ -19,6 +19,7 @@ import redis
 
 from service import games
 from service.common import keys
+from service.errors import LeagueFull
 from service.habit import field
 
 ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
@@ -34,10 +35,6 @@ GAME: Final = games.DEFAULT  # the boards of a request without ``game``
 # Whether a day has closed (service.common.clock.is_closed with the settings): its matchpoints are
 # final then.
 Closed = Callable[[str], bool]
-
-
-class Full(Exception):
-    """The league already has MAX_MEMBERS members."""
 
 
 def new_code() -> str:
@@ -63,7 +60,7 @@ def create(client: redis.Redis[str], name: str, owner: str, now_ms: int) -> str:
 
 
 def join(client: redis.Redis[str], code: str, owner: str) -> None:
-    """Join (idempotent); raises :class:`Full` when the league has no room."""
+    """Join (idempotent); raises :class:`LeagueFull` when the league has no room."""
     members = keys.league_members(code)
 
     def add(pipe: redis.client.Pipeline[str]) -> None:
@@ -71,7 +68,7 @@ def join(client: redis.Redis[str], code: str, owner: str) -> None:
             not pipe.sismember(members, owner)
             and int(cast(int, pipe.scard(members))) >= MAX_MEMBERS
         ):
-            raise Full(code)
+            raise LeagueFull(code)
         pipe.multi()
         pipe.sadd(members, owner)
         pipe.sadd(keys.owner_leagues(owner), code)

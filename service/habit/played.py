@@ -56,7 +56,7 @@ def table_summary(table_id: str, game: str, players: int) -> dict[str, Any]:
 
 
 def replay_url(summary: dict[str, Any]) -> str:
-    """The page showing the game again (its game's replay viewer, ``pages.replay``)."""
+    """The page showing the game again (its game's replay viewer, templates/<game>/replay.html)."""
     if summary["type"] == "table":
         return f"/tables/{summary['id']}/replay"
     return games.get(summary["game"]).pages.replay_url(summary["id"])

@@ -9,8 +9,6 @@ their own game again as they saw it at the table (no seed, no hidden card).
 
 from __future__ import annotations
 
-import json
-from functools import cache
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlencode
@@ -20,7 +18,9 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request
 from service import games
 from service.dailies import replays, store
 from service.dailies.archive import from_settings as archive_of
+from service.errors import DayOpen, UnknownReplay
 from service.pages import assets, learn
+from service.pages.strings import LANGS, strings
 from service.tables import store as tables
 from service.tables.documents import invite_preview
 from service.web import identity
@@ -29,10 +29,8 @@ from service.web.redisconn import get_redis, settings
 
 TEMPLATES: Final = Path(__file__).resolve().parents[2] / "templates"
 STATIC: Final = TEMPLATES / "static"
-LANGS: Final = ("de", "en")
 LANG_COOKIE: Final = "lang"
-#: The games of the "Spielen" page, and those its table pages can show (each its own
-#: ``pages.table``).
+#: The games of the "Spielen" page, and those its table pages can show (<game>/table.html).
 TABLE_GAMES: Final = tuple(g for g in games.LISTED if g in games.TABLE_GAMES)
 PLAYABLE: Final = TABLE_GAMES
 
@@ -46,14 +44,6 @@ bp = Blueprint(
 assets.register(bp, STATIC)
 
 
-@cache
-def strings(lang: str) -> dict[str, str]:
-    """The UI strings of one language (shared with the JavaScript)."""
-    with (STATIC / "i18n" / f"{lang}.json").open(encoding="utf-8") as f:
-        data: dict[str, str] = json.load(f)
-    return data
-
-
 def current_lang() -> str:
     """``?lang=`` wins, then the cookie, then German."""
     asked = request.args.get("lang")
@@ -61,6 +51,12 @@ def current_lang() -> str:
         return asked
     saved = request.cookies.get(LANG_COOKIE)
     return saved if saved in LANGS else "de"
+
+
+def game_page(game: str, name: str) -> str:
+    """A game's own page, ``templates/<game>/<name>.html``: every game names its pages alike
+    (``table``, ``play``, ``replay``, ``rules_<lang>``)."""
+    return f"{game}/{name}.html"
 
 
 def page(template: str, name: str, **context: Any) -> Response:
@@ -106,22 +102,34 @@ def today() -> Response:
     return page("today.html", "today", rank_anonymous=settings().rank_anonymous)
 
 
-@bp.get("/play/<attempt_id>")
-def play(attempt_id: str) -> Response:
-    """The table of one attempt (the API decides whether this browser may see it)."""
-    return page("play.html", "play", attempt_id=attempt_id)
+def _game_pages(name: str) -> None:
+    """A game's own pages under its URLs (its adapter's ``pages``): its rules, and for a daily
+    game an attempt's board (``<prefix>/play/<id>``: the API decides whether this browser may see
+    it) and the replay viewer of a finished attempt (``<prefix>/replay/<id>``, reading
+    ``/replay/<id>/positions``). A marked game's endpoints carry its name (``gin_play``)."""
+    adapter = games.get(name)
+
+    def own(endpoint: str) -> str:
+        return f"{name}_{endpoint}" if adapter.marked else endpoint
+
+    def rules() -> Response:
+        return page(game_page(name, f"rules_{current_lang()}"), "rules")
+
+    def play(attempt_id: str) -> Response:
+        return page(game_page(name, "play"), "play", attempt_id=attempt_id)
+
+    def replay_viewer(attempt_id: str) -> Response:
+        return page(game_page(name, "replay"), "replay", attempt_id=attempt_id, table_id="")
+
+    bp.add_url_rule(adapter.pages.rules, f"rules_{name}" if adapter.marked else "rules", rules)
+    if adapter.daily:
+        prefix = adapter.pages.prefix
+        bp.add_url_rule(f"{prefix}/play/<attempt_id>", own("play"), play)
+        bp.add_url_rule(f"{prefix}/replay/<attempt_id>", own("replay_viewer"), replay_viewer)
 
 
-@bp.get("/gin/play/<attempt_id>")
-def gin_play(attempt_id: str) -> Response:
-    """A Gin daily attempt (docs/GIN_DAILY.md) on the Gin board (the API decides who sees it)."""
-    return page("gin_play.html", "play", attempt_id=attempt_id)
-
-
-@bp.get("/gin/replay/<attempt_id>")
-def gin_replay_viewer(attempt_id: str) -> Response:
-    """A finished Gin daily match of a closed day, hand by hand (``/replay/<id>/positions``)."""
-    return page("gin_replay.html", "replay", attempt_id=attempt_id, table_id="")
+for _name in games.LISTED:
+    _game_pages(_name)
 
 
 @bp.get("/rankings")
@@ -132,11 +140,6 @@ def rankings() -> Response:
 @bp.get("/archive")
 def archive() -> Response:
     return page("archive.html", "archive")
-
-
-@bp.get("/replay/<attempt_id>")
-def replay_viewer(attempt_id: str) -> Response:
-    return page("replay.html", "replay", attempt_id=attempt_id)
 
 
 @bp.get("/account")
@@ -171,11 +174,6 @@ def leagues() -> Response:
 @bp.get("/leagues/<code>")
 def league(code: str) -> Response:
     return page("league.html", "leagues", code=code)
-
-
-@bp.get("/rules")
-def rules() -> Response:
-    return page(f"rules_{current_lang()}.html", "rules")
 
 
 @bp.get("/spielen")
@@ -222,15 +220,15 @@ def table(table_id: str) -> Response:
     page of the table's game (an unknown table gets Pik Dame's page, which says so)."""
     found = tables.load(get_redis(), table_id)
     game = found.game if found is not None else games.DEFAULT
-    return page(games.get(game).pages.table, "tables", table_id=table_id, game=game)
+    return page(game_page(game, "table"), "tables", table_id=table_id, game=game)
 
 
 @bp.get("/tables/<id:table_id>/replay")
 def table_replay(table_id: str) -> Response:
-    """A finished table's game, round by round, in the daily's replay viewer (Gin: its own)."""
+    """A finished table's game, round by round, in its game's replay viewer."""
     found = tables.load(get_redis(), table_id)
     game = found.game if found is not None else games.DEFAULT
-    return page(games.get(game).pages.replay, "replay", attempt_id="", table_id=table_id)
+    return page(game_page(game, "replay"), "replay", attempt_id="", table_id=table_id)
 
 
 @bp.get("/tables/<id:table_id>/replay/positions")
@@ -251,12 +249,6 @@ def table_replay_positions(table_id: str) -> tuple[Response, int] | Response:
     return response
 
 
-@bp.get("/rules/tausende")
-def rules_tausende() -> Response:
-    """The Tausende ruleset's rules (RULES.md R12) for its tables."""
-    return page(f"rules_tausende_{current_lang()}.html", "rules")
-
-
 @bp.get("/replay/<id:attempt_id>/positions")
 @limiter.limit(replay_limit)
 def replay_positions(attempt_id: str) -> tuple[Response, int] | Response:
@@ -266,9 +258,9 @@ def replay_positions(attempt_id: str) -> tuple[Response, int] | Response:
     config = settings()
     try:
         text = replays.document(get_redis(), archive_of(config), attempt_id, config)
-    except replays.Unknown:
+    except UnknownReplay:
         return _error(404, "unknown_attempt", "no such attempt")
-    except replays.DayOpen:
+    except DayOpen:
         return _own_early(attempt_id)
     response = Response(text, mimetype="application/json")
     response.headers["Cache-Control"] = "public, max-age=86400, immutable"
@@ -289,12 +281,6 @@ def _own_early(attempt_id: str) -> tuple[Response, int] | Response:
 
 def _error(status: int, code: str, message: str) -> tuple[Response, int]:
     return jsonify({"error": {"code": code, "message": message}}), status
-
-
-@bp.get("/rules/gin")
-def rules_gin() -> Response:
-    """Gin Rommé's rules (GIN.md G1-G8) in short, for its lesson and its players."""
-    return page(f"rules_gin_{current_lang()}.html", "rules")
 
 
 @bp.get("/lernen/<game>")

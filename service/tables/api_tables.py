@@ -15,27 +15,27 @@ from flask import Response, current_app, jsonify, request
 
 from service import games
 from service.common import clock, connect
-from service.dailies.store import Stale
-from service.games import NoHint
+from service.dailies import models as dailies_models
+from service.dailies.models import MoveBody
+from service.errors import ApiError, NoHint, Stale, TableError
+from service.tables import models, stream_leases, timers
 from service.tables import store as tables
-from service.tables import stream_leases, timers
-from service.tables.reads import events_doc, table_doc
-from service.tables.store import Changed, Lifetimes, Table, TableError
-from service.tables.stream import caps, stream
-from service.web import idempotency, identity, limits, outputs
-from service.web.apidoc import api_blueprint
-from service.web.errors import ApiError, error_response
-from service.web.inputs import (
+from service.tables.models import (
     EventsQuery,
     InvitePath,
     LevelBody,
-    MoveBody,
-    NameBody,
     NewTableBody,
     SeatPath,
     TablePath,
     TableRules,
 )
+from service.tables.reads import events_doc, table_doc
+from service.tables.store import Changed, Lifetimes, Table
+from service.tables.stream import caps, stream
+from service.web import idempotency, identity, limits, outputs
+from service.web.apidoc import api_blueprint
+from service.web.envelope import error_response
+from service.web.inputs import NameBody
 from service.web.redisconn import get_redis, settings
 
 bp = api_blueprint("tables", __name__, "/api/tables", authorised=True)
@@ -118,7 +118,7 @@ def _player() -> str:
 
 
 @bp.post(
-    "", responses=outputs.answers(outputs.TableCreated, 400, 401, 409, 413, 415, 422, status=201)
+    "", responses=outputs.answers(models.TableCreated, 400, 401, 409, 413, 415, 422, status=201)
 )
 @limits.limit_table_entries(limits.tables_limit)
 def create_table(body: NewTableBody) -> Response:
@@ -187,7 +187,7 @@ def _options(game: str, rules: TableRules) -> dict[str, bool]:
 
 @bp.post(
     "/join/<invite>",
-    responses=outputs.answers(outputs.TableJoined, 400, 401, 404, 409, 413, 415, 422),
+    responses=outputs.answers(models.TableJoined, 400, 401, 404, 409, 413, 415, 422),
 )
 @limits.limit_table_entries(limits.joins_limit)
 @limits.limit_table_address()  # every try counts here: guessed invites too
@@ -207,7 +207,7 @@ def join_table(path: InvitePath, body: NameBody) -> Response:
 
 @bp.post(
     "/<id:table_id>/start",
-    responses=outputs.answers(outputs.TableDoc, 401, 403, 404, 409, 415),
+    responses=outputs.answers(models.TableDoc, 401, 403, 404, 409, 415),
 )
 @limits.limit_table_route(limits.table_moves_limit)
 def start_table(path: TablePath) -> Response:
@@ -219,7 +219,7 @@ def start_table(path: TablePath) -> Response:
     return jsonify({"table": _doc(done.table, seat)})
 
 
-@bp.get("/<id:table_id>", responses=outputs.answers(outputs.TableDoc, 401, 403, 404))
+@bp.get("/<id:table_id>", responses=outputs.answers(models.TableDoc, 401, 403, 404))
 def get_table(path: TablePath) -> Response:
     """The table in your seat's view; anyone may read a finished table (``view`` null)."""
     table = _load(path.table_id)
@@ -229,7 +229,7 @@ def get_table(path: TablePath) -> Response:
     return jsonify({"table": _doc(table, seat)})
 
 
-@bp.get("/<id:table_id>/hint", responses=outputs.answers(outputs.TableHint, 401, 403, 404, 409))
+@bp.get("/<id:table_id>/hint", responses=outputs.answers(models.TableHint, 401, 403, 404, 409))
 @limits.limit_table_route(lambda: settings().limit_default)
 def get_table_hint(path: TablePath) -> Response:
     """The moves worth laying from your hand now (your seat, your play phase), from your own
@@ -249,7 +249,7 @@ def get_table_hint(path: TablePath) -> Response:
 
 @bp.post(
     "/<id:table_id>/moves",
-    responses=outputs.answers(outputs.TablePlayed, 400, 401, 403, 404, 409, 413, 415, 422),
+    responses=outputs.answers(models.TablePlayed, 400, 401, 403, 404, 409, 413, 415, 422),
 )
 @limits.limit_table_route(limits.table_moves_limit)
 def post_table_move(path: TablePath, body: MoveBody) -> Response:
@@ -271,7 +271,7 @@ def post_table_move(path: TablePath, body: MoveBody) -> Response:
     "/<id:table_id>/events",
     responses={
         200: {
-            "description": outputs.EventStream.__doc__ or "",
+            "description": models.EventStream.__doc__ or "",
             "content": {"text/event-stream": {"schema": {"type": "string"}}},
         },
         **outputs.errors(401, 403, 404, 422),
@@ -331,7 +331,7 @@ def _give_back(client: redis.Redis[str], lease: stream_leases.Lease) -> None:
 
 @bp.post(
     "/<id:table_id>/seats/<n>",
-    responses=outputs.answers(outputs.TableDoc, 400, 401, 403, 404, 409, 415, 422),
+    responses=outputs.answers(models.TableDoc, 400, 401, 403, 404, 409, 415, 422),
 )
 @limits.limit_table_route(limits.table_moves_limit)
 def set_seat_level(path: SeatPath, body: LevelBody) -> Response:
@@ -347,7 +347,7 @@ def set_seat_level(path: SeatPath, body: LevelBody) -> Response:
 
 @bp.post(
     "/<id:table_id>/resign",
-    responses=outputs.answers(outputs.ResignAnswer, 401, 403, 404, 409, 415),
+    responses=outputs.answers(models.ResignAnswer, 401, 403, 404, 409, 415),
 )
 @limits.limit_table_route(limits.table_moves_limit)
 def resign_table(path: TablePath) -> Response:
@@ -365,7 +365,7 @@ def resign_table(path: TablePath) -> Response:
     return jsonify({"pending": pending, "table": _doc(done.table, seat)})
 
 
-@bp.get("/<id:table_id>/record", responses=outputs.answers(outputs.Record, 404, 409))
+@bp.get("/<id:table_id>/record", responses=outputs.answers(dailies_models.Record, 404, 409))
 def get_table_record(path: TablePath) -> Response:
     """The whole game's record (``pikdame-game/1``) once finished: public, every seed in it;
     ``python -m engine replay`` verifies it."""
@@ -378,7 +378,7 @@ def get_table_record(path: TablePath) -> Response:
 
 @bp.post(
     "/<id:table_id>/rematch",
-    responses=outputs.answers(outputs.TableDoc, 401, 403, 404, 409, 415),
+    responses=outputs.answers(models.TableDoc, 401, 403, 404, 409, 415),
 )
 @limits.limit_table_route(limits.table_moves_limit)
 def rematch_table(path: TablePath) -> Response:
@@ -395,7 +395,7 @@ def rematch_table(path: TablePath) -> Response:
 
 @bp.post(
     "/<id:table_id>/replay-same",
-    responses=outputs.answers(outputs.TableDoc, 401, 403, 404, 409, 415, 422),
+    responses=outputs.answers(models.TableDoc, 401, 403, 404, 409, 415, 422),
 )
 def repeat_table(path: TablePath) -> Response:
     """Gin's "Wiederholen": a new waiting table that deals the same seeded match again

@@ -21,21 +21,12 @@ import redis
 from engine.core.records import Seat
 from service import games
 from service.common import keys
-from service.dailies.store import Stale, token_hash, transaction
+from service.dailies.store import token_hash, transaction
+from service.errors import Stale, TableError, TurnMoved
 from service.games.adapter import Events, GameAdapter, Session
 from service.habit import played
 
 TIMERS: Final = (0, 30, 60, 90)  # R9 turn_timer: off (0) or seconds
-
-
-class TableError(Exception):
-    """A refused table operation: API.md's status and a stable code."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -452,14 +443,11 @@ def autoplay(
     """The turn timer (R9): if the table is still at ``seq`` and its deadline has passed, the
     bot logic plays the human's turn. A job for a seq that has moved on does nothing (None)."""
 
-    class Moved(Exception):
-        pass
-
     def expire(table: Table) -> Events:
         if table.status != "playing" or table.seq != seq or table.deadline_ms is None:
-            raise Moved
+            raise TurnMoved
         if table.deadline_ms > now:
-            raise Moved  # not yet (a clock behind): the job is scheduled again by the caller
+            raise TurnMoved  # not yet (a clock behind): the job is scheduled again by the caller
         session = table.loaded()
         turn = session.turn
         assert turn is not None
@@ -469,7 +457,7 @@ def autoplay(
 
     try:
         return change(client, table_id, expire, lifetimes, now, by_timer=True)
-    except (Moved, TableError):
+    except (TurnMoved, TableError):
         return None
 
 

@@ -1,15 +1,15 @@
 """The API's application class and its OpenAPI document, generated from the routes' declarations.
 
 flask-openapi3 collects every ``APIBlueprint`` route's models, summary and responses; this module
-sets the document's frame (title, security schemes, the errors every route may answer) and serves
-it at ``/api/openapi.json``. Nothing here lists a route: a new route documents itself.
+sets the document's frame (title, security schemes, the errors every route may answer);
+:mod:`service.web.openapi` serves it at ``/api/openapi.json``. Nothing here lists a route: a new
+route documents itself.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from flask import Response, current_app, jsonify
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.info import Info
 from flask_openapi3.models.tag import Tag
@@ -79,12 +79,3 @@ def api_blueprint(
         abp_responses=outputs.COMMON,
         abp_security=SECURITY if authorised else None,
     )
-
-
-bp = api_blueprint("openapi", __name__)
-
-
-@bp.get("/api/openapi.json", responses=outputs.answers(outputs.OpenApi))
-def openapi() -> Response:
-    """This document (OpenAPI 3.1), generated from the routes' declarations."""
-    return jsonify(current_app.api_doc)  # type: ignore[attr-defined]

@@ -30,8 +30,8 @@ from flask import request
 from pydantic import BaseModel
 
 from service.common import keys
+from service.errors import ApiError
 from service.web import identity, limits
-from service.web.errors import ApiError
 from service.web.redisconn import get_redis
 
 HEADER: Final = "Idempotency-Key"

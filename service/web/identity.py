@@ -11,10 +11,11 @@ import secrets
 
 from flask import request, session
 
+from service.accounts import owners
 from service.accounts import store as accounts
 from service.common import clock
 from service.dailies import store
-from service.web.errors import ApiError
+from service.errors import ApiError
 from service.web.redisconn import get_redis, settings
 
 SESSION_KEY = "player"
@@ -146,3 +147,17 @@ def require_reader(attempt: store.Attempt | store.AttemptHead) -> None:
     if attempt.status == "finished" and clock.is_closed(attempt.date, settings()):
         return
     require_owner(attempt)
+
+
+def caller_owner() -> str | None:
+    """The owner of the caller's player (session, account or bearer token), or None for a
+    browser that has never played."""
+    token = bearer_token()
+    if token is not None:
+        attempt = store.attempt_for_token(get_redis(), token)
+        if attempt is None:
+            raise ApiError(401, "unauthorized", "unknown bearer token")
+        return owners.owner_of(get_redis(), attempt.player)
+    account = signed_in()
+    player = account.player if account is not None else session_player()
+    return None if player is None else owners.owner_of(get_redis(), player)

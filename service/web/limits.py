@@ -32,7 +32,7 @@ from flask_limiter.util import get_qualified_name, get_remote_address
 from limits import RateLimitItem, parse
 
 from service.common import connect
-from service.web.errors import ApiError
+from service.errors import ApiError
 from service.web.identity import ACCOUNT_KEY, session_player
 from service.web.redisconn import get_redis as connect_state
 from service.web.redisconn import settings, settings_of

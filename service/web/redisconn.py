@@ -56,7 +56,7 @@ def acknowledge() -> None:
     """Before answering a write the player relies on (a move, a start): with
     PIKDAME_REDIS_WAIT_REPLICAS, the replicas have it, or the answer is 503 (ask again)."""
     if not connect.acknowledged(get_redis(), settings().redis_wait_replicas):
-        from service.web.errors import ApiError
+        from service.errors import ApiError
 
         raise ApiError(503, "unavailable", "storage not confirmed, try again shortly")
     g.pikdame_acknowledged = True
@@ -91,7 +91,7 @@ def register_acknowledgements(app: Flask) -> None:
             confirmed = False
         if confirmed:
             return response
-        from service.web.errors import RETRY_AFTER_S, error_response
+        from service.web.envelope import RETRY_AFTER_S, error_response
 
         refused = error_response(503, "unavailable", "storage not confirmed, try again shortly")
         refused.headers["Retry-After"] = str(RETRY_AFTER_S)

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Request
 
-from service.web.errors import ApiError
+from service.errors import ApiError
 
 
 class ApiRequest(Request):

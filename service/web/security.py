@@ -10,7 +10,7 @@ from typing import Final
 
 from flask import Flask, Response, request
 
-from service.web.errors import ApiError
+from service.errors import ApiError
 from service.web.proxies import front_adds_headers
 
 CSP: Final = (

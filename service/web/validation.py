@@ -20,7 +20,7 @@ from typing import Any, ClassVar, TypeVar, get_type_hints
 from flask import current_app, request
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from service.web.errors import ApiError
+from service.errors import ApiError
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -1,5 +1,5 @@
-"""Why a lay-off or a joker swap does not fit (issue 9): the page works it out from the view it
-holds (templates/static/js/lib/explain.js) and names the meld, the end and the card a joker
+"""Why a lay-off or a joker swap does not fit: the page works it out from the view it
+holds (templates/static/js/pikdame/explain.js) and names the meld, the end and the card a joker
 stands for. Checked in Chromium against the engine's own rule (R5, R6): the page finds a reason
 exactly when the engine refuses, and the reason reads right in German and English."""
 
@@ -45,7 +45,7 @@ def random_card(rng: random.Random, meld: Meld) -> str:
 def why_not(page: Page, cases: list[tuple[str, dict[str, Any]]]) -> list[str | None]:
     result: list[str | None] = page.evaluate(
         """async (cases) => {
-            const m = await import('/static/js/lib/explain.js');
+            const m = await import('/static/js/pikdame/explain.js');
             return cases.map(([move, meld]) => m.whyNot(move, {melds: [[meld]]}));
         }""",
         cases,
@@ -115,7 +115,7 @@ def test_same_suit_is_no_run_when_the_gaps_are_too_wide(page: Page) -> None:
     page.goto("/rules")
     got = page.evaluate(
         """async () => {
-            const m = await import('/static/js/lib/notation.js');
+            const m = await import('/static/js/pikdame/notation.js');
             return [m.reading(['2S', '7S', 'JS']), m.runGap(['2S', '7S', 'JS']),
                     m.reading(['2S', '7S', 'X', 'X', 'X', 'X']),
                     m.reading(['QS', 'KS', 'AS', '2S']),
@@ -146,7 +146,7 @@ def test_the_selection_line_says_what_the_cards_can_become(page: Page) -> None:
         page.goto(f"/rules?lang={lang}")
         got = page.evaluate(
             """async () => {
-                const m = await import('/static/js/lib/explain.js');
+                const m = await import('/static/js/pikdame/explain.js');
                 return [['2S', '7S', 'JS'], ['5S', '6S', '7S'], ['5S', '7H'], ['5S']]
                     .map((cards) => m.describeSelection(cards));
             }"""

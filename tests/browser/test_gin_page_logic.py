@@ -65,3 +65,26 @@ def test_g1_the_pages_deadwood_of_cards_is_the_rules(page: Page) -> None:
     hands = [rng.sample(names, rng.randint(0, 11)) for _ in range(200)]
     values = dict(zip("A23456789TJQK", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10], strict=True))
     assert page.evaluate(DEADWOOD, hands) == [sum(values[c[0]] for c in h) for h in hands]
+
+
+KEEP = """async ([melds, layoffs]) => {
+  const cards = await import('/static/js/gin/cards.js');
+  return cards.orderLayoffs(melds, cards.fittingLayoffs(melds, layoffs));
+}"""
+
+
+def test_g6_taking_back_a_layoff_drops_those_that_no_longer_fit(page: Page) -> None:
+    """A defect: with 8♠ then 9♠ laid onto a run ending at 7♠, taking back 8♠ left 9♠ selected,
+    and the page sent a defence G6 refuses (422). Whichever lay-off the player takes back, what
+    the page keeps is a legal defence."""
+    page.goto("/rules")
+    for state, doc in defences(25):
+        own, _, lays = doc["suggestion"][len("defend ") :].partition("/")
+        layoffs = [[w.split("@")[0], int(w.split("@")[1])] for w in lays.split()]
+        for taken in layoffs:
+            rest = [lay for lay in layoffs if lay != taken]
+            kept = page.evaluate(KEEP, [doc["knock"]["melds"], rest])
+            assert all(lay in rest for lay in kept)
+            lays_text = " ".join(f"{c}@{n}" for c, n in kept)
+            text = f"defend {own.strip()} / {lays_text}" if kept else f"defend {own.strip()}"
+            assert state.is_legal(text.replace("defend  /", "defend /").strip()), text

@@ -234,7 +234,16 @@ def test_the_defence_is_preselected_and_can_be_changed(
     card = sorted(lays)[0]
     before = int(str(page.locator(".gin-after").get_attribute("data-after")))
     page.locator(f"select[data-layoff='{card}']").select_option("0")
-    points = min("A23456789TJQK".index(card[0]) + 1, 10)
+    expect(page.locator(f"select[data-layoff='{card}']")).to_have_value("0")
+
+    # taking a card back also takes back what was laid on through it (G6): every card now kept
+    # counts as deadwood again
+    def laid(c: str) -> bool:
+        select = page.locator(f"select[data-layoff='{c}']")
+        return select.count() == 1 and select.input_value() != "0"
+
+    kept = [c for c in lays if not laid(c)]
+    points = sum(min("A23456789TJQK".index(c[0]) + 1, 10) for c in kept)
     expect(page.locator(".gin-after")).to_have_attribute("data-after", str(before + points))
     page.locator("#gin-defend-ok").click()
     wait_seq_after(page, table["seq"])

@@ -1,4 +1,4 @@
-"""The page writes a selection of cards as an F2 meld (templates/static/js/lib/notation.js).
+"""The page writes a selection of cards as an F2 meld (templates/static/js/pikdame/notation.js).
 Checked in Chromium against the engine: every valid meld, selected in any order, must come out
 as a text the engine reads as a valid meld of exactly the selected cards."""
 
@@ -51,7 +51,7 @@ def test_selections_become_melds_the_engine_accepts(page: Page) -> None:
     page.goto("/rules")
     texts = page.evaluate(
         """async ([cases, kinds]) => {
-            const m = await import('/static/js/lib/notation.js');
+            const m = await import('/static/js/pikdame/notation.js');
             return cases.map((cards, i) => m.meldText(cards, kinds[i]).text);
         }""",
         [cases, kinds],
@@ -64,7 +64,7 @@ def test_known_spellings(page: Page) -> None:
     page.goto("/rules")
     got = page.evaluate(
         """async () => {
-            const m = await import('/static/js/lib/notation.js');
+            const m = await import('/static/js/pikdame/notation.js');
             return [
                 m.meldText(['9H', 'X', '7H']).text,
                 m.meldText(['2H', 'KH', 'X']).text,

@@ -13,6 +13,11 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 STATIC = TEMPLATES / "static"
 
 
+def templates() -> list[Path]:
+    """Every page and partial: the shared ones on top, each game's in templates/<game>/."""
+    return sorted(p for p in TEMPLATES.rglob("*.html") if "node_modules" not in p.parts)
+
+
 def strings(lang: str) -> dict[str, str]:
     data: dict[str, str] = json.loads((STATIC / "i18n" / f"{lang}.json").read_text("utf-8"))
     return data
@@ -21,7 +26,7 @@ def strings(lang: str) -> dict[str, str]:
 def used_keys() -> set[str]:
     pattern = re.compile(r"""\bt\(\s*["']([a-zA-Z0-9_.]+)["']""")
     keys: set[str] = set()
-    for path in [*TEMPLATES.glob("*.html"), *STATIC.glob("js/**/*.js")]:
+    for path in [*templates(), *STATIC.glob("js/**/*.js")]:
         code = "\n".join(
             line
             for line in path.read_text("utf-8").splitlines()
@@ -50,7 +55,7 @@ def test_every_used_string_exists() -> None:
 
 
 def test_every_error_code_is_explained() -> None:
-    f7 = list(CODES)  # F7's stable codes, pinned by tests/engine/test_errors_f7.py
+    f7 = list(CODES)  # F7's stable codes, pinned by tests/pikdame/test_errors_f7.py
     for lang in ("de", "en"):
         table = strings(lang)
         assert all(table.get(f"err.{code}") for code in f7), lang
@@ -58,10 +63,20 @@ def test_every_error_code_is_explained() -> None:
 
 
 def test_no_inline_script_style_or_handlers() -> None:
-    for path in TEMPLATES.glob("*.html"):
+    assert len(templates()) > len(list(TEMPLATES.glob("*.html")))  # the games' folders too
+    for path in templates():
         html = path.read_text("utf-8")
         for tag in re.findall(r"<script\b[^>]*>", html):
             assert 'src="' in tag or 'type="application/json"' in tag, (path.name, tag)
         assert "<style" not in html, path.name
         assert not re.search(r"\sstyle=", html), path.name
         assert not re.search(r"\son[a-z]+=", html), path.name
+
+
+def test_shared_scripts_name_no_game() -> None:
+    """static/js/lib/ serves every game: no game's name is a string in its code (what a game adds
+    lives in static/js/<game>/, and the game's page passes it in). Comments may speak of them."""
+    name = re.compile(r"""["'`](pikdame|gin|tausende)["'`]""")
+    for path in (STATIC / "js" / "lib").rglob("*.js"):
+        code = "\n".join(line.split("//")[0] for line in path.read_text("utf-8").splitlines())
+        assert not name.findall(code), path.relative_to(STATIC)

@@ -152,7 +152,7 @@ def test_the_pot_before_opening_is_explained_by_tausende_rules(page: Page, lang:
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_a_lay_off_in_the_move_list_names_the_melds_owner(page: Page, lang: str) -> None:
     """R12.5: lay-offs and joker swaps go on any seat's meld (S.N); the table's move list (the
-    same lib/table/playback.js line every streamed move gets) says whose meld it was. The
+    same pikdame/playback.js line every streamed move gets) says whose meld it was. The
     player's own lines carry their name ("Ada (You): lays", never "You: lays": the sentence
     is in the third person)."""
     create_table(page, "Ada", ["human", "zen"], lang=lang, game="tausende")
@@ -161,8 +161,8 @@ def test_a_lay_off_in_the_move_list_names_the_melds_owner(page: Page, lang: str)
     lines = page.evaluate(
         """async () => {
           const src = [...document.scripts].map((s) => s.src)
-            .find((s) => s.includes("tables/table.js"));
-          const { logLine } = await import(new URL("../lib/table/playback.js", src).href);
+            .find((s) => s.includes("tausende/table.js"));
+          const { logLine } = await import(new URL("../pikdame/playback.js", src).href);
           const ctx = { attemptId: "probe", me: 0,
             seats: [{ kind: "human", name: "Ada" }, { kind: "human", name: "Bea" },
                     { kind: "bot" }] };

@@ -195,18 +195,21 @@ def test_a_discard_below_the_opening_warns_and_the_log_says_the_melds_went_back(
 
 
 def test_another_seats_unfinished_opening_is_told_in_the_move_list(ada: Page) -> None:
-    """The same for a move list played out from the stream (lib/table/playback.js): a seat's
-    melds are followed by their opening points (a joker as the card it stands for, R12.3), so
-    a turn below 30 ends with its melds taken back and one that reached 30 does not."""
+    """The same for a move list played out from the stream (pikdame/playback.js with the
+    Tausende page's opening rule, tausende/opening.js): a seat's melds are followed by their
+    opening points (a joker as the card it stands for, R12.3), so a turn below 30 ends with its
+    melds taken back and one that reached 30 does not."""
     create_table(ada, "Ada", ["human", "zen"], game="tausende")
     ada.locator("#start-button").click()
     expect(ada.locator("#table")).to_be_visible()
     lines = ada.evaluate(
         """async () => {
           const src = [...document.scripts].map((s) => s.src)
-            .find((s) => s.includes("tables/table.js"));
-          const { play } = await import(new URL("../lib/table/playback.js", src).href);
+            .find((s) => s.includes("tausende/table.js"));
+          const { play } = await import(new URL("../pikdame/playback.js", src).href);
+          const { OPENING, openingPoints } = await import(new URL("opening.js", src).href);
           const ctx = { attemptId: "probe-back", me: 0,
+            opening: { goal: OPENING, points: openingPoints },
             seats: [{ kind: "human", name: "Ada" }, { kind: "human", name: "Bea" },
                     { kind: "bot" }] };
           const before = { stock_size: 40, hand_sizes: [13, 13, 13], discard: ["3C"],

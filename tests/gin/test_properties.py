@@ -15,7 +15,8 @@ from engine.gin.cards import from_mask
 from engine.gin.match import GinMatch, Seat
 from engine.gin.moves import Move
 from engine.gin.replay import replay
-from engine.gin.state import HandState, card_of
+from engine.gin.rules import card_of
+from engine.gin.state import HandState
 from engine.gin.view import view
 from tests.support.gin_positions import snapshot
 

@@ -9,8 +9,9 @@ import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
-from service.dailies import store
-from service.web.inputs import MoveBody, PageQuery
+from service.dailies.models import MoveBody
+from service.errors import AttemptExists, Stale
+from service.web.inputs import PageQuery
 from tests.support.api import start
 from tests.support.service_app import Clock
 
@@ -132,14 +133,14 @@ def test_openapi_documents_the_name_rules_and_the_bounds(app: Flask, client: Fla
 
 
 def test_store_conflicts_are_mapped_centrally(app: Flask) -> None:
-    """Issue 11.5: ``store.Stale`` and ``store.AttemptExists`` leave any route as API.md's 409s
+    """Issue 11.5: ``Stale`` and ``AttemptExists`` leave any route as API.md's 409s
     (the latter with the existing ``attempt_id`` inside ``error``), without a try/except there."""
 
     def stale() -> Response:
-        raise store.Stale("0123456789abcdef")
+        raise Stale("0123456789abcdef")
 
     def exists() -> Response:
-        raise store.AttemptExists("0123456789abcdef")
+        raise AttemptExists("0123456789abcdef")
 
     app.add_url_rule("/api/test/stale", view_func=stale)
     app.add_url_rule("/api/test/exists", view_func=exists)

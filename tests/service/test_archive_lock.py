@@ -21,6 +21,7 @@ from flask import Flask
 from service.accounts import store as accounts
 from service.common import keys
 from service.dailies import archive
+from service.errors import ArchiveBusy
 from service.web.redisconn import settings_of
 from tests.support.accounts import ORIGIN, sign_up
 from tests.support.api import resign_at_once
@@ -118,7 +119,7 @@ def test_the_lock_is_released_only_by_its_holder(rdb: redis.Redis[str]) -> None:
     with archive.file_lock(rdb, "2026-11-30"):
         rdb.set(keys.archive_lock("2026-11-30"), "another writer's token")
     assert rdb.get(keys.archive_lock("2026-11-30")) == "another writer's token"
-    with pytest.raises(archive.ArchiveBusy), archive.file_lock(rdb, "2026-11-30", wait_s=0):
+    with pytest.raises(ArchiveBusy), archive.file_lock(rdb, "2026-11-30", wait_s=0):
         pass
 
 

@@ -27,6 +27,7 @@ import pytest
 import redis
 
 from service.common import connect, keys
+from service.errors import NotReplicated
 from tests.support.api import caller, start
 from tests.support.clock import Clock
 from tests.support.http import fetch
@@ -47,7 +48,7 @@ from tests.support.servers import (
     start_sentinel,
 )
 from tests.support.service_app import SECRET, make_app
-from worker.verify import NotReplicated, verify
+from worker.verify import verify
 
 pytestmark = pytest.mark.integration
 WEB_SECRET = "failover-test-secret"

@@ -132,7 +132,7 @@ def test_a_failing_job_retries_with_back_off_then_lands_in_failed_registry(
     from service.dailies.queue import enqueue_verify
 
     q = queue(queue_url, "verify", retry_intervals=(1, 1))
-    assert enqueue_verify(q, "ghost")  # no such attempt: the job raises NotReady
+    assert enqueue_verify(q, "ghost")  # no such attempt: the job raises AttemptNotFinished
     assert not enqueue_verify(q, "ghost")  # the deterministic id cannot be queued twice
     worker = start_worker(service_env(redis_url, SECRET.decode()), tmp_path / "worker.log")
     try:
@@ -142,6 +142,6 @@ def test_a_failing_job_retries_with_back_off_then_lands_in_failed_registry(
         worker.stop()
     job = Job.fetch(job_id("ghost"), connection=q.connection, serializer=JSONSerializer)
     assert job.retries_left == 0
-    assert "NotReady" in (job.latest_result().exc_string or "")  # type: ignore[union-attr]
+    assert "AttemptNotFinished" in (job.latest_result().exc_string or "")  # type: ignore[union-attr]
     log = (tmp_path / "worker.log").read_text()
     assert log.count("exception raised while executing") == 3  # the first run and two retries

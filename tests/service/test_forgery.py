@@ -11,10 +11,11 @@ from flask.testing import FlaskClient
 
 from engine import daily_game, daily_seed
 from service.common import keys
+from service.errors import AttemptNotFinished, EngineMismatch
 from tests.support.api import caller, start, tamper
 from tests.support.player import play_to_end
 from tests.support.service_app import SECRET, Clock
-from worker.verify import EngineMismatch, NotReady, verify
+from worker.verify import verify
 
 
 def finished_attempt(client: FlaskClient, clock: Clock) -> str:
@@ -126,9 +127,9 @@ def test_verifying_twice_ranks_once_and_unfinished_fails_loudly(
     assert rankings.zcard("pd:day:2026-11-30:rank") == 1
     clock.advance(days=1)
     playing, _ = start(client, clock.today)
-    with pytest.raises(NotReady):
+    with pytest.raises(AttemptNotFinished):
         verify(rdb, playing["id"], SECRET, rankings)
-    with pytest.raises(NotReady):
+    with pytest.raises(AttemptNotFinished):
         verify(rdb, "no-such-attempt", SECRET, rankings)
 
 

@@ -19,11 +19,12 @@ from flask.testing import FlaskClient
 from engine import gin
 from service.common import keys
 from service.dailies import archive
+from service.errors import EngineMismatch
 from service.web.redisconn import settings_of
 from tests.support.api import caller, tamper
 from tests.support.gin_daily import CARD, check_gin_hidden, next_gin_move, play_gin_to_end
 from tests.support.service_app import SECRET, Clock
-from worker.verify import EngineMismatch, verify
+from worker.verify import verify
 
 DAY = "2026-11-30"
 PIKDAME_DAY_KEYS = {

@@ -19,6 +19,7 @@ from flask import Flask
 from engine import ENGINE_VERSION, daily_seed, replay
 from service.common import keys
 from service.dailies import archive
+from service.errors import DayNotClosed
 from service.web.redisconn import settings_of
 from tests.support.api import resign_at_once, start
 from tests.support.processes import ROOT, service_env
@@ -84,7 +85,7 @@ def test_archive_then_expiry_and_the_pages_still_serve(
     for aid in ids:
         assert verify(rdb, aid, SECRET, rankings)["status"] == "verified"
     store = archive.from_settings(settings_of(app))
-    with pytest.raises(archive.NotReady):
+    with pytest.raises(DayNotClosed):
         archive.archive_day(rdb, store, DAY, settings_of(app))  # the day is still open
     close_day(clock)
     web = app.test_client()

@@ -71,13 +71,23 @@ def test_the_readme_lists_every_variable() -> None:
     assert {v.name for v in config.VARIABLES} <= listed
 
 
-def test_the_data_layer_imports_neither_flask_nor_the_http_layer() -> None:
-    for path in python_files("service/data"):
+def test_the_stores_import_neither_flask_nor_the_http_layer() -> None:
+    """What the web, the workers and the CLI share (docs/ARCHITECTURE.md): the common package, the
+    games' adapters, the exceptions and every domain's store, none of them inside a request."""
+    paths = [
+        *python_files("service/common"),
+        *python_files("service/games"),
+        ROOT / "service" / "errors.py",
+        *sorted((ROOT / "service").glob("*/store.py")),
+    ]
+    assert len([p for p in paths if p.name == "store.py"]) >= 3
+    for path in paths:
         for module in imported_modules(path):
             top = module.split(".")[0]
             assert top not in ("flask", "flask_limiter", "werkzeug", "worker"), (path, module)
             if top == "service":
-                assert module.startswith("service.data"), (path, module)
+                assert not module.startswith("service.web"), (path, module)
+                assert ".api_" not in module and module != "service.pages.pages", (path, module)
 
 
 def test_service_never_imports_worker() -> None:

@@ -1,9 +1,10 @@
-"""The tables' pages (issue 12) and their one non-API endpoint: the replay positions of a
+"""The tables' pages and their one non-API endpoint: the replay positions of a
 finished table, public once the game has ended (every seed revealed) and refused before."""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -12,13 +13,59 @@ from engine import Rules, State
 from tests.support.api import caller
 
 
-def make_table(client: FlaskClient) -> str:
+def make_table(client: FlaskClient, game: str = "pikdame") -> str:
     seats = [{"kind": "human"}, {"kind": "bot", "level": "zen"}, {"kind": "bot", "level": "zen"}]
-    rules = {"turn_timer": None, "hand_out_double": False, "strict_1000": False}
-    spec = {"game": "pikdame", "name": "Ada", "seats": seats, "rules": rules}
+    rules: dict[str, Any] = {"turn_timer": None, "strict_1000": False}
+    if game == "pikdame":
+        rules["hand_out_double"] = False
+    if game == "gin":  # a duel, its own levels and no house rules (G2)
+        seats, rules = [{"kind": "human"}, {"kind": "bot", "level": "plain"}], {"turn_timer": None}
+    spec = {"game": game, "name": "Ada", "seats": seats, "rules": rules}
     status, body = caller(client)("POST", "/api/tables", spec)
     assert status == 201, body
     return str(body["table"]["id"])
+
+
+def scripts(html: str) -> list[str]:
+    """The page's module scripts, without their version."""
+    return [src.split("?")[0] for src in re.findall(r'<script type="module" src="([^"]+)"', html)]
+
+
+def test_every_game_has_its_pages_and_scripts(client: FlaskClient) -> None:
+    """Each game's pages are templates/<game>/<page>.html with the game's own scripts
+    (static/js/<game>/): a table's page and its replay by the table's game, the rules in both
+    languages, the dailies' pages; an unknown table gets Pik Dame's page, which says so."""
+    for game in ("pikdame", "tausende", "gin"):
+        table_id = make_table(client, game)
+        table = client.get(f"/tables/{table_id}").get_data(as_text=True)
+        assert scripts(table) == [f"/static/js/{game}/table.js"], game
+        replay = client.get(f"/tables/{table_id}/replay").get_data(as_text=True)
+        viewer = "gin" if game == "gin" else "pikdame"  # Tausende's rounds in Pik Dame's viewer
+        assert scripts(replay) == [f"/static/js/{viewer}/replay.js"], game
+    unknown = client.get("/tables/0000000000000000")
+    assert unknown.status_code == 200
+    assert scripts(unknown.get_data(as_text=True)) == ["/static/js/pikdame/table.js"]
+    for path, script in (
+        ("/play/x", "pikdame/play.js"),
+        ("/replay/x", "pikdame/replay.js"),
+        ("/gin/play/x", "gin/play.js"),
+        ("/gin/replay/x", "gin/replay.js"),
+    ):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert scripts(response.get_data(as_text=True)) == [f"/static/js/{script}"], path
+    titles = {
+        ("/rules", "de"): "Regeln",
+        ("/rules", "en"): "Rules",
+        ("/rules/tausende", "de"): "Tausende",
+        ("/rules/tausende", "en"): "Tausende",
+        ("/rules/gin", "de"): "Gin Rommé",
+        ("/rules/gin", "en"): "Gin Rummy",
+    }
+    for (path, lang), title in titles.items():
+        html = client.get(f"{path}?lang={lang}").get_data(as_text=True)
+        assert f'<html lang="{lang}">' in html, (path, lang)
+        assert re.search(f"<title>{title} · ", html), (path, lang)
 
 
 def test_pages_render(client: FlaskClient) -> None:
@@ -27,7 +74,7 @@ def test_pages_render(client: FlaskClient) -> None:
         response = client.get(path)
         assert response.status_code == 200, path
     html = client.get("/spielen").get_data(as_text=True)
-    # Gin (issue 14, its own table page) and Tausende (R12) are offered beside Pik Dame
+    # Gin (its own table page) and Tausende (R12) are offered beside Pik Dame
     assert 'value="pikdame" checked' in html
     assert 'value="gin">' in html and 'value="gin" disabled' not in html
     assert 'value="tausende">' in html and 'value="tausende" disabled' not in html

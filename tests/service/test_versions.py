@@ -20,12 +20,13 @@ from engine.pikdame.bots import choose_move
 from engine.pikdame.releases import register, unregister
 from service.common import keys
 from service.dailies import queue
+from service.errors import EngineMismatch
 from tests.support.api import caller, start, tamper
 from tests.support.older_release import MODULE, OLDER, beginner_everywhere
 from tests.support.player import play_to_end
 from tests.support.processes import service_env, start_worker, wait_for
 from tests.support.service_app import SECRET, Clock, make_app
-from worker.verify import EngineMismatch, verify
+from worker.verify import verify
 
 # A release the test's web process plays but no worker keeps (not in any release module).
 UNKNOWN = "pikdame-engine/rules-1/bots-test-never-released"

@@ -11,8 +11,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(*args: str, stdin: str = "") -> tuple[int, Any, str]:
-    """``python -m engine ARGS``: exit status, the JSON printed (or None) and standard error."""
+def run_text(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    """``python -m engine ARGS``: exit status, standard output and standard error as text."""
     proc = subprocess.run(
         [sys.executable, "-m", "engine", *args],
         input=stdin,
@@ -21,5 +21,10 @@ def run(*args: str, stdin: str = "") -> tuple[int, Any, str]:
         cwd=ROOT,
         timeout=60,
     )
-    out = json.loads(proc.stdout) if proc.stdout.strip() else None
-    return proc.returncode, out, proc.stderr
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def run(*args: str, stdin: str = "") -> tuple[int, Any, str]:
+    """``python -m engine ARGS``: exit status, the JSON printed (or None) and standard error."""
+    code, out, err = run_text(*args, stdin=stdin)
+    return code, json.loads(out) if out.strip() else None, err

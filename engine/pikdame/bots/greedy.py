@@ -10,8 +10,9 @@ from collections.abc import Sequence
 
 from engine.core.cards import CARDS, JOKER, JOKER_CODE, Card, cards_of, counts_of
 from engine.pikdame.cards import POINTS
+from engine.pikdame.errors import InvalidMeld
 from engine.pikdame.meldgen import iter_melds
-from engine.pikdame.melds import InvalidMeld, Meld, joins_ok, placed
+from engine.pikdame.melds import Meld, joins_ok, placed
 from engine.pikdame.moves import Move
 from engine.pikdame.optimiser import Arrangement
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from engine.core.cards import NATURALS, Counts
+from engine.core.errors import OutOfBudget
 from engine.pikdame.melds import Meld
 from engine.pikdame.optimiser.tree import NEG, ORDER, ChosenMeld, Node, Option, Tree, new_tuple
 
@@ -28,10 +29,6 @@ NODE_BUDGET: Final = 20_000
 
 #: A memo key: the cards left and the node's decisions (its position and points follow from them).
 Key = tuple[bytes, int, int, int, int, bool, int]
-
-
-class OutOfBudget(Exception):
-    """The search opened more subproblems than its budget allows."""
 
 
 class Entry(NamedTuple):

@@ -16,7 +16,8 @@ from typing import Final, NamedTuple
 from engine.core.cards import CARDS, JOKER, JOKER_CODE, NATURALS, Card, Counts, cards_of, counts_of
 from engine.core.melds import suit_counts
 from engine.pikdame.cards import POINTS, counts_points
-from engine.pikdame.melds import MAX_SET, InvalidMeld, Meld
+from engine.pikdame.errors import InvalidMeld
+from engine.pikdame.melds import MAX_SET, Meld
 from engine.pikdame.moves import Move
 from engine.pikdame.optimiser.arrangement import Arrangement
 from engine.pikdame.optimiser.fallback import FALLBACK_BUDGET, dive, improve
@@ -145,8 +146,8 @@ class Budget(NamedTuple):
 
 #: The bots' budget: every swap plan may search NODE_BUDGET calls (bots/ and records depend on it).
 BOTS: Final = Budget(NODE_BUDGET, FALLBACK_BUDGET)
-#: A web request's hint (issue 16): at most this many search calls over all plans together, about
-#: 15 µs each on the development machine, so no hint waits more than 50 ms
+#: A web request's hint (engine.pikdame.hints): at most this many search calls over all plans
+#: together, about 15 µs each on the development machine, so no hint waits more than 50 ms
 #: (bench/results/hint.md); past it the hint is the best found and says it is not proven optimal.
 HINT: Final = Budget(2_000, 600, shared=True)
 

@@ -7,12 +7,13 @@ import { $, clear, h } from "./lib/dom.js";
 import { explain } from "./lib/explain.js";
 import { formatDate, formatNumber, t } from "./lib/i18n.js";
 import { playerName } from "./lib/store.js";
-import { showGameSwitch } from "./gin/switch.js";
+import { showGameSwitch } from "./lib/switch.js";
 
-// The game switch (docs/GIN_DAILY.md): ?game=gin lists Gin Rommé's days.
-const GAME = new URLSearchParams(window.location.search).get("game") === "gin" ? "gin" : "pikdame";
+// The game switch (docs/GIN_DAILY.md): ?game=gin lists Gin Rommé's days; without it (null) the
+// unmarked daily's, Pik Dame's.
+const GAME = new URLSearchParams(window.location.search).get("game") === "gin" ? "gin" : null;
 
-showGameSwitch(GAME);
+showGameSwitch(GAME ?? "pikdame");
 const LIMIT = 14;
 let before = null;
 
@@ -36,7 +37,7 @@ async function practice(date, out) {
   try {
     const name = playerName() || t("archive.guest");
     const id = await startPractice(date, name, GAME);
-    window.location.href = `${GAME === "gin" ? "/gin" : ""}/play/${encodeURIComponent(id)}`;
+    window.location.href = `${GAME ? `/${GAME}` : ""}/play/${encodeURIComponent(id)}`;
   } catch (e) {
     out.textContent = explain(e);
   }
@@ -58,7 +59,7 @@ function dayItem(day) {
         onclick: () => check(day, out), text: t("archive.check") }) : null,
       day.seed ? h("button", { type: "button", class: "button small practice",
         onclick: () => practice(day.date, out), text: t("archive.replay") }) : null,
-      h("a", { class: "button small", href: `/rankings?date=${day.date}&tab=day${GAME === "gin" ? "&game=gin" : ""}`,
+      h("a", { class: "button small", href: `/rankings?date=${day.date}&tab=day${GAME ? `&game=${GAME}` : ""}`,
         text: t("archive.rankings") }),
       out),
     h("p", { class: "hint-text", text: t(GAME === "gin" ? "archive.replayHelp.gin" : "archive.replayHelp") }));

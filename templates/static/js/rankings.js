@@ -4,15 +4,16 @@ import { allTimeBoard, aroundBoard, dayBoard, today } from "./lib/api.js";
 import { $, $$, clear, h } from "./lib/dom.js";
 import { explain } from "./lib/explain.js";
 import { formatDate, formatNumber, signed, t } from "./lib/i18n.js";
-import { attemptKey, ginAttemptKey, load } from "./lib/store.js";
-import { showGameSwitch } from "./gin/switch.js";
+import { attemptKey, load } from "./lib/store.js";
+import { showGameSwitch } from "./lib/switch.js";
 
 const LIMIT = 20;
 const params = new URLSearchParams(window.location.search);
-// The game switch (docs/GIN_DAILY.md): ?game=gin shows Gin Rommé's boards.
-const GAME = params.get("game") === "gin" ? "gin" : "pikdame";
-const replayUrl = (id) => `${GAME === "gin" ? "/gin" : ""}/replay/${encodeURIComponent(id)}`;
-showGameSwitch(GAME);
+// The game switch (docs/GIN_DAILY.md): ?game=gin shows Gin Rommé's boards; without it (null) the
+// unmarked daily's, Pik Dame's.
+const GAME = params.get("game") === "gin" ? "gin" : null;
+const replayUrl = (id) => `${GAME ? `/${GAME}` : ""}/replay/${encodeURIComponent(id)}`;
+showGameSwitch(GAME ?? "pikdame");
 const state = { tab: "today", date: null, today: null, offset: 0, around: params.get("around") };
 
 function head(columns) {
@@ -73,7 +74,7 @@ async function show() {
       body.append(...allTimeRows(data.entries));
       pager(data.total ?? data.entries.length, true);
     } else if (state.tab === "around") {
-      const id = state.around || load((GAME === "gin" ? ginAttemptKey : attemptKey)(state.today));
+      const id = state.around || load(attemptKey(state.today, GAME));
       $("#board-title").textContent = t("rankings.tab.around");
       head(DAY_COLUMNS);
       if (!id) {

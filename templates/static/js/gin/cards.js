@@ -90,6 +90,24 @@ export function fitsMeld(melds, layoffs, card, n) {
   return true;
 }
 
+// The lay-offs of a chosen set that still fit once one is taken back (G6: each keeps its meld
+// valid, one after another): a card laid on through another that is no longer laid off drops out.
+export function fittingLayoffs(melds, layoffs) {
+  let kept = [];
+  let rest = layoffs;
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const lay of rest) {
+      if (fitsMeld(melds, kept, lay[0], lay[1])) {
+        kept = [...kept, lay];
+        grown = true;
+      }
+    }
+    rest = rest.filter((lay) => !kept.includes(lay));
+  }
+  return layoffs.filter((lay) => kept.includes(lay));
+}
+
 // One history entry in words: "Bot zieht vom Stapel", "Du wirfst K♦ ab" …
 export function describeGinMove(move, name, mine) {
   const m = parseGinMove(move);

@@ -5,12 +5,12 @@ import { ApiError, attempt as fetchAttempt, startAttempt, today } from "../lib/a
 import { $ } from "../lib/dom.js";
 import { explain, explainRankedStart } from "../lib/explain.js";
 import { formatNumber, t } from "../lib/i18n.js";
-import { forget, ginAttemptKey, load, playerName, save } from "../lib/store.js";
+import { attemptKey, forget, load, playerName, save } from "../lib/store.js";
 
 const playUrl = (id) => `/gin/play/${encodeURIComponent(id)}`;
 
 async function offerContinue(date) {
-  const id = load(ginAttemptKey(date));
+  const id = load(attemptKey(date, "gin"));
   if (!id) return;
   try {
     const attempt = await fetchAttempt(id);
@@ -21,7 +21,7 @@ async function offerContinue(date) {
     $("#gin-continue").hidden = false;
     $("#gin-start-form").hidden = true;
   } catch (e) {
-    forget(ginAttemptKey(date));
+    forget(attemptKey(date, "gin"));
   }
 }
 
@@ -37,12 +37,12 @@ async function start(date) {
   $("#gin-start-button").disabled = true;
   try {
     const id = await startAttempt(date, name, "gin");
-    save(ginAttemptKey(date), id);
+    save(attemptKey(date, "gin"), id);
     save("name", name);
     window.location.href = playUrl(id);
   } catch (e) {
     if (e instanceof ApiError && e.code === "attempt_exists" && e.detail.attempt_id) {
-      save(ginAttemptKey(date), e.detail.attempt_id);
+      save(attemptKey(date, "gin"), e.detail.attempt_id);
       window.location.href = playUrl(e.detail.attempt_id);
       return;
     }

@@ -52,18 +52,18 @@ const attemptUrl = (id) => `/api/attempts/${encodeURIComponent(id)}`;
 const startedId = (result) => (typeof result.attempt === "object" ? result.attempt.id : result.attempt);
 
 // Days
-// `game`: null or "pikdame" (the v1 answers) or "gin" (the Gin daily, docs/GIN_DAILY.md).
-const gameOf = (game) => (game && game !== "pikdame" ? game : null);
-export const today = (game = null) => get(gameOf(game) ? `/api/daily?${query({ game })}` : "/api/daily");
-export const day = (date, game = null) => get(`/api/daily/${date}${gameOf(game) ? `?${query({ game })}` : ""}`);
+// `game`: null for the unmarked daily (API v1's answers), else another daily game's name, sent as
+// `game` (the Gin daily, docs/GIN_DAILY.md).
+export const today = (game = null) => get(game ? `/api/daily?${query({ game })}` : "/api/daily");
+export const day = (date, game = null) => get(`/api/daily/${date}${game ? `?${query({ game })}` : ""}`);
 export const days = (limit, before = null, game = null) =>
-  get(`/api/days?${query({ limit, before, game: gameOf(game) })}`);
+  get(`/api/days?${query({ limit, before, game })}`);
 
 // Attempts
 export const startAttempt = (date, name, game = null) =>
-  post(`/api/daily/${date}/attempts`, gameOf(game) ? { name, game } : { name }).then(startedId);
+  post(`/api/daily/${date}/attempts`, game ? { name, game } : { name }).then(startedId);
 export const startPractice = (date, name, game = null) =>
-  post(`/api/daily/${date}/practice`, gameOf(game) ? { name, game } : { name }).then(startedId);
+  post(`/api/daily/${date}/practice`, game ? { name, game } : { name }).then(startedId);
 export const attempt = (id) => get(attemptUrl(id)).then((data) => data.attempt);
 export const sendMove = (id, move, seq) => post(`${attemptUrl(id)}/moves`, { move, seq });
 export const hint = (id) => get(`${attemptUrl(id)}/hint`);
@@ -75,11 +75,11 @@ export const verification = (id, wait) =>
 
 // Rankings
 export const dayBoard = (date, offset, limit, game = null) =>
-  get(`/api/leaderboard/${date}?${query({ offset, limit, game: gameOf(game) })}`);
+  get(`/api/leaderboard/${date}?${query({ offset, limit, game })}`);
 export const aroundBoard = (date, id, radius, game = null) =>
-  get(`/api/leaderboard/${date}/around/${encodeURIComponent(id)}?${query({ radius, game: gameOf(game) })}`);
+  get(`/api/leaderboard/${date}/around/${encodeURIComponent(id)}?${query({ radius, game })}`);
 export const allTimeBoard = (offset, limit, game = null) =>
-  get(`/api/leaderboard/all-time?${query({ offset, limit, game: gameOf(game) })}`);
+  get(`/api/leaderboard/all-time?${query({ offset, limit, game })}`);
 
 // The replay viewer's positions of a finished game of a closed day (pages blueprint).
 export const replayPositions = (id) => get(`/replay/${encodeURIComponent(id)}/positions`);
@@ -99,8 +99,8 @@ export const removeDevice = (id) =>
 export const signOut = (everywhere = false) => post("/api/account/signout", { everywhere });
 export const deleteAccount = () => remove("/api/account");
 
-// The daily habit (issue 13): own streaks and statistics, a finished attempt's place in the
-// field and share text, leagues.
+// The daily habit: own streaks and statistics, a finished attempt's place in the field and
+// share text, leagues.
 export const myStats = () => get("/api/me/stats");
 // The caller's finished games still kept, newest first, each with its replay page.
 export const myGames = () => get("/api/me/games").then((data) => data.games);

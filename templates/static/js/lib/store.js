@@ -33,6 +33,6 @@ export function playerName() {
   return document.body.dataset.accountName || load("name", "");
 }
 
-export const attemptKey = (date) => `attempt.${date}`;
-// The day's Gin attempt (docs/GIN_DAILY.md: one per player, day and game).
-export const ginAttemptKey = (date) => `attempt.${date}.gin`;
+// The day's attempt of the unmarked daily (game null), or of another daily game (one per player,
+// day and game: docs/GIN_DAILY.md).
+export const attemptKey = (date, game = null) => (game ? `attempt.${date}.${game}` : `attempt.${date}`);

@@ -7,7 +7,7 @@ import { $, h } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
 import { playerName, save } from "../lib/store.js";
-import { rulesSummary, seatText } from "../lib/table/summary.js";
+import { gameOptions, rulesSummary, seatText } from "../lib/table/summary.js";
 
 const invite = document.body.dataset.invite;
 const CLOSED = ["table_full", "already_started", "already_seated"];
@@ -33,12 +33,13 @@ async function submit(e) {
 }
 
 // The invite's table before joining: game and rules, then the seats.
-function showPreview() {
+async function showPreview() {
   const node = $("#table-preview");
   if (!node) return;
   const preview = JSON.parse(node.textContent);
+  const offered = await gameOptions(preview.game);
   $("#join-table").append(
-    rulesSummary(preview.game, preview.rules),
+    rulesSummary(preview.game, preview.rules, offered),
     h("h2", { text: t("tables.seats") }),
     h("ol", { class: "waiting-seats", id: "join-seats" }, preview.seats.map((s, seat) => h("li", {
       class: `waiting-seat${s.kind === "human" && !s.name ? " open" : ""}`, dataset: { seat: String(seat) },
@@ -46,9 +47,8 @@ function showPreview() {
   );
 }
 
-showPreview();
 if ($("#join-form")) {
   $("#name").value = playerName();
   $("#join-form").addEventListener("submit", submit);
 }
-document.body.dataset.ready = "1";
+showPreview().finally(() => { document.body.dataset.ready = "1"; });

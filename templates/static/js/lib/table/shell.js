@@ -1,14 +1,15 @@
-// What every table page shares around its game (docs/TABLES.md, issue 12): the waiting room with
-// the invite link and its copy button, starting the table, the turn's countdown, the rematch,
-// loading the table, following its event stream and the table that follows it. Each game's page (tables/table.js,
-// gin/table.js) brings its board, its seats' names and what a table or a stream message does.
+// What every table page shares around its game (docs/TABLES.md): the waiting room with the invite
+// link and its copy button, starting the table, the turn's countdown, the rematch, loading the
+// table, following its event stream and the table that follows it. Each game's page
+// (static/js/<game>/table.js) brings its board, its seats' names and what a table or a stream
+// message does.
 
 import { rematchTable, startTable, table as fetchTable, tableEvents } from "../api.js";
 import { $, clear, copyField, h } from "../dom.js";
 import { explain } from "../explain.js";
 import { t } from "../i18n.js";
 import { createNotice } from "./notice.js";
-import { rulesSummary } from "./summary.js";
+import { gameOptions, rulesSummary } from "./summary.js";
 
 // tableId: the page's table; nameOf(seat): a seat's name in sentences; say(text, kind): the
 // board's message line; show(T): keep a table answered by the server and draw it.
@@ -17,7 +18,7 @@ export function createShell(tableId, { nameOf, say, show }) {
   // (a rematch, a repeat) and goes there on its own.
   const state = {
     table: null, seq: 0, queue: Promise.resolve(), deadline: null, countdownEnd: 0,
-    follower: null, leaving: false, loaded: false,
+    follower: null, leaving: false, loaded: false, offered: null,
   };
   const me = () => state.table.seat;
   const notice = createNotice(tableId); // the player's turn in the tab's title, icon, tone
@@ -64,7 +65,7 @@ export function createShell(tableId, { nameOf, say, show }) {
     const link = `${window.location.origin}/t/${T.invite}`;
     if ($("#invite-link").value !== link) $("#invite-link").value = link;
     const summary = $("#waiting-summary");
-    if (!summary.firstChild) summary.append(rulesSummary(T.game, T.rules)); // the rules never change
+    if (!summary.firstChild) summary.append(rulesSummary(T.game, T.rules, state.offered)); // never changes
     clear($("#waiting-seats")).append(...T.seats.map((s, seat) => h("li", {
       class: `waiting-seat${s.kind === "human" && !s.name ? " open" : ""}`, dataset: { seat: String(seat) },
     }, h("span", { class: "seat-no", text: String(seat + 1) }), h("span", { text: seatText(seat) }),
@@ -137,6 +138,7 @@ export function createShell(tableId, { nameOf, say, show }) {
   async function load() {
     try {
       keep(await fetchTable(tableId)); // a follower named already is offered, not followed
+      state.offered = await gameOptions(state.table.game); // what the waiting room's summary shows
       state.loaded = true;
       return true;
     } catch (e) {

@@ -1,31 +1,24 @@
 // Which game a table plays and the house rules it was made with (R9; R8's strict_1000; Tausende's
 // R12.8 options), for the invite's page and the waiting room: a friend sees what they are asked to
-// before they sit down (issue 12). German first (lib/i18n.js); an option no label is known for is
-// left out rather than shown as a raw key.
+// before they sit down. German first (lib/i18n.js); an option no label is known for is left out
+// rather than shown as a raw key. What a game offers is its own: static/js/<game>/options.js.
 
 import { h } from "../dom.js";
 import { has, t } from "../i18n.js";
 
-// The rules page of each game (Gin's once it has one).
-const RULES_PAGE = { pikdame: "/rules", tausende: "/rules/tausende" };
-// Option keys (API.md "Tables" T.rules) and their labels, in the order the "Spielen" page shows
-// them, per game: a Gin table's T.rules may carry Pik Dame's house rules too, which Gin does not
-// play (G1-G9), so only a game's own options are shown.
-const OPTION_LABELS = {
-  pikdame: [
-    ["hand_out_double", "tables.handOutDouble"],
-    ["strict_1000", "tables.strict1000"],
-    ["hints", "tables.hints"],
-  ],
-  tausende: [
-    ["strict_1000", "tables.strict1000"],
-    ["ace_high_only", "tausende.option.ace_high_only"],
-    ["no_joker_swap", "tausende.option.no_joker_swap"],
-    ["go_out_on_opening", "tausende.option.go_out_on_opening"],
-    ["hints", "tables.hints"],
-  ],
-  gin: [],
-};
+const NONE = { RULES_PAGE: null, OPTIONS: [] };
+const known = new Map();
+
+// A game's options.js (RULES_PAGE: its rules page or null; OPTIONS: [T.rules key, label key] in
+// the order the "Spielen" page shows them), loaded once; a game without one offers nothing. Only a
+// game's own options are shown: a table's T.rules may carry others' house rules, which it does not
+// play (a Gin table's Pik Dame options, G1-G9).
+export function gameOptions(game) {
+  if (!known.has(game)) {
+    known.set(game, import(`../../${encodeURIComponent(game)}/options.js`).catch(() => NONE));
+  }
+  return known.get(game);
+}
 
 export const gameName = (game) => (has(`tables.game.${game}`) ? t(`tables.game.${game}`) : String(game));
 
@@ -34,16 +27,17 @@ function ruleItem(key, label, value) {
     h("strong", { class: "rule-value", text: value }));
 }
 
-// The list of a table's rules: players, turn timer, then each option the game has, on or off.
-export function rulesSummary(game, rules) {
+// The list of a table's rules: players, turn timer, then each option the game has, on or off;
+// offered: the game's options.js (gameOptions).
+export function rulesSummary(game, rules, offered) {
   const items = [
     ruleItem("players", t("tables.players"), String(rules.players)),
     ruleItem("turn_timer", t("tables.timer"),
       rules.turn_timer ? t("tables.timerS", { n: rules.turn_timer }) : t("tables.timerOff")),
-    ...(OPTION_LABELS[game] || []).filter(([key]) => typeof rules[key] === "boolean")
+    ...offered.OPTIONS.filter(([key]) => typeof rules[key] === "boolean")
       .map(([key, label]) => ruleItem(key, t(label), t(rules[key] ? "tables.on" : "tables.off"))),
   ];
-  const link = RULES_PAGE[game];
+  const link = offered.RULES_PAGE;
   return h("div", { class: "table-summary", dataset: { game } },
     h("p", { class: "summary-game" }, h("span", { text: `${t("tables.game")}: ` }),
       h("strong", { class: "game-name", text: gameName(game) }),

@@ -1,0 +1,21 @@
+"""The interface's strings per language (templates/static/i18n/<lang>.json), shared by the
+pages, the JavaScript and the API answers that carry a text to share."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+#: The interface's languages, German first.
+LANGS: Final = ("de", "en")
+I18N: Final = Path(__file__).resolve().parents[2] / "templates" / "static" / "i18n"
+
+
+@cache
+def strings(lang: str) -> dict[str, str]:
+    """The UI strings of one language (shared with the JavaScript)."""
+    with (I18N / f"{lang}.json").open(encoding="utf-8") as f:
+        data: dict[str, str] = json.load(f)
+    return data

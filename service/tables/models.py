@@ -1,0 +1,189 @@
+"""The tables' requests and answers (API.md "Tables", docs/TABLES.md): the path, query and body
+models of their routes and the documents they answer.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import Field
+
+from service import games
+from service.dailies.models import Event
+from service.web.inputs import MAX_ID, MAX_OFFSET, AsInteger, Id, PlayerName
+from service.web.outputs import Document
+from service.web.validation import ApiModel
+
+GameName: TypeAlias = games.GameName  # every game a table can hold
+
+
+#: Pik Dame's levels (R9) and Gin's (GIN.md); each game accepts its own (else 422 bad_value).
+Level: TypeAlias = Literal["beginner", "advanced", "zen", "plain", "strong"]
+
+
+class TablePath(ApiModel):
+    table_id: Id
+
+
+class InvitePath(ApiModel):
+    invite: Annotated[str, Field(json_schema_extra={"minLength": 1, "maxLength": MAX_ID})]
+
+
+class SeatPath(ApiModel):
+    table_id: Id
+    n: Annotated[int, Field(ge=0, le=MAX_OFFSET), AsInteger] = Field(
+        description="the seat (a seat the table does not have: 404 unknown_seat)"
+    )
+
+
+class SeatSpec(ApiModel):
+    """A seat when the table is made: a human seat (open for a friend; seat 0 is the creator's)
+    or a bot with its level (R9)."""
+
+    kind: Literal["human", "bot"]
+    level: Level | None = Field(default=None, description="bots: R9's level (default advanced)")
+
+
+class TableRules(ApiModel):
+    """R9's options (``players`` is the number of seats; ``bot_levels`` are the seats' levels)."""
+
+    turn_timer: Literal[0, 30, 60, 90] | None = Field(
+        default=None, description="seconds per human turn; 0 or null: off"
+    )
+    hand_out_double: bool = False
+    strict_1000: bool = False
+    ace_high_only: bool = Field(default=False, description="Tausende only (R12.8): no A-2-3")
+    no_joker_swap: bool = Field(default=False, description="Tausende only (R12.8)")
+    go_out_on_opening: bool = Field(
+        default=False, description="Tausende only (R12.8): going out in the turn one opens"
+    )
+    hints: bool | None = Field(
+        default=None,
+        description="Pik Dame and Tausende: whether seats may ask GET /api/tables/{id}/hint "
+        "(absent or null: true); false turns the hint off for every seat. Gin has no such "
+        "option (its view shows the exact deadwood): false there is 422",
+    )
+
+
+class NewTableBody(ApiModel):
+    """A new table: the game, the creator's name, 2–4 seats (seat 0 the creator), R9 rules."""
+
+    game: GameName = games.DEFAULT
+    name: PlayerName
+    seats: list[SeatSpec] = Field(min_length=2, max_length=4)
+    rules: TableRules = Field(default_factory=TableRules)
+
+
+class LevelBody(ApiModel):
+    level: Level
+
+
+class EventsQuery(ApiModel):
+    after: Annotated[int, Field(ge=0, le=MAX_OFFSET), AsInteger] | None = Field(
+        default=None, description="the last seq seen (as Last-Event-ID): resume after it"
+    )
+
+
+class TableHint(Document):
+    """A seat's hint at a table (docs/TABLES.md "Hints"): moves in the order they can be sent."""
+
+    moves: list[str]
+    points: int = Field(
+        description="Pik Dame: what your melds gain (R4.2); Tausende: the points of the cards "
+        "the moves lay (R12.5)"
+    )
+    exact: bool = Field(
+        description="Pik Dame: false when the search budget ran out; Tausende: always false "
+        "(a strong bot's choice, not proven best)"
+    )
+
+
+class TableSeat(Document):
+    """A seat: a human (``name`` null while open for a friend) or a bot with its level."""
+
+    kind: Literal["human", "bot"]
+    name: str | None = None
+    level: str | None = None
+    connected: bool = Field(description="a live stream of this seat is open (presence)")
+
+
+class TableRound(Document):
+    round: int
+    dealer: int
+    cut: int | None = Field(description="the round's cut (F3); null for Gin (no cut, G3)")
+    commitment: str = Field(pattern="^[0-9a-f]{64}$")
+    scores: list[int] | None = Field(description="the round's scores once it ended (R7)")
+    seed: str | None = Field(description="hex, revealed once the round ended")
+    winner: int | None = Field(
+        None, description="who went out (R7.1); null: stock (R7.2), resign or running (Pik Dame)"
+    )
+    doubled: bool | None = Field(
+        None, description="hand_out_double (R9) doubled the round's scores (R7.3) (Pik Dame)"
+    )
+
+
+class Table(Document):
+    """API.md's ``T`` in the caller's view (R10); docs/TABLES.md lists every field."""
+
+    id: str
+    game: games.GameName
+    rules: dict[str, Any]
+    seats: list[TableSeat]
+    status: Literal["waiting", "playing", "finished"]
+    round: int
+    dealer: int | None
+    totals: list[int]
+    seq: int
+    seat: int | None = Field(description="the caller's seat (null: not seated)")
+    view: dict[str, Any] | None
+    deadline: str | None = Field(json_schema_extra={"format": "date-time"})
+    now: str = Field(
+        json_schema_extra={"format": "date-time"},
+        description="the server's clock when this T was written: a countdown shows deadline − now",
+    )
+    commitment: str | None
+    rounds: list[TableRound]
+    creator: int
+    invite: str | None = Field(description="the invite code (seated callers only)")
+    repeat_of: str | None = Field(
+        default=None, description="Gin: the table whose seeded match this one deals again"
+    )
+    repeated: str | None = Field(
+        default=None, description="Gin: the table that deals this match again (Wiederholen)"
+    )
+
+
+class TableDoc(Document):
+    table: Table
+
+
+class TableCreated(Document):
+    """The new table, the creator's bearer token (shown once) and the invite code."""
+
+    table: Table
+    token: str
+    invite: str
+
+
+class TableJoined(Document):
+    table: Table
+    token: str
+
+
+class TablePlayed(Document):
+    """The table after the move and every event it made, in the caller's view."""
+
+    table: Table
+    events: list[Event]
+
+
+class ResignAnswer(Document):
+    """The seats still to agree ([] once the game ended) and the table."""
+
+    pending: list[int]
+    table: Table
+
+
+class EventStream(Document):
+    """``text/event-stream`` (docs/TABLES.md): ``id: <seq>``, ``event: table``, ``data: {"seq",
+    "events", "deadline", "now", "table"}``; comments as heartbeats."""

@@ -1,4 +1,4 @@
-"""The bot's par (issue 13): the day's deal played out with the strongest bot in the player's seat.
+"""The bot's par: the day's deal played out with the strongest bot in the player's seat.
 
 The same setup as the day's game (its adapter's ``par``: for Pik Dame R11's rules, dealer and
 cut from the day's seed, seat 0 a Zen-Meister instead of the player); deterministic like every

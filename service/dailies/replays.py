@@ -1,8 +1,8 @@
 """The replay viewer's document: every position (F5) of a finished game of a closed day.
 
-Built from the live attempt while its hash is kept, from the archive afterwards (issue 10.10),
+Built from the live attempt while its hash is kept, from the archive afterwards,
 and cached as JSON: it never changes once the day has closed, and stepping a game through the
-engine costs ~20 ms for ~100 KB (issue 10.7).
+engine costs ~20 ms for ~100 KB.
 """
 
 from __future__ import annotations

@@ -9,9 +9,8 @@ import time
 
 import click
 
-from engine import commitment, daily_seed
-from engine.gin import daily_seed as gin_daily_seed
-from service import commands
+from engine.core.records import commitment
+from service import commands, games
 from service.common import clock, config, connect
 from service.dailies import queue
 from service.errors import DayNotClosed
@@ -140,8 +139,8 @@ def redis_promotable(url: str, timeout: int) -> None:
 @click.argument("date")
 @click.option(
     "--game",
-    type=click.Choice(["pikdame", "gin"]),
-    default="pikdame",
+    type=click.Choice(games.DAILY_GAMES),
+    default=games.DEFAULT,
     help="the daily game (docs/GIN_DAILY.md)",
 )
 def seed_info(date: str, game: str) -> None:
@@ -149,7 +148,7 @@ def seed_info(date: str, game: str) -> None:
     if clock.parse_date(date) is None:
         raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
     cfg = config.load()
-    seed = daily_seed(cfg.secret, date) if game == "pikdame" else gin_daily_seed(cfg.secret, date)
+    seed = games.get(game).seed(cfg.secret, date)
     closed = clock.is_closed(date, cfg)
     click.echo(
         json.dumps(

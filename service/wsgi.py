@@ -6,7 +6,8 @@ in the master rather than on each worker's first move.
 
 from __future__ import annotations
 
-import engine.pikdame.bots.zen  # noqa: F401  (preloaded: the bots load lazily)
+from service import games
 from service.app import create_app
 
+games.preload()  # the bots load lazily otherwise
 app = create_app()

@@ -7,11 +7,11 @@ for the imports per job. The values come from service.common.config, like everyo
 
 from __future__ import annotations
 
-import engine.pikdame.bots.advanced
-import engine.pikdame.bots.beginner
-import engine.pikdame.bots.zen  # noqa: F401  (preloaded: the daily challenge's bots)
+from service import games
 from service.common.connect import rq_settings
 from worker.jobs import context
+
+games.preload()  # every game's bots (they load lazily otherwise)
 
 # rq's own connection: the queue's server, directly (REDIS_URL) or through Sentinel (SENTINEL)
 globals().update(rq_settings(context().settings))

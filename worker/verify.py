@@ -10,111 +10,29 @@ from typing import Any, Final, cast
 
 import redis
 
-from engine import ReplayError, UnknownVersion, bots_of, daily_game, daily_seed, gin, replay
-from engine.core.errors import EngineError
+from engine.core.errors import UnknownRelease
 from service.accounts import owners
 from service.common import connect, keys
 from service.common.clock import opens_at
 from service.dailies import ranking, store
 from service.errors import AttemptNotFinished, EngineMismatch, NotReplicated
-from service.games import dailies
+from service.games import Verdict
 from service.habit import field, streaks
 
-# The parts of a record (F6) that R11 fixes for everyone on a day: nothing in them is the
-# player's choice, so a record that differs in any of them is forged, whatever its moves.
-SETUP_FIELDS = ("rules", "seats", "deal")
 MOVES_FOLLOWED: Final = 3  # a player id is attached once: one redirect, then the ranking
-GAME = "pikdame"  # Pik Dame's daily (streaks, statistics and boards are per daily game)
-# The parts of a Gin daily record fixed for everyone on a day (docs/GIN_DAILY.md): the seats (the
-# attempt's name against the strong bot) and the day's commitment.
-GIN_SETUP_FIELDS = ("format", "seats", "seeds")
-
-
-def setup_mismatch(record: dict[str, Any], seed: bytes, name: str) -> str | None:
-    """The first part of the record's setup that is not the day's (R11: rules with
-    ``hand_out_double``, the player in seat 0 and zen bots in seats 1–3, dealer 3, the automatic
-    cut of the day's seed), or None."""
-    day = daily_game(seed, name).to_record()
-    for part in SETUP_FIELDS:
-        if record.get(part) != day[part]:
-            return part
-    return None
-
-
-Verdict = tuple[str, int | None, int | None, str | None]
-
-
-def gin_setup_mismatch(record: dict[str, Any], seed: bytes, name: str) -> str | None:
-    """The first part of a Gin record's setup that is not the day's, or None."""
-    day = gin.daily_match(seed, name).to_record(reveal_seed=False)
-    for part in GIN_SETUP_FIELDS:
-        mine = record.get(part)
-        if part == "seeds" and isinstance(mine, dict):
-            mine = {**mine, "seed": None}  # the stored record holds the seed; the day's is hidden
-        if mine != day[part]:
-            return part
-    return None
-
-
-def judge_gin(attempt: store.Attempt, secret: bytes) -> Verdict:
-    """(status, score, hands, reason) of a Gin daily match (issue 14): pin the record to the
-    day (seats, commitment, a released engine), replay every move from the day's seed with every
-    bot move recomputed by the bots of the record's version and every hand result and the totals
-    compared (engine.gin.replay), then compare the score with the live one."""
-    record = json.loads(attempt.game_json)["record"]
-    if not isinstance(record, dict):
-        return "rejected", None, None, "bad_format"
-    try:
-        bots = gin.bots_of(record.get("engine"))
-    except gin.UnknownVersion as e:
-        raise EngineMismatch(e.message) from None
-    seed = gin.daily_seed(secret, attempt.date)
-    part = gin_setup_mismatch(record, seed, attempt.name)
-    if part is not None:
-        return "rejected", None, None, f"setup_mismatch in {part}"
-    try:
-        match = gin.replay(record, seed, bots)
-    except ReplayError as e:
-        where = "" if e.move_index is None else f" at move {e.move_index}"
-        return "rejected", None, None, f"{e.code}{where}"  # the code only (hidden cards)
-    except EngineError as e:
-        return "rejected", None, None, e.code
-    if not match.finished:
-        return "rejected", None, None, "not_finished"
-    score, hands = gin.daily_score(match), gin.daily_hands(match)
-    if score != attempt.score:
-        return "rejected", None, None, "score_mismatch"
-    return "verified", score, hands, None
 
 
 def judge(attempt: store.Attempt, secret: bytes) -> Verdict:
-    """(status, score, turns, reason): pin the record to the day's setup (R11), replay every
-    move from the day's seed, every bot move recomputed (engine.replay), then compare the
-    replay's score with the live one. A Gin attempt: :func:`judge_gin`."""
-    if attempt.kind == dailies.GIN:
-        return judge_gin(attempt, secret)
+    """The attempt's :class:`~service.games.Verdict` from its game's adapter: the record pinned
+    to the day's setup (R11, docs/GIN_DAILY.md), every move replayed from the day's seed with
+    every bot move recomputed by the bots of the record's own version (so a deploy fails no
+    honest game), the result compared with the live score."""
+    daily = attempt.daily
     record = json.loads(attempt.game_json)["record"]
-    try:  # issue 13: the bots of the record's own version, so a deploy fails no honest game
-        bots = bots_of(record.get("engine"))
-    except UnknownVersion as e:
-        raise EngineMismatch(e.message) from None
-    seed = daily_seed(secret, attempt.date)
-    field = setup_mismatch(record, seed, attempt.name)
-    if field is not None:
-        return "rejected", None, None, f"setup_mismatch in {field}"
     try:
-        game = replay(record, seed, bots)
-    except ReplayError as e:
-        where = "" if e.move_index is None else f" at move {e.move_index}"
-        # The code only: an engine message may name a bot's hidden card before the day closes.
-        return "rejected", None, None, f"{e.code}{where}"
-    outcome = game.state.outcome
-    if outcome is None:
-        return "rejected", None, None, "not_finished"
-    score = outcome.round_scores[0]
-    if score != attempt.score:
-        return "rejected", None, None, "score_mismatch"
-    return "verified", score, store.player_turns(game), None
+        return daily.judge(record, daily.seed(secret, attempt.date), attempt.name, attempt.score)
+    except UnknownRelease as e:
+        raise EngineMismatch(e.message) from None
 
 
 # The ranking of one verified attempt, atomic on the rankings server and idempotent: the attempt
@@ -213,11 +131,12 @@ def verify(
     attempt = finished_attempt(stored, attempt_id)
     if attempt.verification in ("verified", "rejected"):
         return {"attempt_id": attempt_id, "status": attempt.verification, "new": False}
-    status, score, turns, reason = judge(attempt, secret)
+    verdict = judge(attempt, secret)
+    status, turns = verdict.status, verdict.tie_break
     if status == "verified":
-        assert score is not None and turns is not None
+        assert verdict.score is not None and turns is not None
         owner = owners.owner_of(client, attempt.player)
-        rank_once(rankings, attempt, score, turns, owner)
+        rank_once(rankings, attempt, verdict.score, turns, owner)
         # With replicas (deploy/SCALING.md, Failover): the ranking is on them before the verdict
         # is recorded, or the verdict could survive a failover that the ranking did not.
         if not connect.acknowledged(rankings, replicas):
@@ -234,7 +153,7 @@ def verify(
         if status == "verified":
             pipe.hset(key, mapping={"verification": "verified", "turns": str(turns)})
         else:
-            pipe.hset(key, mapping={"verification": "rejected", "reason": reason or ""})
+            pipe.hset(key, mapping={"verification": "rejected", "reason": verdict.reason or ""})
         return {"attempt_id": attempt_id, "status": status, "new": True}
 
     # The verdict in a transaction on the attempt's slot alone (a Redis Cluster); then, idempotent

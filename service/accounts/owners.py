@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Final, TypeAlias, cast
 
 import redis
 
+from service import games
 from service.accounts import store as accounts
 from service.common import keys
 from service.dailies.ranking import decode_key
@@ -105,12 +106,12 @@ def merge_alltime(rankings: redis.Redis[str], source: str, target: str) -> None:
     all-time boards too. Leaves the redirect ``keys.moved(source)`` -> ``target`` in the same
     transaction, which the verifier follows for a verification landing later (issue 13)."""
     watched = [keys.moved(source)]
-    for game in keys.DAILY_GAMES:
+    for game in games.DAILY_GAMES:
         watched += [keys.alltime(game), keys.player(source, game), keys.player(target, game)]
 
     def move(pipe: Pipe) -> None:
         plans = []
-        for game in keys.DAILY_GAMES:
+        for game in games.DAILY_GAMES:
             total = cast(float | None, pipe.zscore(keys.alltime(game), source))
             mine = _hash(pipe, keys.player(source, game))
             theirs = _hash(pipe, keys.player(target, game))
@@ -212,7 +213,7 @@ def settle_day(
     attempt of the day is its ranked one: the earlier started stays ranked and in the account's
     slot, the other is dropped (:func:`drop_ranking`). Returns the dropped attempt ids."""
     dropped = []
-    for game in keys.DAILY_GAMES:
+    for game in games.DAILY_GAMES:
         source_slot = keys.player_day(date, source, game)
         target_slot = keys.player_day(date, target, game)
         mine = client.get(source_slot)

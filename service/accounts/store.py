@@ -30,6 +30,7 @@ from typing import Final
 
 import redis
 
+from service import games
 from service.common import keys
 from service.common.keys import PREFIX
 from service.dailies.archive import Archive, file_name, parse_file_name, rename, rename_later
@@ -253,7 +254,7 @@ def erase_names(
             attempt_id: parse_file_name(name)
             for attempt_id, name in client.hgetall(keys.player_attempts(player)).items()
         }
-        for game in keys.DAILY_GAMES:  # every daily game's boards (issue 14)
+        for game in games.DAILY_GAMES:  # every daily game's boards
             dates = client.zrange(keys.days_index(game), 0, -1)
             pipe = client.pipeline(transaction=False)
             for date in dates:
@@ -271,7 +272,7 @@ def erase_names(
             archived_in = client.hget(keys.ARCHIVED, attempt_id) or file_name(date, game)
             files.setdefault(archived_in, set()).add(attempt_id)
             renamed += 1
-        for game in keys.DAILY_GAMES:
+        for game in games.DAILY_GAMES:
             if rankings.exists(keys.player(player, game)):
                 rankings.hset(keys.player(player, game), "name", DELETED_NAME)
     owner = None if account_id is None else keys.owner(f"a:{account_id}")

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from service import games
+
 PREFIX: Final = "pd"
 FINISHED: Final = f"{PREFIX}:finished"  # zset attempt id -> finish ms, until verified/rejected
 DAYS: Final = f"{PREFIX}:days"  # zset date -> ordinal, days that have attempts
@@ -31,22 +33,21 @@ def archive_lock(file: str) -> str:
     return f"{PREFIX}:lock:archive:{file}"
 
 
-PIKDAME: Final = "pikdame"  # the first daily game: its keys keep their names without the game
-DAILY_GAMES: Final = (PIKDAME, "gin")  # every daily game (service.games.dailies), issue 14
+DEFAULT: Final = games.DEFAULT  # the daily game of a key function called without one
 
 
 def _game(game: str) -> str:
-    """The part a daily game's key carries after its tag or day (issue 14: ``:gin``); none for
-    Pik Dame, whose keys keep their names (docs/GIN_DAILY.md)."""
-    return "" if game == PIKDAME else f":{game}"
+    """The part a daily game's key carries after its tag or day (``:<game>``); none for the
+    unmarked first daily game, whose keys keep their names (docs/GIN_DAILY.md)."""
+    return f":{game}" if games.get(game).marked else ""
 
 
-def days_index(game: str = PIKDAME) -> str:
+def days_index(game: str = DEFAULT) -> str:
     """Zset date -> ordinal: the days that have ranked attempts of ``game``."""
     return DAYS + _game(game)
 
 
-def alltime(game: str = PIKDAME) -> str:
+def alltime(game: str = DEFAULT) -> str:
     """Zset player id -> sum of verified daily scores of ``game``."""
     return ALLTIME + _game(game)
 
@@ -71,47 +72,45 @@ def token(token_hash: str) -> str:
     return f"{PREFIX}:token:{token_hash}"
 
 
-def player_day(date: str, player: str, game: str = PIKDAME) -> str:
+def player_day(date: str, player: str, game: str = DEFAULT) -> str:
     """The one ranked attempt of a player on a day (per daily game)."""
     return f"{day_tag(date)}{_game(game)}:player:{player}"
 
 
-def day_seen(date: str, player: str, game: str = PIKDAME) -> str:
+def day_seen(date: str, player: str, game: str = DEFAULT) -> str:
     """The first attempt (ranked or not) a player started of a day's daily game: that player has
     seen the day's deal and is offered no ranked attempt of it any more (service.dailies.seen)."""
     return f"{day_tag(date)}{_game(game)}:seen:{player}"
 
 
-def day_count(date: str, game: str = PIKDAME) -> str:
+def day_count(date: str, game: str = DEFAULT) -> str:
     return f"{day_tag(date)}{_game(game)}:attempts"
 
 
-def day_rank(date: str, game: str = PIKDAME) -> str:
+def day_rank(date: str, game: str = DEFAULT) -> str:
     """Sorted set of verified attempts of a day, scored by
     :func:`service.dailies.ranking.rank_key`."""
     return f"{PREFIX}:day:{date}{_game(game)}:rank"
 
 
-def player(player_id: str, game: str = PIKDAME) -> str:
+def player(player_id: str, game: str = DEFAULT) -> str:
     """A player's all-time facts in one daily game: name, days, best."""
-    if game == PIKDAME:
-        return f"{PREFIX}:player:{player_id}"
-    return f"{PREFIX}:player:{game}:{player_id}"
+    return f"{PREFIX}:player{_game(game)}:{player_id}"
 
 
-def day_names(date: str, game: str = PIKDAME) -> str:
+def day_names(date: str, game: str = DEFAULT) -> str:
     """Hash attempt id -> player name of a day's ranked attempts, written with the rank, so a
     leaderboard page is read from the ranking keys alone (one HMGET, no attempt hashes)."""
     return f"{PREFIX}:day:{date}{_game(game)}:names"
 
 
-def day_skeletons(date: str, game: str = PIKDAME) -> str:
+def day_skeletons(date: str, game: str = DEFAULT) -> str:
     """Hash name skeleton (service.accounts.names) -> player id of a day's ranked attempts: no two
     players of a day's field (per game) may have names that look alike."""
     return f"{day_tag(date)}{_game(game)}:skeletons"
 
 
-def day_ids(date: str, game: str = PIKDAME) -> str:
+def day_ids(date: str, game: str = DEFAULT) -> str:
     """Set of the day's ranked attempt ids (what the archive writes and then lets expire)."""
     return f"{day_tag(date)}{_game(game)}:ids"
 
@@ -145,13 +144,13 @@ def player_games(player_id: str) -> str:
     return f"{PREFIX}:{{p:{player_id}}}:games"
 
 
-def day_starts(date: str, game: str = PIKDAME) -> str:
+def day_starts(date: str, game: str = DEFAULT) -> str:
     """Hash ranked attempt id -> the address (IPv6: its /64) that started it, for the operator's
     review (``pikdame suspicious``)."""
     return f"{PREFIX}:day:{date}{_game(game)}:starts"
 
 
-def day_unranked_starts(date: str, game: str = PIKDAME) -> str:
+def day_unranked_starts(date: str, game: str = DEFAULT) -> str:
     """Hash unranked attempt id -> the address that started it (today's "ohne Wertung" starts):
     a rehearsal of the deal before a ranked attempt from the same address shows in ``pikdame
     suspicious``."""
@@ -190,7 +189,7 @@ def moved(player_id: str) -> str:
     return f"{PREFIX}:{{o:p:{player_id}}}:moved"
 
 
-def day_dropped(date: str, game: str = PIKDAME) -> str:
+def day_dropped(date: str, game: str = DEFAULT) -> str:
     """Set of attempt ids of a day that lost their ranking when a device was attached to an
     account that had its own ranked attempt that day (issue 13: an account's first attempt of the
     day is its ranked one): the ranking script never ranks them."""
@@ -202,7 +201,7 @@ def owner_leagues(owner_id: str) -> str:
     return f"{PREFIX}:{{o:{owner_id}}}:leagues"
 
 
-def day_histogram(date: str, game: str = PIKDAME) -> str:
+def day_histogram(date: str, game: str = DEFAULT) -> str:
     """Hash score bucket -> count of the day's verified scores, kept with the rank."""
     return f"{PREFIX}:day:{date}{_game(game)}:histogram"
 

@@ -1,7 +1,8 @@
 """An attempt: reading it, playing moves (the bots answer), its record, and a hint.
 
-The routes serve every daily game (issue 14): the attempt knows its game; a Gin attempt's moves
-are G8 notation and its documents are docs/GIN_DAILY.md's."""
+The routes serve every daily game: the attempt knows its game, whose adapter (service.games)
+plays its moves and writes its view and record (a Gin attempt's are docs/GIN_DAILY.md's). The
+routes read the stores and hand the facts to the presenter (service.dailies.present)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,14 @@ from typing import Any
 import redis
 from flask import Response, current_app, jsonify, request
 
-from engine import gin, view
 from service.common import clock, keys
-from service.dailies import models, present, queue, store, verdicts
+from service.dailies import models, present, queue, ranking, store, verdicts
 from service.dailies.models import AttemptPath, MoveBody, WaitQuery
-from service.errors import ApiError
-from service.games import dailies
+from service.errors import ApiError, NoHint
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
 from service.web.limits import counted_read, limit_moves, read_pipeline
-from service.web.redisconn import acknowledge, get_queue, get_redis, settings
+from service.web.redisconn import acknowledge, get_queue, get_rankings, get_redis, settings
 from service.web.validation import checks_first
 
 bp = api_blueprint("attempts", __name__, "/api/attempts", authorised=True)
@@ -30,6 +29,19 @@ def _load(attempt_id: str) -> store.Attempt:
     if attempt is None:
         raise ApiError(404, "unknown_attempt", "no such attempt")
     return attempt
+
+
+def verified_rank(attempt: store.Attempt | store.AttemptHead) -> int | None:
+    """A verified ranked attempt's place on its day's board (read from the rankings), else
+    None without a read."""
+    if not (attempt.ranked and attempt.verification == "verified"):
+        return None
+    return ranking.rank_of(get_rankings(), attempt.date, attempt.id, attempt.kind)
+
+
+def _json(attempt: store.Attempt, rank: int | None) -> dict[str, Any]:
+    """``A`` with seat 0's view of the stored game."""
+    return present.attempt_json(attempt, attempt.daily.seat_view(attempt.played), rank)
 
 
 def _readable(attempt_id: str) -> store.Attempt:
@@ -58,7 +70,7 @@ def get_attempt(path: AttemptPath) -> Response:
         if head is None:
             raise ApiError(404, "unknown_attempt", "no such attempt")
         identity.require_reader(head)
-        tag = present.attempt_etag(head)
+        tag = present.version_tag(head, verified_rank(head))
         if request.if_none_match.contains(tag):
             return _private(Response(status=304), tag)
         stored = client.hgetall(key)
@@ -71,10 +83,11 @@ def get_attempt(path: AttemptPath) -> Response:
     identity.require_reader(attempt)
     # Unchanged since the client's copy (same seq, same verdict and rank): 304, without parsing
     # the game or building the view (issue 16).
-    tag = present.attempt_etag(attempt)
+    rank = verified_rank(attempt)
+    tag = present.version_tag(attempt, rank)
     if request.if_none_match.contains(tag):
         return _private(Response(status=304), tag)
-    return _private(jsonify({"attempt": present.attempt_json(client, attempt)}), tag)
+    return _private(jsonify({"attempt": _json(attempt, rank)}), tag)
 
 
 def _private(response: Response, tag: str) -> Response:
@@ -107,7 +120,8 @@ def get_verification(path: AttemptPath, query: WaitQuery) -> Response:
                 attempt = _load(attempt.id)
             else:
                 retry_after = verdicts.RETRY_AFTER
-    response = jsonify({"verification": present.verification_json(get_redis(), attempt)})
+    verification = present.verification_json(attempt, verified_rank(attempt))
+    response = jsonify({"verification": verification})
     if retry_after is not None:
         response.headers["Retry-After"] = str(retry_after)
     return response
@@ -149,20 +163,12 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
             # The attempt is in the finished set: the reconciler will queue it.
             current_app.logger.warning("could not enqueue verification for %s", attempt_id)
     acknowledge()  # the replicas have the move before the player is told (deploy/SCALING.md)
-    if updated.kind == dailies.GIN:
-        # As seat 0 saw them: the bot's knock card is face down (G6, GIN_DECISIONS D15).
-        return jsonify(
-            {
-                "attempt": present.gin_attempt_json(client, updated, game),
-                "events": [{"seat": s, "move": m} for s, m in gin.public_moves(events, 0)],
-            }
-        )
-    # The moves as seat 0 saw them (R10): a bot's face-down going-out card stays hidden (R4.3).
-    seat_view = view(game.state, 0)
-    seen = seat_view.history
+    # The view and the moves as seat 0 saw them (R10): a bot's face-down card stays hidden
+    # (R4.3, G6), from the game just played (not parsed again).
+    seat_view, seen = updated.daily.played_view(game, events)
     answer: dict[str, Any] = {
-        "attempt": present.attempt_json(client, updated, seat_view),
-        "events": [{"seat": s, "move": m} for s, m in seen[len(seen) - len(events) :]],
+        "attempt": present.attempt_json(updated, seat_view, verified_rank(updated)),
+        "events": [{"seat": s, "move": m} for s, m in seen],
     }
     return jsonify(answer)
 
@@ -173,27 +179,10 @@ def get_log(path: AttemptPath) -> Response:
     attempt = _readable(path.attempt_id)
     if attempt.status != "finished":
         raise ApiError(409, "not_finished", "the record is available once the round has ended")
-    if attempt.kind == dailies.GIN:
-        return jsonify(gin_log(attempt))
-    seed = present.seed_if_published(attempt.date, settings())
-    if seed is not None:
-        return jsonify(attempt.game.to_record(bytes.fromhex(seed)))
-    # Before the day closes the record can't be replayed anyway (no seed): it shows the moves as
-    # the player saw them, without a bot's face-down going-out card (R4.3).
-    record = attempt.game.to_record(None)
-    record["moves"] = [{"seat": s, "move": m} for s, m in view(attempt.game.state, 0).history]
-    return jsonify(record)
-
-
-def gin_log(attempt: store.Attempt) -> dict[str, Any]:
-    """A finished Gin attempt's ``gin-log/1``: complete with its seed once the day has closed;
-    before, without the seed and with the bot's face-down knock cards as ``??`` (G6)."""
-    match = attempt.match
-    if present.seed_if_published(attempt.date, settings(), dailies.GIN) is not None:
-        return match.to_record(reveal_seed=True)
-    record = match.to_record(reveal_seed=False)
-    record["moves"] = [{"seat": s, "move": m} for s, m in gin.public_moves(match.moves, 0)]
-    return record
+    # Before the day closes the record can't be replayed anyway (no seed): it shows the moves
+    # as the player saw them, without a bot's face-down card (R4.3, G6).
+    seed = present.published_seed(attempt.date, settings(), attempt.kind)
+    return jsonify(attempt.daily.daily_record(attempt.played, seed))
 
 
 @bp.get("/<id:attempt_id>/hint", responses=outputs.answers(models.Hint, 401, 403, 404, 409))
@@ -201,17 +190,7 @@ def get_hint(path: AttemptPath) -> Response:
     """The moves laying the most points from your hand now (owner, your play phase)."""
     attempt = _load(path.attempt_id)
     identity.require_owner(attempt)
-    if attempt.kind != dailies.PIKDAME:  # Gin's view carries its help (deadwood, suggestion)
-        raise ApiError(409, "wrong_phase", "a hint is available in Pik Dame's play phase")
-    seat_view = view(attempt.game.state, 0)
-    if seat_view.outcome is not None or seat_view.turn != 0 or seat_view.phase != "play":
-        raise ApiError(409, "wrong_phase", "a hint is available in your play phase")
-    # Imported lazily: the optimiser is heavy to import.
-    from engine.pikdame.optimiser import HINT, best_arrangement
-
-    # A web worker waits for this: the hint's small deterministic budget keeps it under 50 ms;
-    # past it the answer is the best found, marked as not proven optimal (issue 16).
-    best = best_arrangement(seat_view.hand, seat_view.melds[0], HINT)
-    return jsonify(
-        {"moves": [str(m) for m in best.moves], "points": best.points, "exact": best.exact}
-    )
+    try:
+        return jsonify(attempt.daily.daily_hint(attempt.played))
+    except NoHint as e:
+        raise ApiError(409, e.code, e.message) from None

@@ -1,8 +1,9 @@
 """The daily challenge and starting attempts (API.md: Daily challenge, Attempts), plus the
 archive's extras: ``GET /api/days`` and unranked practice of a closed day.
 
-Every route serves each daily game (issue 14, docs/GIN_DAILY.md): ``game=gin`` in the query (reads)
-or the body (starts) selects Gin's daily; without it the answers are Pik Dame's, as in API v1."""
+Every route serves each daily game (service.games.DAILY_GAMES, docs/GIN_DAILY.md): ``game=…`` in
+the query (reads) or the body (starts) selects one; without it the answers are the first daily
+game's, as in API v1."""
 
 from __future__ import annotations
 
@@ -11,14 +12,13 @@ from typing import Any
 
 from flask import Response, jsonify, request, session
 
-from engine import Game, view
+from service import games
 from service.accounts import store as accounts
 from service.common import clock, keys
 from service.dailies import archive, models, present, seen, store
 from service.dailies.days import known_day
 from service.dailies.models import DayPath, DaysQuery, GameQuery, StartBody
 from service.errors import ApiError, AttemptExists, NameTaken
-from service.games import dailies
 from service.habit import suspicious
 from service.web import caching, identity, outputs
 from service.web.apidoc import api_blueprint
@@ -105,15 +105,19 @@ def days(query: DaysQuery) -> Response:
     assert day is not None and launch is not None  # checked by DaysQuery and config
     first = max(launch.toordinal(), day.toordinal() - query.limit)
     dates = [dt.date.fromordinal(o).isoformat() for o in range(day.toordinal() - 1, first - 1, -1)]
-    client = get_redis()
-    return jsonify({"days": [present.day_json(client, d, config, query.game) for d in dates]})
+    pipe = get_redis().pipeline(transaction=False)
+    for d in dates:
+        pipe.get(keys.day_count(d, query.game))
+    counts = pipe.execute()
+    docs = [present.day_doc(d, config, n, query.game) for d, n in zip(dates, counts, strict=True)]
+    return jsonify({"days": docs})
 
 
 def _created(attempt: store.Attempt, token: str, game: object) -> tuple[Response, int]:
-    # A Pik Dame game just stored: seat 0's view from it, not from its record parsed again
-    # (as a move's answer does; half of a start's engine time, bench/results/profile_paths.md).
-    seat_view = view(game.state, 0) if isinstance(game, Game) else None
-    doc = present.attempt_json(get_redis(), attempt, seat_view)
+    # The game just stored: seat 0's view from it, not from its record parsed again (as a
+    # move's answer does; half of a start's engine time, bench/results/profile_paths.md). Just
+    # made: no verdict, no rank.
+    doc = present.attempt_json(attempt, attempt.daily.seat_view(game), None)
     body: dict[str, Any] = {"attempt": doc, "token": token}
     return jsonify(body), 201
 
@@ -122,7 +126,7 @@ def _new_game(
     date: str, name: str, ranked: bool, player: str, kind: str, practice: bool = False
 ) -> tuple[Response, int]:
     config = settings()
-    daily = dailies.of(kind)
+    daily = games.get(kind)
     game = daily.new(daily.seed(config.secret, date), name)
     now = clock.now(config)
     try:
@@ -162,7 +166,7 @@ def _requested_game() -> str:
     slot checked for ``attempt_exists`` is that game's (docs/GIN_DAILY.md)."""
     body = request.get_json(silent=True)
     game = body.get("game") if isinstance(body, dict) else None
-    return game if isinstance(game, str) and game in dailies.NAMES else dailies.PIKDAME
+    return game if isinstance(game, str) and game in games.DAILY_GAMES else games.DEFAULT
 
 
 def _can_start(date: str, game: str | None = None) -> tuple[str, bool]:

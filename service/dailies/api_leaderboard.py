@@ -1,5 +1,5 @@
 """Rankings (API.md): a day's board, the entries around one attempt, the all-time board; per
-daily game (``game=gin``: Gin's, docs/GIN_DAILY.md; without it Pik Dame's, as in API v1)."""
+daily game (``game=…``, docs/GIN_DAILY.md; without it the first daily game's, as in API v1)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from typing import Any
 
 from flask import Response, jsonify
 
-from service.common import clock, keys
+from service import games
+from service.common import clock
 from service.dailies import models, ranking
 from service.dailies.days import known_day
 from service.dailies.models import AroundPath, AroundQuery, DayPath, GamePageQuery
@@ -39,8 +40,9 @@ def all_time(query: GamePageQuery) -> Response:
 
 
 def _board(page: dict[str, Any], date: str, game: str) -> dict[str, Any]:
-    """A board's document: Gin's names its game; Pik Dame's keeps its v1 keys."""
-    extra = {} if game == keys.PIKDAME else {"game": game}
+    """A board's document: a marked daily game's names its game; the first's keeps its v1
+    keys."""
+    extra = {"game": game} if games.get(game).marked else {}
     return {**page, **extra, "provisional": provisional(date)}
 
 

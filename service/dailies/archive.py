@@ -14,9 +14,9 @@ ranking keys (a few bytes per attempt) stay, and replays are read from the archi
 Flask-free. :class:`Archive` is the storage interface: :class:`DirectoryArchive` writes files;
 an S3-compatible store can implement the same three methods.
 
-Each daily game has its own files (issue 14): Pik Dame's ``YYYY-MM-DD``, Gin's ``gin-YYYY-MM-DD``
-(lines with ``"game": "gin"`` and a ``gin-log/1`` record); the index ``pd:archived`` maps an
-attempt to its file's name.
+Each daily game has its own files: the first daily game's ``YYYY-MM-DD``, a marked one's
+``<game>-YYYY-MM-DD`` (lines with ``"game": <game>`` and its own record, e.g. Gin's ``gin-log/1``);
+the index ``pd:archived`` maps an attempt to its file's name.
 """
 
 from __future__ import annotations
@@ -37,12 +37,12 @@ from typing import Any, Protocol
 
 import redis
 
+from service import games
 from service.common import clock, keys
 from service.common.config import Settings
 from service.dailies import store
 from service.dailies.store import Attempt, Expiry
 from service.errors import ArchiveBusy, DayNotClosed
-from service.games import dailies
 
 DAY_S = 86400
 LOCK_MS = 600_000  # an archive file's lock expires (a dead holder) after ten minutes
@@ -131,25 +131,25 @@ def from_settings(settings: Settings) -> Archive:
     return DirectoryArchive(settings.archive_dir)
 
 
-def file_name(date: str, game: str = dailies.PIKDAME) -> str:
+def file_name(date: str, game: str = games.DEFAULT) -> str:
     """A day's archive file name (without the extension): per daily game."""
-    return date if game == dailies.PIKDAME else f"{game}-{date}"
+    return f"{game}-{date}" if games.get(game).marked else date
 
 
 def parse_file_name(name: str) -> tuple[str, str]:
     """The (date, game) of a day's archive file name (``file_name``'s inverse)."""
     if name[:1].isdigit():
-        return name, dailies.PIKDAME
+        return name, games.DEFAULT
     game, _, date = name.partition("-")
     return date, game
 
 
-def archived_days(game: str = dailies.PIKDAME) -> str:
-    """The zset of a daily game's archived days (Pik Dame's keeps its name)."""
-    return keys.ARCHIVED_DAYS if game == dailies.PIKDAME else f"{keys.ARCHIVED_DAYS}:{game}"
+def archived_days(game: str = games.DEFAULT) -> str:
+    """The zset of a daily game's archived days (the first daily game's keeps its name)."""
+    return f"{keys.ARCHIVED_DAYS}:{game}" if games.get(game).marked else keys.ARCHIVED_DAYS
 
 
-def day_attempt_ids(client: redis.Redis[str], date: str, game: str = dailies.PIKDAME) -> list[str]:
+def day_attempt_ids(client: redis.Redis[str], date: str, game: str = games.DEFAULT) -> list[str]:
     """The ranked attempts of a day: their index set, or (days stored before it existed) the
     players' slots."""
     ids = set(client.smembers(keys.day_ids(date, game)))
@@ -160,29 +160,19 @@ def day_attempt_ids(client: redis.Redis[str], date: str, game: str = dailies.PIK
 
 
 def entry(attempt: Attempt, seed: bytes) -> dict[str, Any]:
-    """One archive line: the attempt's public facts and its record with the seed (F6; a Gin
-    attempt's ``gin-log/1``, the line marked ``"game": "gin"``)."""
-    if attempt.kind == dailies.GIN:
-        return {
-            "attempt_id": attempt.id,
-            "date": attempt.date,
-            "game": dailies.GIN,
-            "name": attempt.name,
-            "verification": attempt.verification,
-            "score": attempt.score if attempt.verification == "verified" else None,
-            "turns": attempt.turns if attempt.verification == "verified" else None,
-            "reason": attempt.reason,
-            "record": attempt.match.to_record(reveal_seed=True),
-        }
+    """One archive line: the attempt's public facts and its record with the seed (F6; a marked
+    daily game's own record, e.g. Gin's ``gin-log/1``, the line naming its ``game``)."""
+    daily = attempt.daily
     return {
         "attempt_id": attempt.id,
         "date": attempt.date,
+        **({"game": daily.name} if daily.marked else {}),
         "name": attempt.name,
         "verification": attempt.verification,
         "score": attempt.score if attempt.verification == "verified" else None,
         "turns": attempt.turns if attempt.verification == "verified" else None,
         "reason": attempt.reason,
-        "record": attempt.game.to_record(seed),
+        "record": daily.daily_record(attempt.played, seed),
     }
 
 
@@ -203,7 +193,7 @@ def archive_day(
     archive: Archive,
     date: str,
     settings: Settings,
-    game: str = dailies.PIKDAME,
+    game: str = games.DEFAULT,
     on_wait: Callable[[], None] | None = None,
 ) -> int:
     """Archive the day's finished ranked records of ``game``, then let the day's attempts
@@ -222,7 +212,7 @@ def _archive_day(
 ) -> int:
     """:func:`archive_day` holding the file's lock: the attempts are read under it, so a
     deletion's renamed names are either read here or rewritten in the file after."""
-    seed = dailies.of(game).seed(settings.secret, date)
+    seed = games.get(game).seed(settings.secret, date)
     name = file_name(date, game)
     ids = day_attempt_ids(client, date, game)
     attempts = [a for a in map(lambda i: store.load(client, i), ids) if a]
@@ -261,7 +251,7 @@ def archive_closed_days(
     its file name (Pik Dame's: the date) -> records written, or why not yet."""
     done: dict[str, int | str] = {}
     apply_renames(client, archive)  # a deletion's renames left while a file was busy
-    for game in dailies.NAMES:
+    for game in games.DAILY_GAMES:
         archived = set(client.zrange(archived_days(game), 0, -1))
         for date in client.zrange(keys.days_index(game), 0, -1):
             if date in archived or not clock.is_closed(date, settings):
@@ -279,7 +269,7 @@ def sweep(client: redis.Redis[str], settings: Settings) -> int:
     delete a token whose attempt is gone. Returns how many keys it touched. (A scan of the
     attempt and token keys: run by the hourly ``pikdame archive``, not by requests.)"""
     keep_s = settings.keep_days * DAY_S
-    archived = {g: set(client.zrange(archived_days(g), 0, -1)) for g in dailies.NAMES}
+    archived = {g: set(client.zrange(archived_days(g), 0, -1)) for g in games.DAILY_GAMES}
     touched = 0
     for key in client.scan_iter(match=keys.attempt("*"), count=1000):
         if client.ttl(key) != -1:
@@ -287,7 +277,7 @@ def sweep(client: redis.Redis[str], settings: Settings) -> int:
         date, ranked, token, kind = client.hmget(key, ["date", "ranked", "token", "kind"])
         if date is None:
             continue
-        done = date in archived.get(kind or dailies.PIKDAME, set())
+        done = date in archived.get(kind or games.DEFAULT, set())
         if done or (ranked != "1" and clock.is_closed(date, settings)):
             client.expire(key, keep_s)
             if token:

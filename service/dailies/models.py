@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 from pydantic import ConfigDict, Field
 
+from service import games
 from service.web.inputs import DayText, Id, Limit, NameBody, PageQuery, PathDay, Radius, WaitSeconds
 from service.web.outputs import Document
 from service.web.validation import ApiModel
@@ -29,30 +30,30 @@ class AroundPath(ApiModel):
     attempt_id: Id
 
 
-#: The daily games (docs/GIN_DAILY.md): ``game=gin`` selects Gin's daily, the default Pik Dame's.
-DailyGameName: TypeAlias = Literal["pikdame", "gin"]
+#: The daily games (service.games.DAILY_GAMES, docs/GIN_DAILY.md): ``game=…`` selects one.
+DailyGameName: TypeAlias = games.DailyGameName
 
 
-GAME_FIELD: Final = "the daily game (docs/GIN_DAILY.md); default pikdame"
+GAME_FIELD: Final = f"the daily game (docs/GIN_DAILY.md); default {games.DEFAULT}"
 
 
 class GamePageQuery(PageQuery):
-    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+    game: DailyGameName = Field(default=games.DEFAULT, description=GAME_FIELD)
 
 
 class GameQuery(ApiModel):
-    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+    game: DailyGameName = Field(default=games.DEFAULT, description=GAME_FIELD)
 
 
 class DaysQuery(ApiModel):
     before: DayText | None = Field(default=None, description="default: today")
     limit: Limit = 30
-    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+    game: DailyGameName = Field(default=games.DEFAULT, description=GAME_FIELD)
 
 
 class AroundQuery(ApiModel):
     radius: Radius = 5
-    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+    game: DailyGameName = Field(default=games.DEFAULT, description=GAME_FIELD)
 
 
 class WaitQuery(ApiModel):
@@ -64,7 +65,7 @@ class WaitQuery(ApiModel):
 class StartBody(NameBody):
     """Starting a daily attempt: the name and the daily game (docs/GIN_DAILY.md)."""
 
-    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+    game: DailyGameName = Field(default=games.DEFAULT, description=GAME_FIELD)
 
 
 class MoveBody(ApiModel):
@@ -89,7 +90,7 @@ class Day(Document):
     """A day's challenge; its seed once the day and its grace have closed (F4)."""
 
     date: str = Field(json_schema_extra={"format": "date"})
-    game: Literal["pikdame", "gin"] = Field(description="gin: ?game=gin (docs/GIN_DAILY.md)")
+    game: games.DailyGameName = Field(description="gin: ?game=gin (docs/GIN_DAILY.md)")
     engine: str
     commitment: str = Field(pattern="^[0-9a-f]{64}$")
     opens_at: str = Field(json_schema_extra={"format": "date-time"})
@@ -183,7 +184,7 @@ class Attempt(Document):
 
     id: str
     date: str = Field(json_schema_extra={"format": "date"})
-    game: Literal["gin"] | None = Field(
+    game: games.MarkedDailyGameName | None = Field(
         None, description="gin on a Gin daily attempt; absent: Pik Dame (docs/GIN_DAILY.md)"
     )
     name: str
@@ -264,7 +265,9 @@ class Entry(Document):
 
 class Board(Document):
     date: str = Field(json_schema_extra={"format": "date"})
-    game: Literal["gin"] | None = Field(None, description="gin on Gin's boards (?game=gin)")
+    game: games.MarkedDailyGameName | None = Field(
+        None, description="gin on Gin's boards (?game=gin)"
+    )
     total: int
     entries: list[Entry]
     provisional: bool = Field(

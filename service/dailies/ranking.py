@@ -15,6 +15,7 @@ import redis
 from redis.client import Pipeline
 from redis.commands.core import Script
 
+from service import games
 from service.common import keys
 
 SCORE_BITS: Final = 13  # scores -4096 … 4095 (a round can score at most about ±2200, R1/R7.3)
@@ -87,7 +88,7 @@ def _page(
     radius: int = 0,
     pipe: Pipeline[str] | None = None,
     strip: Strip | None = None,
-    game: str = keys.PIKDAME,
+    game: str = games.DEFAULT,
 ) -> tuple[int, int, int, list[dict[str, Any]]] | None:
     """(total, first index, member's index or -1, entries); None when ``member`` is not ranked."""
     if not _script:
@@ -122,6 +123,8 @@ def _page(
     # One pass, the key unpacked inline (decode_key's arithmetic): a page of 50 is built on
     # every leaderboard read.
     first = int(start) + 1
+    tie_break = games.get(game).tie_break  # a game's own tie-break named beside ``turns``
+    named = tie_break != "turns"
     entries = []
     for i, (attempt_id, key, name) in enumerate(zip(ids, flat[1::2], found, strict=True)):
         k = int(float(key))
@@ -133,8 +136,8 @@ def _page(
             "turns": turns,
             "attempt_id": attempt_id,
         }
-        if game != keys.PIKDAME:  # Gin's tie-break is the hands (docs/GIN_DAILY.md)
-            entry["hands"] = turns
+        if named:
+            entry[tie_break] = turns
         entries.append(entry)
     return int(total), int(start), int(position), entries
 
@@ -146,7 +149,7 @@ def day_page(
     limit: int,
     pipe: Pipeline[str] | None = None,
     strip: Strip | None = None,
-    game: str = keys.PIKDAME,
+    game: str = games.DEFAULT,
 ) -> dict[str, Any]:
     """One page of a day's leaderboard (verified attempts only)."""
     page = _page(client, date, offset, offset + limit - 1, pipe=pipe, strip=strip, game=game)
@@ -162,7 +165,7 @@ def around(
     radius: int,
     pipe: Pipeline[str] | None = None,
     strip: Strip | None = None,
-    game: str = keys.PIKDAME,
+    game: str = games.DEFAULT,
 ) -> dict[str, Any] | None:
     """The entries around one ranked attempt, or None when it is not on the board."""
     page = _page(client, date, 0, 0, attempt_id, radius, pipe=pipe, strip=strip, game=game)
@@ -179,7 +182,7 @@ def around(
 
 
 def rank_of(
-    client: redis.Redis[str], date: str, attempt_id: str, game: str = keys.PIKDAME
+    client: redis.Redis[str], date: str, attempt_id: str, game: str = games.DEFAULT
 ) -> int | None:
     """The attempt's current 1-based rank, or None when it is not ranked."""
     position = client.zrevrank(keys.day_rank(date, game), attempt_id)
@@ -187,7 +190,7 @@ def rank_of(
 
 
 def alltime_page(
-    client: redis.Redis[str], offset: int, limit: int, game: str = keys.PIKDAME
+    client: redis.Redis[str], offset: int, limit: int, game: str = games.DEFAULT
 ) -> dict[str, Any]:
     """Per player: the sum of verified daily scores of ``game``, with days played and the best
     day."""

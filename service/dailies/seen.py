@@ -17,6 +17,7 @@ import math
 
 import redis
 
+from service import games
 from service.common import clock, keys
 from service.common.config import Settings
 
@@ -44,8 +45,8 @@ def carry_over(client: redis.Redis[str], date: str, source: str, target: str, tt
     """Player ``target`` (an account's home player) has seen whatever player ``source`` (the
     device signing in) has seen of ``date``, in every daily game."""
     pipe = client.pipeline(transaction=False)
-    for game in keys.DAILY_GAMES:
+    for game in games.DAILY_GAMES:
         pipe.get(keys.day_seen(date, source, game))
-    for game, attempt_id in zip(keys.DAILY_GAMES, pipe.execute(), strict=True):
+    for game, attempt_id in zip(games.DAILY_GAMES, pipe.execute(), strict=True):
         if attempt_id is not None:
             mark(client, date, target, str(attempt_id), game, ttl_s)

@@ -16,13 +16,11 @@ from typing import Any, Final, TypeVar, cast
 
 import redis
 
-from engine import Game
-from engine.gin import GinMatch
+from service import games
 from service.accounts import names
 from service.common import keys
 from service.errors import AttemptExists, NameTaken, Stale
-from service.games import dailies
-from service.games.dailies import player_turns as player_turns  # re-exported
+from service.games import GameAdapter
 from service.habit import played
 
 
@@ -54,25 +52,18 @@ class Attempt:
     finished_ms: int | None
     verification: str | None  # None (unranked or playing) | queued | verified | rejected
     score: int | None  # the live round score of seat 0, set when the round ends
-    turns: int | None  # the tie-break: the player's turns (Pik Dame), the hands (Gin)
+    turns: int | None  # the tie-break (the adapter's ``tie_break``: turns, hands …)
     reason: str | None
-    kind: str = dailies.PIKDAME  # the daily game (issue 14); stored only for Gin
+    kind: str = games.DEFAULT  # the daily game; stored only for a marked one
 
     @property
-    def daily(self) -> dailies.DailyGame:
-        return dailies.of(self.kind)
+    def daily(self) -> GameAdapter:
+        return games.get(self.kind)
 
     @property
-    def game(self) -> Game:
-        """A Pik Dame attempt's game."""
-        assert self.kind == dailies.PIKDAME, self.kind
-        return Game.from_json(json.loads(self.game_json))
-
-    @property
-    def match(self) -> GinMatch:
-        """A Gin attempt's match."""
-        assert self.kind == dailies.GIN, self.kind
-        return GinMatch.from_json(json.loads(self.game_json))
+    def played(self) -> Any:
+        """The attempt's game as its adapter loads it (hidden cards inside)."""
+        return self.daily.load(json.loads(self.game_json))
 
     def owned_by_token(self, token: str) -> bool:
         return hmac.compare_digest(token_hash(token), self.token_hash)
@@ -99,7 +90,7 @@ class Attempt:
             score=opt_int("score"),
             turns=opt_int("turns"),
             reason=h.get("reason") or None,
-            kind=h.get("kind") or dailies.PIKDAME,
+            kind=h.get("kind") or games.DEFAULT,
         )
 
 
@@ -132,7 +123,7 @@ class AttemptHead:
     status: str
     seq: int
     verification: str | None
-    kind: str = dailies.PIKDAME
+    kind: str = games.DEFAULT
 
     def owned_by_token(self, token: str) -> bool:
         return hmac.compare_digest(token_hash(token), self.token_hash)
@@ -152,7 +143,7 @@ class AttemptHead:
             status=status or "",
             seq=int(seq or 0),
             verification=verification or None,
-            kind=kind or dailies.PIKDAME,
+            kind=kind or games.DEFAULT,
         )
 
 
@@ -174,6 +165,10 @@ def transaction(
 Played = tuple[Attempt, Any, list[tuple[int, str]], bool]
 
 
+def _dumps(daily: GameAdapter, game: Any) -> str:
+    return json.dumps(daily.to_json(game), separators=(",", ":"))
+
+
 def token_hash(token: str) -> str:
     """Only a token's SHA-256 is stored: a leaked database cannot act as a player."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -191,20 +186,20 @@ def create(
     name: str,
     player: str,
     ranked: bool,
-    game: Game | GinMatch,
+    game: Any,
     now_ms: int,
     day_ordinal: int,
     expiry: Expiry | None = None,
-    kind: str = dailies.PIKDAME,
+    kind: str = games.DEFAULT,
 ) -> tuple[Attempt, str]:
     """Store a new attempt and return it with its bearer token (shown once, stored hashed).
 
     A ranked attempt claims the player's slot for the day and the look of its name in one
     transaction (on the day's slot), so two concurrent starts by one player yield one attempt and
     one ``AttemptExists``, and a look-alike of another player's name of the day ``NameTaken``.
-    Slots, names, counts and ids are per daily game ``kind`` (issue 14).
+    Slots, names, counts and ids are per daily game ``kind``.
     """
-    daily = dailies.of(kind)
+    daily = games.get(kind)
     attempt_id = secrets.token_hex(8)
     token = secrets.token_urlsafe(32)
     fields: dict[str | bytes, str | int | float | bytes] = {
@@ -216,10 +211,10 @@ def create(
         "ranked": "1" if ranked else "0",
         "status": "playing",
         "seq": str(daily.seq(game)),
-        "game": dailies.dumps(daily, game),
+        "game": _dumps(daily, game),
         "created": str(now_ms),
     }
-    if kind != dailies.PIKDAME:  # a Pik Dame attempt's hash keeps its fields
+    if daily.marked:  # the first daily game's attempt hash keeps its fields
         fields["kind"] = kind
     slot = keys.player_day(date, player, kind)
     lookalikes = keys.day_skeletons(date, kind)
@@ -273,7 +268,7 @@ def attempt_for_token(client: redis.Redis[str], token: str) -> Attempt | None:
 
 
 def attempt_for_player(
-    client: redis.Redis[str], date: str, player: str, kind: str = dailies.PIKDAME
+    client: redis.Redis[str], date: str, player: str, kind: str = games.DEFAULT
 ) -> str | None:
     value = client.get(keys.player_day(date, player, kind))
     return None if value is None else str(value)
@@ -309,7 +304,7 @@ def play(
         daily = current.daily
         game = daily.load(json.loads(current.game_json))
         events = daily.play(game, move)
-        update: dict[str, str] = {"seq": str(daily.seq(game)), "game": dailies.dumps(daily, game)}
+        update: dict[str, str] = {"seq": str(daily.seq(game)), "game": _dumps(daily, game)}
         finished = daily.finished(game)
         if finished:
             score, turns = daily.result(game)

@@ -10,7 +10,7 @@ order, the same request log line, the same read counter):
 - one pipelined round trip: the read's rate-limit count (service.web.limits' key for
   ``attempts.get_attempt``) and the attempt's head (service.dailies.store.HEAD_FIELDS);
 - 304 only when the bearer token is the attempt's own and the client's tag is the current one
-  (service.dailies.present.attempt_etag: a verified ranked attempt's tag needs its rank, so it is
+  (service.dailies.present.version_tag: a verified ranked attempt's tag needs its rank, so it is
   left to Flask).
 
 Everything else goes on to Flask untouched, with the count already taken (``PRECOUNTED``): no

@@ -11,12 +11,13 @@ from typing import Any
 
 from flask import Response, jsonify
 
+from service import games
 from service.accounts import owners
 from service.common import clock
 from service.dailies import par, ranking, store
 from service.dailies.models import AttemptPath, GameQuery
 from service.errors import ApiError
-from service.games.tables import GAMES
+from service.games import GAMES
 from service.habit import field, history, models, played, streaks
 from service.habit.models import LangQuery
 from service.lobby import ratings
@@ -28,7 +29,6 @@ from service.web.redisconn import get_rankings, get_redis, settings
 from service.web.validation import checks_first
 
 bp = api_blueprint("habit", __name__, "/api", authorised=True)
-GAME = "pikdame"
 
 
 @bp.get("/me/stats", responses=outputs.answers(models.Me, 401, 422))
@@ -104,7 +104,7 @@ def place_doc(attempt: store.Attempt) -> dict[str, Any]:
     client = get_rankings()
     assert attempt.score is not None
     ranked = attempt.verification == "verified"
-    game = attempt.kind  # the field of the attempt's own daily game (issue 14)
+    game = attempt.kind  # the field of the attempt's own daily game
     where = field.place(client, attempt.date, attempt.score, ranked, game)
     rank = ranking.rank_of(client, attempt.date, attempt.id, game) if ranked else None
     return {
@@ -121,7 +121,7 @@ def place_doc(attempt: store.Attempt) -> dict[str, Any]:
         "total": where.others + 1,
         "histogram": field.histogram(client, attempt.date, game),
         "mark": field.bucket_of(attempt.score),
-        "par": par.read(client, attempt.date) if game == GAME else None,  # Pik Dame's Zen par
+        "par": par.read(client, attempt.date) if attempt.daily.has_par else None,
     }
 
 
@@ -135,12 +135,7 @@ def place(path: AttemptPath) -> Response:
     return jsonify(place_doc(_finished(path.attempt_id)))
 
 
-#: The game's name in a share text of another daily game than Pik Dame (issue 14), until the
-#: pages' strings have a ``share.field.<game>`` of their own.
-SHARE_NAMES = {"gin": "Gin Rommé"}
-
-
-def share_text(doc: dict[str, Any], streak: int, lang: str, game: str = GAME) -> str:
+def share_text(doc: dict[str, Any], streak: int, lang: str, game: str = games.DEFAULT) -> str:
     """Date, game, score, place, percentage and streak; never a card (spoiler-free). Without a
     percentage (no one else in the field yet) its part is left out, not shown as "– %"."""
     table = strings(lang)
@@ -158,8 +153,8 @@ def share_text(doc: dict[str, Any], streak: int, lang: str, game: str = GAME) ->
         "streak": str(streak),
     }
     text = table.get(f"share.field.{game}") or table["share.field"]
-    if game in SHARE_NAMES and f"share.field.{game}" not in table:
-        text = text.replace("Pik Dame", SHARE_NAMES[game], 1)
+    if f"share.field.{game}" not in table:  # the first daily game's text, with this game's name
+        text = text.replace(games.get(games.DEFAULT).title, games.get(game).title, 1)
     if not percentage:
         text = text.replace(" · {percentage} %", "")
     for name, value in values.items():

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Response, jsonify
 
+from service import games
 from service.accounts import owners
 from service.common import clock
 from service.errors import ApiError, LeagueFull
@@ -88,13 +89,13 @@ def board(path: LeaguePath, query: LeagueQuery) -> Response:
     def closed(day: str) -> bool:
         return clock.is_closed(day, config)
 
-    game = query.game  # a league's boards per daily game (issue 14); its members are shared
+    game = query.game  # a league's boards per daily game; its members are shared
     doc: dict[str, Any] = {
         "league": leagues.summary(client, code, identity.caller_owner()),
         "day": leagues.day_board(client, code, date, closed, game),
         "all_time": leagues.all_time_board(client, code, today, closed, game),
     }
-    if game != leagues.GAME:  # Pik Dame's answer keeps its v1 keys
+    if games.get(game).marked:  # the first daily game's answer keeps its v1 keys
         doc["game"] = game
     return jsonify(doc)
 

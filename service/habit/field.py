@@ -16,6 +16,7 @@ from typing import Final
 import redis
 from redis.client import Pipeline
 
+from service import games
 from service.common import keys
 from service.dailies import ranking
 
@@ -53,7 +54,7 @@ class Place:
         return per_mille / 10
 
 
-def queue_place(pipe: Pipeline[str], date: str, score: int, game: str = keys.PIKDAME) -> None:
+def queue_place(pipe: Pipeline[str], date: str, score: int, game: str = games.DEFAULT) -> None:
     """Queue the three O(log n) reads :func:`place_from` turns into a :class:`Place`."""
     low, high = score_range(score)
     board = keys.day_rank(date, game)
@@ -72,7 +73,7 @@ def place_from(score: int, replies: list[int], ranked: bool) -> Place:
 
 
 def place(
-    client: redis.Redis[str], date: str, score: int, ranked: bool, game: str = keys.PIKDAME
+    client: redis.Redis[str], date: str, score: int, ranked: bool, game: str = games.DEFAULT
 ) -> Place:
     pipe = client.pipeline(transaction=False)
     queue_place(pipe, date, score, game)
@@ -98,7 +99,7 @@ return out
 
 
 def places(
-    client: redis.Redis[str], results: list[tuple[str, int]], game: str = keys.PIKDAME
+    client: redis.Redis[str], results: list[tuple[str, int]], game: str = games.DEFAULT
 ) -> list[float | None]:
     """Matchpoint percentages (one decimal) of verified ``(date, score)`` results of daily game
     ``game``, in one round trip however many (each ranked on its day's board, so no tie with
@@ -116,7 +117,7 @@ def places(
 
 
 def histogram(
-    client: redis.Redis[str], date: str, game: str = keys.PIKDAME
+    client: redis.Redis[str], date: str, game: str = games.DEFAULT
 ) -> list[dict[str, int]]:
     """The day's verified scores as bars ``{"from", "to", "count"}``, lowest first."""
     counts = client.hgetall(keys.day_histogram(date, game))

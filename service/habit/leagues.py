@@ -17,6 +17,7 @@ from typing import Any, Final, cast
 
 import redis
 
+from service import games
 from service.common import keys
 from service.errors import LeagueFull
 from service.habit import field
@@ -28,7 +29,7 @@ MAX_NAME: Final = 40
 MAX_MEMBERS: Final = 50
 WINDOW_DAYS: Final = 30
 BEST_OF: Final = 20
-GAME: Final = "pikdame"
+GAME: Final = games.DEFAULT  # the boards of a request without ``game``
 
 
 # Whether a day has closed (service.common.clock.is_closed with the settings): its matchpoints are

@@ -6,6 +6,7 @@ from typing import Annotated, Final, Literal, TypeAlias
 
 from pydantic import AfterValidator, Field
 
+from service import games
 from service.accounts import names
 from service.dailies.models import GAME_FIELD, DailyGameName
 from service.web.inputs import MAX_ID, NAME_PATTERN, DayText, Lang
@@ -49,7 +50,7 @@ class LangQuery(ApiModel):
 
 class LeagueQuery(ApiModel):
     date: DayText | None = Field(default=None, description="the daily board's day (default: today)")
-    game: DailyGameName = Field(default="pikdame", description=GAME_FIELD)
+    game: DailyGameName = Field(default=games.DEFAULT, description=GAME_FIELD)
 
 
 class LeagueBody(ApiModel):
@@ -78,7 +79,7 @@ class DayScore(Document):
 
 
 class Stats(Document):
-    game: Literal["pikdame", "gin"] = Field(description="gin: ?game=gin (docs/GIN_DAILY.md)")
+    game: games.DailyGameName = Field(description="gin: ?game=gin (docs/GIN_DAILY.md)")
     games: int
     average: float | None
     best: int | None
@@ -122,7 +123,7 @@ class PlayedGame(Document):
 
     type: Literal["attempt", "table"] = Field(description="a daily attempt, or a table's game")
     id: str = Field(description="the attempt's or the table's id")
-    game: Literal["pikdame", "gin", "tausende"]
+    game: games.ListedGameName
     date: str | None = Field(
         default=None, json_schema_extra={"format": "date"}, description="an attempt's day"
     )
@@ -213,4 +214,6 @@ class LeagueDoc(Document):
     league: League
     day: LeagueDay
     all_time: LeagueAllTime
-    game: Literal["gin"] | None = Field(None, description="gin on Gin's boards (?game=gin)")
+    game: games.MarkedDailyGameName | None = Field(
+        None, description="gin on Gin's boards (?game=gin)"
+    )

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 import redis
 
+from service import games
 from service.common import keys
 
 KEEP: Final = 50  # entries per player id; the list shows at most this many
@@ -55,12 +56,10 @@ def table_summary(table_id: str, game: str, players: int) -> dict[str, Any]:
 
 
 def replay_url(summary: dict[str, Any]) -> str:
-    """The page showing the game again (templates/<game>/replay.html)."""
+    """The page showing the game again (its game's replay viewer, templates/<game>/replay.html)."""
     if summary["type"] == "table":
         return f"/tables/{summary['id']}/replay"
-    if summary["game"] == "gin":
-        return f"/gin/replay/{summary['id']}"
-    return f"/replay/{summary['id']}"
+    return games.get(summary["game"]).pages.replay_url(summary["id"])
 
 
 def listing(client: redis.Redis[str], players: Iterable[str]) -> list[dict[str, Any]]:

@@ -14,9 +14,10 @@ from typing import Final
 import redis
 from redis.client import Pipeline
 
+from service import games
 from service.common import keys
 
-GAMES: Final = ("pikdame", "gin")  # daily games with streaks (issue 14: Gin joined)
+GAMES: Final = games.DAILY_GAMES  # every daily game has its streak
 
 # KEYS[1] the streak, ARGV[1] the day's ordinal, ARGV[2] its date. Also run inside the verifier's
 # ranking script (worker.verify.RANK_LUA), with its own key and argument numbers.

@@ -13,10 +13,11 @@ from typing import Any, Final
 
 import redis
 
+from service import games
 from service.accounts import store as accounts
 from service.common import keys
 from service.dailies import ranking, store
-from service.games.tables import GAMES
+from service.games import GAMES
 from service.lobby import ratings
 
 KEEP_SECONDS: Final = 30 * 86400  # how long a day's start addresses are kept for review
@@ -33,7 +34,7 @@ def note_start(
     date: str,
     attempt_id: str,
     address: str,
-    game: str = keys.PIKDAME,
+    game: str = games.DEFAULT,
     ranked: bool = True,
 ) -> None:
     """Remember which address started an attempt of today (per daily game): the ranked ones
@@ -51,16 +52,15 @@ def note_account(client: redis.Redis[str], account_id: str, address: str) -> Non
 
 def report(client: redis.Redis[str], rankings: redis.Redis[str], date: str) -> dict[str, Any]:
     """The day's patterns, each a list sorted for stable output (``client``: game state and
-    accounts; ``rankings``: the boards): Pik Dame's at the top level as before, and each other
-    daily game's ranked starts and top scores under its name (``"gin"``, issue 14)."""
-    found = _day_report(client, rankings, date, keys.PIKDAME)
+    accounts; ``rankings``: the boards): the first daily game's at the top level as before, and
+    each marked daily game's ranked starts and top scores under its name."""
+    found = _day_report(client, rankings, date, games.DEFAULT)
     many = _many_accounts(client)
     out: dict[str, Any] = {"date": date, **found, "many_accounts_one_address": many}
     # rated tables (docs/LOBBY.md): the same accounts, or one address, meeting again and again
     out["rated_pairings"] = ratings.repeated_pairings(client, sorted(GAMES), REPEATED_PAIRINGS)
-    for game in keys.DAILY_GAMES:
-        if game != keys.PIKDAME:
-            out[game] = _day_report(client, rankings, date, game)
+    for game in games.MARKED_DAILY_GAMES:
+        out[game] = _day_report(client, rankings, date, game)
     return out
 
 

@@ -17,7 +17,7 @@ from flask import Response, current_app, jsonify
 
 from service.common import clock, connect, keys
 from service.errors import ApiError
-from service.games.tables import GAMES
+from service.games import GAMES
 from service.lobby import matcher, models, present, ratings, stream
 from service.lobby.matcher import Pool, Seeker
 from service.lobby.models import BoardQuery, GamePath, LobbyQuery, MatchBody

@@ -26,7 +26,7 @@ import redis
 
 from service.common import keys
 from service.errors import TableError
-from service.games.tables import GAMES
+from service.games import GAMES
 from service.lobby import ratings, scripts
 from service.tables import store as tables
 from service.tables.store import Changed, Lifetimes, Sitter, Table

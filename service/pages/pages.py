@@ -15,11 +15,10 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
+from service import games
 from service.dailies import replays, store
 from service.dailies.archive import from_settings as archive_of
-from service.dailies.gin_replays import gin_positions
 from service.errors import DayOpen, UnknownReplay
-from service.games.tables import GAMES
 from service.pages import assets, learn
 from service.pages.strings import LANGS, strings
 from service.tables import store as tables
@@ -32,8 +31,8 @@ TEMPLATES: Final = Path(__file__).resolve().parents[2] / "templates"
 STATIC: Final = TEMPLATES / "static"
 LANG_COOKIE: Final = "lang"
 #: The games of the "Spielen" page, and those its table pages can show (<game>/table.html).
-TABLE_GAMES: Final = ("pikdame", "gin", "tausende")
-PLAYABLE: Final = ("pikdame", "gin", "tausende")
+TABLE_GAMES: Final = tuple(g for g in games.LISTED if g in games.TABLE_GAMES)
+PLAYABLE: Final = TABLE_GAMES
 
 bp = Blueprint(
     "pages",
@@ -103,22 +102,34 @@ def today() -> Response:
     return page("today.html", "today", rank_anonymous=settings().rank_anonymous)
 
 
-@bp.get("/play/<attempt_id>")
-def play(attempt_id: str) -> Response:
-    """The table of one attempt (the API decides whether this browser may see it)."""
-    return page(game_page("pikdame", "play"), "play", attempt_id=attempt_id)
+def _game_pages(name: str) -> None:
+    """A game's own pages under its URLs (its adapter's ``pages``): its rules, and for a daily
+    game an attempt's board (``<prefix>/play/<id>``: the API decides whether this browser may see
+    it) and the replay viewer of a finished attempt (``<prefix>/replay/<id>``, reading
+    ``/replay/<id>/positions``). A marked game's endpoints carry its name (``gin_play``)."""
+    adapter = games.get(name)
+
+    def own(endpoint: str) -> str:
+        return f"{name}_{endpoint}" if adapter.marked else endpoint
+
+    def rules() -> Response:
+        return page(game_page(name, f"rules_{current_lang()}"), "rules")
+
+    def play(attempt_id: str) -> Response:
+        return page(game_page(name, "play"), "play", attempt_id=attempt_id)
+
+    def replay_viewer(attempt_id: str) -> Response:
+        return page(game_page(name, "replay"), "replay", attempt_id=attempt_id, table_id="")
+
+    bp.add_url_rule(adapter.pages.rules, f"rules_{name}" if adapter.marked else "rules", rules)
+    if adapter.daily:
+        prefix = adapter.pages.prefix
+        bp.add_url_rule(f"{prefix}/play/<attempt_id>", own("play"), play)
+        bp.add_url_rule(f"{prefix}/replay/<attempt_id>", own("replay_viewer"), replay_viewer)
 
 
-@bp.get("/gin/play/<attempt_id>")
-def gin_play(attempt_id: str) -> Response:
-    """A Gin daily attempt (docs/GIN_DAILY.md) on the Gin board (the API decides who sees it)."""
-    return page(game_page("gin", "play"), "play", attempt_id=attempt_id)
-
-
-@bp.get("/gin/replay/<attempt_id>")
-def gin_replay_viewer(attempt_id: str) -> Response:
-    """A finished Gin daily match of a closed day, hand by hand (``/replay/<id>/positions``)."""
-    return page(game_page("gin", "replay"), "replay", attempt_id=attempt_id, table_id="")
+for _name in games.LISTED:
+    _game_pages(_name)
 
 
 @bp.get("/rankings")
@@ -129,11 +140,6 @@ def rankings() -> Response:
 @bp.get("/archive")
 def archive() -> Response:
     return page("archive.html", "archive")
-
-
-@bp.get("/replay/<attempt_id>")
-def replay_viewer(attempt_id: str) -> Response:
-    return page(game_page("pikdame", "replay"), "replay", attempt_id=attempt_id)
 
 
 @bp.get("/account")
@@ -170,16 +176,11 @@ def league(code: str) -> Response:
     return page("league.html", "leagues", code=code)
 
 
-@bp.get("/rules")
-def rules() -> Response:
-    return page(game_page("pikdame", f"rules_{current_lang()}"), "rules")
-
-
 @bp.get("/spielen")
 def new_table() -> Response:
     """Make a table (issue 12): game, seats, bot levels, house rules (R9). A game is offered
     once the backend has it and the table page can show it; the others show "bald"."""
-    offered = [game for game in PLAYABLE if game in GAMES]
+    offered = [game for game in PLAYABLE if game in games.GAMES]
     return page("table_new.html", "tables", games=TABLE_GAMES, offered=offered)
 
 
@@ -218,7 +219,7 @@ def table(table_id: str) -> Response:
     """One table: the waiting room, the game live, round results and the final standings; the
     page of the table's game (an unknown table gets Pik Dame's page, which says so)."""
     found = tables.load(get_redis(), table_id)
-    game = found.game if found is not None else "pikdame"
+    game = found.game if found is not None else games.DEFAULT
     return page(game_page(game, "table"), "tables", table_id=table_id, game=game)
 
 
@@ -226,7 +227,7 @@ def table(table_id: str) -> Response:
 def table_replay(table_id: str) -> Response:
     """A finished table's game, round by round, in its game's replay viewer."""
     found = tables.load(get_redis(), table_id)
-    game = found.game if found is not None else "pikdame"
+    game = found.game if found is not None else games.DEFAULT
     return page(game_page(game, "replay"), "replay", attempt_id="", table_id=table_id)
 
 
@@ -234,7 +235,8 @@ def table_replay(table_id: str) -> Response:
 @limiter.limit(replay_limit)
 def table_replay_positions(table_id: str) -> tuple[Response, int] | Response:
     """Every round's positions (F5) of a finished table, from its public record (every seed is
-    revealed once the game has ended): ``{"record", "rounds": [{"record", "positions"}]}``."""
+    revealed once the game has ended): ``{"record", "rounds": [{"record", "positions"}]}``
+    (Gin, one seed dealing the whole match: ``{"record", "deals", "positions"}``)."""
     found = tables.load(get_redis(), table_id)
     if found is None:
         return _error(404, "unknown_table", "no such table")
@@ -242,27 +244,9 @@ def table_replay_positions(table_id: str) -> tuple[Response, int] | Response:
         return _error(409, "not_finished", "a table can be replayed once its game has ended")
     first = tables.Table(**{**found.__dict__, "seats": found.first_seats})
     record = found.kind.record(found.loaded(), first.engine_seats())
-    if found.game == "gin":  # one seed deals the whole match: {"record", "deals", "positions"}
-        response = jsonify(gin_positions(record))
-        response.headers["Cache-Control"] = "public, max-age=86400, immutable"
-        return response
-    rounds = []
-    for entry in record["rounds"]:
-        single = {
-            "rules": record["rules"],
-            "seats": record["seats"],
-            "deal": {"dealer": entry["dealer"], "cut": entry["cut"]},
-            "moves": entry["moves"],
-        }
-        steps = replays.positions(single, bytes.fromhex(entry["seed"]))
-        rounds.append({"record": single, "positions": steps, "result": entry["result"]})
-    return jsonify({"record": record, "rounds": rounds})
-
-
-@bp.get("/rules/tausende")
-def rules_tausende() -> Response:
-    """The Tausende ruleset's rules (RULES.md R12) for its tables."""
-    return page(game_page("tausende", f"rules_{current_lang()}"), "rules")
+    response = jsonify(found.kind.table_steps(record))
+    response.headers["Cache-Control"] = "public, max-age=86400, immutable"  # a finished game's
+    return response
 
 
 @bp.get("/replay/<id:attempt_id>/positions")
@@ -297,12 +281,6 @@ def _own_early(attempt_id: str) -> tuple[Response, int] | Response:
 
 def _error(status: int, code: str, message: str) -> tuple[Response, int]:
     return jsonify({"error": {"code": code, "message": message}}), status
-
-
-@bp.get("/rules/gin")
-def rules_gin() -> Response:
-    """Gin Rommé's rules (GIN.md G1-G8) in short, for its lesson and its players."""
-    return page(game_page("gin", f"rules_{current_lang()}"), "rules")
 
 
 @bp.get("/lernen/<game>")

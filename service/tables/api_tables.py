@@ -13,15 +13,14 @@ from typing import Any, cast
 import redis
 from flask import Response, current_app, jsonify, request
 
+from service import games
 from service.common import clock, connect
 from service.dailies import models as dailies_models
 from service.dailies.models import MoveBody
 from service.errors import ApiError, NoHint, PhraseTooSoon, Stale, TableError
-from service.games.tables import GAMES
 from service.lobby import ratings
 from service.tables import models, stream_leases, talk, timers
 from service.tables import store as tables
-from service.tables.documents import events_json, table_json
 from service.tables.models import (
     EventsQuery,
     InvitePath,
@@ -33,6 +32,7 @@ from service.tables.models import (
     TablePath,
     TableRules,
 )
+from service.tables.reads import events_doc, table_doc
 from service.tables.store import Changed, Lifetimes, Sitter, Table
 from service.tables.stream import caps, stream
 from service.web import idempotency, identity, limits, outputs
@@ -113,7 +113,7 @@ def _schedule(table: Table) -> None:
 
 
 def _doc(table: Table, seat: int | None) -> dict[str, Any]:
-    return table_json(get_redis(), table, seat, _now_ms())
+    return table_doc(get_redis(), table, seat, _now_ms())
 
 
 def _player() -> str:
@@ -127,13 +127,14 @@ def _player() -> str:
 def create_table(body: NewTableBody) -> Response:
     """Make a table: seat 0 is yours; human seats wait for friends (invite), bots play (R9).
     An ``Idempotency-Key`` header makes a retry answer the table made first (docs/TABLES.md)."""
-    kind = GAMES.get(body.game)
+    kind = games.GAMES.get(body.game)
     if kind is None:
         raise ApiError(422, "bad_value", f"the game {body.game!r} is not offered yet")
     if body.seats[0].kind != "human":
         raise ApiError(422, "bad_value", "seat 0 is the creator's: a human seat")
-    if body.game == "gin" and len(body.seats) != 2:
-        raise ApiError(422, "bad_value", "a Gin match has two seats (GIN.md G2)")
+    refused = kind.seats_refused(len(body.seats))
+    if refused is not None:
+        raise ApiError(422, "bad_value", refused)
     seats: list[dict[str, Any]] = []
     for spec in body.seats:
         if spec.kind == "human":
@@ -208,13 +209,12 @@ def _options(game: str, rules: TableRules) -> dict[str, bool]:
     """The table's options (T's ``rules``): R9's for Pik Dame; for Tausende R8's ``strict_1000``
     and R12.8's, never ``hand_out_double`` (R12.7). An option of another game is 422."""
     given = rules.model_dump(exclude={"turn_timer", "hints"})
-    r9 = {"hand_out_double": rules.hand_out_double, "strict_1000": rules.strict_1000}
-    offered = getattr(GAMES[game], "options", tuple(r9))  # Gin: R9's keys, stored as before
+    offered = games.get(game).options
     wrong = sorted(key for key, on in given.items() if on and key not in offered)
     if wrong:
         raise ApiError(422, "bad_value", f"{game} has no option {', '.join(wrong)}")
     options = {key: bool(given[key]) for key in offered}
-    if GAMES[game].hints:
+    if games.get(game).hints:
         options["hints"] = rules.hints is not False  # the house option: hints on unless off
     elif rules.hints is False:
         raise ApiError(422, "bad_value", f"{game} has no option hints")
@@ -331,7 +331,7 @@ def post_table_move(path: TablePath, body: MoveBody) -> Response:
     )
     table = done.table
     after = table.seq - len(done.events)  # this move's events: not a later one already logged
-    events = events_json(client, table.id, after, seat, upto=table.seq)
+    events = events_doc(client, table, after, seat, upto=table.seq)
     return jsonify({"table": _doc(table, seat), "events": events})
 
 

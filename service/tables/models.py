@@ -8,12 +8,13 @@ from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import Field
 
+from service import games
 from service.dailies.models import Event
 from service.web.inputs import MAX_ID, MAX_OFFSET, AsInteger, Id, PlayerName
 from service.web.outputs import Document
 from service.web.validation import ApiModel
 
-GameName: TypeAlias = Literal["pikdame", "tausende", "gin"]
+GameName: TypeAlias = games.GameName  # every game a table can hold
 
 
 #: Pik Dame's levels (R9) and Gin's (GIN.md); each game accepts its own (else 422 bad_value).
@@ -67,7 +68,7 @@ class TableRules(ApiModel):
 class NewTableBody(ApiModel):
     """A new table: the game, the creator's name, 2–4 seats (seat 0 the creator), R9 rules."""
 
-    game: GameName = "pikdame"
+    game: GameName = games.DEFAULT
     name: PlayerName
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     rules: TableRules = Field(default_factory=TableRules)
@@ -191,7 +192,7 @@ class Table(Document):
     """API.md's ``T`` in the caller's view (R10); docs/TABLES.md lists every field."""
 
     id: str
-    game: Literal["pikdame", "tausende", "gin"]
+    game: games.GameName
     rules: dict[str, Any]
     seats: list[TableSeat]
     status: Literal["waiting", "playing", "finished"]

@@ -18,12 +18,12 @@ from typing import Any, Final
 
 import redis
 
-from engine.gin.view import FACE_DOWN as GIN_FACE_DOWN
-from engine.pikdame.rules import Seat
+from engine.core.records import Seat
+from service import games
 from service.common import keys
 from service.dailies.store import token_hash, transaction
 from service.errors import Stale, TableError, TurnMoved
-from service.games.tables import GAMES, HIDDEN_MOVE, Events, Session, TableGame
+from service.games.adapter import Events, GameAdapter, Session
 from service.habit import played
 from service.lobby import ratings
 from service.tables import public
@@ -62,7 +62,7 @@ class Table:
     resign: list[int] | None = None  # seats that agreed to the pending resign proposal
     seq: int = 0
     rematch: str | None = None  # the table of the rematch, once made
-    #: Gin's "Wiederholen": the table this one repeats with the same seed (unranked practice)
+    #: "Wiederholen": the table this one repeats with the same seed (unranked practice)
     repeat_of: str | None = None
     #: the seed (hex) a repeat deals again; server side only, never in ``T``
     seed: str | None = None
@@ -84,12 +84,12 @@ class Table:
     agreed: list[int] | None = None
 
     @property
-    def kind(self) -> TableGame:
-        return GAMES[self.game]
+    def kind(self) -> GameAdapter:
+        return games.get(self.game)
 
     def loaded(self) -> Session:
         assert self.session is not None
-        return self.kind.load(self.session)
+        return self.kind.load_session(self.session)
 
     def seat_of(self, token: str | None, player: str | None) -> int | None:
         """The caller's seat: by bearer token (its hash), else by the session's player."""
@@ -188,20 +188,20 @@ def read_with_events(
     return table, [e for e in events if after < e["seq"] <= table.seq]
 
 
-def seen_by(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """An event as ``seat`` may see it (R10): another seat's going-out card face down (R4.3);
-    another seat's Gin knock card too (G6: ``knock ?? <groups>``, as in the Gin view)."""
-    move = event["move"]
-    if event.get("face_down") and event["seat"] != seat:
-        if move.startswith("knock "):
-            _, _, groups = move[len("knock ") :].partition(" ")
-            move = f"knock {GIN_FACE_DOWN} {groups}".rstrip()
-        else:
-            move = HIDDEN_MOVE
-    seen: dict[str, Any] = {"seat": event["seat"], "move": move}
-    if event.get("timer"):
-        seen["timer"] = True  # the turn timer played it (R9), for everyone to see
-    return seen
+def seat_reads(
+    client: redis.Redis[str], table: Table, listed: int, now_ms: int
+) -> tuple[list[bool], list[dict[str, Any]]]:
+    """What a seat's ``T`` needs besides the table, in one round trip: per seat whether a live
+    stream of it is open now (:func:`connected`), and the log's last ``listed`` events up to the
+    table's seq (those a seat's view lists, for the turn timer's marks; none when 0)."""
+    pipe = client.pipeline(transaction=False)
+    pipe.zrangebyscore(keys.table_presence(table.id), now_ms, "+inf")
+    if listed:
+        pipe.lrange(keys.table_events(table.id), table.seq - listed, table.seq - 1)
+    replies = pipe.execute()
+    seats = {int(m.split(":", 1)[0]) for m in replies[0]}
+    logged = [json.loads(e) for e in replies[1]] if listed else []
+    return [n in seats for n in range(table.players)], logged
 
 
 # --- changing a table --------------------------------------------------------------------------
@@ -806,16 +806,17 @@ def agree_rematch(
 def repeat(
     client: redis.Redis[str], table_id: str, seat: int | None, lifetimes: Lifetimes, now: int
 ) -> Table:
-    """Gin's "Wiederholen" (the seed page): a new waiting table that deals the same seeded match
-    again, with the same seats (every human keeps seat, token and session). A running match
-    against bots alone is resigned first (nothing to undo: its cards stay as played); with
-    another human at the table it must be over (409 ``not_finished``). Asking again gives the
-    same table. Tables are unranked, so is the repeat."""
+    """A repeat ("Wiederholen", the seed page) of a game one seed deals whole (Gin's): a new
+    waiting table that deals the same seeded match again, with the same seats (every human keeps
+    seat, token and session). A running match against bots alone is resigned first (nothing to
+    undo: its cards stay as played); with another human at the table it must be over (409
+    ``not_finished``). Asking again gives the same table. Tables are unranked, so is the
+    repeat."""
     made: list[Table] = []
 
     def again(table: Table) -> Events:
         me = member(table, seat)
-        if table.game != "gin":
+        if not table.kind.repeatable:
             raise TableError(422, "bad_value", "only a Gin match can be dealt again")
         if table.status == "waiting":
             raise TableError(409, "not_playing", "the table is waiting")
@@ -829,7 +830,7 @@ def repeat(
             _after(table, session, now)
         if table.repeated is not None:
             return events
-        record = table.kind.record(table.loaded(), table.engine_seats())
+        seed = table.kind.match_seed(table.loaded())
         seats = [dict(s) for s in (table.first_seats or table.seats)]
         new = Table(
             id=secrets.token_hex(8),
@@ -841,7 +842,7 @@ def repeat(
             invite=secrets.token_urlsafe(9),
             created_ms=now,
             repeat_of=table.id,
-            seed=str(record["seeds"]["seed"]),
+            seed=seed,
         )
         table.repeated = new.id
         made.append(new)
@@ -907,7 +908,7 @@ __all__ = [
     "rematch",
     "repeat",
     "resign",
-    "seen_by",
+    "seat_reads",
     "set_level",
     "start",
 ]

@@ -37,7 +37,8 @@ from service.common import keys
 from service.common.config import Settings
 from service.tables import public, stream_leases, talk
 from service.tables import store as tables
-from service.tables.documents import followers, stream_read
+from service.tables.documents import followers
+from service.tables.reads import stream_read
 from service.tables.stream_leases import Caps, Lease
 from service.web.logs import LOGGER
 

@@ -93,6 +93,14 @@ def since(client: redis.Redis[str], table_id: str, after: int, seat: int) -> lis
     return [p for p in said if p["n"] > after and p["seat"] not in muted]
 
 
+def muted(client: redis.Redis[str], table_id: str, seat: int | None) -> list[int]:
+    """The seats whose phrases ``seat`` muted (docs/LOBBY.md "Table talk"); [] for a reader."""
+    if seat is None:
+        return []
+    stored = client.hget(keys.table_mutes(table_id), str(seat))
+    return [] if stored is None else sorted(int(n) for n in json.loads(stored))
+
+
 def mute(
     client: redis.Redis[str], table_id: str, seat: int, other: int, on: bool, lifetime_s: int
 ) -> list[int]:

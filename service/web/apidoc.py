@@ -15,11 +15,13 @@ from flask_openapi3.models.info import Info
 from flask_openapi3.models.tag import Tag
 from flask_openapi3.openapi import OpenAPI
 
-from engine import ENGINE_VERSION
+from service import games
 from service.web import outputs
 from service.web.validation import on_invalid
 
 SECURITY: Final[list[dict[str, list[Any]]]] = [{"bearer": []}, {"session": []}]
+#: The engine of the daily challenge a request without ``game`` plays (API v1).
+ENGINE: Final = games.get(games.DEFAULT).engine_version
 
 
 class ApiApp(OpenAPI):
@@ -31,7 +33,7 @@ class ApiApp(OpenAPI):
             info=Info(
                 title="Pik Dame — Tages-Challenge",
                 version="1",
-                description=f"The daily challenge API (engine {ENGINE_VERSION}); see API.md.",
+                description=f"The daily challenge API (engine {ENGINE}); see API.md.",
             ),
             security_schemes={
                 "bearer": {"type": "http", "scheme": "bearer"},

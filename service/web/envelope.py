@@ -9,7 +9,7 @@ import redis
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
-from engine import PikDameError
+from engine.core.errors import EngineError
 from service.errors import ApiError, AttemptExists, Stale
 
 # Werkzeug's HTTP errors mapped onto stable codes (API.md lists the statuses).
@@ -60,8 +60,8 @@ def register(app: Flask) -> None:
         extra = {} if seq is None else {"seq": seq}
         return error_response(409, "stale", "the client's seq is not current", **extra)
 
-    @app.errorhandler(PikDameError)
-    def _engine(e: PikDameError) -> Response:
+    @app.errorhandler(EngineError)
+    def _engine(e: EngineError) -> Response:
         return error_response(422, e.code, e.message)
 
     @app.errorhandler(HTTPException)

@@ -71,7 +71,7 @@ def test_pikdame_round_by_clicking_with_a_wrong_try_explained(page: Page) -> Non
 
 def test_pikdame_take_with_the_wrong_cards_is_explained(page: Page) -> None:
     page.goto("/lernen/pikdame")
-    for step in learn.PIKDAME.steps[:6]:
+    for step in learn.BY_GAME["pikdame"].steps[:6]:
         _select(page, step.cards)
         page.locator(BUTTONS[step.action]).click()
     expect(page.locator("#learn-progress")).to_contain_text("7 von 9")

@@ -13,9 +13,10 @@ from flask import Flask
 from engine.core.records import Seat
 from engine.gin.match import GinMatch
 from engine.gin.replay import replay as gin_replay
+from service import games
 from service.common import keys
-from service.games.tables import GIN_TABLES, GinSession
-from service.tables.store import seen_by
+from service.games.gin import GinSession
+from service.tables.documents import seen_by
 from tests.support.api import caller
 from tests.support.gin_matches import seed
 from tests.support.gin_tables import assert_gin_nothing_hidden, gin_choice
@@ -40,6 +41,7 @@ def test_g6_another_seats_knock_card_is_face_down_in_events() -> None:
         seed("gin-tables/knock"), (Seat("human", name="A"), Seat("human", name="B"))
     )
     session = GinSession(match)
+    gin = games.get("gin")
     while not match.results:
         seat = match.to_move()
         assert seat is not None
@@ -47,15 +49,15 @@ def test_g6_another_seats_knock_card_is_face_down_in_events() -> None:
     knocks = [i for i, (_, m) in enumerate(match.moves) if m.startswith("knock ")]
     assert knocks, "the scripted players knock once their deadwood allows"
     for i, (s, m) in enumerate(match.moves):
-        down = GIN_TABLES.face_down(session, i + 1)
+        down = gin.face_down(session, i + 1)
         assert down == (i in knocks)
         event = {"seat": s, "move": m, "face_down": down}
         if down:
             card = m.split()[1]
-            assert seen_by(event, 1 - s)["move"] == m.replace(f"knock {card} ", "knock ?? ")
-            assert seen_by(event, s)["move"] == m  # the knocker sees its own card
+            assert seen_by(event, 1 - s, gin)["move"] == m.replace(f"knock {card} ", "knock ?? ")
+            assert seen_by(event, s, gin)["move"] == m  # the knocker sees its own card
         else:
-            assert seen_by(event, 1 - s)["move"] == m
+            assert seen_by(event, 1 - s, gin)["move"] == m
 
 
 def test_gin_match_to_100_against_the_bot_hides_every_hidden_card(

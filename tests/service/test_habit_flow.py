@@ -16,7 +16,7 @@ import pytest
 import redis
 from flask import Flask
 
-from engine import daily_seed
+from engine import DAILY_DEALER, DAILY_RULES, Game, Seat, daily_seed
 from service.common import keys
 from service.dailies import par, queue
 from service.dailies.queue import INTERMEDIATE_GRACE_S
@@ -33,11 +33,18 @@ from tests.support.processes import (
 )
 from tests.support.service_app import SECRET as APP_SECRET
 from tests.support.service_app import Clock
-from worker import par as par_job
 from worker.verify import verify
 
 pytestmark = pytest.mark.integration
 SECRET = WEB_SECRET  # the web fixture's (tests/service/conftest.py)
+
+
+def zen_round(seed: bytes) -> Game:
+    """The par's game: the day's deal (R11) with a Zen-Meister in the player's seat."""
+    zen = tuple(Seat("bot", level="zen") for _ in range(DAILY_RULES.players))
+    return Game.start(seed, DAILY_RULES, zen, DAILY_DEALER)
+
+
 QUEUE = "verify"  # PIKDAME_QUEUE's default
 
 
@@ -69,7 +76,7 @@ def test_par_job_runs_once_and_shows_only_after_the_end(
             return doc if doc["ranked"] and doc["par"] is not None else None
 
         doc = wait_for(with_par)
-        outcome = par_job.bot_game(daily_seed(SECRET.encode(), date)).state.outcome
+        outcome = zen_round(daily_seed(SECRET.encode(), date)).state.outcome
         assert outcome is not None and doc["par"]["score"] == outcome.round_scores[0]
         # The job's id is the day's: enqueueing again while it exists changes nothing, and a
         # second computation reads the stored par.
@@ -118,7 +125,7 @@ def test_a_lost_par_job_is_queued_again_by_the_workers_reconciler(
         found = wait_for(lambda: par.read(rankings, clock.today), timeout=60, interval=0.1)
     finally:
         worker.stop()
-    outcome = par_job.bot_game(daily_seed(APP_SECRET, clock.today)).state.outcome
+    outcome = zen_round(daily_seed(APP_SECRET, clock.today)).state.outcome
     assert outcome is not None and found["score"] == outcome.round_scores[0]
 
 
@@ -186,5 +193,5 @@ def test_a_par_job_whose_worker_is_killed_is_computed_by_the_next(
         found = wait_for(lambda: par.read(rankings, clock.today), timeout=120, interval=0.2)
     finally:
         back.stop()
-    outcome = par_job.bot_game(daily_seed(APP_SECRET, clock.today)).state.outcome
+    outcome = zen_round(daily_seed(APP_SECRET, clock.today)).state.outcome
     assert outcome is not None and found["score"] == outcome.round_scores[0]

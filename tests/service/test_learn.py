@@ -94,7 +94,7 @@ def test_pikdame_round_draw_meld_take_lay_out_r4_r5_r7() -> None:
     """R4.1 draw gives the stock's top; R5.2 run and R5.1 set laid; R4.1 take lays the meld and
     brings the pile's rest (2D) to the hand; R4.2 lay extends the run; R4.3/R7.1 going out wins
     70 (the melds) and the opponent loses 120 (Q♠ 100, R1)."""
-    lesson = learn.PIKDAME
+    lesson = learn.BY_GAME["pikdame"]
     docs = _after(lesson)
     assert "KC" in docs[0]["hands"][0]
     assert docs[1]["melds"][0] == [{"kind": "run", "cards": ["7H", "8H", "9H"]}]
@@ -116,7 +116,7 @@ def test_pikdame_round_draw_meld_take_lay_out_r4_r5_r7() -> None:
 def test_gin_round_take_deadwood_gin_g5_g6() -> None:
     """G5 take then a discard that is not the taken card; G6 deadwood 10 after it (a knock would
     be allowed); the drawn 8S makes the hand gin: knocker 25 + the defender's 29 = 54."""
-    lesson = learn.GIN
+    lesson = learn.BY_GAME["gin"]
     docs = _after(lesson)
     page = learn.document("gin")
     assert docs[0]["taken"] == "9H"
@@ -131,7 +131,7 @@ def test_gin_round_take_deadwood_gin_g5_g6() -> None:
 
 def test_gin_knock_was_already_allowed_with_ten_deadwood_g6() -> None:
     """The explanation says a knock with 10 deadwood was allowed instead of the discard."""
-    state = HandState.from_position(deepcopy(learn.GIN.start))
+    state = HandState.from_position(deepcopy(learn.BY_GAME["gin"].start))
     state.push("take")
     state.push("knock KC 5S 6S 7S | 9H 9D 9C | 2H 3H 4H")
     assert state.knock is not None and state.knock.deadwood == 10
@@ -140,14 +140,14 @@ def test_gin_knock_was_already_allowed_with_ten_deadwood_g6() -> None:
 def test_tausende_opening_r12_3_lay_off_r12_5() -> None:
     """R12.3: 25 points laid is not yet an opening, 40 is; R12.5: the lay-off on the other
     seat's run counts for the learner; the Q♠ stays in hand (R12.6)."""
-    docs = _after(learn.TAUSENDE)
+    docs = _after(learn.BY_GAME["tausende"])
     assert docs[1]["turn_points"] == 25 and docs[1]["opened"] == [False, True]
     assert docs[2]["turn_points"] == 40 and docs[2]["opened"] == [True, True]
     assert docs[3]["melds"][1][0]["cards"] == ["6C", "7C", "8C", "9C"]
     assert docs[3]["laid"][0] == 45
     assert docs[4]["hands"][0] == ["QS", "7D"] and docs[4]["discard"][-1] == "4D"
     # The explanation's other claim: discarding at 25 takes the melds back into the hand.
-    below = State.from_position(deepcopy(learn.TAUSENDE.start))
+    below = State.from_position(deepcopy(learn.BY_GAME["tausende"].start))
     for move in ("draw", "meld 9H TH JH", "discard 4D"):
         below.push(move)
     assert below.to_position()["melds"][0] == [] and "9H" in below.to_position()["hands"][0]

@@ -13,9 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from engine import view
+from service import games
 from service.common import keys
-from service.dailies import replays, store
-from service.games import dailies
+from service.dailies import store
+from service.games.pikdame import positions
 from tests.support.accounts import ORIGIN, sign_in, sign_up
 from tests.support.api import caller, resign_at_once, start
 from tests.support.authenticator import Authenticator
@@ -51,13 +52,13 @@ def test_the_owner_replays_a_finished_attempt_as_seen_before_the_close(
     assert doc["seen_by"] == 0 and doc["date"] == clock.today
 
     # Nothing the owner did not see at the table: not the day's seed, no bot's hand, no stock.
-    seed = dailies.PIKDAME_DAILY.seed(SECRET, clock.today)
+    seed = games.get("pikdame").seed(SECRET, clock.today)
     assert seed.hex() not in text
     assert doc["record"]["deal"]["seed"] is None
     stored = store.load(rdb, aid)
     assert stored is not None
-    game = stored.game
-    full = replays.positions(game.to_record(seed), seed)
+    game = stored.played
+    full = positions(game.to_record(seed), seed)
     assert len(doc["positions"]) == len(full) == len(doc["record"]["moves"]) + 1
     for seen, whole in zip(doc["positions"], full, strict=True):
         assert seen["hands"][0] == whole["hands"][0]  # the owner's own hand
@@ -118,7 +119,7 @@ def test_the_owner_replays_a_finished_gin_match_without_hidden_cards(
     assert doc["record"] == client.get(f"/api/attempts/{aid}/log").get_json()
     stored = store.load(rdb, aid)
     assert stored is not None
-    match = stored.match
+    match = stored.played
     seed_hex = match.to_record(reveal_seed=True)["seeds"]["seed"]
     assert seed_hex not in text
     for position in [*doc["positions"], *doc["deals"]]:

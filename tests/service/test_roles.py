@@ -101,8 +101,9 @@ def test_a_retried_verify_job_ranks_exactly_once_across_the_servers(
     _, attempt_id = finished_attempt(servers)
     state, rankings = roles["state"], roles["rankings"]
     attempt = store.Attempt.from_hash(state.hgetall(keys.attempt(attempt_id)))
-    status, score, turns, _ = judge(attempt, SECRET)
-    assert status == "verified" and score is not None and turns is not None
+    verdict = judge(attempt, SECRET)
+    score, turns = verdict.score, verdict.tie_break
+    assert verdict.status == "verified" and score is not None and turns is not None
     # the first run ranks, then its worker dies before recording the verdict
     owner = owners.owner_of(state, attempt.player)
     assert rank_once(rankings, attempt, score, turns, owner) is True

@@ -19,7 +19,7 @@ import pytest
 import redis
 
 from service.tables import store as tables
-from service.tables.documents import stream_message
+from service.tables.reads import stream_message
 from service.web.redisconn import EXTENSION
 from tests.support.service_app import Clock, make_app
 

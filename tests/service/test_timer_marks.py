@@ -12,7 +12,7 @@ import redis
 
 from service.common import keys
 from service.tables import store as tables
-from service.tables.documents import events_json, stream_message, table_json
+from service.tables.reads import events_doc, stream_message, table_doc
 from tests.support.gin_tables import gin_choice
 
 NOW = 1_800_000_000_000  # the app's clock for these tables (ms)
@@ -60,7 +60,7 @@ def test_r9_the_timers_cut_and_turn_are_marked_and_the_bots_answers_are_not(
     for seat in (0, 1):  # every seat's stream says so, for her moves only
         events = streamed(rdb, made.id, seat, cut.table.seq)["events"]
         assert [bool(e.get("timer")) for e in events] == [e["seat"] == 0 for e in log]
-    answered = events_json(rdb, made.id, cut.table.seq, 0, upto=turn.table.seq)
+    answered = events_doc(rdb, turn.table, cut.table.seq, 0, upto=turn.table.seq)
     assert [e.get("timer") for e in answered[: len(mine)]] == [True] * len(mine)
     # her own move afterwards is hers: no mark
     table = turn.table
@@ -85,7 +85,7 @@ def test_the_timers_gin_moves_are_marked_in_the_events_and_the_views_history(
     assert all("timer" not in e for e in log[len(mine) :])
     events = streamed(rdb, made.id, 0, before)["events"]
     assert [bool(e.get("timer")) for e in events] == [e["seat"] == 0 for e in log]
-    view = table_json(rdb, done.table, 0, NOW)["view"]
+    view = table_doc(rdb, done.table, 0, NOW)["view"]
     history = view["history"]
     marked = [bool(e.get("timer")) for e in history]
     whole = logged(rdb, made.id)[len(logged(rdb, made.id)) - len(history) :]
@@ -93,6 +93,6 @@ def test_the_timers_gin_moves_are_marked_in_the_events_and_the_views_history(
     # Ada's own move next: in the history unmarked
     move = gin_choice(view)
     played = tables.play(rdb, made.id, 0, done.table.seq, move, LIFETIMES, NOW)
-    history = table_json(rdb, played.table, 0, NOW)["view"]["history"]
+    history = table_doc(rdb, played.table, 0, NOW)["view"]["history"]
     assert "timer" not in history[len(marked)]
     assert [bool(e.get("timer")) for e in history[: len(marked)]] == marked

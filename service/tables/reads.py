@@ -1,0 +1,59 @@
+"""A table's documents for one seat: the store read here (one round trip each), then handed as
+plain data to the presenter (service.tables.documents). Used by the routes
+(service.tables.api_tables) and the live stream (service.tables.stream)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+
+from service.tables import documents, talk
+from service.tables import store as tables
+from service.tables.store import Table
+
+
+def table_doc(
+    client: redis.Redis[str], table: Table, seat: int | None, now_ms: int
+) -> dict[str, Any]:
+    """``T`` as ``seat`` (None: not seated) may see it, with the seats' presence and the turn
+    timer's marks read from the table's keys."""
+    game = documents.facts(table, seat)
+    connected, logged = tables.seat_reads(client, table, documents.listed(table, game), now_ms)
+    muted = talk.muted(client, table.id, seat)
+    return documents.table_json(table, seat, now_ms, game, connected, logged, muted)
+
+
+def events_doc(
+    client: redis.Redis[str], table: Table, after: int, seat: int | None, upto: int | None = None
+) -> list[dict[str, Any]]:
+    """The events with seq in (``after``, ``upto``] in ``seat``'s view (``upto`` None: to the
+    log's end)."""
+    return documents.events_json(
+        tables.events_after(client, table.id, after, upto), seat, table.kind
+    )
+
+
+def stream_read(
+    client: redis.Redis[str], table_id: str, seat: int, after: int, now_ms: int
+) -> tuple[Table, str] | None:
+    """One SSE message with the table it was made of (the stream keeps what it named): the
+    events after ``after`` up to the table's seq and the table, in ``seat``'s view, read together
+    (one transaction: the message's id is the seq its events end at); None when the table is
+    gone (expired)."""
+    read = tables.read_with_events(client, table_id, after)
+    if read is None:
+        return None
+    table, stored = read
+    events = documents.events_json(stored, seat, table.kind)
+    return table, documents.stream_text(
+        table, events, now_ms, table_doc(client, table, seat, now_ms)
+    )
+
+
+def stream_message(
+    client: redis.Redis[str], table_id: str, seat: int, after: int, now_ms: int
+) -> tuple[int, str] | None:
+    """:func:`stream_read`'s message with its seq."""
+    sent = stream_read(client, table_id, seat, after, now_ms)
+    return None if sent is None else (sent[0].seq, sent[1])

@@ -1,4 +1,4 @@
-"""Bots and meld optimisers: speed and strength, side by side in one run (issue 3's targets).
+"""Bots and meld optimisers: speed and strength, side by side in one run (the targets).
 
     .venv/bin/python -m bench.bench_bots [--rounds 2000] [--skip-tournament]
 
@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     moves = [len(r["moves"]) for r, _ in records]
 
     lines = [
-        "## Bots and the meld optimiser (issue 3)",
+        "## Bots and the meld optimiser",
         "",
         f"Command: `{command}`",
         f"Machine: CPython {platform.python_version()}, {platform.machine()}, shared 2-core "
@@ -279,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"Exact unless it outgrows its deterministic budget of {NODE_BUDGET:,} search calls; "
         "then it answers with the best arrangement a short limited discrepancy search finds "
-        "(legal, flagged `exact=False`). Goals from issue 3.",
+        "(legal, flagged `exact=False`). Goals: the bots' targets.",
         "",
         "| inputs | n | cards | p50 ms | p99 ms | max ms | not exact | goal |",
         "| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |",

@@ -1,4 +1,4 @@
-"""Game state on a Redis Cluster vs one Redis (issue 16, deploy/SCALING.md step 7).
+"""Game state on a Redis Cluster vs one Redis (deploy/SCALING.md step 7).
 
 A move's Redis work exactly as ``service.dailies.store.play`` does it (WATCH the attempt, HGETALL,
 MULTI, HSET of seq and game, EXEC), without the engine (its CPU is the web tier's, measured in

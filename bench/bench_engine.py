@@ -158,7 +158,7 @@ def bench_optimiser(n: int) -> float:
     """The meld optimiser (R4.2) on dealt hands of 15, 25 and 40 cards (the bots' hot path)."""
     import importlib
 
-    try:  # the module of this tree; before issue 11 it was engine.optimiser
+    try:  # the module of this tree; before the package refactor it was engine.optimiser
         module = importlib.import_module("engine.pikdame.optimiser")
     except ImportError:
         module = importlib.import_module("engine.optimiser")
@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     pair = len(labels) > 1
     header = " | ".join(f"{label} median" for label in labels)
     lines = [
-        "## Engine throughput (issue 2; before/after the refactor of issue 11)",
+        "## Engine throughput (before/after the engine's package refactor)",
         "",
         f"Command: `{' '.join([COMMAND, *(argv or sys.argv[1:])])}`",
         f"Machine: {platform.python_implementation()} {platform.python_version()}, "

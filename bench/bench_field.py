@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         server.stop()
     lines = [
-        "## Place in the field and league boards (issue 13)",
+        "## Place in the field and league boards",
         "",
         f"`{command_line('bench.bench_field', argv)}` — load {load_average()}",
         "",

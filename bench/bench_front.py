@@ -1,4 +1,4 @@
-"""Reads behind the real front (issue 16): nginx with deploy/nginx's site in front of gunicorn,
+"""Reads behind the real front: nginx with deploy/nginx's site in front of gunicorn,
 wrk on the same machine, every target in the same run.
 
     .venv/bin/python -m bench.bench_front [--seconds 5] [--rounds 3] [--before-rev REV]

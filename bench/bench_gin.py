@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     ours, theirs = med["Gin record replay moves/s"], med.get("OpenSpiel gin_rummy actions/s")
     ratio = "n/a" if not ours or not theirs else f"{ours / theirs:.2f}x"
     lines = [
-        "## Gin Rommé engine (issue 14)",
+        "## Gin Rommé engine",
         "",
         f"Command: `{' '.join([COMMAND, *(argv if argv is not None else sys.argv[1:])])}`",
         f"Machine: {platform.python_implementation()} {platform.python_version()}, "

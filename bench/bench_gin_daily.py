@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.bench_gin_daily [--games 20] [--repeats 3]
 
-Plays ``--games`` Gin daily matches (issue 14: a player against the strong bot to 100) and as
+Plays ``--games`` Gin daily matches (a player against the strong bot to 100) and as
 many Pik Dame daily rounds through the API (in-process app, a real Redis; the player's moves by a
 seeded strategy), then times ``worker.verify.verify`` on each finished attempt:
 read the attempt from Redis, pin the record to the day's setup, replay every move from the day's
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         "pikdame": "Pik Dame daily round vs three zen bots (reference)",
     }
     lines = [
-        "## The Gin daily's verification, as the worker runs it (issue 14)",
+        "## The Gin daily's verification, as the worker runs it",
         "",
         f"Command: `{command_line('bench.bench_gin_daily', argv)}`",
         f"Machine: {platform.python_implementation()} {platform.python_version()}, "

@@ -1,4 +1,4 @@
-"""What the Gin page's exact discard options cost the server (issue 14: the knock dialog and the
+"""What the Gin page's exact discard options cost the server (the knock dialog and the
 selection show the exact deadwood after each discard, from ``View.to_json()["discards"]``).
 
     .venv/bin/python -m bench.bench_gin_view [--matches 40] [--repeats 5]
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
                 runs[name][1].append(cpu)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     lines = [
-        "## Gin view with the exact discard options (issue 14)",
+        "## Gin view with the exact discard options",
         "",
         f"Command: `{COMMAND} --matches {args.matches} --repeats {args.repeats}`",
         f"Machine: CPython {platform.python_version()}, {platform.machine()}; "

@@ -101,7 +101,7 @@ PERF_FILES = (
 def before_tree(rev: str, path: Path, whole: bool = False) -> Path:
     """HEAD's tree with PERF_FILES as of ``rev``: everything else (engine, bots, pages) the same,
     the service's hot paths before the change; with ``whole``, all of ``rev``'s tree (a change
-    that moved the files, such as issue 11's refactor). Built with git archive; the working
+    that moved the files, such as the refactor). Built with git archive; the working
     checkout is not touched."""
     path.mkdir(parents=True)
 
@@ -132,7 +132,7 @@ def new_attempts(base: str, count: int, path: Path) -> None:
     rng = random.Random(11)
     lines = []
     for _ in range(count):
-        # a new name each time: names are unique per day (issue 10.9), across runs too
+        # a new name each time: names are unique per day, across runs too
         body = http_json(base, f"/api/daily/{DAY}/attempts", {"name": f"Load {next(LOADS)}"})
         attempt = body["attempt"]
         move = first_move(attempt["view"], rng)
@@ -385,7 +385,7 @@ def service_env(redis_url: str) -> dict[str, str]:
         "PIKDAME_LIMIT_MOVES": HIGH,
         "PIKDAME_LIMIT_ATTEMPTS": HIGH,
         "PIKDAME_LOGLEVEL": "warning",
-        # anonymous players ranked as before accounts (issue 13), so both trees do the same work
+        # anonymous players ranked as before accounts, so both trees do the same work
         "PIKDAME_RANK_ANONYMOUS": "1",
     }
 
@@ -451,7 +451,7 @@ def main(argv: list[str] | None = None) -> int:
         bare_t = Target("bare Flask endpoint (constant)", bare.base + "/bare", pid=bare.pid)
         reads: list[Target] = [bare_t]
         for n, (label, web) in enumerate(readers.items()):
-            # one name each: names are unique per day (issue 10.9)
+            # one name each: names are unique per day
             created = http_json(web.base, f"/api/daily/{DAY}/attempts", {"name": f"Ada {n}"})
             view_headers = {"Authorization": f"Bearer {created['token']}"}
             reads += [

@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             extra["RQ job (queued)"].append(usage(client, f"rq:job:verify-{aid}"))
         sizes |= extra
         game_json = [len(client.hget(keys.attempt(a), "game") or "") for a in ids]
-        # ranked without accounts (issue 13), as the figures have always been taken
+        # ranked without accounts, as the figures have always been taken
         env = {
             **os.environ,
             "REDIS_URL": server.url,

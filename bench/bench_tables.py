@@ -1,4 +1,4 @@
-"""Tables under load (issue 12): open live streams and their memory, a move's broadcast latency
+"""Tables under load: open live streams and their memory, a move's broadcast latency
 at many active tables, and the turn timer's lateness. Writes bench/results/tables.md.
 
     .venv/bin/python -m bench.bench_tables [--streams 1000] [--tables 200] [--timers 40]
@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         server.close()
     command = "python -m bench.bench_tables " + " ".join(sys.argv[1:] if argv is None else argv)
     RESULT.write_text(
-        "## Tables (issue 12)\n\n"
+        "## Tables\n\n"
         f"`{command.strip()}` — redis-server, gunicorn gthread (API), gunicorn gevent (streams,"
         " one worker), one `rq worker --with-scheduler` (RQ's stock worker class, then ours),"
         " all on the 2-core machine with the client.\n\n"

@@ -1,4 +1,4 @@
-"""Tausende's ``legal_moves`` (R12, issue 15): the fast implementation beside the first one (every
+"""Tausende's ``legal_moves`` (R12): the fast implementation beside the first one (every
 candidate tried with ``push`` on a copy, kept as the reference in tests/support/tausende.py),
 measured side by side in one run on the same positions.
 
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     speed_call = statistics.median(calls[first]) / statistics.median(calls[new])
     speed_rounds = statistics.median(rounds[new]) / statistics.median(rounds[first])
-    text = f"""## Tausende legal_moves (R12, issue 15): the fast implementation beside the first
+    text = f"""## Tausende legal_moves (R12): the fast implementation beside the first
 
 Command: `{COMMAND} --positions {args.positions} --rounds {args.rounds} --repeats {args.repeats}`
 ({platform.python_implementation()} {platform.python_version()}, one process, the two

@@ -50,7 +50,7 @@ def play_games(url: str, games: int) -> list[str]:
             "PIKDAME_SECRET": SECRET,
             "PIKDAME_NOW": lambda: clock,
             "PIKDAME_LIMITS_ENABLED": False,
-            "PIKDAME_RANK_ANONYMOUS": True,  # ranked without accounts (issue 13), as before
+            "PIKDAME_RANK_ANONYMOUS": True,  # ranked without accounts, as before
         }
     )
     import logging

@@ -1,4 +1,4 @@
-"""What a micro-cache hit costs nginx beyond a static file, in instructions (issue 16).
+"""What a micro-cache hit costs nginx beyond a static file, in instructions.
 
     .venv/bin/python -m bench.callgrind_front [--requests 2000] [--annotate DIR] [--site DIR]
 

@@ -213,8 +213,9 @@ def main(argv: list[str] | None = None) -> int:
         "out). cProfile slows small functions more than big ones: the shares say where to look, "
         "the µs what it costs.",
         "",
-        "Reading the parts against the tree before issue 11: *validation* is flask-openapi3's "
-        "pydantic models of each route's path, query and body (issue 11.8, new); *Flask-Limiter* "
+        "Reading the parts against the tree before the package refactor: *validation* is "
+        "flask-openapi3's "
+        "pydantic models of each route's path, query and body (new); *Flask-Limiter* "
         "is no longer on the counted reads and the moves (they count in a round trip of their "
         "own, service/web/limits.py); *session cookie* is gone where no cookie is sent "
         "(service/web/sessions.py); the 304 row is answered before Flask "

@@ -20,13 +20,13 @@ BENCHES = {
     "engine": ["bench.bench_engine", "--ref-python", "var/refvenv/bin/python"],
     "bots": ["bench.bench_bots"],
     "gin": ["bench.bench_gin", "--ref-python", "var/refvenv/bin/python"],
-    # issue 14: the Gin daily's verification as the worker runs it, beside Pik Dame's daily
+    # the Gin daily's verification as the worker runs it, beside Pik Dame's daily
     "gin_daily": ["bench.bench_gin_daily"],
     # the move-by-move analysis (docs/ANALYSIS.md) beside each record's verification, same run
     "analysis": ["bench.bench_analysis"],
     # the service beside its code before the performance work (commit c6c7bb9), same run
     "service": ["bench.bench_http", "--before-commit", "c6c7bb9", "--limits-off-variant"],
-    # issue 16: the capacity plan's figures (deploy/SCALING.md), beside the release before
+    # the capacity plan's figures (deploy/SCALING.md), beside the release before
     "capacity": [
         "bench.bench_http",
         "--before-rev",
@@ -35,23 +35,23 @@ BENCHES = {
         "bench/results/capacity.md",
     ],
     "profile": ["bench.profile_http", "--before-commit", "c6c7bb9"],
-    # each hot path's CPU per request, part by part, beside the tree before issue 11
+    # each hot path's CPU per request, part by part, beside the tree before the package refactor
     "profile_paths": ["bench.profile_paths", "--before-rev", "949ac3b"],
     "verify": ["bench.bench_verify"],
     "memory": ["bench.bench_memory"],
-    # issue 16: reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
+    # reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
     "front": ["bench.bench_front"],
-    # issue 16: what a micro-cache hit costs nginx beyond a static file, in instructions
+    # what a micro-cache hit costs nginx beyond a static file, in instructions
     "callgrind_front": ["bench.callgrind_front"],
-    # issue 13: the place in the field and league boards on a 1,000,000-entry board
+    # the place in the field and league boards on a 1,000,000-entry board
     "field": ["bench.bench_field"],
     "tables": ["bench.bench_tables"],
     # the quick match: a matching step with 1,000 waiting (Lua beside Python + WATCH) and the
     # time to a match (docs/LOBBY.md)
     "match": ["bench.bench_match"],
-    # issue 15: Tausende's fast legal_moves beside its first implementation, same run
+    # Tausende's fast legal_moves beside its first implementation, same run
     "tausende_moves": ["bench.bench_tausende_moves"],
-    # issue 16: game state on a three-master Redis Cluster vs one Redis (SCALING.md step 7)
+    # game state on a three-master Redis Cluster vs one Redis (SCALING.md step 7)
     "cluster": ["bench.bench_cluster"],
 }
 

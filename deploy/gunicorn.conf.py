@@ -34,5 +34,5 @@ def pre_fork(server: object, worker: object) -> None:
     """Before each worker is forked: the preloaded app's objects move to the collector's
     permanent generation (``gc.freeze``), so a worker's collections never write to them and the
     memory pages it shares with the master stay shared instead of being copied, one by one, by
-    every new worker (Python's gc docs; issue 16, bench/results/front.md)."""
+    every new worker (Python's gc docs; bench/results/front.md)."""
     gc.freeze()

@@ -1,1 +1,1 @@
-"""The daily-challenge web service: Flask app, API blueprints, Redis storage (issue 4)."""
+"""The daily-challenge web service: Flask app, API blueprints, Redis storage."""

@@ -35,7 +35,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
         UnchangedViews(app.wsgi_app, app), settings_of(app).proxies
     )
     redisconn.init_app(app)
-    # previous bot versions this install keeps (issue 13): a game begun before a deploy goes on
+    # previous bot versions this install keeps: a game begun before a deploy goes on
     # with the bots it began with
     releases.load(settings_of(app).release_modules)
     envelope.register(app)

@@ -84,7 +84,7 @@ def archive(date: str | None) -> None:
 
 @main.command("migrate-keys")
 def migrate_keys() -> None:
-    """Give the game-state keys stored before issue 16 their hash tags (once, between days, on
+    """Give the game-state keys stored without hash tags their tags (once, between days, on
     the single Redis, before moving game state to a Redis Cluster)."""
     from service.common.migrate import rename_legacy
 

@@ -5,7 +5,7 @@ Run by every verification worker at each maintenance tick (:mod:`worker.steady`)
 with one worker is picked up by the next within a tick, and by ``pikdame reconcile`` (a timer),
 which also retries jobs that failed for good.
 
-The day's bot par (issue 13, service.dailies.par) is queued by the day's first verification; its
+The day's bot par (service.dailies.par) is queued by the day's first verification; its
 job can be lost the same ways, so :func:`reconcile_par` queues it again for each recent day that
 has verified attempts and no par.
 

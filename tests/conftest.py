@@ -9,7 +9,7 @@ import pytest
 
 from tests.support.servers import RedisServer, start_redis
 
-# The suites written before accounts (issue 13) start ranked attempts anonymously: they run as a
+# The suites written before accounts start ranked attempts anonymously: they run as a
 # deployment that ranks anonymous play (PIKDAME_RANK_ANONYMOUS=1), inherited by the servers and
 # workers they start. Tests of accounts and "ohne Wertung" pass PIKDAME_RANK_ANONYMOUS=0.
 os.environ.setdefault("PIKDAME_RANK_ANONYMOUS", "1")

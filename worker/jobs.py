@@ -34,7 +34,7 @@ class Context:
 def context() -> Context:
     """One per worker process, from the environment (service.common.config)."""
     settings = config.load()
-    # every release this worker keeps (issue 13), imported before its first job (and, through
+    # every release this worker keeps, imported before its first job (and, through
     # worker.settings, in the parent before it forks work horses)
     releases.load(settings.release_modules)
     state, rankings = connect.role_clients(settings)
@@ -61,7 +61,7 @@ def verify_attempt(attempt_id: str) -> dict[str, Any]:
         ctx.client, attempt_id, settings.secret, ctx.rankings, settings.redis_wait_replicas
     )
     date, kind = ctx.client.hmget(keys.attempt(attempt_id), ["date", "kind"])
-    # The Zen par is Pik Dame's (a Gin attempt stores kind=gin, issue 14).
+    # The Zen par is Pik Dame's (a Gin attempt stores kind=gin).
     if date is not None and kind is None and not ctx.rankings.exists(keys.par(date)):
         queue.enqueue_par(ctx.queue, date)  # lazily, on the day's first finished attempt
     return verdict

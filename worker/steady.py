@@ -2,17 +2,17 @@
 
 Stock ``rq worker`` quits on the first ``ConnectionError`` outside its dequeue loop (a busy
 worker's heartbeat, the suspension check, maintenance): a four-second Redis blip took every busy
-worker down (issue 10.2). This worker waits for Redis instead, with back-off, and fails a job
+worker down. This worker waits for Redis instead, with back-off, and fails a job
 whose end it could not record, so RQ's retry runs it again.
 
-At every maintenance tick (and at start) it also runs the reconciler for lost jobs (issue 10.1),
+At every maintenance tick (and at start) it also runs the reconciler for lost jobs,
 so a job stranded by a killed worker is queued again within one tick of a worker being back.
 Every ``SWEEP_S`` (its blocking wait for work is that short) it sweeps the tables' turn timers:
 an overdue turn whose timer job was lost is queued again (service.reconcile), so no table
 is stranded for more than a few seconds once a worker runs.
 
 Its scheduler (``--with-scheduler``) is ``TimerScheduler``: RQ's, plus the tables' turn timers
-every ``timers.TICK_S`` (RQ's own tick is a second; issue 12 asks for a timer within 1 s).
+every ``timers.TICK_S`` (RQ's own tick is a second; a turn timer is due within 1 s).
 """
 
 from __future__ import annotations

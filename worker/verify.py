@@ -41,7 +41,7 @@ def judge(attempt: store.Attempt, secret: bytes) -> Verdict:
 # KEYS: day rank, day names, all-time, player, day histogram, owner's days, owner, owner's streak,
 # the player's redirect (keys.moved), the day's dropped attempts (keys.day_dropped);
 # ARGV: attempt id, rank key, name, score, player id, histogram bucket, date, day ordinal, owner.
-# Issue 13, attaching a device to an account: an attempt that lost its ranking is never ranked,
+# Attaching a device to an account: an attempt that lost its ranking is never ranked,
 # and when the player's history moved to an account (the redirect, written in the same
 # transaction as the move) the script answers where it went, {owner, player}, writing nothing;
 # the caller runs it again with those (so a verification racing the attach is the account's).
@@ -63,7 +63,7 @@ local best = redis.call('HGET', KEYS[4], 'best')
 if (not best) or tonumber(ARGV[4]) > tonumber(best) then
   redis.call('HSET', KEYS[4], 'best', ARGV[4])
 end
--- the daily habit (issue 13): the day's histogram, the owner's day and name, the streak
+-- the daily habit: the day's histogram, the owner's day and name, the streak
 redis.call('HINCRBY', KEYS[5], ARGV[6], 1)
 redis.call('HSET', KEYS[6], ARGV[7], ARGV[4])
 redis.call('HSET', KEYS[7], 'name', ARGV[3])
@@ -126,7 +126,7 @@ def verify(
     ``replicas``: PIKDAME_REDIS_WAIT_REPLICAS (the ranking confirmed before the verdict)."""
     key = keys.attempt(attempt_id)
     stored = client.hgetall(key)
-    if stored.get("dropped"):  # lost its ranking to the account's own attempt (issue 13)
+    if stored.get("dropped"):  # lost its ranking to the account's own attempt
         return {"attempt_id": attempt_id, "status": "unranked", "new": False}
     attempt = finished_attempt(stored, attempt_id)
     if attempt.verification in ("verified", "rejected"):

@@ -1,4 +1,4 @@
-"""Accounts with passkeys (issue 13): sign up in two steps (name, then passkey), sign in with a
+"""Accounts with passkeys: sign up in two steps (name, then passkey), sign in with a
 discoverable passkey on any device, the account's devices, sign out everywhere, delete.
 
 Each ceremony is two requests: ``…/options`` answers WebAuthn options and a single-use handle;

@@ -1,4 +1,4 @@
-"""Player names: normalised, visible, and not a look-alike of another name of the day (issue 10.9).
+"""Player names: normalised, visible, and not a look-alike of another name of the day.
 
 Flask-free. :func:`normalise` is the form a name is stored and shown in; :func:`skeleton` is the
 form two names are compared in, so "Ada", "ADA", "Аda" (Cyrillic A) and "A da" count as one.

@@ -104,7 +104,7 @@ def merge_alltime(rankings: redis.Redis[str], source: str, target: str) -> None:
     """Move player ``source``'s all-time board entries (sum, days, best) of every daily game to
     player ``target`` (the account's home id): the account owns the device's scores on the
     all-time boards too. Leaves the redirect ``keys.moved(source)`` -> ``target`` in the same
-    transaction, which the verifier follows for a verification landing later (issue 13)."""
+    transaction, which the verifier follows for a verification landing later."""
     watched = [keys.moved(source)]
     for game in games.DAILY_GAMES:
         watched += [keys.alltime(game), keys.player(source, game), keys.player(target, game)]
@@ -152,7 +152,7 @@ return key
 
 
 # The dropped day leaves the owner's days; a best the dropped score reached is recomputed from the
-# days left (none left: no best), so no all-time best counts an attempt "ohne Wertung" (issue 13).
+# days left (none left: no best), so no all-time best counts an attempt "ohne Wertung".
 # The owner's days are the player's: the device's (``p:<player>``) or the account's home player's.
 # KEYS: owner's days of the game, the player's all-time facts; ARGV: date, the dropped score.
 UNBEST_LUA: Final = """
@@ -171,7 +171,7 @@ return 1
 def drop_ranking(
     client: redis.Redis[str], rankings: redis.Redis[str], attempt: Attempt, owner: str
 ) -> None:
-    """The attempt is played "ohne Wertung" from now on and leaves its day's board (issue 13, an
+    """The attempt is played "ohne Wertung" from now on and leaves its day's board (an
     account's first attempt of the day is its ranked one): the rankings first (marked dropped,
     off the board, then the rest of what ranking it counted), then the attempt (``ranked:
     false``, ``dropped``), off the day's ids and count and off the reconciler's list."""

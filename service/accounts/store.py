@@ -1,4 +1,4 @@
-"""Accounts: who a player id belongs to, their passkeys, and the session generation (issue 13).
+"""Accounts: who a player id belongs to, their passkeys, and the session generation.
 
 Flask-free. An account owns one *home* player id (the ``player`` its signed-in sessions carry,
 under which its attempts are stored) and any anonymous player ids attached to it (a device's
@@ -14,7 +14,7 @@ Keys (each account's keys share the hash tag ``{a:ID}``, each player's link ``{p
 - ``pd:cred:{ID}`` hash: account, public_key (hex), sign_count, created_ms, label
 - ``pd:{ch:ID}:challenge`` string with TTL: one WebAuthn challenge, consumed by GETDEL
 
-Game state may live on a Redis Cluster (issue 16), and accounts live with it: every transaction
+Game state may live on a Redis Cluster, and accounts live with it: every transaction
 here touches one account's ``{a:ID}`` keys only (one slot). The indexes that find an account from
 elsewhere (a credential's hash, a player's link, ``pd:accounts``) are single-key writes made in
 an order that leaves at worst an unreachable leftover if a process dies between two steps: the
@@ -235,7 +235,7 @@ def erase_names(
     on_wait: Callable[[], None] | None = None,
     wait_s: float = RENAME_WAIT_S,
 ) -> int:
-    """Show the players' names as "gelöscht" everywhere (issue 13): on every day's board and the
+    """Show the players' names as "gelöscht" everywhere: on every day's board and the
     all-time one, in their attempts, and in the archive files already written (rewritten, see
     service.dailies.archive); drop their cached replay documents. Scores stay. Returns attempts
     renamed. ``client`` holds the game state, ``rankings`` the boards (never one operation on

@@ -85,7 +85,7 @@ class Variable:
 
 VARIABLES: Final = (
     Variable("REDIS_URL", "redis_url", None),
-    # Redis by role (issue 16), each defaulting to REDIS_URL: game state (attempts, tokens, days,
+    # Redis by role, each defaulting to REDIS_URL: game state (attempts, tokens, days,
     # rate limits), the verification queue (RQ), the rankings (boards, all-time, player facts).
     # No operation needs two of them at once, so each can be its own server (or a Cluster).
     Variable("PIKDAME_REDIS_STATE_URL", "redis_state_url", None),
@@ -128,7 +128,7 @@ VARIABLES: Final = (
     # a browser refuses passkeys at http://127.0.0.1), the address `make run` prints
     Variable("PIKDAME_RP_ID", "rp_id", "localhost"),
     Variable("PIKDAME_ORIGINS", "origins", None, _words),
-    # small private deployments: anonymous attempts ranked as before accounts (issue 13)
+    # small private deployments: anonymous attempts ranked as before accounts
     Variable("PIKDAME_RANK_ANONYMOUS", "rank_anonymous", "0", _flag),
     # release modules to import (service.common.releases.load): previous bot versions kept so a
     # record replays with the bots that played it

@@ -3,7 +3,7 @@
 Rankings and attempts are separate key families so they can live on different servers (Redis by
 role); the RQ queue has its own ``rq:`` keys.
 
-Game state may live on a Redis Cluster (issue 16): the keys of one attempt share the hash tag
+Game state may live on a Redis Cluster: the keys of one attempt share the hash tag
 ``{a:ID}`` and the state keys of one day the tag ``{d:DATE}``, so every transaction on them stays
 on one slot. Keys stored before the tags (``LEGACY_PATTERNS``) are renamed once by
 ``service.common.migrate`` (``pikdame migrate-keys``), run between days on the single Redis.
@@ -157,7 +157,7 @@ def day_unranked_starts(date: str, game: str = DEFAULT) -> str:
     return f"{PREFIX}:day:{date}{_game(game)}:unranked-starts"
 
 
-# --- the daily habit (issue 13): keyed by owner (service.accounts.owners.owner_of) ---------------
+# --- the daily habit: keyed by owner (service.accounts.owners.owner_of) ---------------
 
 
 def owner(owner_id: str) -> str:
@@ -185,13 +185,13 @@ def moved(player_id: str) -> str:
     """Hash owner, player: where an anonymous player's history went when its device was attached
     to an account (service.accounts.owners.merge / merge_alltime write it in the transaction that
     moves the history). The verifier's ranking script follows it, so a verification that lands
-    after the move is counted for the account, never for the device's old owner (issue 13)."""
+    after the move is counted for the account, never for the device's old owner."""
     return f"{PREFIX}:{{o:p:{player_id}}}:moved"
 
 
 def day_dropped(date: str, game: str = DEFAULT) -> str:
     """Set of attempt ids of a day that lost their ranking when a device was attached to an
-    account that had its own ranked attempt that day (issue 13: an account's first attempt of the
+    account that had its own ranked attempt that day (an account's first attempt of the
     day is its ranked one): the ranking script never ranks them."""
     return f"{PREFIX}:day:{date}{_game(game)}:dropped"
 

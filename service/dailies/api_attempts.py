@@ -63,7 +63,7 @@ def get_attempt(path: AttemptPath) -> Response:
     pipe, count = read_pipeline(client)
     if request.if_none_match:
         # The client has a copy: its owner check and entity tag from the attempt's head (a few
-        # short fields), and only when the tag differs the whole hash (issue 16's 304 path).
+        # short fields), and only when the tag differs the whole hash (the 304 path).
         pipe.hmget(key, store.HEAD_FIELDS)
         (values,) = count.check(pipe.execute())
         head = store.AttemptHead.from_values(values)
@@ -82,7 +82,7 @@ def get_attempt(path: AttemptPath) -> Response:
     attempt = store.Attempt.from_hash(stored)
     identity.require_reader(attempt)
     # Unchanged since the client's copy (same seq, same verdict and rank): 304, without parsing
-    # the game or building the view (issue 16).
+    # the game or building the view.
     rank = verified_rank(attempt)
     tag = present.version_tag(attempt, rank)
     if request.if_none_match.contains(tag):

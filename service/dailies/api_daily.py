@@ -156,7 +156,7 @@ def _new_game(
 
 
 def ranks(player: str) -> bool:
-    """Issue 13: an account's attempts are ranked; an anonymous player's only where the operator
+    """An account's attempts are ranked; an anonymous player's only where the operator
     ranks anonymous play (PIKDAME_RANK_ANONYMOUS), else they are played "ohne Wertung"."""
     return settings().rank_anonymous or accounts.account_of(get_redis(), player) is not None
 

@@ -23,7 +23,7 @@ bp = api_blueprint("leaderboard", __name__, "/api/leaderboard")
 
 
 def provisional(date: str) -> bool:
-    """Issue 13: a day's ranking is "vorläufig" until the day and its grace have closed (late
+    """A day's ranking is "vorläufig" until the day and its grace have closed (late
     verdicts may still change it)."""
     return not clock.is_closed(date, settings())
 

@@ -1,10 +1,10 @@
-"""Retention and the archive of closed days (issue 10.10).
+"""Retention and the archive of closed days.
 
 Once a day has closed and every finished ranked attempt of it has its verdict, its records are
 written to the archive, one compressed JSON-lines file per day (``YYYY-MM-DD.jsonl.gz``); each
 line is ``{"attempt_id", "date", "name", "verification", "score", "turns", "reason", "record"}``
 with ``record`` the game record (F6) including the day's published seed. A deleted account's name
-is rewritten in the files already written (:func:`rename`, issue 13: its name disappears from
+is rewritten in the files already written (:func:`rename`: its name disappears from
 every board, the archive included; the files are rewritten rather than names resolved at read
 time, so a file copied or served as it is never names a deleted player). Both writers hold the
 file's lock (:func:`file_lock`) around their read-modify-write. The day's attempt hashes

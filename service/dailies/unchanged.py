@@ -3,7 +3,7 @@
 A client polling its attempt's view (``GET /api/attempts/{id}`` with ``If-None-Match`` and its
 bearer token) is mostly told "unchanged". Through Flask that answer cost three times a bare
 endpoint (routing, the request context, nine hooks, the models' validation: cProfile and
-bench/results/front.md); issue 16 asks for half of a bare endpoint's rate. This WSGI middleware
+bench/results/front.md); the goal is half of a bare endpoint's rate. This WSGI middleware
 answers exactly that case itself, with the answer Flask gives (same status, headers in the same
 order, the same request log line, the same read counter):
 

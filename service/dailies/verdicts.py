@@ -1,4 +1,4 @@
-"""Waiting for a verification verdict inside one request (issue 10.3), so the end-of-game page
+"""Waiting for a verification verdict inside one request, so the end-of-game page
 asks once and hears as soon as the verdict exists, instead of polling every second.
 
 The wait subscribes to the verdict's channel (``keys.verdict_channel``, on which the verifier

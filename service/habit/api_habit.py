@@ -1,4 +1,4 @@
-"""The daily habit (issue 13): the caller's streaks and statistics, a finished attempt's place in
+"""The daily habit: the caller's streaks and statistics, a finished attempt's place in
 the field (matchpoints, histogram, the bot's par) and its spoiler-free share text.
 
 Every per-player datum is read under :func:`service.accounts.owners.owner_of` of the caller's
@@ -35,7 +35,7 @@ bp = api_blueprint("habit", __name__, "/api", authorised=True)
 @counted_read
 def my_stats(query: GameQuery) -> Response:
     """The caller's streaks (every daily game) and statistics (zeros for a browser that has
-    never played) of one daily game: Pik Dame's, or with ``game=gin`` Gin's (issue 14)."""
+    never played) of one daily game: Pik Dame's, or with ``game=gin`` Gin's."""
     game = query.game
     owner = identity.caller_owner()
     client = get_rankings()

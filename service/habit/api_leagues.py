@@ -1,4 +1,4 @@
-"""Leagues (issue 13): create one, join and leave it by its invite code, read its boards."""
+"""Leagues: create one, join and leave it by its invite code, read its boards."""
 
 from __future__ import annotations
 

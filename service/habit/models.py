@@ -148,7 +148,7 @@ class Par(Document):
 
 
 class Place(Document):
-    """A finished attempt's place in the day's field of verified results (issue 13)."""
+    """A finished attempt's place in the day's field of verified results."""
 
     attempt_id: str
     date: str = Field(json_schema_extra={"format": "date"})

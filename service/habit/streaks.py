@@ -1,4 +1,4 @@
-"""Streaks per daily game, by UTC day: current and best, kept on the server (issue 13).
+"""Streaks per daily game, by UTC day: current and best, kept on the server.
 
 Advanced when an attempt is ranked, inside the verifier's ranking script (worker.verify), which
 runs once per attempt; and on its own a day already counted (or an older one, verified late)

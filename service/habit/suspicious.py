@@ -1,4 +1,4 @@
-"""Patterns worth an operator's look (issue 13, ``pikdame suspicious [DATE]``): the deal is the
+"""Patterns worth an operator's look (``pikdame suspicious [DATE]``): the deal is the
 same for everyone, so a second ranked attempt under another account, or one after an attempt
 "ohne Wertung" of the same deal (a rehearsal), is the way to cheat. Lists, never judges: one
 address (IPv6: /64) starting several ranked attempts of a day, an account created shortly before a

@@ -156,7 +156,7 @@ def account() -> Response:
 
 @bp.get("/stats")
 def stats() -> Response:
-    """The caller's statistics and streaks (issue 13)."""
+    """The caller's statistics and streaks."""
     return page("stats.html", "stats")
 
 
@@ -178,7 +178,7 @@ def league(code: str) -> Response:
 
 @bp.get("/spielen")
 def new_table() -> Response:
-    """Make a table (issue 12): game, seats, bot levels, house rules (R9). A game is offered
+    """Make a table: game, seats, bot levels, house rules (R9). A game is offered
     once the backend has it and the table page can show it; the others show "bald"."""
     offered = [game for game in PLAYABLE if game in games.GAMES]
     return page("table_new.html", "tables", games=TABLE_GAMES, offered=offered)

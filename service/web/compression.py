@@ -1,4 +1,4 @@
-"""Public answers leave the app compressed when the client accepts gzip (issue 16).
+"""Public answers leave the app compressed when the client accepts gzip.
 
 nginx's micro-cache keeps an answer exactly as the app sent it. Left to nginx, a plain answer
 in the cache is compressed anew on every hit for every browser (they all ask for gzip), which

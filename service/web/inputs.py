@@ -57,7 +57,7 @@ def _integer(value: Any) -> Any:
 
 
 def player_name(name: str) -> str:
-    """API.md's name, normalised by issue 10.9's rules (service.accounts.names: NFKC, visible,
+    """API.md's name, normalised by the rules (service.accounts.names: NFKC, visible,
     1–24 characters). The one check of a name: the schema's bounds and pattern below document
     it without checking, so the message of :class:`BadName` is the one a client reads."""
     return names.normalise(name)

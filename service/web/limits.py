@@ -1,6 +1,6 @@
 """Rate limits (API.md), Redis-backed so every web process shares them.
 
-Who is counted (issue 10.3: fair behind a school's or an office's one address): a request that
+Who is counted (fair behind a school's or an office's one address): a request that
 carries a player (the signed session cookie, issued only once that player created an attempt) is
 counted per player; any other per client address. When accounts come, the account id takes the
 player's place in :func:`client_key`. Starting attempts counts only what was created (201): a 409
@@ -44,7 +44,7 @@ R = TypeVar("R")
 @functools.lru_cache(maxsize=4096)  # parsed on every counted request; clients repeat
 def address_of(address: str) -> str:
     """Who an address counts as: an IPv4 address itself, an IPv6 address by its /64 (one
-    household or machine is handed a whole /64, so its addresses are one client, issue 13)."""
+    household or machine is handed a whole /64, so its addresses are one client)."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
@@ -134,7 +134,7 @@ def _table_address_key() -> str:
 def limit_table_route(per_table: Callable[[], str]) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """A route of one table (moves, streams, level changes, start, resign, rematch): per table,
     every seat together, and per address (IPv6: its /64) over every table route and table
-    together, so neither one seat nor one address spreading over many tables floods (issue 12).
+    together, so neither one seat nor one address spreading over many tables floods.
     Every request counts, refused ones too."""
 
     def decorate(view: Callable[P, R]) -> Callable[P, R]:
@@ -239,7 +239,7 @@ def _creation_client_key() -> str:
 
 
 def limit_moves() -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """... and per address for moves that found no attempt of the caller's (issue 10.7: made-up
+    """... and per address for moves that found no attempt of the caller's (made-up
     attempt ids would otherwise each open a fresh count).
 
     Counted here, not by Flask-Limiter: both counters in one pipelined round trip before the
@@ -285,7 +285,7 @@ def _count_move() -> None:
 
 
 def _count_miss(response: Response) -> Response:
-    """A move that found no attempt of the caller's counts against the address (issue 10.7)."""
+    """A move that found no attempt of the caller's counts against the address."""
     counted = g.get("move_misses")
     if counted is not None and response.status_code in MISSES:
         key, window = counted

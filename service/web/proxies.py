@@ -1,4 +1,4 @@
-"""Client addresses behind trusted proxies only (issue 10.4).
+"""Client addresses behind trusted proxies only.
 
 ``X-Forwarded-For`` / ``-Proto`` / ``-Host`` are anyone's to write: they are read only when the
 connection comes from a proxy listed in PIKDAME_PROXIES (addresses or networks). The client is
@@ -38,7 +38,7 @@ def front_adds_headers(environ: WSGIEnvironment) -> bool:
 def trusted(address: str, networks: tuple[Network, ...]) -> bool:
     """Whether ``address`` lies in one of ``networks``. Memoised: every request asks it of its
     peer (the front's few addresses) and of its forwarded chain, and parsing an address is a
-    measurable part of a cheap read (issue 16)."""
+    measurable part of a cheap read."""
     try:
         ip = ipaddress.ip_address(address.strip())
     except ValueError:

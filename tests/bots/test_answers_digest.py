@@ -3,7 +3,7 @@ against the bots that played it).
 
 Every move of every level in every position of 24 seeded bot rounds, plus the optimiser's whole
 arrangement for those positions and for 60 big dealt hands (some past the node budget, so the
-fallback is pinned too). The digest was computed on the engine before the issue 11 refactor
+fallback is pinned too). The digest was computed on the engine before its package refactor
 (commit 949ac3b): a refactor must leave it as it is. If a change of behaviour is meant, bump
 ``BOTS_VERSION`` and the digest together.
 """

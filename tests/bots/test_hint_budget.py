@@ -1,4 +1,4 @@
-"""Issue 16: the web's hint searches within a small deterministic budget shared by all swap
+"""The web's hint searches within a small deterministic budget shared by all swap
 plans, so no request waits long on a big hand; past it the hint is the best found and says it is
 not proven optimal. The bots keep their own budget (their answers are pinned elsewhere)."""
 

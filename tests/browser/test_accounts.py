@@ -1,4 +1,4 @@
-"""Accounts with passkeys in Chromium (issue 13): a virtual authenticator through the DevTools
+"""Accounts with passkeys in Chromium: a virtual authenticator through the DevTools
 protocol (WebAuthn.addVirtualAuthenticator: ctap2, internal, resident key, user verification)
 signs up, signs out, signs in, plays a ranked attempt and deletes the account."""
 

@@ -110,7 +110,7 @@ def test_the_reasons_read_right_in_both_languages(page: Page) -> None:
 
 
 def test_same_suit_is_no_run_when_the_gaps_are_too_wide(page: Page) -> None:
-    """Issue 9: the selection hint called 2♠ 7♠ B♠ a possible run (R5.2: the ring 7…2 still
+    """The selection hint called 2♠ 7♠ B♠ a possible run (R5.2: the ring 7…2 still
     misses six cards)."""
     page.goto("/rules")
     got = page.evaluate(

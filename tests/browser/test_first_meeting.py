@@ -140,7 +140,7 @@ def test_english_names_tausende_one_way(page: Page) -> None:
 def test_an_anonymous_player_learns_before_the_start_that_the_game_is_unranked(
     page: Page, stack: Stack
 ) -> None:
-    """Issue 13's "ohne Wertung" for anonymous play, said before the start: the front page
+    """The "ohne Wertung" for anonymous play, said before the start: the front page
     promised a public ranking name and "Ein gewerteter Versuch pro Tag", and only the table said
     "Ohne Wertung – melde dich an". (An account's page: tests/browser/test_accounts.py.)"""
     stack.clock.set_day("2030-09-03")

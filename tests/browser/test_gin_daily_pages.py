@@ -1,4 +1,4 @@
-"""The Gin daily's pages (docs/GIN_DAILY.md, issue 14) in the browser, against the real backend
+"""The Gin daily's pages (docs/GIN_DAILY.md) in the browser, against the real backend
 and its rq worker: the daily page offers Gin beside Pik Dame, a Gin attempt starts and is played
 with the keyboard on the same Gin board as the tables, survives a reload, shows only the
 player's view's cards, ends with the score and the verified verdict, and the Gin rankings and

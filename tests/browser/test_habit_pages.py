@@ -1,4 +1,4 @@
-"""The daily habit's pages in Chromium (issue 13), German and English: the place in the field
+"""The daily habit's pages in Chromium, German and English: the place in the field
 (histogram with the player's mark, share text without a card), the statistics page (SVG drawn by
 the page), a league created and shown through its page, the streak on the start page."""
 

@@ -1,4 +1,4 @@
-"""The invite page of a table no one can join any more (issue 12's defect left in session 3): a
+"""The invite page of a table no one can join any more (the defect left in session 3): a
 full waiting table or a started one shows why, in German and English, with no join form and a way
 onward; a seated player opening their own invite is taken to the table. Pik Dame and Gin, against
 the real backend in Chromium; the page shows no token and no card."""

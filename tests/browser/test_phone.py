@@ -1,5 +1,5 @@
 """Phones: no page scrolls sideways, hand cards stay big enough to read and tap, and one
-portrait screen (390 × 844) holds everything a turn needs (issue 9)."""
+portrait screen (390 × 844) holds everything a turn needs."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def assert_turn_fits(page: Page) -> None:
 
 
 def test_one_portrait_screen_holds_a_turn(page: Page, stack: Stack, artifacts: Path) -> None:
-    """Issue 9: at 390 × 844 the piles, the last moves, the own melds, the hand and the action
+    """At 390 × 844 the piles, the last moves, the own melds, the hand and the action
     buttons are all on screen without scrolling; the bots are compact (their melds on demand)
     and the guide folds away once the player has played."""
     stack.clock.set_day("2030-02-17")

@@ -12,7 +12,7 @@ from tests.support.table_player import Player, hand, wait_idle
 
 def test_bot_moves_are_played_back_one_by_one(page: Page, stack: Stack) -> None:
     """The bots' moves play back one by one while the player's own discard has already left the
-    hand (issue 9: it stayed there during the 5-10 s of playback)."""
+    hand (it stayed there during the 5-10 s of playback)."""
     stack.clock.set_day("2030-02-14")
     start_game(page, "Zuschauer")
     page.locator("#speed").select_option("normal")

@@ -1,4 +1,4 @@
-"""Plural-aware strings (issue 9: "1 Züge", "1 geprüfte Spiele", a raw "{n} geprüfte Spiele"):
+"""Plural-aware strings ("1 Züge", "1 geprüfte Spiele", a raw "{n} geprüfte Spiele"):
 templates/static/js/lib/i18n.js reads ICU-like "{n, plural, one {…} other {…}}" and picks the
 form by the language's rules, in German and English."""
 
@@ -120,5 +120,5 @@ def test_one_turn_and_one_verified_game_on_the_pages(page: Page, stack: Stack) -
         page.locator("#tab-alltime").click()
         expect(page.locator("#board-total")).to_have_text(re.compile(players))
         expect(page.locator("#board-head")).to_contain_text(column)
-        assert raw_text(page) == []  # issue 9: the column head read "{n} geprüfte Spiele"
+        assert raw_text(page) == []  # the column head read "{n} geprüfte Spiele"
     page.goto("/rules?lang=de")

@@ -69,7 +69,7 @@ def test_second_start_same_day_continues(page: Page, stack: Stack) -> None:
 
 
 def test_two_tabs_the_stale_one_is_refreshed(page: Page, stack: Stack) -> None:
-    """The stale tab takes the current table and the whole move list (issue 9: it showed an
+    """The stale tab takes the current table and the whole move list (it showed an
     empty move history)."""
     stack.clock.set_day("2030-02-06")
     attempt = start_game(page, "Zwei Tabs")

@@ -1,4 +1,4 @@
-"""The replay viewer (issue 9): the going-out card goes face down as on the live table, move
+"""The replay viewer: the going-out card goes face down as on the live table, move
 numbers from 100 keep every digit, and the keyboard line is readable on the felt."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every page and every dialog, in German and English, on a phone held upright (390 × 844) and on
 a desktop (1280 × 800): no raw placeholder ("{…}"), no "null"/"undefined" in what a person sees
-or a screen reader reads, nothing wider than the screen (issue 9)."""
+or a screen reader reads, nothing wider than the screen."""
 
 from __future__ import annotations
 
@@ -195,7 +195,7 @@ def test_every_page_and_dialog(
     sweep.check("end screen")
     sweep.shot("end")
 
-    # the daily habit (issue 13): place in the field, statistics, leagues
+    # the daily habit: place in the field, statistics, leagues
     page.goto(f"/field/{attempt}")
     page.wait_for_selector("body[data-ready='1']")
     sweep.check("field")
@@ -250,7 +250,7 @@ def test_every_page_and_dialog(
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_every_tables_page(page: Page, stack: Stack, artifacts: Path, lang: str, size: str) -> None:
-    """Issue 12's pages: Spielen, the invite's join page, the waiting room, the table with its
+    """The pages: Spielen, the invite's join page, the waiting room, the table with its
     countdown, a bot's level menu and the resign dialog, the cut, the standings and the replay."""
     page.set_viewport_size(SIZES[size])
     sweep = Sweep(page, artifacts, f"tables-{lang}-{size}")
@@ -295,7 +295,7 @@ def test_every_tables_page(page: Page, stack: Stack, artifacts: Path, lang: str,
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_every_gin_page(page: Page, stack: Stack, artifacts: Path, lang: str, size: str) -> None:
-    """Gin Rommé's pages (issue 14): Spielen with Gin, the waiting room, the table at the player's
+    """Gin Rommé's pages: Spielen with Gin, the waiting room, the table at the player's
     discard with a card selected, the knock dialog, the defence, a hand's result, the resign and
     "Wiederholen" dialogs, the standings, the replay viewer, and the daily pages' Gin parts."""
     page.set_viewport_size(SIZES[size])
@@ -431,7 +431,7 @@ def resign_when_shown(page: Page, sweep: Sweep, server: Callable[[], Any]) -> No
 def test_every_table_state_of_each_game(
     page: Page, stack: Stack, artifacts: Path, game: str, lang: str, size: str
 ) -> None:
-    """Issue 12's pages and issue 15's "Play" for each table game: the waiting room and the
+    """The pages and the "Play" for each table game: the waiting room and the
     invite naming the game and its rules, the cut, play (Tausende's panel: openers, owners, the
     swapping round), a round's results, the final standings and the replay."""
     page.set_viewport_size(SIZES[size])

@@ -1,4 +1,4 @@
-"""Issue 9 at the table: confirm dialogs in words with cards as cards, the Anlegen dialog's meld
+"""At the table: confirm dialogs in words with cards as cards, the Anlegen dialog's meld
 numbers, a lay-off error that says why, Escape closing the hint."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def test_confirm_dialogs_in_words_with_cards_as_cards(page: Page, stack: Stack) 
 
 def test_dialogs_lay_off_and_its_error_in_both_languages(page: Page, stack: Stack) -> None:
     """Plays until the player has melds, then opens Anlegen: every meld badged with its own
-    number (issue 9: all were "1"); a card that fits no end is refused with the reason."""
+    number (all were "1"); a card that fits no end is refused with the reason."""
     stack.clock.set_day("2030-04-04")  # the day test_play_mouse shows to need every action
     start_game(page, "Anleger")
     player = Player(page)

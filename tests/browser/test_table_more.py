@@ -1,4 +1,4 @@
-"""More of the table page (issue 12, docs/TABLES.md) against the real backend: the lucky grab
+"""More of the table page (docs/TABLES.md) against the real backend: the lucky grab
 (R3, F3 step 4) shown to everyone at the table after the cut, the turn timer's countdown in the
 server's time on a page whose clock is wrong (R9), and who went out in the round's result (R7)."""
 

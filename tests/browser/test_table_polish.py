@@ -1,4 +1,4 @@
-"""Small gaps of the table pages (issues 12 and 15), each against the real backend in Chromium:
+"""Small gaps of the table pages, each against the real backend in Chromium:
 the invite's page and the waiting room name the game and its house rules (R9, R8's strict_1000,
 R12.8) in German and English; at Tausende the pot before opening is explained by R12.3/R12.4,
 not by Pik Dame's take rule; a lay-off or joker swap on a Tausende meld (address S.N, R12.5)

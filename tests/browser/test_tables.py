@@ -1,4 +1,4 @@
-"""Tables in the browser (issue 12), against the real backend: create, invite, join and start in
+"""Tables in the browser, against the real backend: create, invite, join and start in
 German and English; a 2-human + 2-bot table played in two browser contexts, each move visible in
 the other from the live stream; bot levels; resign by consent (R8); the cutter's cut (R3, F3);
 and no card of another seat in any page, answer or stream message the browser received."""

@@ -1,4 +1,4 @@
-"""A Tausende table in the browser (RULES.md R12, issue 15), against the real backend: made on the
+"""A Tausende table in the browser (RULES.md R12), against the real backend: made on the
 "Spielen" page with an R12.8 option, a human seat plays turns with the page (a swap-up in the
 swapping round, draws and discards), and the page shows who has opened (R12.3), each meld's owner
 (R12.5), the swapping round (R12.2), the pot rule (R12.4), the rules link, in German and English;

@@ -1,4 +1,4 @@
-"""The trust marks in Chromium (issue 13), German and English: today's game without an account is
+"""The trust marks in Chromium, German and English: today's game without an account is
 marked "ohne Wertung" where the operator ranks only accounts (the default), a signed-in-free
 ranked game carries no mark where anonymous play is ranked, and a day's board is marked
 "vorläufig" until the day and its grace have closed, and no longer afterwards."""

@@ -1,4 +1,4 @@
-"""The Gin daily challenge's engine parts (issue 14, docs/GIN_DAILY.md): the F4 seed with Gin's
+"""The Gin daily challenge's engine parts (docs/GIN_DAILY.md): the F4 seed with Gin's
 message, the day's setup, the score, the released bots, and a stored match that plays on exactly
 as the uninterrupted one (the service stores the match between every two moves)."""
 

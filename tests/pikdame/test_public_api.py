@@ -1,6 +1,6 @@
 """Everything importable from ``engine`` before the packages split stays importable, and the
 module paths docs/ENGINE_API.md documented still answer, with a DeprecationWarning naming the new
-path (issue 11 item 1)."""
+path."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The released-versions registry every game keeps (engine.core.releases, issue 13): the versions
+"""The released-versions registry every game keeps (engine.core.releases): the versions
 a game is built with stay, frozen ones come and go, and a version not kept fails with the game's
 own error class carrying the version asked for."""
 

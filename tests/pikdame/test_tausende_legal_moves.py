@@ -1,4 +1,4 @@
-"""Tausende's ``legal_moves`` (R12, issue 15): the fast implementation lists exactly what the
+"""Tausende's ``legal_moves`` (R12): the fast implementation lists exactly what the
 first one listed (every candidate tried with ``push`` on a copy: tests/support/tausende.py), in
 the same order, over many positions of bot and random play under every R12.8 option; and the
 exhaustive direction of legal = accepted: every move ``push`` accepts in a position, from a

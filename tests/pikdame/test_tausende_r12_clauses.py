@@ -1,4 +1,4 @@
-"""Tausende (RULES.md R12), clause by clause, including issue 15's awkward cases. Every illegal
+"""Tausende (RULES.md R12), clause by clause, including the awkward cases. Every illegal
 move is answered with its code and changes nothing (F7)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Accounts with passkeys (issue 13, Trust): sign up, sign in on another device, devices, sign
+"""Accounts with passkeys (Trust): sign up, sign in on another device, devices, sign
 out everywhere, delete; forged, replayed and unknown WebAuthn answers are 400 and change nothing;
 ranked play needs an account, anonymous play is "ohne Wertung"."""
 
@@ -82,7 +82,7 @@ def test_sign_up_in_two_steps_then_the_first_attempt_of_the_day_is_ranked(
 def test_anonymous_play_is_ohne_wertung_and_not_limited_to_one(
     client: FlaskClient, clock: Any, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
-    """Issue 13: without an account an attempt of today is played unranked (``ranked: false``),
+    """Without an account an attempt of today is played unranked (``ranked: false``),
     so a new browser no longer earns a second ranked attempt."""
     first, _ = start(client, clock.today)
     second, _ = start(client, clock.today)
@@ -254,7 +254,7 @@ def test_bad_input_is_a_clear_4xx(
 def test_archive_lists_every_day_from_launch_played_or_not(
     redis_url: str, rdb: redis.Redis[str], clock: Any
 ) -> None:
-    """Issue 13 (the archive from day one): a fresh install lists every day since its launch
+    """The archive from day one: a fresh install lists every day since its launch
     date, and practice of a day nobody played opens once it has closed."""
     app = make_app(redis_url, clock, PIKDAME_LAUNCH_DATE="2026-11-25")
     web = app.test_client()
@@ -270,7 +270,7 @@ def test_archive_lists_every_day_from_launch_played_or_not(
 
 
 def test_rankings_are_provisional_until_the_day_closes(client: FlaskClient, clock: Any) -> None:
-    """Issue 13: "vorläufig" until the day and its grace have closed."""
+    """"Vorläufig" until the day and its grace have closed."""
     today = clock.today
     assert client.get(f"/api/leaderboard/{today}").get_json()["provisional"] is True
     clock.advance(hours=15, minutes=30)  # 00:30 the next day: in the grace period
@@ -342,7 +342,7 @@ def test_attached_history_becomes_the_accounts(
     clock: Any,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 13 ("a device's anonymous history can be attached to a new account"): a device that
+    """A device's anonymous history can be attached to a new account: a device that
     played ranked on two days (a deployment ranking anonymous play) and founded a league signs
     up with attach: the account's streak, statistics, league and all-time entry are the
     device's, and today's ranked attempt stays the account's only one of the day."""
@@ -397,7 +397,7 @@ def test_an_empty_device_history_attaches_to_nothing(
 def test_a_deleted_name_leaves_the_archive_files_too(
     redis_url: str, rdb: redis.Redis[str], rankings: redis.Redis[str], clock: Any, tmp_path: Path
 ) -> None:
-    """Issue 13 ("its name disappears from every board"): a day archived a week ago, its attempts
+    """Its name disappears from every board: a day archived a week ago, its attempts
     and slots expired; deleting the account rewrites the archive file (the line's name and the
     record's seat) and the day's board; the record still replays, the other player stays."""
     app = make_app(redis_url, clock, PIKDAME_ARCHIVE_DIR=str(tmp_path / "archive"))

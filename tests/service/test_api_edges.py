@@ -1,4 +1,4 @@
-"""API edges found by fault and abuse testing (issue 10, items 6 and 11): each case answered with
+"""API edges found by fault and abuse testing (items 6 and 11): each case answered with
 API.md's error envelope and a stable code, never a 500 or a traceback."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def error(response: object) -> tuple[int, str]:
 def test_deeply_nested_json_is_400_without_a_traceback(
     client: FlaskClient, clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Issue 10.6: JSON nested ~1,000 levels deep is a malformed request (400), not a 500."""
+    """JSON nested ~1,000 levels deep is a malformed request (400), not a 500."""
     attempt, _ = start(client, clock.today)
     caplog.set_level(logging.DEBUG)
     for path in (f"/api/daily/{clock.today}/attempts", f"/api/attempts/{attempt['id']}/moves"):
@@ -38,7 +38,7 @@ def test_deeply_nested_json_is_400_without_a_traceback(
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32", "latin-1"])
 def test_bodies_that_are_not_utf8_are_400(client: FlaskClient, clock: Clock, encoding: str) -> None:
-    """Issue 10.11, API.md "UTF-8": a body in another encoding is malformed (400) and starts
+    """API.md "UTF-8": a body in another encoding is malformed (400) and starts
     nothing, even when it decodes to a valid request in that encoding."""
     body = '{"name": "Zoë"}'.encode(encoding)
     response = client.post(
@@ -59,7 +59,7 @@ def test_bodies_that_are_not_utf8_are_400(client: FlaskClient, clock: Clock, enc
     ],
 )
 def test_a_wrong_method_is_405_with_allow(client: FlaskClient, method: str, path: str) -> None:
-    """Issue 10.11, API.md "a wrong method is 405": not 415, even without a JSON body."""
+    """API.md "a wrong method is 405": not 415, even without a JSON body."""
     response = client.open(path, method=method)
     assert error(response) == (405, "method_not_allowed")
     allowed = {m.strip() for m in response.headers["Allow"].split(",")}
@@ -74,7 +74,7 @@ def test_an_unknown_url_is_404_whatever_the_method(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize("date", ["0999-12-31", "0001-01-01", "0500-06-15"])
 def test_years_before_1000_are_unknown_days(client: FlaskClient, date: str) -> None:
-    """Issue 10.11: such a date gave malformed timestamps ("999-12-31T…"); it is 404 unknown_day
+    """Such a date gave malformed timestamps ("999-12-31T…"); it is 404 unknown_day
     like any other day without a challenge, on every route that takes a day."""
     assert error(client.get(f"/api/daily/{date}")) == (404, "unknown_day")
     assert error(client.get(f"/api/leaderboard/{date}")) == (404, "unknown_day")
@@ -115,7 +115,7 @@ def test_long_ids_are_unknown_everywhere(client: FlaskClient, clock: Clock) -> N
 
 
 def test_openapi_documents_the_name_rules_and_the_bounds(app: Flask, client: FlaskClient) -> None:
-    """Issue 10.11 / 11.8: the document says what the code checks (a schemathesis run found the
+    """The document says what the code checks (a schemathesis run found the
     name rules and the offset bound missing)."""
     document = client.get("/api/openapi.json").get_json()
     schemas = document["components"]["schemas"]
@@ -133,7 +133,7 @@ def test_openapi_documents_the_name_rules_and_the_bounds(app: Flask, client: Fla
 
 
 def test_store_conflicts_are_mapped_centrally(app: Flask) -> None:
-    """Issue 11.5: ``Stale`` and ``AttemptExists`` leave any route as API.md's 409s
+    """``Stale`` and ``AttemptExists`` leave any route as API.md's 409s
     (the latter with the existing ``attempt_id`` inside ``error``), without a try/except there."""
 
     def stale() -> Response:

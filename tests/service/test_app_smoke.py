@@ -31,4 +31,4 @@ def test_api_answers_503_json_when_redis_is_down() -> None:
     response = app.test_client().get("/api/daily")
     assert response.status_code == 503
     assert response.get_json()["error"]["code"] == "unavailable"
-    assert response.headers["Retry-After"] == "1"  # a failover takes seconds (issue 16)
+    assert response.headers["Retry-After"] == "1"  # a failover takes seconds

@@ -1,5 +1,5 @@
 """The archive's files are rewritten by two writers: ``pikdame archive`` (archive_day) and an
-account's deletion (archive.rename, issue 13: its name disappears from every board, the archive
+account's deletion (archive.rename: its name disappears from every board, the archive
 included). Each holds the file's lock (a token key with expiry on the state server) around its
 read-modify-write, so neither loses the other's change. Interleaved by hand: the deletion runs
 while the archive is between reading and writing the file."""
@@ -89,7 +89,7 @@ def test_a_deletion_during_the_archive_run_keeps_both_changes(
     tmp_path: Path,
     first_run: bool,
 ) -> None:
-    """Issue 13 with the archive (``pikdame archive`` of a day, first or again): the account is
+    """With the archive (``pikdame archive`` of a day, first or again): the account is
     deleted after the archive read the day and before it wrote the file. The file holds every
     attempt and the deleted name is gone from it."""
     app, ids, date = day

@@ -1,4 +1,4 @@
-"""Attaching a device's history to an account (issue 13, "a device's anonymous history can be
+"""Attaching a device's history to an account ("a device's anonymous history can be
 attached to a new account"), where the day's attempts meet: an account's first attempt of the day
 is its ranked one (per daily game, docs/ACCOUNTS.md), and a verification racing the attach is
 counted for the account, never for the device's old owner (steps ordered by hand on real Redis)."""
@@ -42,7 +42,7 @@ def _home(rdb: redis.Redis[str], account: dict[str, Any]) -> str:
 def test_after_sign_up_the_devices_ranked_attempt_is_the_accounts_in_every_daily_game(
     ranked_anonymous: Flask, clock: Clock, rdb: redis.Redis[str], game: str
 ) -> None:
-    """Issue 13 ("an account's first attempt of the day is its ranked one"): the device's ranked
+    """An account's first attempt of the day is its ranked one: the device's ranked
     attempt of the day becomes the account's, in Gin as in Pik Dame, so signing up does not
     open a second ranked attempt of the day."""
     device = ranked_anonymous.test_client()
@@ -64,7 +64,7 @@ def test_an_accounts_first_attempt_of_the_day_is_its_ranked_one(
     account_first: bool,
     game: str,
 ) -> None:
-    """Issue 13 ("an account's first attempt of the day is its ranked one"): a device and the
+    """An account's first attempt of the day is its ranked one: a device and the
     account it is attached to both have a verified ranked attempt of the day. The earlier
     started stays ranked and on the board; the other is played "ohne Wertung" from then on and
     leaves the day's board, the day counted once in the statistics, streak and all-time board."""
@@ -136,7 +136,7 @@ def _counted_for_account(
 def test_a_verification_after_the_attach_is_the_accounts(
     ranked_anonymous: Flask, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
-    """Issue 13, the attach race: the device finished, signed up with attach, then the worker
+    """The attach race: the device finished, signed up with attach, then the worker
     verified: the day is counted for the account, its all-time entry too."""
     device_client = ranked_anonymous.test_client()
     attempt_id, _ = resign_at_once(device_client, clock.today, "Ada")
@@ -154,7 +154,7 @@ def test_a_verification_between_the_attach_steps_is_the_accounts(
     rankings: redis.Redis[str],
     between: str,
 ) -> None:
-    """Issue 13, the attach race, each step ordered by hand: the worker verifies after the
+    """The attach race, each step ordered by hand: the worker verifies after the
     device's id is linked to the account (``link``) or after its streaks and statistics moved but
     before its all-time entry did (``merge``); the attach's remaining steps then run. The day is
     the account's either way."""
@@ -172,7 +172,7 @@ def test_a_verification_between_the_attach_steps_is_the_accounts(
 def test_a_ranking_that_resolved_the_owner_before_the_attach_follows_the_move(
     ranked_anonymous: Flask, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:
-    """Issue 13, the attach race at its narrowest: the verifier resolved the owner (the device's
+    """The attach race at its narrowest: the verifier resolved the owner (the device's
     ``p:…``) before the attach, and ranks after the whole attach ran: its ranking script finds
     the redirect the move left and counts the day for the account."""
     attempt_id, device = _finished_on_device(ranked_anonymous, clock, rdb)
@@ -212,7 +212,7 @@ def test_the_all_time_best_forgets_the_dropped_attempt(
     account_first: bool,
     game: str,
 ) -> None:
-    """Issue 13: the attempt dropped by the attach ("ohne Wertung") no longer counts anywhere,
+    """The attempt dropped by the attach ("ohne Wertung") no longer counts anywhere,
     the all-time board's best day and the statistics' best included, in both daily games, even
     when it scored more than the ranked one (ranked by hand here with a higher score, as if it
     had been played better: both resigned attempts of one day would score alike)."""

@@ -137,7 +137,7 @@ def test_a_failed_start_sets_no_cookie(client: FlaskClient, clock: Clock) -> Non
 
 
 def test_an_unchanged_attempt_answers_304_to_its_etag(client: FlaskClient, clock: Clock) -> None:
-    """Issue 16: the attempt's view carries an ETag from its seq (and verdict); asking with it
+    """The attempt's view carries an ETag from its seq (and verdict); asking with it
     again gets 304 until a move changes the attempt; private, never for a shared cache."""
     attempt, _ = start(client, clock.today)
     path = f"/api/attempts/{attempt['id']}"
@@ -155,7 +155,7 @@ def test_an_unchanged_attempt_answers_304_to_its_etag(client: FlaskClient, clock
 
 
 def test_an_etag_opens_the_view_to_its_readers_only(client: FlaskClient, clock: Clock) -> None:
-    """Issue 16's 304 path reads the attempt's head only: the owner check still comes first, so
+    """The 304 path reads the attempt's head only: the owner check still comes first, so
     the right tag without credentials is 401, with another attempt's token 403, never a 304 (a
     304 would tell a stranger the attempt is unchanged); a made-up id is 404 either way."""
     attempt, token = start(client, clock.today)

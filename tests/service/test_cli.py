@@ -30,7 +30,7 @@ def test_seed_info_reveals_the_seed_only_after_the_day(redis_url: str) -> None:
 
 
 def test_seed_info_of_the_gin_daily(redis_url: str) -> None:
-    """Issue 14: ``--game gin`` gives the Gin daily's commitment and (once closed) seed."""
+    """``--game gin`` gives the Gin daily's commitment and (once closed) seed."""
     env = service_env(redis_url, "cli-secret")
     info = json.loads(pikdame(env, "seed-info", "2026-01-01", "--game", "gin").stdout)
     seed = gin.daily_seed(b"cli-secret", "2026-01-01")

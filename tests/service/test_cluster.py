@@ -1,4 +1,4 @@
-"""Issue 16, game state on a real Redis Cluster: three masters on loopback
+"""Game state on a real Redis Cluster: three masters on loopback
 (tests/support/cluster.py) hold the attempts, tokens and days, while the queue and the rankings
 have redis-servers of their own. Daily attempts are started and played to the end through the
 API, verified and ranked by a real ``rq worker``; every transaction stays on one slot (a
@@ -193,7 +193,7 @@ def test_a_table_stream_reads_and_holds_its_leases_on_the_cluster(
 def test_accounts_on_the_cluster(
     app: Any, cluster: RedisClusterNodes, others: dict[str, RedisServer]
 ) -> None:
-    """Issue 13's accounts with the game state on the cluster: every account transaction stays
+    """The accounts with the game state on the cluster: every account transaction stays
     on one slot (a cross-slot one fails with CROSSSLOT). A device that started today's ranked
     attempt signs up (attaching its history), signs in on another device, adds and removes a
     passkey, signs out everywhere, and deletes the account; a second account is untouched."""

@@ -1,4 +1,4 @@
-"""Issues 10.2, 10.4, 10.5: what the shipped deployments promise, read from deploy/.
+"""What the shipped deployments promise, read from deploy/.
 
 No shipped deployment publishes gunicorn (its threads never time out a half-sent request): nginx
 is in front, buffers requests and is the only trusted proxy; the units restart forever.
@@ -38,7 +38,7 @@ def test_the_systemd_web_listens_on_loopback_only() -> None:
 
 
 def test_a_sentinel_setups_redis_is_promotable_only_after_its_first_sync() -> None:
-    """Issue 16, failover: the drop-in for Debian's redis-server starts every server of the
+    """Failover: the drop-in for Debian's redis-server starts every server of the
     Sentinel setup with replica-priority 0 and lets ``pikdame redis-promotable`` raise it (what
     tests/service/test_failover.py does by hand with the killed primary)."""
     unit = DEPLOY / "systemd" / "redis-server.service.d" / "pikdame-sentinel.conf"
@@ -85,7 +85,7 @@ def test_nginx_reads_whole_requests_before_proxying() -> None:
 
 
 def test_web_workers_share_the_preloaded_app_and_are_not_recycled_every_few_seconds() -> None:
-    """Issue 16, reads: gunicorn's master freezes the preloaded app's objects before each fork
+    """Reads: gunicorn's master freezes the preloaded app's objects before each fork
     (a worker's collections then never write to the pages it shares with the master), and a
     worker is replaced after 100,000 requests or more (at 5,000 a reset-hour worker was
     replaced every few seconds, each new one paying its first requests again)."""

@@ -1,4 +1,4 @@
-"""Issue 16, failover: a primary, one replica and Debian's redis-sentinel on loopback, under a real
+"""Failover: a primary, one replica and Debian's redis-sentinel on loopback, under a real
 gunicorn and rq worker connected through Sentinel (PIKDAME_REDIS_SENTINELS), with every move and
 start acknowledged only once the replica has it (PIKDAME_REDIS_WAIT_REPLICAS=1). The primary is
 SIGKILLed during play: players see 503s with Retry-After and ask again, no acknowledged move is

@@ -1,4 +1,4 @@
-"""Issues 10.3 and 10.7: limits that are fair behind one address and cannot be dodged.
+"""Limits that are fair behind one address and cannot be dodged.
 
 Only starts that create an attempt count; players behind one address (a school, an office) are
 counted per player once they have one, and a crowd of new readers is served; moves to made-up

@@ -1,4 +1,4 @@
-"""Issue 10.8: the verifier pins every daily record to the day's setup (R11) before replaying.
+"""The verifier pins every daily record to the day's setup (R11) before replaying.
 
 Each forged record below is self-consistent (it replays cleanly from the day's seed, and its
 score matches), so only the pin can tell it from an honest one.

@@ -1,4 +1,4 @@
-"""Issue 16, the real front: Debian's nginx running deploy/nginx's site in front of a real
+"""The real front: Debian's nginx running deploy/nginx's site in front of a real
 gunicorn. Public reads are served from nginx's micro-cache, private ones never; static files are
 compressed and immutable under versioned names; a table's live stream is not buffered; the
 client's own X-Forwarded-For never reaches the rate limits."""
@@ -462,7 +462,7 @@ def read_until_hit(front: Front, path: str, headers: dict[str, str]) -> Answer:
 def test_a_public_read_asked_compressed_is_stored_compressed(
     stack: tuple[Front, WebServer, Path],
 ) -> None:
-    """Defect (issue 16): the cache held the plain answer, so nginx compressed it anew on every
+    """Defect: the cache held the plain answer, so nginx compressed it anew on every
     hit for every browser (all of them ask for gzip): a compressed hit cost nginx three times a
     plain one. Now the app compresses a public answer once, nginx keeps it as it is, under one
     entry for every spelling of "gzip", and a client that asks for no compression gets its own
@@ -552,7 +552,7 @@ def test_security_headers_are_sent_once_and_the_request_id_is_each_requests_own(
 
 @pytest.mark.parametrize("site", ["pikdame.conf", "compose.conf"])
 def test_the_shipped_site_loads_into_debians_own_nginx_conf(tmp_path: Path, site: str) -> None:
-    """Defects (issue 16): http.conf said ``gzip on`` in the http block, where Debian's
+    """Defects: http.conf said ``gzip on`` in the http block, where Debian's
     nginx.conf says it already, and pikdame.conf said ``http2 on``, which Debian 12's nginx 1.22
     does not know: nginx refused the installed site. The tests' own nginx.conf had no such
     line and no TLS server, and never saw either. Here the host's nginx.conf (its paths moved

@@ -1,4 +1,4 @@
-"""The Gin daily challenge (issue 14, docs/GIN_DAILY.md) over the API on a real Redis: the day's
+"""The Gin daily challenge (docs/GIN_DAILY.md) over the API on a real Redis: the day's
 document, a whole match played with a simple deterministic player, hidden cards, bad moves, the
 verifier (honest and forged records), one ranked attempt, boards, the record after the close,
 practice, the replay viewer's data and the archive."""

@@ -1,4 +1,4 @@
-"""The Gin daily's whole flow over HTTP (issue 14): gunicorn + a real Redis + a stock ``rq worker``
+"""The Gin daily's whole flow over HTTP: gunicorn + a real Redis + a stock ``rq worker``
 on real jobs: start → a whole match to 100 → verified by replay → ranked on Gin's board; and a
 lost Gin verification job found by the reconciler."""
 

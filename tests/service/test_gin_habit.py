@@ -1,4 +1,4 @@
-"""Gin in the per-player features (issue 14 with issue 13): the statistics per daily game
+"""Gin in the per-player features: the statistics per daily game
 (``/api/me/stats?game=gin``), ``pikdame suspicious`` covering Gin's ranked starts, a league's
 boards per daily game (``?game=gin``); Pik Dame's answers keep their shape without ``game``."""
 

@@ -1,4 +1,4 @@
-"""The daily habit (issue 13) over the API on a real Redis: streaks, statistics, the place in the
+"""The daily habit over the API on a real Redis: streaks, statistics, the place in the
 field, the bot's par (never before the end), the share text (no card names) and leagues.
 
 The verifier runs in-process here (worker.verify.verify, the job's own function); the RQ path is
@@ -89,7 +89,7 @@ def test_new_browser_has_empty_stats(client: FlaskClient) -> None:
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.integers(-300, 300), min_size=1, max_size=40), st.integers(-300, 300))
 def test_matchpoints_match_counting_by_hand(scores: list[int], mine: int) -> None:
-    """Issue 13: results beaten plus half the ties, over N − 1 (the ZCOUNT reading)."""
+    """Results beaten plus half the ties, over N − 1 (the ZCOUNT reading)."""
     client: redis.Redis[str] = redis.Redis(port=_PORT[0], decode_responses=True)
     client.delete(keys.day_rank("2026-01-01"))
     board = {f"a{i}": ranking.rank_key(s, i % 50, i) for i, s in enumerate([*scores, mine])}

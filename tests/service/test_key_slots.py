@@ -1,4 +1,4 @@
-"""Issue 16, game state on a Redis Cluster: the keys one transaction touches share a hash tag
+"""Game state on a Redis Cluster: the keys one transaction touches share a hash tag
 (one slot), and the keys stored before the tags are renamed once (``pikdame migrate-keys``)."""
 
 from __future__ import annotations

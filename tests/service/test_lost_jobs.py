@@ -1,4 +1,4 @@
-"""Issue 10.1: no stranded verification. Real ``rq worker`` processes killed with SIGKILL at the
+"""No stranded verification. Real ``rq worker`` processes killed with SIGKILL at the
 worst moments; every finished attempt gets its verdict within 60 s of a worker being back,
 without an operator running the reconciler."""
 
@@ -114,7 +114,7 @@ def test_fifty_verifications_with_the_worker_killed_at_random_points(
     tmp_path: Path,
     rankings: redis.Redis[str],
 ) -> None:
-    """Issue 10's fault test: 50 verifications while the worker is SIGKILLed at random moments
+    """The fault test: 50 verifications while the worker is SIGKILLed at random moments
     (seeded), then one worker back: 50 verdicts within 60 s, each attempt ranked once."""
     rng = random.Random(20261130)
     env = service_env(redis_url, SECRET.decode())

@@ -1,4 +1,4 @@
-"""Issue 10.9: player names are normalised (NFKC), visible, with bounded accents, and no name
+"""Player names are normalised (NFKC), visible, with bounded accents, and no name
 looks like another player's name of the same day. Refusals are 422 ``bad_value`` with a reason
 and create nothing."""
 

@@ -1,4 +1,4 @@
-"""Issue 10.2: processes that survive a Redis blip, and ``make run``'s supervisor.
+"""Processes that survive a Redis blip, and ``make run``'s supervisor.
 
 A real redis-server is stopped for about four seconds while a real worker is busy and while it is
 idle; ``python -m service.run`` has its children SIGKILLed and is stopped with SIGTERM.

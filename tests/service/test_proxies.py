@@ -1,4 +1,4 @@
-"""Issue 10.4: forwarded headers are trusted only from the configured proxies, under a real
+"""Forwarded headers are trusted only from the configured proxies, under a real
 gunicorn: a client's own ``X-Forwarded-For`` neither escapes the per-address limits nor lands in
 the logs."""
 

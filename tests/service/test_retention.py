@@ -1,4 +1,4 @@
-"""Issue 10.10: bounded storage. Tokens and practice attempts expire; a closed day's finished
+"""Bounded storage. Tokens and practice attempts expire; a closed day's finished
 records are archived (F6, compressed JSON lines) and its attempts then expire, while the replay,
 rankings and archive pages keep working from the archive."""
 

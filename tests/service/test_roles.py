@@ -1,4 +1,4 @@
-"""Issue 16, Redis by role: game state, the queue and the rankings on three separate
+"""Redis by role: game state, the queue and the rankings on three separate
 redis-servers. Play, queue and verify across them; each server holds only its role's keys, and a
 verify job retried after dying between ranking and recording its verdict ranks exactly once."""
 
@@ -115,7 +115,7 @@ def test_a_retried_verify_job_ranks_exactly_once_across_the_servers(
     assert rankings.zscore(keys.ALLTIME, attempt.player) == score
     assert rankings.hget(keys.player(attempt.player), "days") == "1"
     assert rankings.zcard(keys.day_rank(attempt.date)) == 1
-    # the daily habit's counts too (issue 13, in the same script): once
+    # the daily habit's counts too (in the same script): once
     assert sum(map(int, rankings.hvals(keys.day_histogram(attempt.date)))) == 1
     assert rankings.hget(keys.owner_days(owner, "pikdame"), attempt.date) == str(score)
     assert rankings.hget(keys.streak(owner, "pikdame"), "current") == "1"

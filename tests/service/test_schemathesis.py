@@ -1,4 +1,4 @@
-"""A bounded schemathesis run against the real service (issue 10, "done means"): gunicorn as
+"""A bounded schemathesis run against the real service ("done means"): gunicorn as
 deployed, a real redis-server and a stock ``rq worker``; every operation of the generated
 ``/api/openapi.json`` gets positive and negative examples. No answer may be a 5xx, and every
 answer's status, content type and body must be what the document says.

@@ -26,7 +26,7 @@ def test_security_headers_on_every_response(client: FlaskClient) -> None:
         assert response.headers["X-Content-Type-Options"] == "nosniff"
         assert response.headers["X-Frame-Options"] == "DENY"
         assert response.headers["Referrer-Policy"] == "no-referrer"
-    # private API answers are never stored; a public read only for an anonymous caller (issue 16)
+    # private API answers are never stored; a public read only for an anonymous caller
     assert client.get("/api/attempts/nope").headers["Cache-Control"] == "no-store"
     assert client.get("/api/daily").headers["Cache-Control"] == (
         "public, max-age=1, stale-while-revalidate=1"

@@ -1,4 +1,4 @@
-"""Issue 11.5: one reader of the environment (service.common.config) giving a typed, frozen
+"""One reader of the environment (service.common.config) giving a typed, frozen
 Settings; README's table names every variable; the data layer imports neither Flask nor the HTTP
 layer, and service never imports worker."""
 

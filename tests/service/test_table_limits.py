@@ -1,4 +1,4 @@
-"""Floods at tables (issue 12: "rate limits per address and per table", docs/TABLES.md): one
+"""Floods at tables ("rate limits per address and per table", docs/TABLES.md): one
 address spreading requests over many tables is stopped (IPv6: its /64), as is one table's flood;
 each refusal is a 429 with ``Retry-After`` in the one error envelope, and changes nothing."""
 

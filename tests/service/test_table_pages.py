@@ -112,7 +112,7 @@ def preview_of(html: str) -> dict[str, Any]:
 def test_the_invite_page_previews_game_rules_and_seats_and_nothing_private(
     client: FlaskClient,
 ) -> None:
-    """Issue 12: a friend opening an invite sees the game, its rules (R9) and the seats before
+    """A friend opening an invite sees the game, its rules (R9) and the seats before
     joining; the preview carries no token, no player id and (once started) no card (R10)."""
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "zen"}]
     rules = {"turn_timer": 90, "strict_1000": True, "no_joker_swap": True}

@@ -1,4 +1,4 @@
-"""Issue 16's 304 before Flask (service/dailies/unchanged.py): an API client's unchanged copy of its
+"""The 304 before Flask (service/dailies/unchanged.py): an API client's unchanged copy of its
 attempt's view is confirmed by a WSGI middleware in one round trip. Its answer must be Flask's
 answer: same status, headers and log line, the same read counter; and it must never answer what
 Flask would refuse, nor confirm a copy a move has made stale."""

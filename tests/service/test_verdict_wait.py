@@ -1,4 +1,4 @@
-"""Waiting for the verification verdict in one request (issue 10.3): the end-of-game page asks
+"""Waiting for the verification verdict in one request: the end-of-game page asks
 ``GET /api/attempts/{id}/verification?wait=S`` instead of polling every second."""
 
 from __future__ import annotations

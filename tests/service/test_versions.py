@@ -1,4 +1,4 @@
-"""Deploy-safe verification (issue 13): a record names the engine that played it (F6
+"""Deploy-safe verification: a record names the engine that played it (F6
 ``engine``) and the worker replays it with that version's bots, kept side by side
 (engine.pikdame.releases); a version this install does not keep fails loudly."""
 

@@ -1,4 +1,4 @@
-"""A real Redis Cluster on loopback for tests (issue 16): three masters, no replicas, each a
+"""A real Redis Cluster on loopback for tests: three masters, no replicas, each a
 ``redis-server --cluster-enabled yes`` in its own temporary directory on free ports, joined by
 ``redis-cli --cluster create``."""
 

@@ -1,4 +1,4 @@
-"""Helpers for the Gin daily challenge's tests (issue 14, docs/GIN_DAILY.md): a simple
+"""Helpers for the Gin daily challenge's tests (docs/GIN_DAILY.md): a simple
 deterministic API player and the check that no card hidden from seat 0 is in a response.
 
 The player sees only what any client sees (the attempt document's Gin view); the engine's

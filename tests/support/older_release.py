@@ -1,5 +1,5 @@
 """A release module (service.common.releases.load) for the tests of deploy-safe verification
-(issue 13): a previous release whose bots differ from today's, every level playing as the
+: a previous release whose bots differ from today's, every level playing as the
 beginner. Importing it registers it; a worker started with ``PIKDAME_RELEASES`` naming this
 module keeps it, as an operator's frozen copy of a previous deploy would be kept."""
 

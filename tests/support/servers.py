@@ -121,7 +121,7 @@ def start_redis(
     raise RuntimeError(f"could not start redis-server: {last}")
 
 
-# Redis by role (issue 16): with PIKDAME_TEST_REDIS_ROLES=1 (``make test-roles``) the queue and
+# Redis by role: with PIKDAME_TEST_REDIS_ROLES=1 (``make test-roles``) the queue and
 # the rankings each get a redis-server of their own, beside the tests' state server, so the suite
 # shows that no operation needs two of them at once.
 ROLES_ENV = "PIKDAME_TEST_REDIS_ROLES"

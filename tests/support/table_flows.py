@@ -1,4 +1,4 @@
-"""Page flows of the tables (issue 12) shared by the browser tests: make a table on the
+"""Page flows of the tables shared by the browser tests: make a table on the
 "Spielen" page, join it by its invite link, start it, and play simple turns through the page."""
 
 from __future__ import annotations

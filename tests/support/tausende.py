@@ -78,7 +78,7 @@ def set_(*cards: str) -> dict[str, Any]:
 
 def legal_moves_by_trying(s: TausendeState, max_meld: int | None = None) -> list[Move]:
     """The reference for Tausende's ``legal_moves``: the engine's first implementation (before
-    the fast one, issue 15), kept verbatim in behaviour: every candidate tried with ``push`` on a
+    the fast one), kept verbatim in behaviour: every candidate tried with ``push`` on a
     copy, so the list is exactly what ``push`` accepts, in the same order."""
 
     def accepts(move: Move) -> bool:

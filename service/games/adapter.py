@@ -99,6 +99,8 @@ class Lesson:
     rules_url: str
     start: dict[str, Any]
     steps: tuple[Step, ...]
+    #: The learner's actions that use no selected card (a selection does not count there).
+    cardless: tuple[str, ...] = ("draw", "next")
 
 
 class Session(Protocol):

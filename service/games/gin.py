@@ -193,6 +193,7 @@ LESSON: Final = Lesson(
         "defence": None,
         "outcome": None,
     },
+    cardless=("draw", "next", "take"),  # G4: Gin's take is the discard pile's top card
     steps=(
         Step("take", "take", "learn.gin.take", "G5", "g-zug"),
         Step(

@@ -74,6 +74,7 @@ def document(game: str, lang: str = "de") -> dict[str, Any]:
     return {
         "game": game,
         "rules": lesson.rules_url,
+        "cardless": list(lesson.cardless),
         "steps": steps,
         "end": scene(game, docs[-1]),
     }

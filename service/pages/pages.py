@@ -134,12 +134,25 @@ for _name in games.LISTED:
 
 @bp.get("/rankings")
 def rankings() -> Response:
-    return page("rankings.html", "rankings")
+    return page("rankings.html", "rankings", daily_games=_daily_games())
 
 
 @bp.get("/archive")
 def archive() -> Response:
-    return page("archive.html", "archive")
+    return page("archive.html", "archive", daily_games=_daily_games())
+
+
+def _daily_games() -> list[dict[str, Any]]:
+    """The daily games as the game switch shows them (templates/_game_switch.html)."""
+    return [
+        {
+            "name": name,
+            "marked": games.get(name).marked,
+            "prefix": games.get(name).pages.prefix,
+            "tie_break": games.get(name).tie_break,
+        }
+        for name in games.DAILY_GAMES
+    ]
 
 
 @bp.get("/account")
@@ -289,4 +302,10 @@ def lesson(game: str) -> Response:
     with its rule, the learner makes each highlighted move; the positions are the engine's."""
     if game not in learn.LESSONS:
         abort(404)
-    return page("learn.html", "rules", game=game, lesson=learn.document(game, current_lang()))
+    return page(
+        "learn.html",
+        "rules",
+        game=game,
+        lesson=learn.document(game, current_lang()),
+        lessons=tuple(learn.LESSONS),
+    )

@@ -7,13 +7,13 @@ import { $, clear, h } from "./lib/dom.js";
 import { explain } from "./lib/explain.js";
 import { formatDate, formatNumber, t } from "./lib/i18n.js";
 import { playerName } from "./lib/store.js";
-import { showGameSwitch } from "./lib/switch.js";
+import { chosenGame } from "./lib/switch.js";
 
-// The game switch (docs/GIN_DAILY.md): ?game=gin lists Gin Rommé's days; without it (null) the
-// unmarked daily's, Pik Dame's.
-const GAME = new URLSearchParams(window.location.search).get("game") === "gin" ? "gin" : null;
+// The game switch (docs/GIN_DAILY.md): ?game= lists a marked daily game's days; without it (null) the
+// unmarked daily's.
+const CHOSEN = chosenGame(new URLSearchParams(window.location.search));
+const GAME = CHOSEN.game;
 
-showGameSwitch(GAME ?? "pikdame");
 const LIMIT = 14;
 let before = null;
 
@@ -37,7 +37,7 @@ async function practice(date, out) {
   try {
     const name = playerName() || t("archive.guest");
     const id = await startPractice(date, name, GAME);
-    window.location.href = `${GAME ? `/${GAME}` : ""}/play/${encodeURIComponent(id)}`;
+    window.location.href = `${CHOSEN.prefix}/play/${encodeURIComponent(id)}`;
   } catch (e) {
     out.textContent = explain(e);
   }
@@ -62,7 +62,7 @@ function dayItem(day) {
       h("a", { class: "button small", href: `/rankings?date=${day.date}&tab=day${GAME ? `&game=${GAME}` : ""}`,
         text: t("archive.rankings") }),
       out),
-    h("p", { class: "hint-text", text: t(GAME === "gin" ? "archive.replayHelp.gin" : "archive.replayHelp") }));
+    h("p", { class: "hint-text", text: t(`archive.replayHelp.${CHOSEN.name}`) }));
 }
 
 async function more() {

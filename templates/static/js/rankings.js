@@ -5,15 +5,15 @@ import { $, $$, clear, h } from "./lib/dom.js";
 import { explain } from "./lib/explain.js";
 import { formatDate, formatNumber, signed, t } from "./lib/i18n.js";
 import { attemptKey, load } from "./lib/store.js";
-import { showGameSwitch } from "./lib/switch.js";
+import { chosenGame } from "./lib/switch.js";
 
 const LIMIT = 20;
 const params = new URLSearchParams(window.location.search);
-// The game switch (docs/GIN_DAILY.md): ?game=gin shows Gin Rommé's boards; without it (null) the
-// unmarked daily's, Pik Dame's.
-const GAME = params.get("game") === "gin" ? "gin" : null;
-const replayUrl = (id) => `${GAME ? `/${GAME}` : ""}/replay/${encodeURIComponent(id)}`;
-showGameSwitch(GAME ?? "pikdame");
+// The game switch (docs/GIN_DAILY.md): ?game= names a marked daily game's boards; without it
+// (null) the unmarked daily's.
+const CHOSEN = chosenGame(params);
+const GAME = CHOSEN.game;
+const replayUrl = (id) => `${CHOSEN.prefix}/replay/${encodeURIComponent(id)}`;
 const state = { tab: "today", date: null, today: null, offset: 0, around: params.get("around") };
 
 function head(columns) {
@@ -55,7 +55,7 @@ function pager(total, paged) {
 }
 
 const DAY_COLUMNS = [{ key: "rankings.rank", num: true }, { key: "rankings.name" },
-  { key: "rankings.score", num: true }, { key: GAME === "gin" ? "gin.rankings.hands" : "rankings.turns", num: true }];
+  { key: "rankings.score", num: true }, { key: `rankings.tiebreak.${CHOSEN.tieBreak}`, num: true }];
 
 async function show() {
   $$("[role=tab]").forEach((tab) => tab.setAttribute("aria-selected",

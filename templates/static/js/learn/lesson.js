@@ -14,9 +14,10 @@ let index = 0;
 let selected = [];
 
 // The learner's try as the script writes it: the action, the selected cards in canonical order,
-// the clicked meld. Drawing (and Gin's take) uses no card, so a selection does not count there.
+// the clicked meld. Some actions use no card (drawing; the lesson names them), so a selection does
+// not count there.
 function tryKey(action, cards, target) {
-  const cardless = action === "draw" || action === "next" || (action === "take" && game === "gin");
+  const cardless = lesson.cardless.includes(action);
   const parts = [action, ...(cardless ? [] : sortCards(cards, "suit"))];
   if (target) parts.push(target);
   return parts.join(" ");

@@ -10,7 +10,7 @@ import redis
 from rq import Queue
 
 from service.common import clock, config, connect, keys, releases
-from service.dailies import queue
+from service.dailies import analyses, queue
 from service.tables import store as tables
 from service.tables import timers
 from worker import par as par_job
@@ -65,6 +65,13 @@ def verify_attempt(attempt_id: str) -> dict[str, Any]:
     if date is not None and kind is None and not ctx.rankings.exists(keys.par(date)):
         queue.enqueue_par(ctx.queue, date)  # lazily, on the day's first finished attempt
     return verdict
+
+
+def analyse_attempt(attempt_id: str, mode: str) -> bool:
+    """Analyse one finished attempt in ``mode`` (``view`` or ``deal``) and cache the document
+    (service.dailies.analyses); idempotent; False when the attempt is gone."""
+    ctx = context()
+    return analyses.compute(ctx.client, attempt_id, mode, ctx.settings)
 
 
 def compute_par(date: str) -> dict[str, int]:

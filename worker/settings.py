@@ -15,5 +15,10 @@ games.preload()  # every game's bots (they load lazily otherwise)
 
 # rq's own connection: the queue's server, directly (REDIS_URL) or through Sentinel (SENTINEL)
 globals().update(rq_settings(context().settings))
-# The turn timers first: a timer is due at a second; a verification may wait a moment.
-QUEUES = [context().settings.table_queue, context().settings.queue]
+# The turn timers first: a timer is due at a second; a verification may wait a moment; an
+# analysis waits behind both (the reset hour's verifications never wait behind analyses).
+QUEUES = [
+    context().settings.table_queue,
+    context().settings.queue,
+    context().settings.analysis_queue,
+]

@@ -113,6 +113,8 @@ VARIABLES: Final = (
     Variable("PIKDAME_PROXIES", "proxies", "", parse_networks),
     Variable("PIKDAME_SECURE_COOKIES", "secure_cookies", "0", _flag),
     Variable("PIKDAME_QUEUE", "queue", "verify"),
+    # the analyses' own queue: the reset hour's verification never waits behind them
+    Variable("PIKDAME_ANALYSIS_QUEUE", "analysis_queue", "analysis"),
     Variable("PIKDAME_RETRY_INTERVALS", "retry_intervals", "5,30,120", _intervals),
     Variable("PIKDAME_ARCHIVE_DIR", "archive_dir", None, Path),
     Variable("PIKDAME_KEEP_DAYS", "keep_days", "7", int),
@@ -198,6 +200,7 @@ class Settings:
     table_idle_hours: int
     table_keep_days: int
     table_queue: str
+    analysis_queue: str
     limit_tables: str
     limit_joins: str
     limit_table_moves: str

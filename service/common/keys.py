@@ -120,6 +120,12 @@ def replay(attempt_id: str) -> str:
     return f"{attempt_tag(attempt_id)}:replay"
 
 
+def analysis(attempt_id: str, mode: str, engine: str) -> str:
+    """A finished attempt's analysis document (JSON) in ``mode`` by engine version ``engine``:
+    the same record and engine give the same document (docs/ANALYSIS.md), so it is computed once."""
+    return f"{attempt_tag(attempt_id)}:analysis:{mode}:{engine}"
+
+
 def parked(job_id: str) -> str:
     """When the reconciler first saw a job out of the queue's list but not started (in RQ's
     intermediate queue): a second sighting later means its worker died (service.dailies.queue)."""

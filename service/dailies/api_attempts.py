@@ -12,13 +12,20 @@ import redis
 from flask import Response, current_app, jsonify, request
 
 from service.common import clock, keys
-from service.dailies import models, present, queue, ranking, store, verdicts
-from service.dailies.models import AttemptPath, MoveBody, WaitQuery
+from service.dailies import analyses, models, present, queue, ranking, store, verdicts
+from service.dailies.models import AnalysisQuery, AttemptPath, MoveBody, WaitQuery
 from service.errors import ApiError, NoHint
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
 from service.web.limits import counted_read, limit_moves, read_pipeline
-from service.web.redisconn import acknowledge, get_queue, get_rankings, get_redis, settings
+from service.web.redisconn import (
+    acknowledge,
+    get_analysis_queue,
+    get_queue,
+    get_rankings,
+    get_redis,
+    settings,
+)
 from service.web.validation import checks_first
 
 bp = api_blueprint("attempts", __name__, "/api/attempts", authorised=True)
@@ -194,3 +201,43 @@ def get_hint(path: AttemptPath) -> Response:
         return jsonify(attempt.daily.daily_hint(attempt.played))
     except NoHint as e:
         raise ApiError(409, e.code, e.message) from None
+
+
+def _analysable(attempt_id: str, mode: str = "view") -> store.Attempt:
+    """The attempt if the caller may read its analysis in ``mode``: 404, then 401/403 (the
+    owner; anyone once the day has closed, like replays), then 409: never of a running game,
+    only of a verified one, and on the real deal only once the day has closed (its seed is
+    secret until then, F4)."""
+    attempt = _readable(attempt_id)
+    if attempt.status != "finished":
+        raise ApiError(409, "not_finished", "a game is analysed once it has ended")
+    if attempt.verification != "verified":
+        raise ApiError(409, "not_verified", "a game is analysed once it is verified")
+    if mode == "deal" and not clock.is_closed(attempt.date, settings()):
+        raise ApiError(409, "day_open", "the real deal is analysed once its day has closed")
+    return attempt
+
+
+@bp.get(
+    "/<id:attempt_id>/analysis",
+    responses={
+        **outputs.answers(models.Analysis, 401, 403, 404, 409),
+        202: models.AnalysisQueued,
+    },
+)
+@checks_first(_analysable)
+def get_analysis(path: AttemptPath, query: AnalysisQuery) -> Response:
+    """The analysis of your verified attempt (docs/ANALYSIS.md): ``view`` mode from what you saw,
+    ``deal`` mode on the real deal once the day has closed; anyone's once its day has closed.
+    202 ``{"status": "queued"}`` while it is computed (ask again in a moment), then 200."""
+    attempt = _analysable(path.attempt_id, query.mode)
+    text = analyses.cached(get_redis(), attempt, query.mode)
+    if text is None:
+        analyses.enqueue(get_analysis_queue(), attempt, query.mode)
+        response = jsonify({"status": "queued"})
+        response.status_code = 202
+        response.headers["Retry-After"] = "1"
+    else:
+        response = Response(text, mimetype="application/json")
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response

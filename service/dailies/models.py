@@ -56,6 +56,14 @@ class AroundQuery(ApiModel):
     game: DailyGameName = Field(default=games.DEFAULT, description=GAME_FIELD)
 
 
+class AnalysisQuery(ApiModel):
+    mode: Literal["view", "deal"] = Field(
+        default="view",
+        description="view: from what the player saw (docs/ANALYSIS.md); deal: on the real deal, "
+        "once the day has closed",
+    )
+
+
 class WaitQuery(ApiModel):
     wait: WaitSeconds = Field(
         default=0, description="seconds to wait for the verdict while it is queued (0: none)"
@@ -225,6 +233,17 @@ class Record(Document):
     """A game record, FORMATS.md F6 (``deal.seed`` null until the day has closed); of a Gin
     attempt, ``gin-log/1`` (docs/GIN_DAILY.md: ``seeds.seed`` null and the bot's knock cards
     ``??`` until the day has closed)."""
+
+
+class Analysis(Document):
+    """A finished attempt's analysis, docs/ANALYSIS.md (``pikdame-analysis/1``, Gin's
+    ``gin-analysis/1``): each decision of the player, the better move and its cost."""
+
+
+class AnalysisQueued(Document):
+    """The analysis is being computed: ask again in a moment."""
+
+    status: Literal["queued"]
 
 
 class Hint(Document):

@@ -240,6 +240,12 @@ class GameAdapter(Protocol):
         """:meth:`replay_steps` as seat 0 saw each position, for the owner before the close."""
         ...
 
+    def analyse(self, record: dict[str, Any], mode: str, part: int = 1) -> dict[str, Any]:
+        """The analysis document (docs/ANALYSIS.md) of the first human seat's play in round or
+        hand ``part`` of a record with its seed: ``view`` mode from what the seat saw, ``deal``
+        mode on the real deal. Raises the engine's errors (a record it can't replay)."""
+        ...
+
     def judge(self, record: dict[str, Any], seed: bytes, name: str, score: int | None) -> Verdict:
         """Pin the record to the day's setup, replay it from ``seed`` with the bots of its own
         engine version recomputing every bot move, compare the result with the live ``score``.

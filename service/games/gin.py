@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from engine.core.errors import EngineError, IllegalMoveError, ReplayError
 from engine.core.records import commitment, parse_seed
+from engine.gin.analysis import analyse
 from engine.gin.bots import LEVELS
 from engine.gin.cards import from_mask, names, parse_card, to_mask
 from engine.gin.daily import (
@@ -305,6 +306,9 @@ class Gin:
     def owner_steps(self, game: GinMatch, seed: bytes) -> dict[str, list[dict[str, Any]]]:
         full = game.to_record(reveal_seed=True)
         return steps(full, bytes.fromhex(full["seeds"]["seed"]), seen_by_player)
+
+    def analyse(self, record: dict[str, Any], mode: str, part: int = 1) -> dict[str, Any]:
+        return analyse(record, hand=part, mode=mode)
 
     def judge(self, record: dict[str, Any], seed: bytes, name: str, score: int | None) -> Verdict:
         """Pin the record to the day (seats, commitment, a released engine), replay every move

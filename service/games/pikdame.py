@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from engine.core.errors import ReplayError
 from engine.core.records import commitment
+from engine.pikdame.analysis import analyse
 from engine.pikdame.daily import DAILY_DEALER, DAILY_RULES, daily_game, daily_seats, daily_seed
 from engine.pikdame.game import Game
 from engine.pikdame.hints import seat_hint
@@ -249,6 +250,9 @@ class PikDame:
 
     def owner_steps(self, game: Game, seed: bytes) -> dict[str, list[dict[str, Any]]]:
         return {"positions": positions(game.to_record(seed), seed, seen_by_player)}
+
+    def analyse(self, record: dict[str, Any], mode: str, part: int = 1) -> dict[str, Any]:
+        return analyse(record, round=part, mode=mode)
 
     def judge(self, record: dict[str, Any], seed: bytes, name: str, score: int | None) -> Verdict:
         bots = bots_of(record.get("engine"))  # the record's own version: a deploy fails no one

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import redis
 from flask import Flask, Response, current_app, g, request
+from rq import Queue
 
 from service.common import connect
 from service.common.config import Settings
-from service.dailies import queue
+from service.dailies import analyses, queue
 
 EXTENSION = "pikdame_redis"
 RANKINGS = "pikdame_rankings"
 QUEUE = "pikdame_queue"
+ANALYSIS_QUEUE = "pikdame_analysis_queue"
 
 
 def init_app(app: Flask) -> None:
@@ -26,6 +28,9 @@ def init_app(app: Flask) -> None:
         connect.client(config, config.redis_queue_url, text=False),
         config.queue,
         config.retry_intervals,
+    )
+    app.extensions[ANALYSIS_QUEUE] = analyses.queue_on(
+        connect.client(config, config.redis_queue_url, text=False), config.analysis_queue
     )
 
 
@@ -96,6 +101,12 @@ def register_acknowledgements(app: Flask) -> None:
         refused = error_response(503, "unavailable", "storage not confirmed, try again shortly")
         refused.headers["Retry-After"] = str(RETRY_AFTER_S)
         return refused
+
+
+def get_analysis_queue() -> Queue:
+    """The analyses' queue (service.dailies.analyses), beside the verification's."""
+    q: Queue = current_app.extensions[ANALYSIS_QUEUE]
+    return q
 
 
 def get_queue() -> queue.VerifyQueue:

@@ -1,0 +1,111 @@
+"""A finished daily attempt's analysis on the real stack: a real Redis and a stock ``rq worker``
+serving the analyses' own queue after the verification's (service.dailies.analyses).
+
+The owner asks once the attempt is verified: 202 ``queued`` while the worker computes it, then
+the document, cached per record and engine version; the real deal's analysis only after the day
+has closed (F4: its seed is secret until then), and anyone's then, like replays. No answer before
+the close holds the day's seed or its commitment (docs/ANALYSIS.md "What a document never holds").
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+from rq.job import Job
+from rq.serializers import JSONSerializer
+
+from engine.pikdame.analysis import analyse
+from service import games
+from service.common import keys
+from service.dailies import analyses, store
+from tests.support.api import caller, start
+from tests.support.player import play_to_end
+from tests.support.processes import service_env, start_worker, wait_for
+from tests.support.service_app import SECRET, Clock
+
+pytestmark = pytest.mark.integration
+
+
+def error(response: Any) -> tuple[int, str]:
+    return response.status_code, response.get_json()["error"]["code"]
+
+
+def secrets_of(date: str) -> list[str]:
+    """What must not leave the service before the close: the day's seed and its commitment."""
+    seed = games.get("pikdame").seed(SECRET, date)
+    return [seed.hex(), games.get("pikdame").day_facts(seed).get("commitment", seed.hex())]
+
+
+def test_an_analysis_is_queued_computed_cached_and_served_by_the_rules(
+    app: Flask,
+    client: FlaskClient,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    redis_url: str,
+    tmp_path: Path,
+) -> None:
+    attempt, token = start(client, clock.today)
+    aid = str(attempt["id"])
+    path = f"/api/attempts/{aid}/analysis"
+    stranger = app.test_client()
+    assert client.get("/api/attempts/nosuchattempt/analysis").status_code == 404
+
+    # never of a running game
+    assert error(client.get(path)) == (409, "not_finished")
+    assert play_to_end(caller(client, token), aid)["status"] == "finished"
+    # finished but not verified yet (no worker runs)
+    answer = client.get(path)
+    assert error(answer) == (409, "not_verified")
+    assert stranger.get(path).status_code in (401, 403)  # the owner's alone before the close
+    for secret in secrets_of(clock.today):
+        assert secret not in answer.get_data(as_text=True)
+
+    worker = start_worker(service_env(redis_url, SECRET.decode()), tmp_path / "worker.log")
+    try:
+
+        def verified() -> bool:
+            stored = store.load(rdb, aid)
+            return stored is not None and stored.verification == "verified"
+
+        wait_for(verified)
+        assert error(client.get(f"{path}?mode=deal")) == (409, "day_open")
+        assert client.get(f"{path}?mode=other").status_code == 422
+        first = client.get(path)
+        if first.status_code == 202:  # the worker may already have answered
+            assert first.get_json() == {"status": "queued"}
+            job = Job.fetch(
+                analyses.job_id(aid, "view", games.get("pikdame").engine_version),
+                connection=redis.Redis.from_url(redis_url),
+                serializer=JSONSerializer,
+            )
+            assert job.origin == "analysis"  # its own queue, never the verification's
+
+        answer = wait_for(lambda: (r := client.get(path)).status_code == 200 and r, timeout=60)
+        text = answer.get_data(as_text=True)
+        for secret in secrets_of(clock.today):
+            assert secret not in text
+        doc = json.loads(text)
+        stored = store.load(rdb, aid)
+        assert stored is not None
+        record = stored.daily.daily_record(stored.played, stored.daily.seed(SECRET, clock.today))
+        assert doc == analyse(record, mode="view")  # the engine's document, unchanged
+        engine = stored.daily.engine_version
+        assert rdb.get(keys.analysis(aid, "view", engine)) == text  # cached: served from Redis
+        assert stranger.get(path).status_code in (401, 403)
+
+        # after the close: the real deal's analysis, and anyone's (like replays)
+        clock.advance(days=2)
+        assert stranger.get(path).get_data(as_text=True) == text
+        deal = wait_for(
+            lambda: (r := stranger.get(f"{path}?mode=deal")).status_code == 200 and r, timeout=60
+        )
+        assert deal.get_json() == analyse(record, mode="deal")
+        assert rdb.get(keys.analysis(aid, "deal", engine)) is not None
+    finally:
+        worker.stop()

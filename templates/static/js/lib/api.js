@@ -68,6 +68,8 @@ export const attempt = (id) => get(attemptUrl(id)).then((data) => data.attempt);
 export const sendMove = (id, move, seq) => post(`${attemptUrl(id)}/moves`, { move, seq });
 export const hint = (id) => get(`${attemptUrl(id)}/hint`);
 export const gameLog = (id) => get(`${attemptUrl(id)}/log`);
+// A verified attempt's analysis: {"status": "queued"} (202) until the worker has computed it.
+export const analysis = (id, mode = "view") => get(`${attemptUrl(id)}/analysis?${query({ mode })}`);
 // The verdict, answered as soon as it exists or after `wait` seconds with the current state
 // (a long poll; 404 where the service does not offer it).
 export const verification = (id, wait) =>

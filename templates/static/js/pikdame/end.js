@@ -1,6 +1,7 @@
 // The end screen: every seat's round score, the own result, the verification status as it moves
 // from queued to verified (or rejected, with the reason), the rank, and a spoiler-free share text.
 
+import { showAnalysis } from "../lib/analysis.js";
 import { ApiError, attempt as fetchAttempt, gameLog, shareOf, verification } from "../lib/api.js";
 import { $, clear, h, sleep } from "../lib/dom.js";
 import { explain, explainReason } from "../lib/explain.js";
@@ -155,6 +156,11 @@ export async function showEnd(attempt, ctx) {
   copyOnClick($("#share-copy"), share, $("#share-done"));
   root.scrollIntoView({ behavior: "smooth", block: "start" });
   if (practice) return;
-  await awaitVerdict(attempt.id, attempt.verification,
-    (v) => render({ ...attempt, verification: v }), (e) => { status.textContent = explain(e); });
+  let latest = attempt.verification;
+  await awaitVerdict(attempt.id, attempt.verification, (v) => {
+    latest = v;
+    render({ ...attempt, verification: v });
+  }, (e) => { status.textContent = explain(e); });
+  // Once verified, the analysis of the player's own view (docs/ANALYSIS.md), computed by a worker.
+  if (latest && latest.status === "verified") await showAnalysis($("#end-analysis"), attempt.id);
 }

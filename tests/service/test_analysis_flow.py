@@ -20,11 +20,14 @@ from flask.testing import FlaskClient
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
+from engine.gin.analysis import analyse as analyse_gin
 from engine.pikdame.analysis import analyse
 from service import games
 from service.common import keys
 from service.dailies import analyses, store
+from service.web.redisconn import settings_of
 from tests.support.api import caller, start
+from tests.support.gin_daily import play_gin_to_end
 from tests.support.player import play_to_end
 from tests.support.processes import service_env, start_worker, wait_for
 from tests.support.service_app import SECRET, Clock
@@ -109,3 +112,22 @@ def test_an_analysis_is_queued_computed_cached_and_served_by_the_rules(
         assert rdb.get(keys.analysis(aid, "deal", engine)) is not None
     finally:
         worker.stop()
+
+
+def test_a_gin_attempts_analysis_is_its_first_hands_from_the_players_view(
+    app: Flask, client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    """The job's work, in process: the adapter hands the record with its seed to Gin's engine
+    (G6: the first hand, seat 0); the cached document holds no seed and is the engine's."""
+    attempt, token = start(client, clock.today, game="gin")
+    aid = str(attempt["id"])
+    play_gin_to_end(caller(client, token), aid)
+    assert analyses.compute(rdb, aid, "view", settings_of(app))
+    stored = store.load(rdb, aid)
+    assert stored is not None
+    seed = stored.daily.seed(SECRET, clock.today)
+    text = rdb.get(keys.analysis(aid, "view", stored.daily.engine_version))
+    assert text is not None and seed.hex() not in text
+    doc = json.loads(text)
+    assert doc["format"] == "gin-analysis/1" and doc["seat"] == 0 and doc["mode"] == "view"
+    assert doc == analyse_gin(stored.daily.daily_record(stored.played, seed), mode="view")

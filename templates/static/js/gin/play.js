@@ -4,6 +4,7 @@
 // attempt's session) continues it. At the end: the totals, the score (your total minus the
 // bot's), the verification by replay and the way to the Gin rankings.
 
+import { showAnalysis } from "../lib/analysis.js";
 import { ApiError, attempt as fetchAttempt, sendMove, shareOf, verification } from "../lib/api.js";
 import { $, h, sleep } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
@@ -38,7 +39,10 @@ async function waitVerdict() {
     $("#end-verification").textContent = verdictText(v);
     $("#end-verification").dataset.status = v ? v.status : "";
   }
-  if (v && v.status === "verified") showShare();
+  if (v && v.status === "verified") {
+    showShare();
+    showAnalysis($("#end-analysis"), attemptId); // the first hand's, from your view (docs/ANALYSIS.md)
+  }
 }
 
 // The spoiler-free share text of a verified attempt (the server's: date, score, place, streak).

@@ -270,7 +270,7 @@ def test_archive_lists_every_day_from_launch_played_or_not(
 
 
 def test_rankings_are_provisional_until_the_day_closes(client: FlaskClient, clock: Any) -> None:
-    """"Vorläufig" until the day and its grace have closed."""
+    """ "Vorläufig" until the day and its grace have closed."""
     today = clock.today
     assert client.get(f"/api/leaderboard/{today}").get_json()["provisional"] is True
     clock.advance(hours=15, minutes=30)  # 00:30 the next day: in the grace period

@@ -239,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         f"verification (median of {len(cpu)}; p90 {sorted(cpu)[int(0.9 * (len(cpu) - 1))]:.1f} "
         f"ms), i.e. {1000 / statistics.median(cpu):,.0f} per core-second.",
         "",
-        "| workers | processes | jobs/s | per process | vs 1 process of its reference (before; stock; SimpleWorker) | job p50 ms "
+        "| workers | processes | jobs/s | per process "
+        "| vs 1 process of its reference (before; stock; SimpleWorker) | job p50 ms "
         "| job p99 ms | wall s | CPU ms per job |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]

@@ -5,7 +5,9 @@
 Plays ``--games`` daily rounds through the API (in-process app, real Redis, a random-discard
 player), so each record is a real one with the three zen bots' moves in it; copies of them (new
 attempt ids and players) make ``--jobs`` jobs. Each configuration then verifies the same jobs
-from scratch: the stock ``rq worker`` command as deployed (forking a work horse per job), two of
+from scratch: the deployed worker (``pikdame worker``: SteadyWorker, each job in its own warm
+process) beside the same worker forking a work horse per job as before (bench/forking_worker.py),
+the stock ``rq worker`` command as deployed (forking a work horse per job), two of
 them, ``rq worker-pool -n 2``, and the non-forking ``SimpleWorker`` (one and two processes).
 Throughput counts from the first job's start to the last job's end (RQ's own timestamps), so
 process start-up is apart; it is reported too. Writes bench/results/verify.md.
@@ -30,6 +32,7 @@ import redis
 from bench.loadkit import ROOT, command_line, load_average, start_redis, write_result
 from engine import ENGINE_VERSION
 from service.app import create_app
+from service.commands import worker_args
 from service.common import keys
 from service.dailies.queue import enqueue_verify, queue
 from worker.verify import verify
@@ -198,7 +201,13 @@ def main(argv: list[str] | None = None) -> int:
             cpu.append((time.process_time() - t) * 1000)
         worker = [RQ, "worker", *STOCK, "--burst", "-q"]
         simple = [*worker, "-w", "rq.worker.SimpleWorker"]
+        deployed = [*worker_args(burst=True), "-q"]
+        forking = [*deployed, "-w", "bench.forking_worker.ForkingSteadyWorker"]
         configs = [
+            ("deployed `pikdame worker` (SteadyWorker, jobs in its process)", 1, [deployed]),
+            ("deployed `pikdame worker` ×2", 2, [deployed, deployed]),
+            ("before: SteadyWorker forking a work horse per job", 1, [forking]),
+            ("before ×2", 2, [forking, forking]),
             ("`rq worker` (stock: forks a work horse per job)", 1, [worker]),
             ("`rq worker` ×2", 2, [worker, worker]),
             ("`rq worker-pool -n 2`", 2, [[RQ, "worker-pool", *STOCK, "--burst", "-q", "-n", "2"]]),
@@ -209,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         server.stop()
     load_end = load_average()
-    one, pool_base = runs[0], runs[3]
+    before, one, pool_base = runs[2], runs[4], runs[7]
     lines = [
         "## Verification through RQ (bench/bench_verify.py)",
         "",
@@ -230,12 +239,19 @@ def main(argv: list[str] | None = None) -> int:
         f"verification (median of {len(cpu)}; p90 {sorted(cpu)[int(0.9 * (len(cpu) - 1))]:.1f} "
         f"ms), i.e. {1000 / statistics.median(cpu):,.0f} per core-second.",
         "",
-        "| workers | processes | jobs/s | per process | vs 1 process of its kind | job p50 ms "
+        "| workers | processes | jobs/s | per process "
+        "| vs 1 process of its reference (before; stock; SimpleWorker) | job p50 ms "
         "| job p99 ms | wall s | CPU ms per job |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for run in runs:
-        base = pool_base if "SimpleWorker" in run.name else one
+        base = (
+            pool_base
+            if "SimpleWorker" in run.name
+            else before
+            if "before" in run.name or "deployed" in run.name
+            else one
+        )
         ms = sorted(run.job_ms)
         lines.append(
             f"| {run.name} | {run.processes} | {run.rate:.1f} | {run.rate / run.processes:.1f} | "

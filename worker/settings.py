@@ -1,8 +1,8 @@
 """Settings for ``rq worker -c worker.settings`` (service.commands.worker_args).
 
-Importing this module in the worker's parent process also imports the engine, its bots (they load
-lazily otherwise) and the job, so each forked work horse starts with them loaded instead of paying
-for the imports per job. The values come from service.common.config, like everyone else's.
+Importing this module in the worker's process also imports the engine, its bots (they load
+lazily otherwise) and the job, so the first job does not pay for the imports. The values come from
+service.common.config, like everyone else's.
 """
 
 from __future__ import annotations

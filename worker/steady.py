@@ -1,4 +1,5 @@
-"""The verification worker: RQ's forking worker that rides out a Redis outage and reconciles.
+"""The verification worker: RQ's worker, running each job in its own warm process (as RQ's
+SimpleWorker does, job timeout by alarm signal), that rides out a Redis outage and reconciles.
 
 Stock ``rq worker`` quits on the first ``ConnectionError`` outside its dequeue loop (a busy
 worker's heartbeat, the suspension check, maintenance): a four-second Redis blip took every busy
@@ -214,20 +215,21 @@ class SteadyWorker(Worker):
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         try:
-            if queue.name == jobs.context().settings.table_queue:
-                self.execute_in_process(job, queue)
-            else:
-                super().execute_job(job, queue)
+            self.execute_in_process(job, queue)
         except REDIS_ERRORS as e:
             self.log.warning("Worker %s: Redis lost during job %s: %s", self.name, job.id, e)
             self.wait_for_redis()
             self.fail_unfinished(job, queue)
 
     def execute_in_process(self, job: Job, queue: Queue) -> None:
-        """A turn timer runs in the worker itself, as RQ's SimpleWorker runs every job: it is a
-        few milliseconds of bot play, and forking a work horse per timer (plus its reconnect to
-        Redis) made simultaneous timers queue up behind each other (bench/results/tables.md).
-        RQ's job timeout still applies (its alarm signal, in this process)."""
+        """Every job runs in the worker itself, as RQ's SimpleWorker runs it: a turn timer or a
+        verification is a few milliseconds of replay, and forking a work horse per job (plus its
+        reconnect to Redis and the copy-on-write faults of a fresh process) cost about ten times
+        the job (bench/results/verify.md, bench/results/tables.md). RQ's job timeout still
+        applies: ``death_penalty_class`` (UnixSignalDeathPenalty) raises in this process at the
+        deadline, and the job is failed and retried as before. A worker killed mid-job strands
+        its job in the started registry, where the reconciler finds it. The engines are pure, so
+        nothing a job leaves in the process changes the next job's result."""
         execution = self.prepare_execution(job)
         self.perform_job(job, queue, execution)
         self.set_state(WorkerStatus.IDLE)

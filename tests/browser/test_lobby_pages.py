@@ -105,3 +105,46 @@ def test_strangers_meet_by_quick_match_play_rated_gin_and_see_ratings_move(
     expect(bo.locator("#ratings-section")).to_be_visible()
     expect(bo.locator(".rating-history[data-game='gin'] li")).to_have_count(1)
     assert errors == []
+
+
+def test_a_public_table_shows_in_the_lobby_live_and_is_joined_in_one_click(
+    browser: Browser, stack: Stack
+) -> None:
+    errors: list[str] = []
+    pages = []
+    for name in ("Ada", "Bo"):
+        ctx = browser.new_context(base_url=stack.base_url, viewport={"width": 1280, "height": 900})
+        page = ctx.new_page()
+        page.on("pageerror", lambda e, name=name: errors.append(f"{name}: {e}"))
+        pages.append(page)
+    ada, bo = pages
+    bo.goto("/spielen")
+    bo.wait_for_selector("body[data-ready='1']")
+    expect(bo.locator("#lobby-online")).not_to_be_empty()  # the stream's first message
+    bo.fill("#name", "Bo")  # the name a join from the lobby carries
+
+    ada.goto("/spielen")
+    ada.wait_for_selector("body[data-ready='1']")
+    ada.fill("#name", "Ada")
+    ada.check("input[name=players][value='2']")
+    ada.select_option("#kind-1", "human")
+    ada.check("#table-public")
+    ada.click("#create-button")
+    ada.wait_for_url("**/tables/**")
+    table_id = ada.url.rsplit("/", 1)[-1].split("?")[0]
+    assert ada.request.get(f"/api/tables/{table_id}").json()["table"]["public"] is True
+
+    # Bo's lobby shows it without a reload, with its free seat and Ada's seat; one click seats Bo.
+    entry = bo.locator(f".lobby-table[data-table='{table_id}']")
+    expect(entry).to_contain_text("1 Platz frei")
+    expect(entry.locator(".lobby-seats")).to_contain_text("Ada")
+    entry.locator(".lobby-join").click()
+    bo.wait_for_url(f"**/tables/{table_id}")
+    bo.wait_for_selector("body[data-ready='1']")
+    # The last seat taken starts the game: both see the table talk beside the board.
+    for page in (ada, bo):
+        expect(page.locator("#talk")).to_be_visible()
+        expect(page.locator(".talk-phrase")).to_have_count(5)
+    for page in pages:
+        page.context.close()
+    assert errors == []

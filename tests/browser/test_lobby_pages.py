@@ -11,8 +11,22 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.test_accounts import authenticator
 from tests.support.browser_stack import Stack
+
+
+def authenticator(page: Page) -> None:
+    """A platform passkey authenticator (DevTools' WebAuthn) that says yes to every ceremony."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    options = {
+        "protocol": "ctap2",
+        "transport": "internal",
+        "hasResidentKey": True,
+        "hasUserVerification": True,
+        "isUserVerified": True,
+        "automaticPresenceSimulation": True,
+    }
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": options})
 
 
 @pytest.fixture

@@ -173,6 +173,15 @@ def stats() -> Response:
     return page("stats.html", "stats")
 
 
+@bp.get("/ratings/<game>")
+def ratings(game: str) -> Response:
+    """A table game's ratings board (docs/LOBBY.md): the established players, then the
+    provisional ones; a switch to every other table game's board."""
+    if game not in TABLE_GAMES:
+        abort(404)
+    return page("ratings.html", "ratings", game=game, table_games=TABLE_GAMES)
+
+
 @bp.get("/field/<attempt_id>")
 def field(attempt_id: str) -> Response:
     """A finished attempt's place in the field (the API decides who may see it)."""
@@ -191,10 +200,14 @@ def league(code: str) -> Response:
 
 @bp.get("/spielen")
 def new_table() -> Response:
-    """Make a table: game, seats, bot levels, house rules (R9). A game is offered
+    """The lobby (the open public tables, live), the quick match, and making a table: game, seats,
+    bot levels, house rules (R9), public or private, rated or casual. A game is offered
     once the backend has it and the table page can show it; the others show "bald"."""
     offered = [game for game in PLAYABLE if game in games.GAMES]
-    return page("table_new.html", "tables", games=TABLE_GAMES, offered=offered)
+    seat_counts = {game: games.GAMES[game].seat_counts for game in offered}
+    return page(
+        "table_new.html", "tables", games=TABLE_GAMES, offered=offered, seat_counts=seat_counts
+    )
 
 
 @bp.get("/t/<invite>")

@@ -46,7 +46,22 @@ async function main() {
     recent.map((d) => ({ label: formatDate(d.date), value: d.score })), { title: t("stats.recent") }));
   clear($("#stats-recent")).append(...stats.recent.map((d) => h("tr", {},
     h("td", { text: formatDate(d.date) }), h("td", { class: "num", text: signed(d.score) }))));
+  showRatings(me.ratings);
   document.body.dataset.ready = "1";
+}
+
+// Each table game's rating with its latest changes (docs/LOBBY.md), for a signed-in player.
+function showRatings(ratings) {
+  if (!ratings) return;
+  const games = Object.entries(ratings).filter(([, r]) => r.games > 0);
+  $("#ratings-section").hidden = games.length === 0;
+  clear($("#stats-ratings")).append(...games.map(([game, r]) => h("div", { class: "rating-history", dataset: { game } },
+    h("h3", {}, t("ratings.summary", { game: t(`tables.game.${game}`), rating: r.rating, n: r.games }), " ",
+      h("a", { href: `/ratings/${game}`, text: t("ratings.board") })),
+    h("ul", {}, r.history.map((e) => h("li", { text: t("ratings.entry", {
+      date: formatDate(new Date(e.at).toISOString().slice(0, 10)), before: e.before, after: e.after,
+      change: signed(e.change), place: e.place, players: e.players,
+    }) }))))));
 }
 
 main();

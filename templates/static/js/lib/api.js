@@ -135,10 +135,41 @@ export const repeatTable = (id) => post(`${tableUrl(id)}/replay-same`, {}).then(
 export const tableRecord = (id) => get(`${tableUrl(id)}/record`);
 export const tablePositions = (id) => get(`/tables/${encodeURIComponent(id)}/replay/positions`);
 
+// Playing with strangers (docs/LOBBY.md): public tables, the quick match, ratings, table talk.
+export const joinPublicTable = (id, name) => post(`${tableUrl(id)}/join`, { name });
+export const lobby = (game = null) => get(`/api/lobby?${query({ game })}`);
+export const joinMatch = (spec) => post("/api/match", spec).then((data) => data.match);
+export const currentMatch = () => get("/api/match").then((data) => data.match);
+export const leaveMatch = () => remove("/api/match").then((data) => data.match);
+export const ratingsBoard = (game, offset, limit, provisional = null) =>
+  get(`/api/ratings/${encodeURIComponent(game)}?${query({ offset, limit, provisional })}`);
+export const sayPhrase = (id, phrase) => post(`${tableUrl(id)}/phrases`, { phrase });
+export const muteSeat = (id, seat, muted) => post(`${tableUrl(id)}/mute`, { seat, muted });
+
+// A named event stream of one document (the lobby's `lobby`, the ticket's `match`): onMessage(doc)
+// for every message; EventSource reconnects by itself, a closed one is reopened after 2 s.
+function documentEvents(url, name, onMessage) {
+  let source = null;
+  let stopped = false;
+  const open = () => {
+    source = new EventSource(url);
+    source.addEventListener(name, (e) => onMessage(JSON.parse(e.data)));
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED && !stopped) setTimeout(open, 2000);
+    });
+  };
+  open();
+  return { close: () => { stopped = true; source.close(); } };
+}
+export const lobbyEvents = (onMessage, game = null) =>
+  documentEvents(`/api/lobby/events?${query({ game })}`, "lobby", onMessage);
+export const matchEvents = (onMessage) => documentEvents("/api/match/events", "match", onMessage);
+
 // The table's live stream (Server-Sent Events): onMessage({seq, events, deadline, table}) for
 // every message after seq `after` (null: the table now). EventSource reconnects by itself with Last-Event-ID; when it gives up (closed),
 // a new one resumes with ?after= the last seq seen, so no event is missed.
-export function tableEvents(id, after, onMessage, onState = () => {}) {
+// onPhrase(p): the table talk's phrases (docs/LOBBY.md), not numbered as events.
+export function tableEvents(id, after, onMessage, onState = () => {}, onPhrase = () => {}) {
   let last = after;
   let source = null;
   let stopped = false;
@@ -151,6 +182,7 @@ export function tableEvents(id, after, onMessage, onState = () => {}) {
       last = message.seq;
       onMessage(message);
     });
+    source.addEventListener("phrase", (e) => onPhrase(JSON.parse(e.data)));
     source.addEventListener("error", () => {
       onState("error");
       if (source.readyState === EventSource.CLOSED && !stopped) setTimeout(open, 2000);

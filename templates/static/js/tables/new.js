@@ -1,5 +1,6 @@
-// The "Spielen" page: a table's game, seats (human for a friend or a bot with its level) and house
-// rules (R9); creating it leads to the waiting room with the invite.
+// The "Spielen" page's table form: a table's game, seats (human for a friend or a bot with its
+// level), house rules (R9), public or private, rated or casual; creating it leads to the waiting
+// room with the invite. The lobby and the quick match above it are tables/lobby.js.
 
 import { createTable } from "../lib/api.js";
 import { submissions } from "../lib/once.js";
@@ -33,6 +34,10 @@ function refresh() {
   $("#hand-out-double-option").hidden = tausende || isGin();
   $("#lead-pikdame").hidden = isGin();
   $("#lead-gin").hidden = !isGin();
+  const rated = $("#table-rated").checked;
+  $("#hints-allowed").disabled = rated;
+  if (rated && $("#turn-timer").value === "0") $("#turn-timer").value = "60";
+  $('#turn-timer option[value="0"]').disabled = rated;
 }
 
 export function tableSpec() {
@@ -51,7 +56,14 @@ export function tableSpec() {
   } else if (!isGin()) {
     rules.hand_out_double = $("#hand-out-double").checked;
   }
-  return { game: game(), name: $("#name").value.trim(), seats, rules };
+  const spec = { game: game(), name: $("#name").value.trim(), seats, rules };
+  // docs/LOBBY.md: public tables show in the lobby; rated ones are timed and have no hints.
+  if ($("#table-public").checked) spec.public = true;
+  if ($("#table-rated").checked) {
+    spec.rated = true;
+    if (!isGin()) rules.hints = false;
+  }
+  return spec;
 }
 
 const createOnce = submissions(); // one Idempotency-Key per submission, kept for its retries

@@ -10,6 +10,7 @@ import { explain } from "../explain.js";
 import { t } from "../i18n.js";
 import { createNotice } from "./notice.js";
 import { gameOptions, rulesSummary } from "./summary.js";
+import { createTalk } from "./talk.js";
 
 // tableId: the page's table; nameOf(seat): a seat's name in sentences; say(text, kind): the
 // board's message line; show(T): keep a table answered by the server and draw it.
@@ -22,6 +23,7 @@ export function createShell(tableId, { nameOf, say, show }) {
   };
   const me = () => state.table.seat;
   const notice = createNotice(tableId); // the player's turn in the tab's title, icon, tone
+  const talk = createTalk(tableId, nameOf); // presence, ratings, phrases, rating changes
 
   // Work on the table one step at a time: stream messages and answers to own requests in order.
   function enqueue(step) {
@@ -35,6 +37,7 @@ export function createShell(tableId, { nameOf, say, show }) {
       state.table = T;
       state.seq = T.seq;
       notice.update(T);
+      talk.update(T);
     }
     noteFollower();
   }
@@ -154,7 +157,7 @@ export function createShell(tableId, { nameOf, say, show }) {
   function follow(onMessage) {
     if (state.table.seat !== null && (state.table.status !== "finished" || !state.follower)) {
       tableEvents(tableId, state.seq, (message) => enqueue(() => onMessage(message)),
-        (s) => { document.body.dataset.stream = s; });
+        (s) => { document.body.dataset.stream = s; }, (p) => talk.hear(p));
     }
     setInterval(renderCountdown, 250);
     document.body.dataset.ready = "1";

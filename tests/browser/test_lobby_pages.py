@@ -1,0 +1,164 @@
+"""Playing with strangers in Chromium (docs/LOBBY.md): two browsers that do not know each other,
+each signed up with a passkey (a virtual authenticator), meet through the quick match on
+``/spielen``, sit at a rated Gin table, see each other's rating, talk in fixed phrases and mute
+one another, and after the match see the ratings move, at the table, on the board and in their
+statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.support.browser_stack import Stack
+
+
+def authenticator(page: Page) -> None:
+    """A platform passkey authenticator (DevTools' WebAuthn) that says yes to every ceremony."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    options = {
+        "protocol": "ctap2",
+        "transport": "internal",
+        "hasResidentKey": True,
+        "hasUserVerification": True,
+        "isUserVerified": True,
+        "automaticPresenceSimulation": True,
+    }
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": options})
+
+
+@pytest.fixture
+def strangers(browser: Browser, stack: Stack) -> Iterator[list[BrowserContext]]:
+    """Two fresh profiles on http://localhost:PORT (passkeys need a domain, not an IP)."""
+    base = stack.base_url.replace("127.0.0.1", "localhost")
+    contexts = [
+        browser.new_context(base_url=base, viewport={"width": 1280, "height": 900})
+        for _ in range(2)
+    ]
+    yield contexts
+    for ctx in contexts:
+        ctx.close()
+
+
+def signed_up(ctx: BrowserContext, name: str, errors: list[str]) -> Page:
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
+    authenticator(page)
+    page.goto("/account")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#account-name", name)
+    page.click("#signup-button")
+    expect(page.locator("#signed-in")).to_be_visible()
+    return page
+
+
+def ask_for_rated_gin(page: Page) -> None:
+    page.goto("/spielen")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#lobby-online")).not_to_be_empty()  # the lobby's stream answered
+    page.select_option("#match-game", "gin")
+    expect(page.locator("#match-seats option")).to_have_count(1)  # G2: a duel
+    page.check("#match-rated")
+    page.uncheck("#match-bots")  # keep waiting for a person
+    page.click("#match-button")
+
+
+def test_strangers_meet_by_quick_match_play_rated_gin_and_see_ratings_move(
+    strangers: list[BrowserContext],
+) -> None:
+    errors: list[str] = []
+    ada = signed_up(strangers[0], "Lobby Ada", errors)
+    bo = signed_up(strangers[1], "Lobby Bo", errors)
+
+    ask_for_rated_gin(ada)
+    expect(ada.locator("#match-waiting")).to_be_visible()
+    expect(ada.locator("#match-status")).to_contain_text("±")  # the range it accepts now
+    ask_for_rated_gin(bo)
+    for page in (ada, bo):  # matched: each browser is led to the same table
+        page.wait_for_url("**/tables/**")
+        page.wait_for_selector("body[data-ready='1']")
+    table_id = ada.url.rsplit("/", 1)[-1].split("?")[0]
+    assert bo.url.rsplit("/", 1)[-1].split("?")[0] == table_id
+    table = ada.request.get(f"/api/tables/{table_id}").json()["table"]
+    assert table["rated"] is True and table["game"] == "gin"
+
+    # Each sees both seats with their (provisional) rating.
+    for page in (ada, bo):
+        expect(page.locator("#talk")).to_be_visible()
+        expect(page.locator(".talk-seat")).to_have_count(2)
+        expect(page.locator(".talk-rating").first).to_have_text("Wertung 1.500 (vorläufig)")
+
+    # A phrase said at one browser arrives at the other through its stream.
+    ada.click(".talk-phrase[data-phrase='hello']")
+    expect(bo.locator(".talk-heard")).to_contain_text("Hallo")
+    expect(ada.locator(".talk-heard")).to_contain_text("Hallo")
+    mute = bo.locator(".talk-mute")
+    mute.click()
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    seen_by_bo = bo.request.get(f"/api/tables/{table_id}").json()["table"]
+    assert seen_by_bo["muted"] == [1 - seen_by_bo["seat"]]
+
+    # Both agree to end the match (R8's resignation); the rated table settles the ratings.
+    for page in (ada, bo):
+        assert page.request.post(f"/api/tables/{table_id}/resign", data={}).ok
+    for page in (ada, bo):
+        expect(page.locator("#rating-changes li")).to_have_count(2)
+    changes = ada.request.get(f"/api/tables/{table_id}").json()["table"]["rating_changes"]
+    assert sorted(c["name"] for c in changes) == ["Lobby Ada", "Lobby Bo"]
+    assert any(c["change"] != 0 for c in changes)
+
+    # The board lists them (provisional after one game) and the statistics keep the history.
+    ada.goto("/ratings/gin")
+    ada.wait_for_selector("body[data-ready='1']")
+    expect(ada.locator("#ratings-provisional")).to_contain_text("Lobby Ada")
+    expect(ada.locator("#ratings-provisional")).to_contain_text("Lobby Bo")
+    bo.goto("/stats")
+    bo.wait_for_selector("body[data-ready='1']")
+    expect(bo.locator("#ratings-section")).to_be_visible()
+    expect(bo.locator(".rating-history[data-game='gin'] li")).to_have_count(1)
+    assert errors == []
+
+
+def test_a_public_table_shows_in_the_lobby_live_and_is_joined_in_one_click(
+    browser: Browser, stack: Stack
+) -> None:
+    errors: list[str] = []
+    pages = []
+    for _ in range(2):
+        ctx = browser.new_context(base_url=stack.base_url, viewport={"width": 1280, "height": 900})
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        pages.append(page)
+    ada, bo = pages
+    bo.goto("/spielen")
+    bo.wait_for_selector("body[data-ready='1']")
+    expect(bo.locator("#lobby-online")).not_to_be_empty()  # the stream's first message
+    bo.fill("#name", "Bo")  # the name a join from the lobby carries
+
+    ada.goto("/spielen")
+    ada.wait_for_selector("body[data-ready='1']")
+    ada.fill("#name", "Ada")
+    ada.check("input[name=players][value='2']")
+    ada.select_option("#kind-1", "human")
+    ada.check("#table-public")
+    ada.click("#create-button")
+    ada.wait_for_url("**/tables/**")
+    table_id = ada.url.rsplit("/", 1)[-1].split("?")[0]
+    assert ada.request.get(f"/api/tables/{table_id}").json()["table"]["public"] is True
+
+    # Bo's lobby shows it without a reload, with its free seat and Ada's seat; one click seats Bo.
+    entry = bo.locator(f".lobby-table[data-table='{table_id}']")
+    expect(entry).to_contain_text("1 Platz frei")
+    expect(entry.locator(".lobby-seats")).to_contain_text("Ada")
+    entry.locator(".lobby-join").click()
+    bo.wait_for_url(f"**/tables/{table_id}")
+    bo.wait_for_selector("body[data-ready='1']")
+    # The last seat taken starts the game: both see the table talk beside the board.
+    for page in (ada, bo):
+        expect(page.locator("#talk")).to_be_visible()
+        expect(page.locator(".talk-phrase")).to_have_count(5)
+    for page in pages:
+        page.context.close()
+    assert errors == []

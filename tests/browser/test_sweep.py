@@ -16,7 +16,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 from tests.support.browser_stack import Stack
 from tests.support.gin_player import gin_choice
 from tests.support.page_checks import low_contrast, overflow, raw_text, wrong_plurals
-from tests.support.page_flows import api_call
+from tests.support.page_flows import advance_to_melds, api_call
 from tests.support.table_flows import create_table, play_until
 from tests.support.table_player import hand, wait_idle
 
@@ -28,30 +28,6 @@ SIZES: dict[str, ViewportSize] = {
 DAYS = {("de", "phone"): "2030-06-02", ("de", "desktop"): "2030-06-03",
         ("en", "phone"): "2030-06-04", ("en", "desktop"): "2030-06-05"}  # fmt: skip
 LONG_NAME = "Wolfgang Amadeus M."  # 19 characters: a long name in every table
-
-
-def advance_to_melds(call: Any, attempt_id: str) -> None:
-    """Play through the API (draw, the hint's melds, the costliest discard) until the player
-    has a meld and it is their draw again: the table then offers every dialog."""
-    status, body = call("GET", f"/api/attempts/{attempt_id}", None)
-    attempt = body["attempt"]
-    for _ in range(200):
-        view = attempt["view"]
-        assert attempt["status"] == "playing", "the round ended before the player melded"
-        if view["phase"] == "draw" and view["melds"][0] and len(view["hand"]) > 4:
-            return
-        if view["phase"] == "draw":
-            move = "draw"
-        else:
-            _, hint = call("GET", f"/api/attempts/{attempt_id}/hint", None)
-            melds = [m for m in hint["moves"] if m.startswith("meld")]
-            move = melds[0] if melds and len(view["hand"]) > 4 else f"discard {view['hand'][-1]}"
-        status, body = call(
-            "POST", f"/api/attempts/{attempt_id}/moves", {"move": move, "seq": attempt["seq"]}
-        )
-        assert status == 200, (move, body)
-        attempt = body["attempt"]
-    raise AssertionError("no meld in 200 moves")
 
 
 def as_stranger(page: Page, visit: Any) -> None:

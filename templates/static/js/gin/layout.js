@@ -14,7 +14,7 @@ export function createLayout(root, board) {
     stock: h("div", { class: "gin-stock" }),
     pile: h("div", { class: "gin-pile" }),
     upcard: h("div", { class: "gin-pile-actions actions" }),
-    log: h("ol", { class: "gin-log", "aria-label": t("gin.log.title") }),
+    log: h("ol", { class: "gin-log", tabindex: "0", "aria-label": t("gin.log.title") }),
     deadwood: h("p", { class: "gin-deadwood", id: "gin-deadwood", "aria-live": "polite" }),
     hand: h("ul", {
       class: "hand gin-hand", id: "gin-hand", role: "listbox", "aria-label": t("gin.hand"),

@@ -27,7 +27,7 @@ export function createLayout(root, board) {
     message: h("p", { class: "message", id: "gin-message", role: "alert" }),
     result: h("section", { class: "gin-result", id: "gin-result", "aria-live": "polite", hidden: true }),
     hands: h("section", { class: "gin-hands", "aria-labelledby": "gin-hands-title" }),
-    status: h("p", { class: "status", id: "gin-status", role: "status", "aria-live": "polite" }),
+    status: h("p", { class: "status", id: "gin-status" }),
   };
   const button = (name, key, onclick) => h("button", {
     type: "button", class: "button action", dataset: { ginAction: name }, "aria-keyshortcuts": key, onclick,

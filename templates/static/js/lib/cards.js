@@ -72,6 +72,14 @@ export function face(code, { size = "", tag = "span", standsFor = null, name = n
     h("span", { class: "sr", text: name || cardName(code) }));
 }
 
+// Cards side by side as a list a screen reader counts ("list, 3 items: Herz 7, Herz 8, Herz 9"):
+// a meld, a pile, what a seat took. standsFor: the card each joker stands for, in order.
+export function cardList(codes, { size = "small", className = "", label = null, standsFor = [] } = {}) {
+  let j = 0;
+  return h("ul", { class: `card-list${className ? ` ${className}` : ""}`, role: "list", "aria-label": label },
+    codes.map((code) => face(code, { size, tag: "li", standsFor: code === "X" && j < standsFor.length ? standsFor[j++] : null })));
+}
+
 // A face-down card (the stock, the bots' hands).
 export function back({ size = "", label = "" } = {}) {
   return h("span", {

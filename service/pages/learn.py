@@ -248,7 +248,7 @@ TAUSENDE: Final = Lesson(
     ),
 )
 
-#: The rules pages' section ids in English where they differ from the German ones.
+#: The rules pages' section ids in English and Dutch where they differ from the German ones.
 ANCHORS_EN: Final = {
     "zug": "turn",
     "kombinationen": "melds",
@@ -358,7 +358,7 @@ def document(game: str, lang: str = "de") -> dict[str, Any]:
                 "move": step.move,
                 "text": step.text,
                 "rule": step.rule,
-                "anchor": ANCHORS_EN.get(step.anchor, step.anchor) if lang == "en" else step.anchor,
+                "anchor": step.anchor if lang == "de" else ANCHORS_EN.get(step.anchor, step.anchor),
                 "wrong": {key: code for key, (_, code) in step.wrong.items()},
                 "scene": scene(game, doc),
             }

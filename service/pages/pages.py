@@ -21,7 +21,7 @@ from service.dailies.gin_replays import gin_positions
 from service.errors import DayOpen, UnknownReplay
 from service.games.tables import GAMES
 from service.pages import assets, learn
-from service.pages.strings import LANGS, strings
+from service.pages.strings import LANG_NAMES, LANGS, strings
 from service.tables import store as tables
 from service.tables.documents import invite_preview
 from service.web import identity
@@ -46,12 +46,15 @@ assets.register(bp, STATIC)
 
 
 def current_lang() -> str:
-    """``?lang=`` wins, then the cookie, then German."""
+    """``?lang=`` wins, then the cookie (the last choice), then the browser's Accept-Language
+    (its most wanted language the site speaks, ``nl-BE`` as ``nl``), then German."""
     asked = request.args.get("lang")
     if asked in LANGS:
         return asked
     saved = request.cookies.get(LANG_COOKIE)
-    return saved if saved in LANGS else "de"
+    if saved in LANGS:
+        return saved
+    return request.accept_languages.best_match(LANGS, default=LANGS[0]) or LANGS[0]
 
 
 def game_page(game: str, name: str) -> str:
@@ -75,8 +78,7 @@ def page(template: str, name: str, **context: Any) -> Response:
         t=t,
         strings=table,
         page_name=name,
-        other_lang=_other(lang),
-        switch_url=_switch_url(_other(lang)),
+        langs=[(code, LANG_NAMES[code], _switch_url(code)) for code in LANGS],
         **context,
     )
     response = Response(html, mimetype="text/html")
@@ -85,12 +87,8 @@ def page(template: str, name: str, **context: Any) -> Response:
     return response
 
 
-def _other(lang: str) -> str:
-    return "en" if lang == "de" else "de"
-
-
 def _switch_url(lang: str) -> str:
-    """This page in the other language (its other query arguments kept)."""
+    """This page in another language (its other query arguments kept)."""
     args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
     return f"{request.path}?{urlencode([*args, ('lang', lang)])}"
 

@@ -1,9 +1,10 @@
 """axe-core over every page and every table state of every game, in each language of the site, on
 a phone held upright (390 × 844) and on a desktop (1280 × 800): no serious or critical violation
-(contrast to WCAG AA among them). A state is reached once and looked at in every language by
-reloading the page with ``?lang=`` (a table's state is the server's: it comes back as it was), and
-at both sizes by resizing it; only the states a reload does not bring back (an open dialog, Gin's
-result of a hand) are opened again or reached once per language."""
+(contrast to WCAG AA among them), and what the sweep (test_sweep.py) checks besides: no raw
+placeholder, no wrong plural, nothing wider than the screen. A state is reached once and looked at
+in every language by reloading the page with ``?lang=`` (a table's state is the server's: it comes
+back as it was), and at both sizes by resizing it; only the states a reload does not bring back
+(an open dialog, Gin's result of a hand) are opened again or reached once per language."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from tests.support.axe import violations
 from tests.support.browser_stack import Stack, settings_changed
 from tests.support.gin_daily import play_gin_to_end
 from tests.support.gin_player import gin_choice
-from tests.support.page_checks import low_contrast
+from tests.support.page_checks import low_contrast, overflow, raw_text, wrong_plurals
 from tests.support.page_flows import advance_to_melds, api_call
 from tests.support.table_flows import create_table, play_until
 
@@ -60,8 +61,11 @@ class Audit:
             self.seen.append(place)
             grave = violations(page)
             faint = low_contrast(page)
-            if grave or faint:
-                self.found[place] = {"axe": grave, "contrast": faint}
+            # what the sweep checks too: no raw placeholder, no "1 dagen", no sideways scroll
+            text = raw_text(page) + wrong_plurals(page)
+            wide = overflow(page)
+            if grave or faint or text or wide > 0:
+                self.found[place] = {"axe": grave, "contrast": faint, "text": text, "wide": wide}
                 slug = re.sub(r"\W+", "-", f"{self.label}-{place}").strip("-")
                 page.screenshot(path=str(self.artifacts / f"axe-{slug}.png"))
 
@@ -85,15 +89,23 @@ class Audit:
         assert self.seen, "nothing was looked at"
         report = self.artifacts / f"axe-{self.label}.json"
         report.write_text(json.dumps(self.found, indent=1, ensure_ascii=False))
-        lines = [
-            f"{place}: {v['id']} ({v['impact']}) at {', '.join(n['target'] for n in v['nodes'])}"
-            for place, found in self.found.items()
-            for v in found["axe"]
-        ] + [
-            f"{place}: contrast {text!r} {ratio} < {needed}"
-            for place, found in self.found.items()
-            for text, ratio, needed, *_ in found["contrast"]
-        ]
+        lines = (
+            [
+                f"{place}: {v['id']} ({v['impact']}) at {[n['target'] for n in v['nodes']]}"
+                for place, found in self.found.items()
+                for v in found["axe"]
+            ]
+            + [
+                f"{place}: contrast {text!r} {ratio} < {needed}"
+                for place, found in self.found.items()
+                for text, ratio, needed, *_ in found["contrast"]
+            ]
+            + [
+                f"{place}: text {found['text']}, {found['wide']} px too wide"
+                for place, found in self.found.items()
+                if found["text"] or found["wide"] > 0
+            ]
+        )
         assert not lines, "\n".join(lines)
 
 

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
 from service.dailies import replays, store
 from service.dailies.archive import from_settings as archive_of
 from service.dailies.gin_replays import gin_positions
 from service.errors import DayOpen, UnknownReplay
 from service.games.tables import GAMES
-from service.pages import assets, learn
+from service.pages import assets, learn, offline
 from service.pages.strings import LANG_NAMES, LANGS, strings
 from service.tables import store as tables
 from service.tables.documents import invite_preview
@@ -301,6 +301,41 @@ def _error(status: int, code: str, message: str) -> tuple[Response, int]:
 def rules_gin() -> Response:
     """Gin Rommé's rules (GIN.md G1-G8) in short, for its lesson and its players."""
     return page(game_page("gin", f"rules_{current_lang()}"), "rules")
+
+
+@bp.get("/settings")
+def settings_page() -> Response:
+    """The player's settings: deck colours, card size, contrast, sound, language (kept on the
+    device and, signed in, with the account: ``/api/account/settings``)."""
+    return page("settings.html", "settings")
+
+
+@bp.get("/offline")
+def offline_page() -> Response:
+    """What the service worker shows for a page asked without a network: that it needs one."""
+    return page("offline.html", "offline")
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker's script, at the root so its scope is the whole site; asked again by
+    the browser on every visit (no-cache) so a release reaches it at once."""
+    response = Response(offline.worker_script(STATIC), mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def web_manifest() -> Response:
+    """The web app manifest (installing the site as an app) in the page's language."""
+    lang = current_lang()
+    document = offline.manifest(
+        lang, strings(lang), lambda name: url_for("pages.static", filename=name)
+    )
+    response = jsonify(document)
+    response.mimetype = "application/manifest+json"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.get("/lernen/<game>")

@@ -5,6 +5,8 @@ deletes them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import redis
 from flask import Flask
 
@@ -12,7 +14,13 @@ from service.accounts import store as accounts
 from tests.support.accounts import ORIGIN, sign_in, sign_up
 from tests.support.authenticator import Authenticator
 
-NOTHING = {"deck": None, "size": None, "contrast": None, "sound": None, "lang": None}
+NOTHING: dict[str, Any] = {
+    "deck": None,
+    "size": None,
+    "contrast": None,
+    "sound": None,
+    "lang": None,
+}
 
 
 def test_settings_follow_the_account_to_another_device(app: Flask) -> None:

@@ -153,7 +153,8 @@ export async function showEnd(attempt, ctx) {
   };
   render(attempt);
   copyOnClick($("#share-copy"), share, $("#share-done"));
-  root.scrollIntoView({ behavior: "smooth", block: "start" });
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  root.scrollIntoView({ behavior: still ? "auto" : "smooth", block: "start" });
   if (practice) return;
   await awaitVerdict(attempt.id, attempt.verification,
     (v) => render({ ...attempt, verification: v }), (e) => { status.textContent = explain(e); });

@@ -57,6 +57,10 @@ class Audit:
         page = self.page
         for size, viewport in SIZES.items():
             page.set_viewport_size(viewport)
+            # a card landing on the pile is faint until its animation ends
+            page.wait_for_function(
+                "() => document.getAnimations().every((a) => a.playState !== 'running')"
+            )
             place = f"{where} ({size})"
             self.seen.append(place)
             grave = violations(page)

@@ -75,7 +75,8 @@ export function createGinBoard(root, { send, nameOf }) {
     board.renderHands();
     renderControls();
     if (ui.dialog && !(myTurn() && view.phase === "discard")) board.closeDialog();
-    keepFocus(() => board.focusCard());
+    // in a defence its confirmation is the thing to do; else the hand
+    keepFocus(() => (el.defend.hidden ? board.focusCard() : $("#gin-defend-ok", el.defend).focus()));
   }
 
   // Each move of the hand said once as it comes (lib/announce.js); those before the page's

@@ -52,6 +52,7 @@ export function createGinDefence(board) {
                 const others = ui.layoffs.filter(([x]) => x !== c);
                 ui.layoffs = fittingLayoffs(knock.melds, n ? [...others, [c, n]] : others);
                 renderDefend();
+                el.defend.querySelector(`select[data-layoff="${c}"]`)?.focus(); // redrawn: keep the place
               },
             }, h("option", { value: "0", text: t("gin.defend.keep") }),
             options.map((n) => h("option", { value: String(n), selected: laid.get(c) === n, text: t("gin.defend.onto", { n }) })))));

@@ -1,13 +1,14 @@
 // What a screen reader hears of a game, each thing once: one polite live region per page
-// (role "log", visually hidden), to which every move is added as a line when it happens (never
+// (role "log", visually hidden, #announcer in base.html), to which every move is added as a line when it happens (never
 // again on a reload: a restored move list says nothing) and the player's turn when it comes.
 // The visible move list and status line are no live regions, so nothing is said twice.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-// Lines kept in the region (a screen reader reads only what is added).
-const KEPT = 12;
+// Lines kept in the region (a screen reader reads only what is added; a turn of four seats
+// seldom says more).
+const KEPT = 40;
 let region = null;
 let wasMine = null;
 
@@ -21,11 +22,12 @@ function live() {
   return region;
 }
 
-// Say one line (a move, a turn, a round's end).
+// Say one line (a move, a turn, a round's end); the region counts every line said (data-count).
 export function announce(text) {
   if (!text) return;
   const box = live();
   box.append(h("p", { text }));
+  box.dataset.count = String(Number(box.dataset.count || 0) + 1);
   while (box.childElementCount > KEPT) box.firstElementChild.remove();
 }
 

@@ -111,7 +111,7 @@ def test_the_settings_follow_the_account(devices: tuple[BrowserContext, BrowserC
     phone.wait_for_selector("body[data-ready='1']")
     phone.get_by_label(DE["settings.deck.four"]).check()
     expect(phone.get_by_role("status")).to_have_text(DE["settings.savedAccount"])
-    phone.get_by_label(DE["settings.size.large"]).check()
+    phone.get_by_label(DE["settings.size.large"], exact=True).check()
     expect(phone.get_by_role("status")).to_have_text(DE["settings.savedAccount"])
     stored = phone.request.get("/api/account/settings").json()["settings"]
     assert (stored["deck"], stored["size"]) == ("four", "large")

@@ -16,7 +16,7 @@
 // noteEvents(events), get busy, get selected}. Every card on it comes from the seat's view:
 // never a hidden one.
 
-import { announce, announceTurn } from "../lib/announce.js";
+import { announce, announceTurn, turnPassed } from "../lib/announce.js";
 import { $ } from "../lib/dom.js";
 import { keepFocus } from "../lib/focus.js";
 import { createGinActions } from "./actions.js";
@@ -87,7 +87,10 @@ export function createGinBoard(root, { send, nameOf }) {
     ui.said = { hand, n: view.history.length };
     if (seen === undefined) return;
     const from = seen.hand === hand ? seen.n : 0;
-    for (const e of view.history.slice(from)) announce(describeGinMove(e.move, nameOf(e.seat), e.seat === board.me()));
+    for (const e of view.history.slice(from)) {
+      announce(describeGinMove(e.move, nameOf(e.seat), e.seat === board.me()));
+      if (e.seat !== board.me()) turnPassed();
+    }
   }
   Object.assign(board, { render, renderControls });
 

@@ -37,3 +37,9 @@ export function announceTurn(mine, text) {
   if (mine && wasMine !== true) announce(text);
   wasMine = Boolean(mine);
 }
+
+// Another seat has moved: the player's next turn is a new one, to be said again (a page that
+// learns the others' moves and its own turn in one answer never draws the turn as not theirs).
+export function turnPassed() {
+  wasMine = false;
+}

@@ -3,7 +3,7 @@
 // Only public facts of each move are used; the final view from the server then replaces it all.
 // A ruleset with an opening (Tausende, R12.3) gives its rule as ctx.opening = {goal, points(meld)}.
 
-import { announce } from "../lib/announce.js";
+import { announce, turnPassed } from "../lib/announce.js";
 import { $, clear, h, sleep } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { load, save } from "../lib/store.js";
@@ -57,6 +57,7 @@ export function logLine(seat, move, ctx, goingOut = false, timer = false) {
   list.append(item);
   list.scrollTop = list.scrollHeight;
   announce(item.textContent);
+  if (seat !== (ctx.me ?? 0)) turnPassed();
 }
 
 // R12.3 (docs/TAUSENDE.md): a seat that ends its turn below the opening takes its melds back.

@@ -195,8 +195,10 @@ def test_a_gin_hand_by_keyboard(page: Page, stack: Stack) -> None:
             "([log, n]) => Number(log.dataset.count) > n",
             arg=[ears.region.element_handle(), heard],
         )
-        expect(cards.first).to_be_attached()
-        assert focused_role(page) == "option", "the focus left the hand after a move"
+        if defend.is_visible():  # the computer knocked at once: the defence is what to do
+            expect(defend).to_be_focused()
+        else:
+            assert focused_role(page) == "option", "the focus left the hand after a move"
     expect(over).to_be_visible(timeout=WAIT_S * 1000)
     said += ears.new()
     # each own move said once (the knock or defence that ends the hand is the result's to say)

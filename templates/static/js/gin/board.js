@@ -75,8 +75,13 @@ export function createGinBoard(root, { send, nameOf }) {
     board.renderHands();
     renderControls();
     if (ui.dialog && !(myTurn() && view.phase === "discard")) board.closeDialog();
-    // in a defence its confirmation is the thing to do; else the hand
-    keepFocus(() => (el.defend.hidden ? board.focusCard() : $("#gin-defend-ok", el.defend).focus()));
+    // a knock to defend against: its confirmation is the thing to do (once the page is idle and
+    // the button live); else the focus stays where it is, or goes back to the hand
+    const defendOk = el.defend.hidden ? null : $("#gin-defend-ok", el.defend);
+    if (defendOk && !ui.busy && ui.focusedDefence !== ui.defendKey) {
+      ui.focusedDefence = ui.defendKey;
+      defendOk.focus();
+    } else keepFocus(() => (defendOk ? defendOk.focus() : board.focusCard()));
   }
 
   // Each move of the hand said once as it comes (lib/announce.js); those before the page's

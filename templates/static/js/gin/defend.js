@@ -24,8 +24,7 @@ export function createGinDefence(board) {
     }
     const suggestion = parseGinMove(view.suggestion || "defend");
     const key = `${view.hand_no}:${view.history.length}`;
-    const fresh = ui.defendKey !== key;
-    if (fresh || ui.layoffs === null) {
+    if (ui.defendKey !== key || ui.layoffs === null) {
       ui.defendKey = key; // pre-select the exact best defence once per knock
       ui.own = suggestion.groups;
       ui.layoffs = suggestion.layoffs;
@@ -72,7 +71,6 @@ export function createGinDefence(board) {
       h("p", { class: "hint-text", text: t("gin.defend.suggested") }),
       h("button", { type: "button", class: "button primary", id: "gin-defend-ok", disabled: ui.busy, onclick: () => defend() }, t("gin.defend.confirm")),
     ].filter(Boolean));
-    if (fresh) el.defend.querySelector("#gin-defend-ok").focus(); // a knock: the thing to do now
   }
 
   function defend() {

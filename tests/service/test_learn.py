@@ -21,9 +21,7 @@ from service.pages import learn
 from service.pages.strings import LANGS
 
 I18N = Path(__file__).resolve().parents[2] / "templates" / "static" / "i18n"
-STRINGS = {
-    lang: json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8")) for lang in LANGS
-}
+STRINGS = {lang: json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8")) for lang in LANGS}
 
 
 def _state(lesson: learn.Lesson) -> Any:

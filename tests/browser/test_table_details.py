@@ -89,7 +89,8 @@ def test_dialogs_lay_off_and_its_error_in_both_languages(page: Page, stack: Stac
             .locator("[data-card]")
             .evaluate_all("(cards) => cards.map((c) => c.dataset.card)")
         ],
-        "set" if "Satz" in (melds.nth(0).get_attribute("aria-label") or "") else "run",
+        # the meld's name, read first: "Auslage 1: Satz, 30 Punkte"
+        "set" if "Satz" in (melds.nth(0).text_content() or "") else "run",
     )
     misfit = next(c for c in hand(page) if c != "X" and not meld1.accepts(Card.parse(c)))
     player.select(player.indices_for([misfit]))

@@ -140,17 +140,24 @@ STATIC_PAGES = (
     "/lernen/tausende",
     "/play/0000000000000000",
     "/tables/0000000000000000",
+    "/settings",
+    "/offline",
 )
 
 
 def test_every_page(page: Page, stack: Stack, artifacts: Path) -> None:
     """The pages outside a game: today's, the rules, rankings, archive, statistics, leagues, the
-    account, "Spielen", the lessons, an unknown game and table, the offline page."""
+    account, "Spielen", the lessons, an unknown game and table, the settings, the offline page;
+    the settings page once more with four colours, the largest cards and high contrast."""
     stack.clock.set_day("2030-06-06")
     audit = Audit(page, artifacts, "pages")
     for path in STATIC_PAGES:
         audit.each_language(path, path)
-    # the rankings' other tabs and the archive's fairness check, after a day with a player
+    page.evaluate(
+        "() => localStorage.setItem('pikdame.settings',"
+        " JSON.stringify({deck: 'four', size: 'larger', contrast: true}))"
+    )
+    audit.each_language("settings: four colours, largest cards, high contrast", "/settings")
     audit.clean()
 
 

@@ -43,6 +43,11 @@ export default [
   notFrom(["static/js/tausende/*.js"],
     ["../*", "!../lib", "!../lib/**", "!../pikdame", "!../pikdame/**"], GAME),
   notFrom(["static/js/*.js"], ["./*/*", "!./lib", "!./lib/**"], GAME),
+  // The service worker: a classic script in the worker's scope, led by the release's tables.
+  {
+    files: ["static/js/sw.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },
+  },
   {
     files: ["eslint.config.js"],
     languageOptions: { sourceType: "module", globals: { ...globals.node } },

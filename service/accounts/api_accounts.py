@@ -17,7 +17,7 @@ from flask import Response, jsonify, session
 
 from service.accounts import models, owners, passkeys
 from service.accounts import store as accounts
-from service.accounts.models import CeremonyBody, DevicePath, SignOutBody, SignUpBody
+from service.accounts.models import CeremonyBody, DevicePath, SettingsBody, SignOutBody, SignUpBody
 from service.common import clock
 from service.dailies import archive, seen
 from service.errors import ApiError
@@ -143,6 +143,39 @@ def signin(body: CeremonyBody) -> Response:
 def get_account() -> Response:
     """The signed-in account and its devices."""
     return jsonify(_doc(identity.require_account()))
+
+
+def _settings_doc(account_id: str) -> dict[str, Any]:
+    stored = accounts.settings_of(get_redis(), account_id)
+    values: dict[str, Any] = {}
+    for name, text in stored.items():
+        values[name] = text == "1" if name in BOOLEAN_SETTINGS else text
+    return {"settings": models.PageSettings(**values).model_dump()}
+
+
+BOOLEAN_SETTINGS = ("contrast", "sound")
+
+
+@bp.get("/settings", responses=outputs.answers(models.SettingsDoc, 401))
+def get_settings() -> Response:
+    """The signed-in account's page settings (deck colours, card size, contrast, sound,
+    language): the pages apply them on every device the account signs in on."""
+    return jsonify(_settings_doc(identity.require_account().id))
+
+
+@bp.put("/settings", responses=outputs.answers(models.SettingsDoc, 400, 401, 413, 415, 422))
+def put_settings(body: SettingsBody) -> Response:
+    """Change some of the account's page settings (the fields sent; null forgets one)."""
+    account = identity.require_account()
+    changes: dict[str, str | None] = {}
+    for name in body.model_fields_set:
+        value = getattr(body, name)
+        if isinstance(value, bool):
+            changes[name] = "1" if value else "0"
+        else:
+            changes[name] = value
+    accounts.save_settings(get_redis(), account.id, changes)
+    return jsonify(_settings_doc(account.id))
 
 
 @bp.post("/devices/options", responses=CEREMONY)

@@ -1,14 +1,14 @@
 """The accounts' requests and answers (API.md: Accounts): sign-up and passkey ceremonies, the
-account document and its devices.
+account document and its devices, the account's page settings.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, TypeAlias
 
 from pydantic import Field
 
-from service.web.inputs import MAX_ID, PlayerName
+from service.web.inputs import MAX_ID, Lang, PlayerName
 from service.web.outputs import Document
 from service.web.validation import ApiModel
 
@@ -73,3 +73,35 @@ class Ceremony(Document):
 
 class Done(Document):
     ok: Literal[True]
+
+
+Deck: TypeAlias = Literal["two", "four"]
+CardSize: TypeAlias = Literal["normal", "large", "larger"]
+
+
+class PageSettings(Document):
+    """How the pages look and sound for the account, on every device it signs in on: the deck's
+    colours (``four``: ♠ black, ♥ red, ♦ blue, ♣ green), the cards' size, high contrast, the tone
+    on the player's turn and the language. A setting never chosen is null (the device's own
+    applies)."""
+
+    deck: Deck | None = None
+    size: CardSize | None = None
+    contrast: bool | None = None
+    sound: bool | None = None
+    lang: Lang | None = None
+
+
+class SettingsDoc(Document):
+    settings: PageSettings
+
+
+class SettingsBody(ApiModel):
+    """The settings to change: a field left out stays as it is, null forgets it; a value outside
+    its choices is 422 ``bad_value``."""
+
+    deck: Deck | None = Field(default=None, description="two or four colours")
+    size: CardSize | None = Field(default=None, description="the cards' size")
+    contrast: bool | None = Field(default=None, description="high contrast")
+    sound: bool | None = Field(default=None, description="a tone on the player's turn")
+    lang: Lang | None = Field(default=None, description="the pages' language")

@@ -10,6 +10,8 @@ Keys (each account's keys share the hash tag ``{a:ID}``, each player's link ``{p
 - ``pd:{a:ID}:account`` hash: name, player (home id), created_ms, generation, deleted
 - ``pd:{a:ID}:creds`` set of credential ids (base64url)
 - ``pd:{a:ID}:players`` set of player ids attached (the home id included)
+- ``pd:{a:ID}:settings`` hash: the account's settings of the pages (deck, size, contrast, sound,
+  lang), each field only once chosen
 - ``pd:{p:PLAYER}:account`` string: the account id owning a player id
 - ``pd:cred:{ID}`` hash: account, public_key (hex), sign_count, created_ms, label
 - ``pd:{ch:ID}:challenge`` string with TTL: one WebAuthn challenge, consumed by GETDEL
@@ -52,6 +54,10 @@ def creds_key(account_id: str) -> str:
 
 def players_key(account_id: str) -> str:
     return f"{PREFIX}:{{a:{account_id}}}:players"
+
+
+def settings_key(account_id: str) -> str:
+    return f"{PREFIX}:{{a:{account_id}}}:settings"
 
 
 def player_link_key(player: str) -> str:
@@ -203,9 +209,30 @@ def delete(client: redis.Redis[str], account_id: str) -> list[str]:
     pipe.hset(account_key(account_id), mapping={"deleted": 1, "name": DELETED_NAME})
     pipe.hincrby(account_key(account_id), "generation", 1)
     pipe.delete(creds_key(account_id))
+    pipe.delete(settings_key(account_id))
     pipe.execute()
     client.zrem(ACCOUNTS_BY_TIME, account_id)
     return ids
+
+
+def settings_of(client: redis.Redis[str], account_id: str) -> dict[str, str]:
+    """The account's page settings as stored (a field never chosen is absent)."""
+    return dict(client.hgetall(settings_key(account_id)))
+
+
+def save_settings(
+    client: redis.Redis[str], account_id: str, changes: dict[str, str | None]
+) -> None:
+    """Set the given fields of the account's page settings (None forgets one), in one
+    transaction on the account's slot."""
+    pipe = client.pipeline(transaction=True)
+    kept: dict[str | bytes, str] = {n: value for n, value in changes.items() if value is not None}
+    if kept:
+        pipe.hset(settings_key(account_id), mapping=kept)
+    gone = [name for name, value in changes.items() if value is None]
+    if gone:
+        pipe.hdel(settings_key(account_id), *gone)
+    pipe.execute()
 
 
 def new_challenge(client: redis.Redis[str], value: bytes, context: str) -> str:

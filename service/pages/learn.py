@@ -27,7 +27,7 @@ LESSONS: Final = games.LISTED
 #: Each game's lesson (its adapter's ``lesson``).
 BY_GAME: Final = {game: games.get(game).lesson for game in LESSONS}
 
-#: The rules pages' section ids in English where they differ from the German ones.
+#: The rules pages' section ids in English and Dutch where they differ from the German ones.
 ANCHORS_EN: Final = {
     "zug": "turn",
     "kombinationen": "melds",
@@ -66,7 +66,7 @@ def document(game: str, lang: str = "de") -> dict[str, Any]:
                 "move": step.move,
                 "text": step.text,
                 "rule": step.rule,
-                "anchor": ANCHORS_EN.get(step.anchor, step.anchor) if lang == "en" else step.anchor,
+                "anchor": step.anchor if lang == "de" else ANCHORS_EN.get(step.anchor, step.anchor),
                 "wrong": {key: code for key, (_, code) in step.wrong.items()},
                 "scene": scene(game, doc),
             }

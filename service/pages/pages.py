@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
 from service import games
 from service.dailies import replays, store
 from service.dailies.archive import from_settings as archive_of
 from service.errors import DayOpen, UnknownReplay
-from service.pages import assets, learn
-from service.pages.strings import LANGS, strings
+from service.pages import assets, learn, offline
+from service.pages.strings import LANG_NAMES, LANGS, strings
 from service.tables import store as tables
 from service.tables.documents import invite_preview
 from service.web import identity
@@ -45,12 +45,15 @@ assets.register(bp, STATIC)
 
 
 def current_lang() -> str:
-    """``?lang=`` wins, then the cookie, then German."""
+    """``?lang=`` wins, then the cookie (the last choice), then the browser's Accept-Language
+    (its most wanted language the site speaks, ``nl-BE`` as ``nl``), then German."""
     asked = request.args.get("lang")
     if asked in LANGS:
         return asked
     saved = request.cookies.get(LANG_COOKIE)
-    return saved if saved in LANGS else "de"
+    if saved in LANGS:
+        return saved
+    return request.accept_languages.best_match(LANGS, default=LANGS[0]) or LANGS[0]
 
 
 def game_page(game: str, name: str) -> str:
@@ -74,8 +77,7 @@ def page(template: str, name: str, **context: Any) -> Response:
         t=t,
         strings=table,
         page_name=name,
-        other_lang=_other(lang),
-        switch_url=_switch_url(_other(lang)),
+        langs=[(code, LANG_NAMES[code], _switch_url(code)) for code in LANGS],
         **context,
     )
     response = Response(html, mimetype="text/html")
@@ -84,12 +86,8 @@ def page(template: str, name: str, **context: Any) -> Response:
     return response
 
 
-def _other(lang: str) -> str:
-    return "en" if lang == "de" else "de"
-
-
 def _switch_url(lang: str) -> str:
-    """This page in the other language (its other query arguments kept)."""
+    """This page in another language (its other query arguments kept)."""
     args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
     return f"{request.path}?{urlencode([*args, ('lang', lang)])}"
 
@@ -307,6 +305,41 @@ def _own_early(attempt_id: str) -> tuple[Response, int] | Response:
 
 def _error(status: int, code: str, message: str) -> tuple[Response, int]:
     return jsonify({"error": {"code": code, "message": message}}), status
+
+
+@bp.get("/settings")
+def settings_page() -> Response:
+    """The player's settings: deck colours, card size, contrast, sound, language (kept on the
+    device and, signed in, with the account: ``/api/account/settings``)."""
+    return page("settings.html", "settings")
+
+
+@bp.get("/offline")
+def offline_page() -> Response:
+    """What the service worker shows for a page asked without a network: that it needs one."""
+    return page("offline.html", "offline")
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker's script, at the root so its scope is the whole site; asked again by
+    the browser on every visit (no-cache) so a release reaches it at once."""
+    response = Response(offline.worker_script(STATIC), mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def web_manifest() -> Response:
+    """The web app manifest (installing the site as an app) in the page's language."""
+    lang = current_lang()
+    document = offline.manifest(
+        lang, strings(lang), lambda name: url_for("pages.static", filename=name)
+    )
+    response = jsonify(document)
+    response.mimetype = "application/manifest+json"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.get("/lernen/<game>")

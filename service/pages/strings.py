@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Final
 
 #: The interface's languages, German first.
-LANGS: Final = ("de", "en")
+LANGS: Final = ("de", "en", "nl")
+#: Each language's name in itself, for the language switch.
+LANG_NAMES: Final = {"de": "Deutsch", "en": "English", "nl": "Nederlands"}
 I18N: Final = Path(__file__).resolve().parents[2] / "templates" / "static" / "i18n"
 
 

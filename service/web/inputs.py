@@ -108,7 +108,7 @@ PlayerName: TypeAlias = Annotated[
 ]
 
 
-Lang: TypeAlias = Literal["de", "en"]
+Lang: TypeAlias = Literal["de", "en", "nl"]
 
 
 # Query integers: the bounds are the Field's (and the schema's), the text's form _integer's.

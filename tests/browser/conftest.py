@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
@@ -13,6 +14,7 @@ from tests.support.browser_stack import Stack, start_stack
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
+GERMAN = "de-DE"
 # Two shared cores: give every expectation room before calling it a failure.
 expect.set_options(timeout=15_000)
 
@@ -51,16 +53,32 @@ def stack(redis_url: str, artifacts: Path) -> Iterator[Stack]:
 
 @pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
+    """Chromium whose every profile is a German browser unless a test says otherwise: the pages
+    follow Accept-Language when no language was chosen, and Playwright's own default is en-US
+    (Chromium's --lang does not change it)."""
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        plain = chromium.new_context
+
+        def german(**options: Any) -> BrowserContext:
+            options.setdefault("locale", GERMAN)
+            return plain(**options)
+
+        chromium.new_context = german  # type: ignore[method-assign]
         yield chromium
         chromium.close()
 
 
 @pytest.fixture
 def context(browser: Browser, stack: Stack) -> Iterator[BrowserContext]:
-    """A fresh browser profile (a new player) with fast bot playback."""
-    ctx = browser.new_context(base_url=stack.base_url, viewport={"width": 1440, "height": 1000})
+    """A fresh browser profile (a new player, a German browser) with fast bot playback. The site's
+    service worker is left out (requests go to the network as they are, page.route sees them all):
+    test_installable.py runs it in a profile of its own."""
+    ctx = browser.new_context(
+        base_url=stack.base_url,
+        viewport={"width": 1440, "height": 1000},
+        service_workers="block",
+    )
     ctx.add_init_script("localStorage.setItem('pikdame.speed', JSON.stringify('veryfast'))")
     yield ctx
     ctx.close()

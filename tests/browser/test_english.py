@@ -33,7 +33,7 @@ def test_table_in_english_and_back(page: Page, stack: Stack) -> None:
     wait_idle(page)
     expect(page.locator("#message")).to_contain_text("first draw")
 
-    page.locator("#lang-switch").click()
+    page.locator("#lang-switch a[hreflang=de]").click()
     page.wait_for_selector("body[data-ready='1']")
     expect(page.locator("#status")).to_contain_text("Du bist am Zug")
     expect(page.locator("#hand li")).to_have_count(15)

@@ -19,7 +19,7 @@ def test_rules_in_german_with_english_switch(page: Page, stack: Stack) -> None:
     expect(page.locator("h1")).to_have_text("Spielregeln: Pik Dame")
     expect(page.locator("#rules")).to_contain_text("K-A-2 und B-D-K-A-2 sind gültig")
     expect(page.locator("#rules")).to_contain_text("Pik Dame ♠")
-    page.locator("#lang-switch").click()
+    page.locator("#lang-switch a[hreflang=en]").click()
     expect(page.locator("h1")).to_have_text("Rules: Pik Dame")
     expect(page.locator("html")).to_have_attribute("lang", "en")
     # The choice sticks for the whole site.
@@ -27,7 +27,7 @@ def test_rules_in_german_with_english_switch(page: Page, stack: Stack) -> None:
     page.wait_for_selector("body[data-ready='1']")
     expect(page.locator("h1")).to_have_text("Daily challenge")
     expect(page.locator("nav")).to_contain_text("Rankings")
-    page.locator("#lang-switch").click()
+    page.locator("#lang-switch a[hreflang=de]").click()
     expect(page.locator("h1")).to_have_text("Tages-Challenge")
 
 

@@ -1,6 +1,6 @@
 """Plural-aware strings ("1 Züge", "1 geprüfte Spiele", a raw "{n} geprüfte Spiele"):
 templates/static/js/lib/i18n.js reads ICU-like "{n, plural, one {…} other {…}}" and picks the
-form by the language's rules, in German and English."""
+form by the language's rules, in German, English and Dutch."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from service.pages.strings import LANGS
 from tests.support.browser_stack import Stack
 from tests.support.page_checks import raw_text
 from tests.support.page_flows import start_game, wait_verified
@@ -44,7 +45,7 @@ def formatted(page: Page, cases: list[tuple[str, dict[str, Any]]]) -> list[str]:
     return result
 
 
-def test_plural_forms_in_german_and_english(page: Page) -> None:
+def test_plural_forms_in_every_language(page: Page) -> None:
     page.goto("/rules")
     assert formatted(page, EXAMPLES) == [
         "1 Zug",
@@ -73,13 +74,25 @@ def test_plural_forms_in_german_and_english(page: Page) -> None:
         "1 card selected.",
         "Your hand (1 card, 100 points)",
     ]
+    page.goto("/rules?lang=nl")
+    dutch = formatted(page, EXAMPLES)
+    assert dutch[-2:] == ["Reeks: 1 dag · beste: 1", "Reeks: 2 dagen · beste: 5"]
+    assert dutch[:7] == [
+        "1 beurt",
+        "2 beurten",
+        "0 beurten",
+        "1 gecontroleerd spel",
+        "1.234 gecontroleerde spellen",
+        "1 kaart gekozen.",
+        "Jouw hand (1 kaart, 100 punten)",
+    ]
     page.goto("/rules?lang=de")
 
 
 def test_every_string_formats_without_a_placeholder_left(page: Page) -> None:
-    """Each string of both languages, given its parameters (1 and 2 for every number), comes out
+    """Each string of every language, given its parameters (1 and 2 for every number), comes out
     with no brace left: a malformed plural or select would show."""
-    for lang in ("de", "en"):
+    for lang in LANGS:
         table: dict[str, str] = json.loads((STRINGS / f"{lang}.json").read_text("utf-8"))
         cases: list[tuple[str, dict[str, Any]]] = []
         for key, text in table.items():
@@ -98,6 +111,8 @@ SINGULAR = {
            r"^(1 Spieler|\d+ Spieler) in der ewigen Bestenliste$", "Summe"),
     "en": ("1 turn", "1 turns", "1 verified game",
            r"^(1 player|\d+ players) on the all-time board$", "Total"),
+    "nl": ("1 beurt", "1 beurten", "1 gecontroleerd spel",
+           r"^(1 speler|\d+ spelers) in de eeuwige ranglijst$", "Totaal"),
 }  # fmt: skip
 
 

@@ -1,6 +1,6 @@
-"""Every page and every dialog, in German and English, on a phone held upright (390 × 844) and on
-a desktop (1280 × 800): no raw placeholder ("{…}"), no "null"/"undefined" in what a person sees
-or a screen reader reads, nothing wider than the screen."""
+"""Every page and every dialog, in German, English and Dutch, on a phone held upright (390 × 844)
+and on a desktop (1280 × 800): no raw placeholder ("{…}"), no "null"/"undefined" in what a person
+sees or a screen reader reads, nothing wider than the screen."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 from tests.support.browser_stack import Stack
 from tests.support.gin_player import gin_choice
 from tests.support.page_checks import low_contrast, overflow, raw_text, wrong_plurals
-from tests.support.page_flows import api_call
+from tests.support.page_flows import advance_to_melds, api_call
 from tests.support.table_flows import create_table, play_until
 from tests.support.table_player import hand, wait_idle
 
@@ -26,32 +26,12 @@ SIZES: dict[str, ViewportSize] = {
 }
 # days whose deal gives the simple API player a meld before the round ends
 DAYS = {("de", "phone"): "2030-06-02", ("de", "desktop"): "2030-06-03",
-        ("en", "phone"): "2030-06-04", ("en", "desktop"): "2030-06-05"}  # fmt: skip
+        ("en", "phone"): "2030-06-04", ("en", "desktop"): "2030-06-05",
+        ("nl", "phone"): "2030-06-07"}  # fmt: skip
+# German and English at both sizes, Dutch on the phone (tests/browser/test_accessibility.py
+# looks at every state in every language at both sizes for raw text, plurals and width too)
+LANG_SIZES = [*DAYS]
 LONG_NAME = "Wolfgang Amadeus M."  # 19 characters: a long name in every table
-
-
-def advance_to_melds(call: Any, attempt_id: str) -> None:
-    """Play through the API (draw, the hint's melds, the costliest discard) until the player
-    has a meld and it is their draw again: the table then offers every dialog."""
-    status, body = call("GET", f"/api/attempts/{attempt_id}", None)
-    attempt = body["attempt"]
-    for _ in range(200):
-        view = attempt["view"]
-        assert attempt["status"] == "playing", "the round ended before the player melded"
-        if view["phase"] == "draw" and view["melds"][0] and len(view["hand"]) > 4:
-            return
-        if view["phase"] == "draw":
-            move = "draw"
-        else:
-            _, hint = call("GET", f"/api/attempts/{attempt_id}/hint", None)
-            melds = [m for m in hint["moves"] if m.startswith("meld")]
-            move = melds[0] if melds and len(view["hand"]) > 4 else f"discard {view['hand'][-1]}"
-        status, body = call(
-            "POST", f"/api/attempts/{attempt_id}/moves", {"move": move, "seq": attempt["seq"]}
-        )
-        assert status == 200, (move, body)
-        attempt = body["attempt"]
-    raise AssertionError("no meld in 200 moves")
 
 
 def as_stranger(page: Page, visit: Any) -> None:
@@ -118,8 +98,7 @@ class Sweep:
             expect(page.locator("#message")).not_to_be_empty()
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize(("lang", "size"), LANG_SIZES)
 def test_every_page_and_dialog(
     page: Page, stack: Stack, artifacts: Path, lang: str, size: str
 ) -> None:
@@ -247,8 +226,7 @@ def test_every_page_and_dialog(
     page.goto("/rules?lang=de")
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize(("lang", "size"), LANG_SIZES)
 def test_every_tables_page(page: Page, stack: Stack, artifacts: Path, lang: str, size: str) -> None:
     """The pages: Spielen, the invite's join page, the waiting room, the table with its
     countdown, a bot's level menu and the resign dialog, the cut, the standings and the replay."""
@@ -292,8 +270,7 @@ def test_every_tables_page(page: Page, stack: Stack, artifacts: Path, lang: str,
     sweep.shot("cut")
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize(("lang", "size"), LANG_SIZES)
 def test_every_gin_page(page: Page, stack: Stack, artifacts: Path, lang: str, size: str) -> None:
     """Gin Rommé's pages: Spielen with Gin, the waiting room, the table at the player's
     discard with a card selected, the knock dialog, the defence, a hand's result, the resign and
@@ -425,8 +402,7 @@ def resign_when_shown(page: Page, sweep: Sweep, server: Callable[[], Any]) -> No
     page.locator("#resign").click()
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize(("lang", "size"), LANG_SIZES)
 @pytest.mark.parametrize("game", ["pikdame", "tausende"])
 def test_every_table_state_of_each_game(
     page: Page, stack: Stack, artifacts: Path, game: str, lang: str, size: str
@@ -484,8 +460,7 @@ def test_every_table_state_of_each_game(
     sweep.check("replay")
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize(("lang", "size"), LANG_SIZES)
 def test_a_gin_tables_invite_and_waiting_room(
     page: Page, stack: Stack, artifacts: Path, lang: str, size: str
 ) -> None:

@@ -54,7 +54,7 @@ def test_confirm_dialogs_in_words_with_cards_as_cards(page: Page, stack: Stack) 
     expect(page.locator(f"#confirm-preview .card[data-card='{card}']")).to_have_count(1)
     cancel(page)
 
-    page.locator("#lang-switch").click()
+    page.locator("#lang-switch a[hreflang=en]").click()
     page.wait_for_selector("body[data-ready='1']")
     player.select([0])
     assert "You discard:" in open_dialog(page, "discard")
@@ -62,7 +62,7 @@ def test_confirm_dialogs_in_words_with_cards_as_cards(page: Page, stack: Stack) 
     page.locator("#resign").click()
     assert "You give up the round." in dialog_text(page)
     cancel(page)
-    page.locator("#lang-switch").click()
+    page.locator("#lang-switch a[hreflang=de]").click()
 
 
 def test_dialogs_lay_off_and_its_error_in_both_languages(page: Page, stack: Stack) -> None:
@@ -89,7 +89,8 @@ def test_dialogs_lay_off_and_its_error_in_both_languages(page: Page, stack: Stac
             .locator("[data-card]")
             .evaluate_all("(cards) => cards.map((c) => c.dataset.card)")
         ],
-        "set" if "Satz" in (melds.nth(0).get_attribute("aria-label") or "") else "run",
+        # the meld's name, read first: "Auslage 1: Satz, 30 Punkte"
+        "set" if "Satz" in (melds.nth(0).text_content() or "") else "run",
     )
     misfit = next(c for c in hand(page) if c != "X" and not meld1.accepts(Card.parse(c)))
     player.select(player.indices_for([misfit]))
@@ -110,7 +111,7 @@ def test_dialogs_lay_off_and_its_error_in_both_languages(page: Page, stack: Stac
     assert "keine gültige Kombination" not in message.inner_text()
     expect(page.locator("#hand li[aria-selected=true]")).to_have_count(1)  # kept to correct
 
-    page.locator("#lang-switch").click()
+    page.locator("#lang-switch a[hreflang=en]").click()
     page.wait_for_selector("body[data-ready='1']")
     player.select(player.indices_for([misfit]))
     text = open_dialog(page, "lay")
@@ -118,7 +119,7 @@ def test_dialogs_lay_off_and_its_error_in_both_languages(page: Page, stack: Stac
     page.locator("#confirm-ok").click()
     wait_idle(page)
     expect(page.locator("#message")).to_contain_text("does not fit meld 1")
-    page.locator("#lang-switch").click()
+    page.locator("#lang-switch a[hreflang=de]").click()
 
 
 def test_escape_closes_the_hint(page: Page, stack: Stack) -> None:

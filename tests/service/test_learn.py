@@ -18,11 +18,10 @@ from engine.core.errors import EngineError
 from engine.gin import HandState
 from service.app import create_app
 from service.pages import learn
+from service.pages.strings import LANGS
 
 I18N = Path(__file__).resolve().parents[2] / "templates" / "static" / "i18n"
-STRINGS = {
-    lang: json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8")) for lang in ("de", "en")
-}
+STRINGS = {lang: json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8")) for lang in LANGS}
 
 
 def _state(lesson: learn.Lesson) -> Any:
@@ -167,7 +166,7 @@ def test_the_lesson_pages_and_their_rule_links(redis_url: str) -> None:
     app = create_app({"REDIS_URL": redis_url, "PIKDAME_SECRET": "test-secret"})
     client = app.test_client()
     for game in learn.LESSONS:
-        for lang in ("de", "en"):
+        for lang in LANGS:
             response = client.get(f"/lernen/{game}?lang={lang}")
             assert response.status_code == 200
             html = response.get_data(as_text=True)

@@ -26,9 +26,14 @@ def make_table(client: FlaskClient, game: str = "pikdame") -> str:
     return str(body["table"]["id"])
 
 
+SITE_SCRIPT = "/static/js/site.js"  # every page's (base.html): settings, service worker
+
+
 def scripts(html: str) -> list[str]:
-    """The page's module scripts, without their version."""
-    return [src.split("?")[0] for src in re.findall(r'<script type="module" src="([^"]+)"', html)]
+    """The page's own module scripts (every page's site.js left out), without their version."""
+    found = [src.split("?")[0] for src in re.findall(r'<script type="module" src="([^"]+)"', html)]
+    assert found[0] == SITE_SCRIPT, found
+    return found[1:]
 
 
 def test_every_game_has_its_pages_and_scripts(client: FlaskClient) -> None:
@@ -61,6 +66,9 @@ def test_every_game_has_its_pages_and_scripts(client: FlaskClient) -> None:
         ("/rules/tausende", "en"): "Tausende",
         ("/rules/gin", "de"): "Gin Rommé",
         ("/rules/gin", "en"): "Gin Rummy",
+        ("/rules", "nl"): "Regels",
+        ("/rules/tausende", "nl"): "Duizenden",
+        ("/rules/gin", "nl"): "Gin Rummy",
     }
     for (path, lang), title in titles.items():
         html = client.get(f"{path}?lang={lang}").get_data(as_text=True)

@@ -172,7 +172,8 @@ def low_contrast(page: Page) -> list[Any]:
     return result
 
 
-# A count of one with a plural noun ("Serie: 1 Tage", "1 days"): the string was not plural-aware.
+# A count of one with a plural noun ("Serie: 1 Tage", "1 days", "1 dagen"): the string was not
+# plural-aware.
 _PLURAL_NOUNS = [
     "Tage",
     "Züge",
@@ -202,6 +203,23 @@ _PLURAL_NOUNS = [
     "weeks",
     "players",
     "melds",
+    "dagen",
+    "beurten",
+    "zetten",
+    "spellen",
+    "kaarten",
+    "punten",
+    "rondes",
+    "pogingen",
+    "overwinningen",
+    "partijen",
+    "uren",
+    "minuten",
+    "seconden",
+    "weken",
+    "spelers",
+    "combinaties",
+    "handen",
 ]
 _WRONG_PLURAL = r"""(nouns) => {
   const wrong = new RegExp("(?<![\\d.,'’-])1\\s+(" + nouns.join("|") + ")\\b", "u");

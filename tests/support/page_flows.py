@@ -47,3 +47,27 @@ def api_call(page: Page) -> Any:
         return response.status, response.json()
 
     return call
+
+
+def advance_to_melds(call: Any, attempt_id: str) -> None:
+    """Play through the API (draw, the hint's melds, the costliest discard) until the player
+    has a meld and it is their draw again: the table then offers every dialog."""
+    status, body = call("GET", f"/api/attempts/{attempt_id}", None)
+    attempt = body["attempt"]
+    for _ in range(200):
+        view = attempt["view"]
+        assert attempt["status"] == "playing", "the round ended before the player melded"
+        if view["phase"] == "draw" and view["melds"][0] and len(view["hand"]) > 4:
+            return
+        if view["phase"] == "draw":
+            move = "draw"
+        else:
+            _, hint = call("GET", f"/api/attempts/{attempt_id}/hint", None)
+            melds = [m for m in hint["moves"] if m.startswith("meld")]
+            move = melds[0] if melds and len(view["hand"]) > 4 else f"discard {view['hand'][-1]}"
+        status, body = call(
+            "POST", f"/api/attempts/{attempt_id}/moves", {"move": move, "seq": attempt["seq"]}
+        )
+        assert status == 200, (move, body)
+        attempt = body["attempt"]
+    raise AssertionError("no meld in 200 moves")

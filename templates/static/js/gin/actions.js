@@ -3,7 +3,7 @@
 // their deadwood), are each confirmed; act(move) sends one move at a time. Nothing is undone once
 // sent: a sent move has shown information.
 
-import { face } from "../lib/cards.js";
+import { cardList, face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { sortGin } from "./cards.js";
@@ -37,7 +37,7 @@ export function createGinActions(board) {
       h("p", { text: t("gin.knock.groups", { n: option.melds.length }) }),
       h("div", { class: "meld-list" }, option.melds.map((m, i) => meldBox(m, i + 1))),
       h("p", {}, t("gin.knock.deadwoodCards"), " ", left.length
-        ? h("span", { class: "meld-cards" }, left.map((c) => face(c, { size: "small" }))) : t("gin.knock.none")),
+        ? cardList(left, { className: "meld-cards" }) : t("gin.knock.none")),
       h("p", { class: "gin-knock-deadwood", dataset: { deadwood: String(option.deadwood) }, text: t("gin.knock.deadwood", { n: option.deadwood }) }),
       h("div", { class: "confirm-buttons" },
         h("button", { type: "button", class: "button primary", id: "gin-confirm-ok", onclick: () => { closeDialog(); act(move); } },

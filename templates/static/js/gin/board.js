@@ -16,13 +16,16 @@
 // noteEvents(events), get busy, get selected}. Every card on it comes from the seat's view:
 // never a hidden one.
 
+import { announce, announceTurn, turnPassed } from "../lib/announce.js";
 import { $ } from "../lib/dom.js";
+import { keepFocus } from "../lib/focus.js";
 import { createGinActions } from "./actions.js";
 import { createGinDefence } from "./defend.js";
 import { createGinHand } from "./hand.js";
 import { bindGinKeys } from "./keys.js";
 import { createLayout } from "./layout.js";
 import { createGinResults } from "./results.js";
+import { describeGinMove } from "./cards.js";
 import { renderLog, renderOther, renderPiles, statusText } from "./view.js";
 
 export function createGinBoard(root, { send, nameOf }) {
@@ -62,6 +65,8 @@ export function createGinBoard(root, { send, nameOf }) {
     ui.view = view;
     root.classList.toggle("my-turn", myTurn());
     el.status.textContent = statusText(board);
+    announceMoves(view);
+    announceTurn(myTurn(), el.status.textContent);
     board.renderResult();
     renderOther(board);
     board.renderHand();
@@ -70,6 +75,27 @@ export function createGinBoard(root, { send, nameOf }) {
     board.renderHands();
     renderControls();
     if (ui.dialog && !(myTurn() && view.phase === "discard")) board.closeDialog();
+    // a knock to defend against: its confirmation is the thing to do (once the page is idle and
+    // the button live); else the focus stays where it is, or goes back to the hand
+    const defendOk = el.defend.hidden ? null : $("#gin-defend-ok", el.defend);
+    if (defendOk && !ui.busy && ui.focusedDefence !== ui.defendKey) {
+      ui.focusedDefence = ui.defendKey;
+      defendOk.focus();
+    } else keepFocus(() => (defendOk ? defendOk.focus() : board.focusCard()));
+  }
+
+  // Each move of the hand said once as it comes (lib/announce.js); those before the page's
+  // first drawing were not seen happen and are not said.
+  function announceMoves(view) {
+    const hand = view.results.length;
+    const seen = ui.said;
+    ui.said = { hand, n: view.history.length };
+    if (seen === undefined) return;
+    const from = seen.hand === hand ? seen.n : 0;
+    for (const e of view.history.slice(from)) {
+      announce(describeGinMove(e.move, nameOf(e.seat), e.seat === board.me()));
+      if (e.seat !== board.me()) turnPassed();
+    }
   }
   Object.assign(board, { render, renderControls });
 

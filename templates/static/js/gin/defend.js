@@ -3,7 +3,7 @@
 // `suggestion`, once per knock) and changeable; the deadwood after it; nothing is sent before
 // "Bestätigen". Against gin nothing may be laid off.
 
-import { cardName, face } from "../lib/cards.js";
+import { cardList, cardName, face } from "../lib/cards.js";
 import { clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { deadwoodOf, defendText, fitsMeld, fittingLayoffs, orderLayoffs, parseGinMove, sortGin } from "./cards.js";
@@ -52,6 +52,7 @@ export function createGinDefence(board) {
                 const others = ui.layoffs.filter(([x]) => x !== c);
                 ui.layoffs = fittingLayoffs(knock.melds, n ? [...others, [c, n]] : others);
                 renderDefend();
+                el.defend.querySelector(`select[data-layoff="${c}"]`)?.focus(); // redrawn: keep the place
               },
             }, h("option", { value: "0", text: t("gin.defend.keep") }),
             options.map((n) => h("option", { value: String(n), selected: laid.get(c) === n, text: t("gin.defend.onto", { n }) })))));
@@ -65,7 +66,7 @@ export function createGinDefence(board) {
       h("div", { class: "meld-list" }, ui.own.length ? ui.own.map((m) => meldBox(m)) : h("span", { class: "empty", text: t("gin.defend.noMelds") })),
       rows.length ? h("ul", { class: "gin-lays" }, rows) : null,
       rest.length ? h("p", { class: "gin-nofit" }, t("gin.defend.noFitCards"), " ",
-        h("span", { class: "meld-cards" }, rest.map((c) => face(c, { size: "small" })))) : null,
+        cardList(rest, { className: "meld-cards" })) : null,
       h("p", { class: "gin-after", dataset: { after: String(after) }, text: t("gin.defend.after", { n: after }) }),
       h("p", { class: "hint-text", text: t("gin.defend.suggested") }),
       h("button", { type: "button", class: "button primary", id: "gin-defend-ok", disabled: ui.busy, onclick: () => defend() }, t("gin.defend.confirm")),

@@ -25,9 +25,8 @@ export function createGinHand(board) {
       role: "option", class: `hand-card${selected ? " selected" : ""}${meldIndex !== null ? ` in-meld meld-${meldIndex % 4}` : ""}${v().taken === code ? " taken" : ""}`,
       tabindex: i === ui.focus ? "0" : "-1", "aria-selected": String(selected),
       dataset: { card: code, index: String(i) },
-      "aria-label": meldIndex !== null ? t("gin.cardInMeld", { card: cardName(code), n: meldIndex + 1 }) : cardName(code),
       onclick: () => { ui.focus = i; select(ui.selected === code ? null : code); },
-    }, face(code));
+    }, face(code, { name: meldIndex !== null ? t("gin.cardInMeld", { card: cardName(code), n: meldIndex + 1 }) : null }));
   }
 
   function renderHand() {

@@ -14,7 +14,7 @@ export function createLayout(root, board) {
     stock: h("div", { class: "gin-stock" }),
     pile: h("div", { class: "gin-pile" }),
     upcard: h("div", { class: "gin-pile-actions actions" }),
-    log: h("ol", { class: "gin-log", "aria-label": t("gin.log.title") }),
+    log: h("ol", { class: "gin-log", tabindex: "0", "aria-label": t("gin.log.title") }),
     deadwood: h("p", { class: "gin-deadwood", id: "gin-deadwood", "aria-live": "polite" }),
     hand: h("ul", {
       class: "hand gin-hand", id: "gin-hand", role: "listbox", "aria-label": t("gin.hand"),
@@ -27,7 +27,7 @@ export function createLayout(root, board) {
     message: h("p", { class: "message", id: "gin-message", role: "alert" }),
     result: h("section", { class: "gin-result", id: "gin-result", "aria-live": "polite", hidden: true }),
     hands: h("section", { class: "gin-hands", "aria-labelledby": "gin-hands-title" }),
-    status: h("p", { class: "status", id: "gin-status", role: "status", "aria-live": "polite" }),
+    status: h("p", { class: "status", id: "gin-status" }),
   };
   const button = (name, key, onclick) => h("button", {
     type: "button", class: "button action", dataset: { ginAction: name }, "aria-keyshortcuts": key, onclick,

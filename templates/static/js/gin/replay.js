@@ -3,7 +3,7 @@
 // ←/→ step, Home/End jump; the positions come from the server's engine (docs/GIN_DAILY.md).
 
 import { replayPositions, tablePositions } from "../lib/api.js";
-import { back, face } from "../lib/cards.js";
+import { back, cardList, face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
 import { formatNumber, t } from "../lib/i18n.js";
@@ -72,7 +72,7 @@ function show() {
     knock.append(h("p", { text: t("gin.replay.knock", { name: nameOf(p.knock.seat), n: p.knock.deadwood }) }),
       h("div", { class: "meld-list" }, p.knock.melds.map((m, i) => h("span", { class: "meld" },
         h("span", { class: "meld-no", text: String(i + 1) }),
-        h("span", { class: "meld-cards" }, m.map((c) => face(c, { size: "small" })))))));
+        cardList(m, { className: "meld-cards" })))));
   }
   if (p.outcome) {
     const w = p.outcome.winner;

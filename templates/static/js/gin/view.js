@@ -3,15 +3,15 @@
 // stock and the pile with the upcard's actions, the move list and the status line. Every card
 // comes from the view: never a hidden one.
 
-import { back, face } from "../lib/cards.js";
+import { back, cardList, face } from "../lib/cards.js";
 import { clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { describeGinMove, sortGin } from "./cards.js";
 
-// A meld's cards in a box, with its number (or none) and cards laid off onto it.
+// A meld's cards in a box, with its number (or none) and cards laid off onto it: a list of cards.
 export const meldBox = (cards, n = null, extra = []) => h("span", { class: "meld", dataset: { meld: cards.join(" ") } },
-  n === null ? null : h("span", { class: "meld-no", text: String(n) }),
-  h("span", { class: "meld-cards" }, cards.map((c) => face(c, { size: "small" })), extra.map((c) => face(c, { size: "small" }))));
+  n === null ? null : h("span", { class: "meld-no", "aria-hidden": "true", text: String(n) }),
+  cardList([...cards, ...extra], { className: "meld-cards", label: n === null ? null : t("confirm.meldNo", { n }) }));
 
 // board: the board's parts (board.js): {ui, el, buttons, nameOf, v(), me(), other(), myTurn()}.
 export function renderOther({ el, nameOf, v, other }) {
@@ -19,7 +19,7 @@ export function renderOther({ el, nameOf, v, other }) {
   const name = nameOf(other());
   const took = view.took[other()];
   const cards = view.revealed
-    ? h("span", { class: "meld-cards gin-revealed" }, sortGin(view.revealed).map((c) => face(c, { size: "small" })))
+    ? cardList(sortGin(view.revealed), { className: "meld-cards gin-revealed" })
     : h("span", { class: "mini-hand", role: "img", "aria-label": t("gin.otherCards", { n: view.other_size }) },
       back({ size: "small" }), back({ size: "small" }), back({ size: "small" }));
   // h() skips null children (Element.append would write "null")
@@ -30,7 +30,7 @@ export function renderOther({ el, nameOf, v, other }) {
     h("p", { class: "hand-size" }, cards, view.revealed ? null : h("span", { text: t("gin.otherCards", { n: view.other_size }) })));
   if (took.length) {
     el.other.append(h("p", { class: "gin-took" }, t("gin.took", { name }), " ",
-      h("span", { class: "meld-cards" }, took.map((c) => face(c, { size: "small" })))));
+      cardList(took, { className: "meld-cards" })));
   }
 }
 

@@ -61,10 +61,9 @@ function meldItem(meld, step) {
       type: "button",
       class: `learn-meld-button${hinted ? " learn-hint" : ""}`,
       dataset: { target },
-      "aria-label": label,
       title: label,
       onclick: () => attempt("lay", target),
-    }, h("span", { class: "learn-owner", text: owner }), cards));
+    }, h("span", { class: "learn-owner", text: owner }), h("span", { class: "sr", text: ` (${label})` }), cards));
 }
 
 function counters(scene) {

@@ -45,6 +45,7 @@ const post = (path, body, headers) => request("POST", path, body, headers);
 // A creation's Idempotency-Key (docs/TABLES.md): the same key for a retry of one submission.
 const once = (key) => (key ? { "Idempotency-Key": key } : {});
 const remove = (path) => request("DELETE", path, {});
+const put = (path, body) => request("PUT", path, body);
 const query = (params) => new URLSearchParams(
   Object.entries(params).filter(([, v]) => v !== null && v !== undefined)).toString();
 const attemptUrl = (id) => `/api/attempts/${encodeURIComponent(id)}`;
@@ -100,6 +101,8 @@ export const removeDevice = (id) =>
   remove(`/api/account/devices/${encodeURIComponent(id)}`).then((data) => data.account);
 export const signOut = (everywhere = false) => post("/api/account/signout", { everywhere });
 export const deleteAccount = () => remove("/api/account");
+export const accountSettings = () => get("/api/account/settings").then((data) => data.settings);
+export const saveAccountSettings = (changes) => put("/api/account/settings", changes).then((data) => data.settings);
 
 // The daily habit: own streaks and statistics, a finished attempt's place in the field and
 // share text, leagues.

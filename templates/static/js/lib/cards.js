@@ -45,20 +45,21 @@ export function cardsText(codes) {
 }
 
 // The face of one card. size: "" | "small" | "large"; standsFor: the card a joker in a run
-// stands for (shown on the joker).
-export function face(code, { size = "", tag = "span", standsFor = null } = {}) {
+// stands for (shown on the joker); name: what a screen reader reads instead of the card's name
+// (the card's name with where it stands, "Herz 5, in Meldung 1").
+export function face(code, { size = "", tag = "span", standsFor = null, name = null } = {}) {
   const c = parse(code);
   const classes = ["card"];
   if (size) classes.push(`card-${size}`);
   if (c.joker) {
     classes.push("joker");
-    const name = standsFor ? t("card.jokerAs", { card: cardName(standsFor) }) : cardName(code);
-    return h(tag, { class: classes.join(" "), "data-card": code, title: name },
+    const said = name || (standsFor ? t("card.jokerAs", { card: cardName(standsFor) }) : cardName(code));
+    return h(tag, { class: classes.join(" "), "data-card": code, title: said },
       h("span", { class: "corner", "aria-hidden": "true" }, h("b", { text: "★" })),
       standsFor
         ? h("span", { class: "stands-for", "aria-hidden": "true", text: short(standsFor) })
         : h("span", { class: "pip", "aria-hidden": "true", text: t("card.jokerShort") }),
-      h("span", { class: "sr", text: name }));
+      h("span", { class: "sr", text: said }));
   }
   classes.push(`suit-${c.suit}`);
   if (code === "QS") classes.push("queen-spades");
@@ -68,7 +69,15 @@ export function face(code, { size = "", tag = "span", standsFor = null } = {}) {
     h("span", { class: "pip", "aria-hidden": "true", text: SYMBOLS[c.suit] }),
     h("span", { class: "letter", "aria-hidden": "true", text: t(`suitletter.${c.suit}`) }),
     code === "QS" ? h("span", { class: "badge", "aria-hidden": "true", text: "100" }) : null,
-    h("span", { class: "sr", text: cardName(code) }));
+    h("span", { class: "sr", text: name || cardName(code) }));
+}
+
+// Cards side by side as a list a screen reader counts ("list, 3 items: Herz 7, Herz 8, Herz 9"):
+// a meld, a pile, what a seat took. standsFor: the card each joker stands for, in order.
+export function cardList(codes, { size = "small", className = "", label = null, standsFor = [] } = {}) {
+  let j = 0;
+  return h("ul", { class: `card-list${className ? ` ${className}` : ""}`, role: "list", "aria-label": label },
+    codes.map((code) => face(code, { size, tag: "li", standsFor: code === "X" && j < standsFor.length ? standsFor[j++] : null })));
 }
 
 // A face-down card (the stock, the bots' hands).

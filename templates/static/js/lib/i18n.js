@@ -7,7 +7,8 @@ const node = document.getElementById("strings");
 const table = node ? JSON.parse(node.textContent) : {};
 
 const lang = document.documentElement.lang || "de";
-export const locale = lang === "en" ? "en-GB" : "de-DE";
+const LOCALES = { de: "de-DE", en: "en-GB", nl: "nl-NL" };
+export const locale = LOCALES[lang] || LOCALES.de;
 const plurals = new Intl.PluralRules(locale);
 
 export function has(key) {

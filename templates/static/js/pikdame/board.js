@@ -3,6 +3,7 @@
 // the keys, sorting and the discard pile's toggle. The page says how a move is sent; the board
 // draws a view (API.md's V, whose `seat` is the player's) and gathers the move.
 
+import { keepFocus } from "../lib/focus.js";
 import { meldPoints } from "../lib/cards.js";
 import { $ } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
@@ -70,6 +71,7 @@ export function createBoard(ctx, handlers) {
     renderStatus(view, ctx);
     renderMine(view);
     enable();
+    keepFocus(() => hand.focusItem());
   }
 
   // The actions are live on the player's turn while no move is under way.

@@ -154,7 +154,8 @@ export async function showEnd(attempt, ctx) {
   };
   render(attempt);
   copyOnClick($("#share-copy"), share, $("#share-done"));
-  root.scrollIntoView({ behavior: "smooth", block: "start" });
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  root.scrollIntoView({ behavior: still ? "auto" : "smooth", block: "start" });
   if (practice) return;
   let latest = attempt.verification;
   await awaitVerdict(attempt.id, attempt.verification, (v) => {

@@ -3,6 +3,7 @@
 // Only public facts of each move are used; the final view from the server then replaces it all.
 // A ruleset with an opening (Tausende, R12.3) gives its rule as ctx.opening = {goal, points(meld)}.
 
+import { announce, turnPassed } from "../lib/announce.js";
 import { $, clear, h, sleep } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { load, save } from "../lib/store.js";
@@ -52,8 +53,11 @@ export function logLine(seat, move, ctx, goingOut = false, timer = false) {
   kept.push([seat, move, goingOut, null, Boolean(timer)]);
   save(logKey(ctx), kept.slice(-KEPT));
   const list = $("#log");
-  list.append(logItem(seat, move, ctx, goingOut, null, Boolean(timer)));
+  const item = logItem(seat, move, ctx, goingOut, null, Boolean(timer));
+  list.append(item);
   list.scrollTop = list.scrollHeight;
+  announce(item.textContent);
+  if (seat !== (ctx.me ?? 0)) turnPassed();
 }
 
 // R12.3 (docs/TAUSENDE.md): a seat that ends its turn below the opening takes its melds back.

@@ -7,6 +7,7 @@
 import {
   ApiError, resignTable, sendTableMove, setBotLevel, table as fetchTable, tableHint,
 } from "../lib/api.js";
+import { announce } from "../lib/announce.js";
 import { face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
@@ -31,7 +32,7 @@ const shell = createShell(tableId, {
   nameOf, say: (text, kind) => board.say(text, kind), show: (T) => { shell.keep(T); render(); },
 });
 const { state, me, enqueue } = shell;
-const page = { levelMenu: null, shownView: null }; // the bot level menu open, the view drawn
+const page = { levelMenu: null, shownView: null, said: null }; // the bot level menu open, the view drawn, the status said
 const board = createBoard(ctx, { send: (move) => send(move), hint: () => hint() });
 const dismissedKey = `table.${tableId}.seenRound`;
 // What a ruleset adds to the table (openTablePage): render(T, ctx, handlers) beside the board.
@@ -246,6 +247,10 @@ function renderGame() {
     $("#status").textContent = T.cutter === me() ? t("tables.youCut") : t("tables.cuts", { name: nameOf(T.cutter) });
   } else if (T.status === "finished") {
     $("#status").textContent = t("tables.over");
+  }
+  if ((T.awaiting_cut || T.status === "finished") && $("#status").textContent !== page.said) {
+    page.said = $("#status").textContent;
+    announce(page.said);
   }
   ruleset.render(T, ctx, {
     send, selected: () => board.hand.selectedCards(), say: board.say, action: board.action,

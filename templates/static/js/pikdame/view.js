@@ -1,6 +1,7 @@
 // Drawing the table from the player's view V (API.md): opponents with their hand sizes and
 // melds, the stock's size, the discard pile, the own melds and whose turn it is.
 
+import { announceTurn } from "../lib/announce.js";
 import { back, face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
@@ -89,7 +90,11 @@ export function statusText(view, ctx) {
   return t("status.play");
 }
 
+// The status line, and the player's turn said once when it comes (lib/announce.js).
 export function renderStatus(view, ctx) {
-  $("#status").textContent = statusText(view, ctx);
-  $("#table").classList.toggle("my-turn", view.outcome === null && view.turn === (view.seat ?? 0));
+  const text = statusText(view, ctx);
+  const mine = view.outcome === null && view.turn === (view.seat ?? 0);
+  $("#status").textContent = text;
+  $("#table").classList.toggle("my-turn", mine);
+  announceTurn(mine, text);
 }

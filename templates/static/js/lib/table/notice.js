@@ -1,16 +1,16 @@
 // "Your turn", noticed (docs/TABLES.md "Your turn"): at every table, while it is the player's turn
 // (a move, or the cut), the tab's title starts with "● Du bist dran" and the favicon carries a
 // mark; both come back when the turn has passed. A short tone (WebAudio, off unless the player
-// turns it on: remembered per device) and, while the tab is hidden, a browser notification (only
-// once the player allowed it: the page asks only after a finished table game, by a button, never
-// on its own) say when the turn comes. Nothing here sends anything to the server.
+// turns it on: remembered per device, and by a signed-in account, lib/settings.js) and, while the
+// tab is hidden, a browser notification (only once the player allowed it: the page asks only
+// after a finished table game, by a button, never on its own) say when the turn comes.
 
 import { $, h } from "../dom.js";
 import { t } from "../i18n.js";
+import { change, SOUND_KEY } from "../settings.js";
 import { load, save } from "../store.js";
 import { gameName } from "./summary.js";
 
-const SOUND_KEY = "notice.sound"; // the tone on the player's turn, per device (off by default)
 const PLAYED_KEY = "notice.finishedTable"; // this device has seen a finished table game
 const TITLE_MARK = "● ";
 
@@ -94,7 +94,7 @@ export function createNotice(tableId) {
       "data-short": t(on ? "notice.soundShortOn" : "notice.soundShortOff"),
       onclick: () => {
         const now = !load(SOUND_KEY, false);
-        save(SOUND_KEY, now);
+        change({ sound: now });
         if (now) {
           tone.unlock();
           tone.play();

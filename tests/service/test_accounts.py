@@ -362,6 +362,8 @@ def test_attached_history_becomes_the_accounts(
 
     account = sign_up(device, Authenticator(ORIGIN), "Ada")
     after = device.get("/api/me/stats").get_json()
+    # the device's history is the account's now; ratings are an account's own (none before it)
+    assert before.pop("ratings") is None and after.pop("ratings") is not None
     assert after == before
     assert [lg["code"] for lg in device.get("/api/leagues").get_json()["leagues"]] == [
         league["code"]

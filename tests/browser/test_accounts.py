@@ -17,6 +17,7 @@ from tests.support.browser_stack import Stack
 from tests.support.launcher import healthy, launch
 from tests.support.processes import WebServer, wait_for
 from tests.support.servers import free_port
+from tests.support.virtual_passkeys import virtual_authenticator
 
 DAY = "2030-08-01"
 
@@ -31,32 +32,12 @@ def localhost(browser: Browser, stack: Stack) -> Iterator[BrowserContext]:
     ctx.close()
 
 
-def authenticator(page: Page) -> str:
-    """A platform passkey authenticator that says yes (user verified) to every ceremony."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("WebAuthn.enable")
-    added = cdp.send(
-        "WebAuthn.addVirtualAuthenticator",
-        {
-            "options": {
-                "protocol": "ctap2",
-                "transport": "internal",
-                "hasResidentKey": True,
-                "hasUserVerification": True,
-                "isUserVerified": True,
-                "automaticPresenceSimulation": True,
-            }
-        },
-    )
-    return str(added["authenticatorId"])
-
-
 def test_sign_up_out_in_ranked_attempt_and_delete(localhost: BrowserContext, stack: Stack) -> None:
     stack.clock.set_day(DAY)
     page = localhost.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    authenticator(page)
+    virtual_authenticator(page)
 
     page.goto("/account")
     page.wait_for_selector("body[data-ready='1']")
@@ -110,7 +91,7 @@ def test_a_deal_seen_before_signing_in_is_said_before_the_start(
     page = localhost.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    authenticator(page)
+    virtual_authenticator(page)
     page.goto("/account")
     page.wait_for_selector("body[data-ready='1']")
     page.fill("#account-name", "Seen Ada")
@@ -158,7 +139,7 @@ def test_passkeys_work_at_the_address_make_run_prints(browser: Browser, tmp_path
         ctx = browser.new_context(base_url=printed[0])
         try:
             page = ctx.new_page()
-            authenticator(page)
+            virtual_authenticator(page)
             page.goto("/account")
             page.wait_for_selector("body[data-ready='1']")
             expect(page.locator("#wrong-address")).to_be_hidden()
@@ -181,7 +162,7 @@ def test_at_an_ip_address_the_page_says_where_passkeys_work(page: Page, stack: S
     site = stack.base_url.replace("127.0.0.1", "localhost")
     answers: list[tuple[str, int]] = []
     page.on("response", lambda r: answers.append((r.url, r.status)))
-    authenticator(page)
+    virtual_authenticator(page)
     page.goto("/account")
     page.wait_for_selector("body[data-ready='1']")
     expect(page.locator("#signed-out")).to_be_visible()

@@ -29,6 +29,7 @@ from tests.support.gin_player import gin_choice
 from tests.support.gin_tables import gin_hidden
 from tests.support.page_checks import overflow, raw_text
 from tests.support.page_flows import api_call
+from tests.support.virtual_passkeys import virtual_authenticator
 
 
 @pytest.fixture
@@ -336,22 +337,8 @@ def passkey_device(browser: Browser, stack: Stack) -> tuple[BrowserContext, Page
     base = stack.base_url.replace("127.0.0.1", "localhost")
     ctx = browser.new_context(base_url=base, viewport={"width": 1280, "height": 900})
     page = ctx.new_page()
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("WebAuthn.enable")
-    added = cdp.send(
-        "WebAuthn.addVirtualAuthenticator",
-        {
-            "options": {
-                "protocol": "ctap2",
-                "transport": "internal",
-                "hasResidentKey": True,
-                "hasUserVerification": True,
-                "isUserVerified": True,
-                "automaticPresenceSimulation": True,
-            }
-        },
-    )
-    return ctx, page, cdp, str(added["authenticatorId"])
+    cdp, key = virtual_authenticator(page)
+    return ctx, page, cdp, key
 
 
 def test_the_match_survives_a_reload_on_another_device(browser: Browser, stack: Stack) -> None:

@@ -12,21 +12,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.support.browser_stack import Stack
-
-
-def authenticator(page: Page) -> None:
-    """A platform passkey authenticator (DevTools' WebAuthn) that says yes to every ceremony."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("WebAuthn.enable")
-    options = {
-        "protocol": "ctap2",
-        "transport": "internal",
-        "hasResidentKey": True,
-        "hasUserVerification": True,
-        "isUserVerified": True,
-        "automaticPresenceSimulation": True,
-    }
-    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": options})
+from tests.support.virtual_passkeys import virtual_authenticator
 
 
 @pytest.fixture
@@ -45,7 +31,7 @@ def strangers(browser: Browser, stack: Stack) -> Iterator[list[BrowserContext]]:
 def signed_up(ctx: BrowserContext, name: str, errors: list[str]) -> Page:
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
-    authenticator(page)
+    virtual_authenticator(page)
     page.goto("/account")
     page.wait_for_selector("body[data-ready='1']")
     page.fill("#account-name", name)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -18,6 +17,7 @@ from tests.support.browser_stack import Stack
 from tests.support.page_checks import overflow
 from tests.support.page_flows import advance_to_melds, api_call
 from tests.support.table_flows import create_table
+from tests.support.virtual_passkeys import virtual_authenticator
 
 DE = strings("de")
 BLUE, GREEN, RED = "rgb(11, 79, 179)", "rgb(11, 107, 44)", "rgb(179, 20, 27)"
@@ -74,34 +74,9 @@ def devices(browser: Browser, stack: Stack) -> Iterator[tuple[BrowserContext, Br
         ctx.close()
 
 
-def authenticator(page: Page, credentials: list[dict[str, Any]] = ()) -> Any:  # type: ignore[assignment]
-    """A platform passkey authenticator (DevTools' WebAuthn domain), with the given passkeys."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("WebAuthn.enable")
-    added = cdp.send(
-        "WebAuthn.addVirtualAuthenticator",
-        {
-            "options": {
-                "protocol": "ctap2",
-                "transport": "internal",
-                "hasResidentKey": True,
-                "hasUserVerification": True,
-                "isUserVerified": True,
-                "automaticPresenceSimulation": True,
-            }
-        },
-    )
-    for credential in credentials:
-        cdp.send(
-            "WebAuthn.addCredential",
-            {"authenticatorId": added["authenticatorId"], "credential": credential},
-        )
-    return cdp, added["authenticatorId"]
-
-
 def test_the_settings_follow_the_account(devices: tuple[BrowserContext, BrowserContext]) -> None:
     phone = devices[0].new_page()
-    cdp, key = authenticator(phone)
+    cdp, key = virtual_authenticator(phone)
     phone.goto("/account")
     phone.wait_for_selector("body[data-ready='1']")
     phone.fill("#account-name", "Vierfarb")
@@ -119,7 +94,7 @@ def test_the_settings_follow_the_account(devices: tuple[BrowserContext, BrowserC
     # another device: the same passkey signs in, and the account's settings become the device's
     laptop = devices[1].new_page()
     passkeys = cdp.send("WebAuthn.getCredentials", {"authenticatorId": key})["credentials"]
-    authenticator(laptop, passkeys)
+    virtual_authenticator(laptop, passkeys)
     laptop.goto("/")
     expect(laptop.locator("html")).not_to_have_attribute("data-deck", "four")
     laptop.goto("/account")

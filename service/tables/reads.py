@@ -8,7 +8,7 @@ from typing import Any
 
 import redis
 
-from service.tables import documents, talk
+from service.tables import documents
 from service.tables import store as tables
 from service.tables.store import Table
 
@@ -19,9 +19,8 @@ def table_doc(
     """``T`` as ``seat`` (None: not seated) may see it, with the seats' presence and the turn
     timer's marks read from the table's keys."""
     game = documents.facts(table, seat)
-    connected, logged = tables.seat_reads(client, table, documents.listed(table, game), now_ms)
-    muted = talk.muted(client, table.id, seat)
-    return documents.table_json(table, seat, now_ms, game, connected, logged, muted)
+    read = tables.seat_reads(client, table, documents.listed(table, game), now_ms, seat)
+    return documents.table_json(table, seat, now_ms, game, read.connected, read.logged, read.muted)
 
 
 def events_doc(

@@ -26,7 +26,7 @@ from service.errors import Stale, TableError, TurnMoved
 from service.games.adapter import Events, GameAdapter, Session
 from service.habit import played
 from service.lobby import ratings
-from service.tables import public
+from service.tables import public, talk
 
 TIMERS: Final = (0, 30, 60, 90)  # R9 turn_timer: off (0) or seconds
 #: At a rated table, the turn timer playing this many turns in a row for one seat (R9) resigns
@@ -188,20 +188,32 @@ def read_with_events(
     return table, [e for e in events if after < e["seq"] <= table.seq]
 
 
+@dataclass(frozen=True)
+class SeatReads:
+    """What a seat's ``T`` needs besides the table (:func:`seat_reads`)."""
+
+    connected: list[bool]  # per seat: a live stream of it is open now (:func:`connected`)
+    logged: list[dict[str, Any]]  # the log's events the seat's view lists (the timer's marks)
+    muted: list[int]  # the seats whose phrases the seat muted (none for a reader)
+
+
 def seat_reads(
-    client: redis.Redis[str], table: Table, listed: int, now_ms: int
-) -> tuple[list[bool], list[dict[str, Any]]]:
-    """What a seat's ``T`` needs besides the table, in one round trip: per seat whether a live
-    stream of it is open now (:func:`connected`), and the log's last ``listed`` events up to the
-    table's seq (those a seat's view lists, for the turn timer's marks; none when 0)."""
+    client: redis.Redis[str], table: Table, listed: int, now_ms: int, seat: int | None
+) -> SeatReads:
+    """What ``seat``'s ``T`` needs besides the table, in one round trip: per seat whether a live
+    stream of it is open now, the log's last ``listed`` events up to the table's seq (those a
+    seat's view lists; none when 0), and the seats whose phrases ``seat`` muted."""
     pipe = client.pipeline(transaction=False)
     pipe.zrangebyscore(keys.table_presence(table.id), now_ms, "+inf")
     if listed:
         pipe.lrange(keys.table_events(table.id), table.seq - listed, table.seq - 1)
-    replies = pipe.execute()
-    seats = {int(m.split(":", 1)[0]) for m in replies[0]}
-    logged = [json.loads(e) for e in replies[1]] if listed else []
-    return [n in seats for n in range(table.players)], logged
+    if seat is not None:
+        pipe.hget(keys.table_mutes(table.id), str(seat))
+    replies = iter(pipe.execute())
+    seats = {int(m.split(":", 1)[0]) for m in next(replies)}
+    logged = [json.loads(e) for e in next(replies)] if listed else []
+    muted = talk.mutes_of(next(replies)) if seat is not None else []
+    return SeatReads([n in seats for n in range(table.players)], logged, muted)
 
 
 # --- changing a table --------------------------------------------------------------------------
@@ -892,6 +904,7 @@ __all__ = [
     "TIMERS",
     "Changed",
     "Lifetimes",
+    "SeatReads",
     "Table",
     "TableError",
     "agree_rematch",

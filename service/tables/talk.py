@@ -88,17 +88,14 @@ def since(client: redis.Redis[str], table_id: str, after: int, seat: int) -> lis
     pipe.lrange(keys.table_phrases(table_id), 0, -1)
     pipe.hget(keys.table_mutes(table_id), str(seat))
     stored, mutes = pipe.execute()
-    muted = set(json.loads(mutes)) if mutes else set()
+    muted = set(mutes_of(mutes))
     said = [json.loads(text) for text in stored]
     return [p for p in said if p["n"] > after and p["seat"] not in muted]
 
 
-def muted(client: redis.Redis[str], table_id: str, seat: int | None) -> list[int]:
-    """The seats whose phrases ``seat`` muted (docs/LOBBY.md "Table talk"); [] for a reader."""
-    if seat is None:
-        return []
-    stored = client.hget(keys.table_mutes(table_id), str(seat))
-    return [] if stored is None else sorted(int(n) for n in json.loads(stored))
+def mutes_of(stored: str | None) -> list[int]:
+    """The seats a seat's stored mutes name (docs/LOBBY.md "Table talk"), in order."""
+    return [] if not stored else sorted(int(n) for n in json.loads(stored))
 
 
 def mute(

@@ -21,6 +21,7 @@ from tests.support.accounts import ORIGIN, sign_up
 from tests.support.authenticator import Authenticator
 from tests.support.clock import Clock
 from tests.support.gin_player import gin_choice
+from tests.support.processes import json_call
 from tests.support.tables import scripted_move, tausende_move
 
 LIFETIMES = Lifetimes(24 * 3600, 30 * 86400)
@@ -79,17 +80,7 @@ class Browser:
     def call(
         self, method: str, path: str, body: dict[str, Any] | None = None, token: str | None = None
     ) -> tuple[int, Any]:
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method)
-        if body is not None:
-            request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with self.opener.open(request, timeout=30) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
+        return json_call(self.opener, self.base, method, path, body, token)
 
     def cookie(self) -> str:
         return "; ".join(f"{c.name}={c.value}" for c in self.jar)

@@ -95,6 +95,29 @@ def start_worker(env: dict[str, str], log: Path, burst: bool = False) -> Process
     return spawn(args, env, log)
 
 
+def json_call(
+    opener: urllib.request.OpenerDirector,
+    base: str,
+    method: str,
+    path: str,
+    body: dict[str, Any] | None,
+    token: str | None = None,
+) -> tuple[int, Any]:
+    """``method path`` with a JSON body (and a bearer ``token``) through ``opener``: the status
+    and the JSON answer, an error's too."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method)
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with opener.open(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
 @dataclass
 class WebServer:
     process: Process
@@ -103,17 +126,7 @@ class WebServer:
     def call(
         self, method: str, path: str, body: dict[str, Any] | None, token: str | None = None
     ) -> tuple[int, Any]:
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method)
-        if body is not None:
-            request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
+        return json_call(urllib.request.build_opener(), self.base, method, path, body, token)
 
 
 def _serve(args: list[str], env: dict[str, str], port: int, log: Path, wait: float) -> WebServer:

@@ -17,9 +17,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from service import games
+from tests.support.imports import PACKAGES, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("engine", "service", "worker")
 #: The engine package of a game whose engine is another game's (R12: Tausende is a ruleset of
 #: Pik Dame's engine); every other game's package is named like the game.
 ENGINE_OF: Mapping[str, str] = {"tausende": "pikdame"}

@@ -51,6 +51,7 @@ def test_an_analysis_is_queued_computed_cached_and_served_by_the_rules(
     clock: Clock,
     rdb: redis.Redis[str],
     redis_url: str,
+    queue_url: str,
     tmp_path: Path,
 ) -> None:
     attempt, token = start(client, clock.today)
@@ -84,7 +85,7 @@ def test_an_analysis_is_queued_computed_cached_and_served_by_the_rules(
             assert first.get_json() == {"status": "queued"}
             job = Job.fetch(
                 analyses.job_id(aid, "view", games.get("pikdame").engine_version),
-                connection=redis.Redis.from_url(redis_url),
+                connection=redis.Redis.from_url(queue_url),  # RQ's keys: the queue role's
                 serializer=JSONSerializer,
             )
             assert job.origin == "analysis"  # its own queue, never the verification's

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from service.tables import store as stored
 from tests.support.browser_stack import Stack
 from tests.support.gin_flows import (
+    action_keys,
     create_gin_table,
     hand_order,
     play_by_keys,
@@ -138,6 +139,29 @@ def test_a_few_hands_with_the_keyboard_against_the_bot(
     expect(rows).to_have_count(len(table["view"]["results"]))
     expect(page.locator("#gin-totals")).to_contain_text(str(table["totals"][0]))
     assert not raw_text(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_the_action_keys_are_the_pages_language(gin_page: Page, lang: str) -> None:
+    """Each action's key is a letter of its word in the page's language (English D, T, X, P, K;
+    Dutch T, P, A, O, K), shown on its button and in the keys' list, and plays the move."""
+    page = gin_page
+    keys = action_keys(lang)
+    assert len(set(keys.values())) == len(keys)  # one action per key
+    table_id = create_gin_table(page, lang=lang)
+    for name, key in keys.items():
+        button = page.locator(f"[data-gin-action='{name}']")
+        expect(button).to_have_attribute("aria-keyshortcuts", key)
+        expect(button.locator("kbd")).to_have_text(key.upper())
+        expect(page.locator(".keys-help kbd", has_text=key.upper()).first).to_be_attached()
+    table = table_doc(page, table_id)
+    for _ in range(6):  # the first moves: the upcard's pass or take, a draw, a discard
+        if table["view"]["turn"] != 0 or table["status"] == "finished":
+            break
+        play_by_keys(page, table["view"], lang)
+        wait_seq_after(page, table["seq"])
+        table = table_doc(page, table_id)
+    assert len(table["view"]["history"]) >= 2
 
 
 def test_selecting_only_prepares_and_the_taken_card_stays(gin_page: Page) -> None:

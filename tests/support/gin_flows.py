@@ -4,6 +4,9 @@ move with the keyboard as the seed page does (select, then confirm separately)."
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -68,20 +71,39 @@ def select_by_keys(page: Page, card: str) -> None:
     )
 
 
-def play_by_keys(page: Page, view: dict[str, Any]) -> str:
-    """The scripted player's move for ``view``, played on the page with the keyboard (the knock
-    through its dialog, the defence as pre-selected). Returns the move."""
+I18N = Path(__file__).resolve().parents[2] / "templates" / "static" / "i18n"
+
+
+@cache
+def action_keys(lang: str) -> dict[str, str]:
+    """Each Gin action's key in ``lang`` (gin/keys.js): draw, take and discard are Pik Dame's
+    letters, pass and knock Gin's own."""
+    words = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    return {
+        "pass": words["gin.key.pass"],
+        "take": words["key.take"],
+        "draw": words["key.draw"],
+        "discard": words["key.discard"],
+        "knock": words["gin.key.knock"],
+    }
+
+
+def play_by_keys(page: Page, view: dict[str, Any], lang: str = "de") -> str:
+    """The scripted player's move for ``view``, played on the page with the keyboard in the
+    page's language ``lang`` (the knock through its dialog, the defence as pre-selected).
+    Returns the move."""
     move = gin_choice(view)
     kind = move.split()[0]
+    keys = action_keys(lang)
     if kind in ("pass", "draw", "take"):
         page.locator("#gin-status").click()  # focus off any button: keys go to the page
-        page.keyboard.press({"pass": "p", "draw": "z", "take": "a"}[kind])
+        page.keyboard.press(keys[kind])
     elif kind == "discard":
         select_by_keys(page, move.split()[1])
-        page.keyboard.press("w")
+        page.keyboard.press(keys["discard"])
     elif kind == "knock":
         select_by_keys(page, move.split()[1])
-        page.keyboard.press("k")
+        page.keyboard.press(keys["knock"])
         expect(page.locator("#gin-confirm")).to_be_visible()
         page.keyboard.press("Enter")  # the dialog's confirm button has the focus
     else:

@@ -5,6 +5,7 @@
 
 import { clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
+import { actionKeys } from "./keys.js";
 
 // root: the board's element; board: the board's parts (board.js), whose act, discardSelected,
 // openKnock and select the buttons call. Returns {el, buttons}.
@@ -32,12 +33,13 @@ export function createLayout(root, board) {
   const button = (name, key, onclick) => h("button", {
     type: "button", class: "button action", dataset: { ginAction: name }, "aria-keyshortcuts": key, onclick,
   }, t(`gin.action.${name}`), " ", h("kbd", { text: key.toUpperCase() }));
+  const keys = actionKeys();
   const buttons = {
-    pass: button("pass", "p", () => board.act("pass")),
-    take: button("take", "a", () => board.act("take")),
-    draw: button("draw", "z", () => board.act("draw")),
-    discard: button("discard", "w", () => board.discardSelected()),
-    knock: button("knock", "k", () => board.openKnock()),
+    pass: button("pass", keys.pass, () => board.act("pass")),
+    take: button("take", keys.take, () => board.act("take")),
+    draw: button("draw", keys.draw, () => board.act("draw")),
+    discard: button("discard", keys.discard, () => board.discardSelected()),
+    knock: button("knock", keys.knock, () => board.openKnock()),
     clear: h("button", { type: "button", class: "button link", dataset: { ginAction: "clear" }, onclick: () => board.select(null) }, t("gin.action.clear")),
   };
   el.upcard.append(buttons.pass, buttons.take, buttons.draw);

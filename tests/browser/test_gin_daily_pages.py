@@ -73,7 +73,7 @@ def test_a_gin_daily_played_on_the_page(page: Page, stack: Stack, lang: str, pho
         expect(page.locator("#gin-deadwood")).to_have_attribute(
             "data-deadwood", str(view["deadwood"])
         )
-        play_by_keys(page, view)
+        play_by_keys(page, view, lang)
         wait_seq_after(page, attempt["seq"])
         attempt = attempt_of(page, attempt_id)
         if attempt["status"] == "finished":

@@ -1,14 +1,17 @@
 """Verification through real RQ and a real Redis: full daily records verified per second.
 
-    .venv/bin/python -m bench.bench_verify [--games 40] [--jobs 400]
+    .venv/bin/python -m bench.bench_verify [--games 200] [--jobs N]
 
 Plays ``--games`` daily rounds through the API (in-process app, real Redis, a random-discard
-player), so each record is a real one with the three zen bots' moves in it; copies of them (new
-attempt ids and players) make ``--jobs`` jobs. Each configuration then verifies the same jobs
-from scratch: the deployed worker (``pikdame worker``: SteadyWorker, each job in its own warm
-process) beside the same worker forking a work horse per job as before (bench/forking_worker.py),
-the stock ``rq worker`` command as deployed (forking a work horse per job), two of
-them, ``rq worker-pool -n 2``, and the non-forking ``SimpleWorker`` (one and two processes).
+player), so each record is a real one with the three zen bots' moves in it. By default every job
+is one of them, a different game (as at the reset hour, where no two records are alike and no
+cache carries over from one job to the next); ``--jobs`` above ``--games`` adds copies of them
+(new attempt ids and players, the same moves), labelled so in the result.
+Each configuration then verifies the same jobs from scratch: the deployed worker (``pikdame
+worker``: SteadyWorker, each job in its own warm process) beside the same worker forking a work
+horse per job as before (bench/forking_worker.py), the stock ``rq worker`` command as deployed
+(forking a work horse per job), two of them, ``rq worker-pool -n 2``, and the non-forking
+``SimpleWorker`` (one and two processes).
 Throughput counts from the first job's start to the last job's end (RQ's own timestamps), so
 process start-up is apart; it is reported too. Writes bench/results/verify.md.
 """
@@ -180,8 +183,8 @@ def run_config(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--jobs", type=int, default=400)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=None, help="default: --games (all distinct)")
     parser.add_argument("--out", type=Path, default=RESULT)
     args = parser.parse_args(argv)
     command = command_line("bench.bench_verify", argv)
@@ -191,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
         played = play_games(server.url, args.games)
         moves = [int(client.hget(keys.attempt(a), "seq") or 0) for a in played]
-        ids = copies(client, played, args.jobs)
+        ids = copies(client, played, args.jobs or args.games)
         # The job's code alone, in this process: CPU time of replay + verdict + ranking.
         reset(client, ids)
         cpu = []
@@ -227,8 +230,13 @@ def main(argv: list[str] | None = None) -> int:
         f"{load_start}, at the end {load_end}.",
         "",
         f"{len(played)} daily rounds played through the API (random-discard player against the "
-        f"three zen bots; {statistics.median(moves)} moves per record, median), copied to "
-        f"{len(ids)} jobs; each configuration verifies all of them from scratch (replay from the "
+        f"three zen bots; {statistics.median(moves)} moves per record, median), "
+        + (
+            f"{len(ids)} jobs, every one a different record"
+            if len(ids) == len(played)
+            else f"copied to {len(ids)} jobs (records repeat: caches carry over)"
+        )
+        + "; each configuration verifies all of them from scratch (replay from the "
         "day's seed with every bot move recomputed, score compared, ranked) with one redis-server "
         "(AOF, fsync every second) on the same machine. *jobs/s* = jobs / (last job's end − first "
         "job's start) from RQ's timestamps; *wall* includes starting the processes; *CPU ms per "

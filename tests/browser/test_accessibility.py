@@ -343,6 +343,10 @@ def test_a_gin_table(page: Page, stack: Stack, artifacts: Path) -> None:
         if mine and view["phase"] == "defend" and not defended:
             audit.each_language("gin: defence", table_url, ready(page))
             defended = True
+        if languages and not page.url.endswith(f"lang={languages[0]}"):
+            # a look in every language ends in the last: back to the one the next result is for
+            page.goto(in_lang(table_url, languages[0]))
+            page.wait_for_selector(READY)
         move = gin_choice(view)
         status, body = call(
             "POST", f"/api/tables/{table_id}/moves", {"move": move, "seq": current["seq"]}

@@ -137,3 +137,52 @@ def test_one_turn_and_one_verified_game_on_the_pages(page: Page, stack: Stack) -
         expect(page.locator("#board-head")).to_contain_text(column)
         assert raw_text(page) == []  # the column head read "{n} geprüfte Spiele"
     page.goto("/rules?lang=de")
+
+
+# A Gin hand or a table round won by one point ("Je wint de hand: 1 punten." in the accessibility
+# sweep): every count of points a result can be 1 in is plural-aware.
+ONE_POINT: list[tuple[str, dict[str, Any]]] = [
+    ("gin.end.knock", {"you": "yes", "n": 1}),
+    ("gin.end.knock", {"you": "no", "name": "Ada", "n": 1}),
+    ("gin.end.gin", {"you": "no", "name": "Ada", "n": 1}),
+    ("gin.end.undercut", {"you": "yes", "n": 1}),
+    ("gin.replay.outcome", {"end": "E", "name": "Ada", "n": 1}),
+    ("tables.roundBest", {"name": "Ada", "n": 1}),
+    ("gin.end.knock", {"you": "yes", "n": 2}),
+]
+ONE_POINT_TEXT = {
+    "de": [
+        "Du gewinnst die Hand: 1 Punkt.",
+        "Ada gewinnt die Hand: 1 Punkt.",
+        "Gin von Ada: 1 Punkt.",
+        "Unterboten! Du bekommst 1 Punkt.",
+        "E: Ada bekommt 1 Punkt.",
+        "Beste Runde: Ada (1 Punkt)",
+        "Du gewinnst die Hand: 2 Punkte.",
+    ],
+    "en": [
+        "You win the hand: 1 point.",
+        "Ada wins the hand: 1 point.",
+        "Gin by Ada: 1 point.",
+        "Undercut! You score 1.",
+        "E: Ada scores 1.",
+        "Best round: Ada (1 point)",
+        "You win the hand: 2 points.",
+    ],
+    "nl": [
+        "Je wint de hand: 1 punt.",
+        "Ada wint de hand: 1 punt.",
+        "Gin van Ada: 1 punt.",
+        "Undercut! Je scoort 1.",
+        "E: Ada scoort 1.",
+        "Beste ronde: Ada (1 punt)",
+        "Je wint de hand: 2 punten.",
+    ],
+}
+
+
+def test_a_result_of_one_point_is_singular(page: Page) -> None:
+    for lang, texts in ONE_POINT_TEXT.items():
+        page.goto(f"/rules?lang={lang}")
+        assert formatted(page, ONE_POINT) == texts, lang
+    page.goto("/rules?lang=de")

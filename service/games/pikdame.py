@@ -401,8 +401,10 @@ class PikDame:
         # F3: each round has its own seed, revealed in the record once the round has ended, so
         # the real deal's analysis (``deal``) may follow the round's end, as ``view``'s does.
         match = _match(session)
-        if not 1 <= part <= len(match.rounds):
+        if not 1 <= part <= max(match.round, len(match.rounds)):
             return "unknown_round"
+        if part > len(match.rounds):
+            return "round_running"  # waiting for its cut (R2)
         _, game = match.rounds[part - 1]
         return None if game.finished else "round_running"
 

@@ -1,0 +1,63 @@
+"""The replay viewer's analysis (docs/ANALYSIS.md): "Analysieren" shows the player's marked
+decisions, computed by the stack's worker once the game is verified; a marked decision jumps to
+its position (the one before its move) and names the move played there and the better one."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.support.browser_stack import Stack
+from tests.support.player import play_to_end
+
+ANALYSIS_TIMEOUT_MS = 120_000
+
+
+def test_a_marked_move_jumps_to_its_position_and_shows_the_better_move(
+    page: Page, stack: Stack
+) -> None:
+    day = "2030-05-17"
+    stack.clock.set_day(day)
+    page.goto("/")
+    made = page.request.post(f"/api/daily/{day}/attempts", data={"name": "Ana"})
+    assert made.status == 201, made.text()
+    attempt_id = made.json()["attempt"]["id"]
+
+    def call(method: str, path: str, body: dict[str, Any] | None) -> tuple[int, Any]:
+        answer = page.request.fetch(path, method=method, data=body)
+        return answer.status, answer.json()
+
+    # a player who never melds (R4.2) and throws the costliest card: the analyst marks it
+    play_to_end(call, attempt_id, use_hints=False)
+    status, verdict = call("GET", f"/api/attempts/{attempt_id}/verification?wait=20", None)
+    assert status == 200 and verdict["verification"]["status"] == "verified", verdict
+
+    page.goto(f"/replay/{attempt_id}")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("#replay-analyse").click()
+    expect(page.locator("#replay-analysis")).to_have_attribute(
+        "data-ready", "1", timeout=ANALYSIS_TIMEOUT_MS
+    )
+    status, doc = call("GET", f"/api/attempts/{attempt_id}/analysis", None)
+    assert status == 200, doc
+    marked = [d for d in doc["decisions"] if d["mark"]]
+    assert marked, "the scripted player's round has marked decisions"
+    items = page.locator("#replay-analysis .analysis-decision")
+    expect(items).to_have_count(len(marked))
+
+    last = marked[-1]
+    item = items.nth(len(marked) - 1)
+    expect(item).to_have_attribute("data-move", str(last["move_index"]))
+    item.locator(".analysis-jump").click()
+    # the position before the marked move: its step, the move played there, the better one
+    expect(page.locator("#step-range")).to_have_value(str(last["move_index"]))
+    note = page.locator("#replay-better")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text(last["played"])
+    expect(note).to_contain_text(last["best"])
+    played = page.locator("#replay-moves li").nth(last["move_index"])
+    expect(played).to_have_class(re.compile(r"\banalysis-marked\b"))
+    page.locator("#forward").click()  # the next position: the note belongs to the marked one
+    expect(note).to_be_hidden()

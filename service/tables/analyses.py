@@ -38,29 +38,33 @@ MESSAGES: Final = {
 }
 
 
-def check(table: Table, caller: int | None, seat: int | None, part: int, mode: str) -> int:
+def check(table: Table, caller: int | None, seat: int | None, part: int | None, mode: str) -> int:
     """The seat whose round ``part`` the caller (seated at ``caller``, or None) may read in
-    ``mode``; raises :class:`TableError`: 409 ``not_started``, 422 ``bad_value`` (no seat named
-    by a caller without one), 404 ``unknown_seat``, 409 ``not_finished`` (another seat of a
-    running game), then the adapter's reason (404 ``unknown_round`` / ``unknown_hand``, 409
-    ``round_running``, 409 ``seed_secret``)."""
+    ``mode``; raises :class:`TableError`: 409 ``not_started``, 404 ``unknown_seat``, 409
+    ``not_finished`` (another seat of a running game), 422 ``bad_value`` (no seat named by a
+    caller without one; no round, or Gin's hand, named: ``part`` None), then the adapter's
+    reason (404 ``unknown_round`` / ``unknown_hand``, 409 ``round_running``, 409
+    ``seed_secret``)."""
     if table.session is None:
         raise TableError(409, "not_started", "the game has not started")
     if mode not in MODES:
         raise TableError(422, "bad_value", f"the mode is one of {', '.join(MODES)}")
     wanted = caller if seat is None else seat
-    if wanted is None:
-        raise TableError(422, "bad_value", "name the seat to analyse (?seat=N)")
-    if not 0 <= wanted < table.players:
+    if wanted is not None and not 0 <= wanted < table.players:
         raise TableError(404, "unknown_seat", "no such seat")
     if wanted != caller and table.status != "finished":
         raise TableError(
             409, "not_finished", "another seat's analysis is public once the game has ended"
         )
+    if wanted is None:
+        raise TableError(422, "bad_value", "name the seat to analyse (?seat=N)")
+    word = table.kind.part_name
+    if part is None:
+        raise TableError(422, "bad_value", f"name the {word} to analyse (?{word}=N)")
     reason = table.kind.table_analysable(table.loaded(), part, mode)
     if reason is not None:
         status = STATUS.get(reason, 404)
-        message = MESSAGES.get(reason, f"no such {table.kind.part_name}")
+        message = MESSAGES.get(reason, f"no such {word}")
         raise TableError(status, reason, message)
     return wanted
 

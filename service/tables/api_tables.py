@@ -344,17 +344,14 @@ def get_table_analysis(path: TablePath, query: TableAnalysisQuery) -> Response:
     computed, then 200; 503 ``analysis_failed`` once when its job failed (ask again: it is
     queued anew)."""
     table, seat = _analysis_reader(path.table_id)
-    word = table.kind.part_name
     asked = {"round": query.round, "hand": query.hand}
-    other = next(w for w in asked if w != word)
-    if asked[other] is not None or asked[word] is None:
-        raise ApiError(422, "bad_value", f"name the {word} to analyse (?{word}=N)")
-    part = asked[word]
-    assert part is not None
+    word = table.kind.part_name  # the other word names no part of this game: as if none
+    part = None if any(n is not None for w, n in asked.items() if w != word) else asked[word]
     try:
         analysed = analyses.check(table, seat, query.seat, part, query.mode)
     except TableError as e:
         raise ApiError(e.status, e.code, e.message) from None
+    assert part is not None  # check refused a missing one
     text = analyses.cached(get_redis(), table, part, analysed, query.mode)
     if text is not None:
         response = Response(text, mimetype="application/json")

@@ -75,6 +75,11 @@ class AttemptNotFinished(RuntimeError):
     """The attempt does not exist or is not finished: the job fails (RQ's failed registry)."""
 
 
+class RoundNotAnalysable(RuntimeError):
+    """A table's round (hand) asked of the analysis job can't be analysed (not ended, or its
+    seed still secret for the real deal): the job fails (RQ's failed registry)."""
+
+
 class NotReplicated(RuntimeError):
     """The ranking was not confirmed by the rankings server's replicas in time (with
     PIKDAME_REDIS_WAIT_REPLICAS): no verdict yet, the job fails and is retried (the ranking is

@@ -11,6 +11,7 @@ from rq import Queue
 
 from service.common import clock, config, connect, keys, releases
 from service.dailies import analyses, queue
+from service.tables import analyses as table_analyses
 from service.tables import store as tables
 from service.tables import timers
 from worker import par as par_job
@@ -67,11 +68,19 @@ def verify_attempt(attempt_id: str) -> dict[str, Any]:
     return verdict
 
 
-def analyse_attempt(attempt_id: str, mode: str) -> bool:
-    """Analyse one finished attempt in ``mode`` (``view`` or ``deal``) and cache the document
-    (service.dailies.analyses); idempotent; False when the attempt is gone."""
+def analyse_attempt(attempt_id: str, mode: str, part: int = 1) -> bool:
+    """Analyse round (hand) ``part`` of one finished attempt in ``mode`` (``view`` or ``deal``)
+    and cache the document (service.dailies.analyses); idempotent; False when the attempt is
+    gone."""
     ctx = context()
-    return analyses.compute(ctx.client, attempt_id, mode, ctx.settings)
+    return analyses.compute(ctx.client, attempt_id, mode, ctx.settings, part)
+
+
+def analyse_table(table_id: str, part: int, seat: int, mode: str) -> bool:
+    """Analyse one seat's round (Gin: hand) ``part`` of a table's game in ``mode`` and cache the
+    document (service.tables.analyses); idempotent; False when the table is gone."""
+    ctx = context()
+    return table_analyses.compute(ctx.client, table_id, part, seat, mode, ctx.settings)
 
 
 def compute_par(date: str) -> dict[str, int]:

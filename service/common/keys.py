@@ -120,10 +120,12 @@ def replay(attempt_id: str) -> str:
     return f"{attempt_tag(attempt_id)}:replay"
 
 
-def analysis(attempt_id: str, mode: str, engine: str) -> str:
-    """A finished attempt's analysis document (JSON) in ``mode`` by engine version ``engine``:
-    the same record and engine give the same document (docs/ANALYSIS.md), so it is computed once."""
-    return f"{attempt_tag(attempt_id)}:analysis:{mode}:{engine}"
+def analysis(attempt_id: str, mode: str, engine: str, part: int = 1) -> str:
+    """A finished attempt's analysis document (JSON) of round (hand) ``part`` in ``mode`` by
+    engine version ``engine``: the same record and engine give the same document
+    (docs/ANALYSIS.md), so it is computed once. Part 1's key as it always was."""
+    base = f"{attempt_tag(attempt_id)}:analysis:{mode}:{engine}"
+    return base if part == 1 else f"{base}:{part}"
 
 
 def parked(job_id: str) -> str:
@@ -234,6 +236,12 @@ def league_members(code: str) -> str:
 def table(table_id: str) -> str:
     """The table's document (JSON): seats, rules, status and the whole game (hidden cards too)."""
     return f"{PREFIX}:{{t:{table_id}}}:table"
+
+
+def table_analysis(table_id: str, part: int, seat: int, mode: str, engine: str) -> str:
+    """A table round's (Gin: hand's) analysis document (JSON) of one seat in ``mode`` by engine
+    version ``engine`` (docs/ANALYSIS.md): a round's record never changes once it ended."""
+    return f"{PREFIX}:{{t:{table_id}}}:analysis:{part}:{seat}:{mode}:{engine}"
 
 
 def table_events(table_id: str) -> str:

@@ -1,6 +1,8 @@
-"""A finished daily attempt's analysis (docs/ANALYSIS.md): one RQ job per (attempt, mode,
-engine version) on the analyses' own queue, so the reset hour's verification never waits behind
-them, and its document cached in Redis per record and engine version.
+"""A finished daily attempt's analysis (docs/ANALYSIS.md): one RQ job per (attempt, round or
+hand, mode, engine version) on the analyses' own queue (service.common.analysis_queue), so the
+reset hour's verification never waits behind them, and its document cached in Redis per record
+and engine version. A daily Pik Dame record has one round; a Gin daily match has its hands
+(``part`` 1, 2 …, as many as the adapter's ``daily_parts``).
 
 The job (worker.jobs.analyse_attempt) replays the record with the day's seed inside the worker;
 the ``view`` document holds only what seat 0 saw (no seed, no hidden card), the ``deal`` one is
@@ -14,57 +16,49 @@ from typing import Any, Final
 
 import redis
 from rq import Queue
-from rq.exceptions import DuplicateJobError
-from rq.serializers import JSONSerializer
 
-from service.common import keys
+from service.common import analysis_queue, keys
+from service.common.analysis_queue import Asked, queue_on
 from service.common.config import Settings
 from service.dailies import store
 from service.errors import AttemptNotFinished
 
+__all__ = ["CACHE_S", "JOB_PATH", "MODES", "cached", "compute", "enqueue", "job_id", "queue_on"]
+
 JOB_PATH: Final = "worker.jobs.analyse_attempt"
 MODES: Final = ("view", "deal")
 JOB_TIMEOUT: Final = 120  # seconds; a daily round takes a few (BENCHMARKS.md)
-RESULT_TTL: Final = 600  # the document lives in its own key, not in the job's result
 CACHE_S: Final = 7 * 86400  # as long as the attempt's records are kept live
 
 
-def job_id(attempt_id: str, mode: str, engine: str) -> str:
-    """Deterministic per (attempt, mode, engine version); RQ ids allow letters, digits, _ and -."""
-    version = "".join(c if c.isalnum() else "_" for c in engine)
-    return f"analyse-{attempt_id}-{mode}-{version}"
+def job_id(attempt_id: str, mode: str, engine: str, part: int = 1) -> str:
+    """Deterministic per (attempt, mode, engine version, part); part 1's id as it always was."""
+    base = analysis_queue.safe_id("analyse", attempt_id, mode, engine)
+    return base if part == 1 else f"{base}-p{part}"
 
 
-def queue_on(connection: redis.Redis[bytes], name: str) -> Queue:
-    """The analyses' queue on a bytes-mode client (JSON jobs, like the verification's)."""
-    return Queue(name, connection=connection, serializer=JSONSerializer)
-
-
-def cached(client: redis.Redis[str], attempt: store.Attempt, mode: str) -> str | None:
+def cached(
+    client: redis.Redis[str], attempt: store.Attempt, mode: str, part: int = 1
+) -> str | None:
     """The attempt's analysis document in ``mode`` as JSON text, or None while not computed."""
-    return client.get(keys.analysis(attempt.id, mode, attempt.daily.engine_version))
+    return client.get(keys.analysis(attempt.id, mode, attempt.daily.engine_version, part))
 
 
-def enqueue(q: Queue, attempt: store.Attempt, mode: str) -> bool:
-    """Queue the attempt's analysis in ``mode`` once; False when its job already exists."""
-    try:
-        q.enqueue_call(
-            JOB_PATH,
-            args=(attempt.id, mode),
-            job_id=job_id(attempt.id, mode, attempt.daily.engine_version),
-            timeout=JOB_TIMEOUT,
-            result_ttl=RESULT_TTL,
-            failure_ttl=86400,
-            unique=True,
-        )
-    except DuplicateJobError:
-        return False
-    return True
+def enqueue(q: Queue, attempt: store.Attempt, mode: str, part: int = 1) -> Asked:
+    """Queue the attempt's analysis in ``mode`` once: ``queued``, or ``failed`` once after its
+    job failed (service.common.analysis_queue.ask)."""
+    args: tuple[object, ...] = (attempt.id, mode) if part == 1 else (attempt.id, mode, part)
+    return analysis_queue.ask(
+        q, JOB_PATH, args, job_id(attempt.id, mode, attempt.daily.engine_version, part), JOB_TIMEOUT
+    )
 
 
-def compute(client: redis.Redis[str], attempt_id: str, mode: str, settings: Settings) -> bool:
-    """Analyse the finished attempt in ``mode`` and cache the document; False when the attempt
-    is gone (expired). Idempotent: a second run rewrites the same document."""
+def compute(
+    client: redis.Redis[str], attempt_id: str, mode: str, settings: Settings, part: int = 1
+) -> bool:
+    """Analyse round (hand) ``part`` of the finished attempt in ``mode`` and cache the document;
+    False when the attempt is gone (expired). Idempotent: a second run rewrites the same
+    document."""
     if mode not in MODES:
         raise ValueError(f"no analysis mode {mode!r}")
     attempt = store.load(client, attempt_id)
@@ -74,7 +68,7 @@ def compute(client: redis.Redis[str], attempt_id: str, mode: str, settings: Sett
         raise AttemptNotFinished(attempt_id)
     daily = attempt.daily
     record = daily.daily_record(attempt.played, daily.seed(settings.secret, attempt.date))
-    doc: dict[str, Any] = daily.analyse(record, mode)
+    doc: dict[str, Any] = daily.analyse(record, mode, part)
     text = json.dumps(doc, separators=(",", ":"))
-    client.set(keys.analysis(attempt_id, mode, daily.engine_version), text, ex=CACHE_S)
+    client.set(keys.analysis(attempt_id, mode, daily.engine_version, part), text, ex=CACHE_S)
     return True

@@ -221,7 +221,7 @@ def _analysable(attempt_id: str, mode: str = "view") -> store.Attempt:
 @bp.get(
     "/<id:attempt_id>/analysis",
     responses={
-        **outputs.answers(models.Analysis, 401, 403, 404, 409),
+        **outputs.answers(models.Analysis, 401, 403, 404, 409, 422),
         202: models.AnalysisQueued,
     },
 )
@@ -229,15 +229,26 @@ def _analysable(attempt_id: str, mode: str = "view") -> store.Attempt:
 def get_analysis(path: AttemptPath, query: AnalysisQuery) -> Response:
     """The analysis of your verified attempt (docs/ANALYSIS.md): ``view`` mode from what you saw,
     ``deal`` mode on the real deal once the day has closed; anyone's once its day has closed.
-    202 ``{"status": "queued"}`` while it is computed (ask again in a moment), then 200."""
+    A Gin match's hand by ``?hand=N`` (default 1; 404 ``unknown_hand`` past its last).
+    202 ``{"status": "queued"}`` while it is computed (ask again in a moment), then 200; 503
+    ``analysis_failed`` once when its job failed (ask again: it is queued anew)."""
     attempt = _analysable(path.attempt_id, query.mode)
-    text = analyses.cached(get_redis(), attempt, query.mode)
-    if text is None:
-        analyses.enqueue(get_analysis_queue(), attempt, query.mode)
+    daily = attempt.daily
+    word = daily.part_name
+    asked = {"round": query.round, "hand": query.hand}
+    if any(n is not None for w, n in asked.items() if w != word):
+        raise ApiError(422, "bad_value", f"this game's analysis takes ?{word}=N")
+    part = asked[word] or 1
+    if part > daily.daily_parts(attempt.played):
+        raise ApiError(404, f"unknown_{word}", f"the game has no such {word}")
+    text = analyses.cached(get_redis(), attempt, query.mode, part)
+    if text is not None:
+        response = Response(text, mimetype="application/json")
+    elif analyses.enqueue(get_analysis_queue(), attempt, query.mode, part) == "failed":
+        raise ApiError(503, "analysis_failed", "the analysis failed: ask again to retry it")
+    else:
         response = jsonify({"status": "queued"})
         response.status_code = 202
         response.headers["Retry-After"] = "1"
-    else:
-        response = Response(text, mimetype="application/json")
     response.headers["Cache-Control"] = "private, no-cache"
     return response

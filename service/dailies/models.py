@@ -5,12 +5,23 @@ platform's field rules (service.web.inputs) and document base (service.web.outpu
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final, Literal, TypeAlias
+from typing import Annotated, Any, ClassVar, Final, Literal, TypeAlias
 
 from pydantic import ConfigDict, Field
 
 from service import games
-from service.web.inputs import DayText, Id, Limit, NameBody, PageQuery, PathDay, Radius, WaitSeconds
+from service.web.inputs import (
+    MAX_OFFSET,
+    AsInteger,
+    DayText,
+    Id,
+    Limit,
+    NameBody,
+    PageQuery,
+    PathDay,
+    Radius,
+    WaitSeconds,
+)
 from service.web.outputs import Document
 from service.web.validation import ApiModel
 
@@ -61,6 +72,12 @@ class AnalysisQuery(ApiModel):
         default="view",
         description="view: from what the player saw (docs/ANALYSIS.md); deal: on the real deal, "
         "once the day has closed",
+    )
+    hand: Annotated[int, Field(ge=1, le=MAX_OFFSET), AsInteger] | None = Field(
+        default=None, description="the hand to analyse (Gin's daily match; default 1)"
+    )
+    round: Annotated[int, Field(ge=1, le=MAX_OFFSET), AsInteger] | None = Field(
+        default=None, description="the round to analyse (Pik Dame's daily has one: 1)"
     )
 
 

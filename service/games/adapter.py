@@ -240,10 +240,24 @@ class GameAdapter(Protocol):
         """:meth:`replay_steps` as seat 0 saw each position, for the owner before the close."""
         ...
 
-    def analyse(self, record: dict[str, Any], mode: str, part: int = 1) -> dict[str, Any]:
-        """The analysis document (docs/ANALYSIS.md) of the first human seat's play in round or
-        hand ``part`` of a record with its seed: ``view`` mode from what the seat saw, ``deal``
-        mode on the real deal. Raises the engine's errors (a record it can't replay)."""
+    @property
+    def part_name(self) -> str:
+        """What the game's analysis calls one part of a record (docs/ANALYSIS.md): ``round``
+        (Pik Dame, Tausende) or ``hand`` (Gin); the routes' query word (``?round=N``,
+        ``?hand=N``) and the ``unknown_<part>`` error's."""
+        ...
+
+    def analyse(
+        self, record: dict[str, Any], mode: str, part: int = 1, seat: int | None = None
+    ) -> dict[str, Any]:
+        """The analysis document (docs/ANALYSIS.md) of ``seat``'s play (None: the first human
+        seat) in round or hand ``part`` of a record with its seed (a daily record, or a table's
+        whole-game record): ``view`` mode from what the seat saw, ``deal`` mode on the real
+        deal. Raises the engine's errors (a record it can't replay)."""
+        ...
+
+    def daily_parts(self, game: Any) -> int:
+        """How many rounds (hands) a finished daily game has to analyse."""
         ...
 
     def judge(self, record: dict[str, Any], seed: bytes, name: str, score: int | None) -> Verdict:
@@ -336,6 +350,12 @@ class GameAdapter(Protocol):
     def table_steps(self, record: dict[str, Any]) -> dict[str, Any]:
         """A finished table's replay viewer document from its public record (every seed in
         it), checked by the engine."""
+        ...
+
+    def table_analysable(self, session: Session, part: int, mode: str) -> str | None:
+        """Why round (hand) ``part`` of a table's game can't be analysed in ``mode`` now, as an
+        error code, or None: ``unknown_<part>`` (not dealt yet), ``round_running`` (not ended),
+        ``seed_secret`` (the ``deal`` mode while the seed that dealt it is still secret)."""
         ...
 
     # --- the lesson's page ---------------------------------------------------------------

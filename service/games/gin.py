@@ -307,8 +307,17 @@ class Gin:
         full = game.to_record(reveal_seed=True)
         return steps(full, bytes.fromhex(full["seeds"]["seed"]), seen_by_player)
 
-    def analyse(self, record: dict[str, Any], mode: str, part: int = 1) -> dict[str, Any]:
-        return analyse(record, hand=part, mode=mode)
+    @property
+    def part_name(self) -> str:
+        return "hand"
+
+    def analyse(
+        self, record: dict[str, Any], mode: str, part: int = 1, seat: int | None = None
+    ) -> dict[str, Any]:
+        return analyse(record, seat, hand=part, mode=mode)
+
+    def daily_parts(self, game: GinMatch) -> int:
+        return len(game.results)  # every hand played to the match's end (G2)
 
     def judge(self, record: dict[str, Any], seed: bytes, name: str, score: int | None) -> Verdict:
         """Pin the record to the day (seats, commitment, a released engine), replay every move
@@ -410,6 +419,18 @@ class Gin:
         verified first (a record that does not replay raises ReplayError and is not shown)."""
         replay(record)
         return {"record": record, **steps(record, parse_seed(record["seeds"]["seed"]))}
+
+    def table_analysable(self, session: Session, part: int, mode: str) -> str | None:
+        # G3: one seed deals the whole match, revealed at its end: a hand's ``view`` analysis
+        # follows the hand's end, the real deal's (``deal``) waits for the match's.
+        match = _gin(session).match
+        if not 1 <= part <= max(match.hand_no, len(match.results)):
+            return "unknown_hand"
+        if part > len(match.results):
+            return "round_running"
+        if mode == "deal" and not match.finished:
+            return "seed_secret"
+        return None
 
     # --- the lesson's page ---------------------------------------------------------------
 

@@ -251,8 +251,17 @@ class PikDame:
     def owner_steps(self, game: Game, seed: bytes) -> dict[str, list[dict[str, Any]]]:
         return {"positions": positions(game.to_record(seed), seed, seen_by_player)}
 
-    def analyse(self, record: dict[str, Any], mode: str, part: int = 1) -> dict[str, Any]:
-        return analyse(record, round=part, mode=mode)
+    @property
+    def part_name(self) -> str:
+        return "round"
+
+    def analyse(
+        self, record: dict[str, Any], mode: str, part: int = 1, seat: int | None = None
+    ) -> dict[str, Any]:
+        return analyse(record, seat, round=part, mode=mode)
+
+    def daily_parts(self, game: Game) -> int:
+        return 1  # R11: the daily is one round
 
     def judge(self, record: dict[str, Any], seed: bytes, name: str, score: int | None) -> Verdict:
         bots = bots_of(record.get("engine"))  # the record's own version: a deploy fails no one
@@ -387,6 +396,17 @@ class PikDame:
             steps = positions(single, bytes.fromhex(entry["seed"]))
             rounds.append({"record": single, "positions": steps, "result": entry["result"]})
         return {"record": record, "rounds": rounds}
+
+    def table_analysable(self, session: Session, part: int, mode: str) -> str | None:
+        # F3: each round has its own seed, revealed in the record once the round has ended, so
+        # the real deal's analysis (``deal``) may follow the round's end, as ``view``'s does.
+        match = _match(session)
+        if not 1 <= part <= max(match.round, len(match.rounds)):
+            return "unknown_round"
+        if part > len(match.rounds):
+            return "round_running"  # waiting for its cut (R2)
+        _, game = match.rounds[part - 1]
+        return None if game.finished else "round_running"
 
     # --- the lesson's page ---------------------------------------------------------------
 

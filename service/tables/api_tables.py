@@ -19,7 +19,7 @@ from service.dailies import models as dailies_models
 from service.dailies.models import MoveBody
 from service.errors import ApiError, NoHint, PhraseTooSoon, Stale, TableError
 from service.lobby import ratings
-from service.tables import models, stream_leases, talk, timers
+from service.tables import analyses, models, stream_leases, talk, timers
 from service.tables import store as tables
 from service.tables.models import (
     EventsQuery,
@@ -29,6 +29,7 @@ from service.tables.models import (
     NewTableBody,
     PhraseBody,
     SeatPath,
+    TableAnalysisQuery,
     TablePath,
     TableRules,
 )
@@ -39,7 +40,8 @@ from service.web import idempotency, identity, limits, outputs
 from service.web.apidoc import api_blueprint
 from service.web.envelope import error_response
 from service.web.inputs import NameBody
-from service.web.redisconn import get_redis, settings
+from service.web.redisconn import get_analysis_queue, get_redis, settings
+from service.web.validation import checks_first
 
 bp = api_blueprint("tables", __name__, "/api/tables", authorised=True)
 TIMER_QUEUE = "pikdame_table_timers"
@@ -313,6 +315,54 @@ def get_table_hint(path: TablePath) -> Response:
     except NoHint as e:
         raise ApiError(409, e.code, e.message) from None
     return jsonify(answer)
+
+
+def _analysis_reader(table_id: str) -> tuple[Table, int | None]:
+    """The table and the caller's seat (None: not seated) if the caller may read analyses of
+    it: 404, then 401/403 while the game is not finished (a running game is its seats')."""
+    table = _load(table_id)
+    seat = _caller_seat(table)
+    if seat is None and table.status != "finished":
+        _member(table)
+    return table, seat
+
+
+@bp.get(
+    "/<id:table_id>/analysis",
+    responses={
+        **outputs.answers(dailies_models.Analysis, 401, 403, 404, 409, 422),
+        202: dailies_models.AnalysisQueued,
+    },
+)
+@limits.limit_table_route(lambda: settings().limit_default)
+@checks_first(lambda table_id: _analysis_reader(table_id))
+def get_table_analysis(path: TablePath, query: TableAnalysisQuery) -> Response:
+    """A seat's play in one round (Gin: ``?hand=N``) analysed move by move (docs/ANALYSIS.md):
+    your own seat once the round has ended, another seat once the game has ended. ``view``
+    mode from what the seat saw; ``deal`` on the real deal once its seed is revealed (Pik Dame,
+    Tausende: the round's end; Gin: the match's). 202 ``{"status": "queued"}`` while it is
+    computed, then 200; 503 ``analysis_failed`` once when its job failed (ask again: it is
+    queued anew)."""
+    table, seat = _analysis_reader(path.table_id)
+    asked = {"round": query.round, "hand": query.hand}
+    word = table.kind.part_name  # the other word names no part of this game: as if none
+    part = None if any(n is not None for w, n in asked.items() if w != word) else asked[word]
+    try:
+        analysed = analyses.check(table, seat, query.seat, part, query.mode)
+    except TableError as e:
+        raise ApiError(e.status, e.code, e.message) from None
+    assert part is not None  # check refused a missing one
+    text = analyses.cached(get_redis(), table, part, analysed, query.mode)
+    if text is not None:
+        response = Response(text, mimetype="application/json")
+    elif analyses.enqueue(get_analysis_queue(), table, part, analysed, query.mode) == "failed":
+        raise ApiError(503, "analysis_failed", "the analysis failed: ask again to retry it")
+    else:
+        response = jsonify({"status": "queued"})
+        response.status_code = 202
+        response.headers["Retry-After"] = "1"
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.post(

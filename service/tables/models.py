@@ -126,6 +126,24 @@ class EventsQuery(ApiModel):
     )
 
 
+class TableAnalysisQuery(ApiModel):
+    round: Annotated[int, Field(ge=1, le=MAX_OFFSET), AsInteger] | None = Field(
+        default=None, description="the round to analyse (Pik Dame, Tausende)"
+    )
+    hand: Annotated[int, Field(ge=1, le=MAX_OFFSET), AsInteger] | None = Field(
+        default=None, description="the hand to analyse (Gin)"
+    )
+    seat: Annotated[int, Field(ge=0, le=MAX_OFFSET), AsInteger] | None = Field(
+        default=None,
+        description="the seat to analyse: yours by default; another's once the game has ended",
+    )
+    mode: Literal["view", "deal"] = Field(
+        default="view",
+        description="view: from what the seat saw (docs/ANALYSIS.md); deal: on the real deal, "
+        "once its seed is revealed",
+    )
+
+
 class TableHint(Document):
     """A seat's hint at a table (docs/TABLES.md "Hints"): moves in the order they can be sent."""
 

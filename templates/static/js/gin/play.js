@@ -5,7 +5,9 @@
 // bot's), the verification by replay and the way to the Gin rankings.
 
 import { showAnalysis } from "../lib/analysis.js";
-import { ApiError, attempt as fetchAttempt, sendMove, shareOf, verification } from "../lib/api.js";
+import {
+  ApiError, analysis, attempt as fetchAttempt, sendMove, shareOf, verification,
+} from "../lib/api.js";
 import { $, h, sleep } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
 import { formatDate, signed, t } from "../lib/i18n.js";
@@ -41,8 +43,20 @@ async function waitVerdict() {
   }
   if (v && v.status === "verified") {
     showShare();
-    showAnalysis($("#end-analysis"), attemptId); // the first hand's, from your view (docs/ANALYSIS.md)
+    analyseHand(1, v.hands || 1);
   }
+}
+
+// Hand `n`'s analysis from your view (docs/ANALYSIS.md), with a button for each of the `hands`.
+function analyseHand(n, hands) {
+  const nav = h("nav", { class: "analysis-hands", "aria-label": t("analysis.hands") },
+    ...Array.from({ length: hands }, (_, i) => h("button", {
+      type: "button", class: "button small", "aria-pressed": String(i + 1 === n),
+      dataset: { hand: String(i + 1) }, onclick: () => analyseHand(i + 1, hands),
+    }, `${t("gin.handNo")} ${i + 1}`)));
+  showAnalysis($("#end-analysis"), {
+    load: () => analysis(attemptId, "view", { hand: n }), before: hands > 1 ? nav : null,
+  });
 }
 
 // The spoiler-free share text of a verified attempt (the server's: date, score, place, streak).

@@ -1,8 +1,11 @@
 // The Gin replay viewer (a finished table's match, or a daily match of a closed day): every
 // position of the public record, hand by hand, both hands open (the seed is public by then).
 // ←/→ step, Home/End jump; the positions come from the server's engine (docs/GIN_DAILY.md).
+// "Analysieren" shows the analysis of the hand on screen (docs/ANALYSIS.md: the daily player's,
+// a table's first human seat's); each marked decision jumps to its position.
 
-import { replayPositions, tablePositions } from "../lib/api.js";
+import { exact, showAnalysis } from "../lib/analysis.js";
+import { analysis, replayPositions, tableAnalysis, tablePositions } from "../lib/api.js";
 import { back, cardList, face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
@@ -10,7 +13,8 @@ import { formatNumber, t } from "../lib/i18n.js";
 import { describeGinMove, sortGin } from "./cards.js";
 
 const { attempt: attemptId, table: tableId } = document.body.dataset;
-const state = { data: null, step: 0, steps: [] };
+// moveStep[i]: the step whose position move i (the record's numbering) was played from
+const state = { data: null, step: 0, steps: [], moveStep: [], note: null };
 
 function nameOf(seat) {
   const s = state.data.record.seats[seat];
@@ -21,8 +25,10 @@ function nameOf(seat) {
 // own step after the move that ended the hand before.
 function buildSteps(data) {
   const steps = [{ position: data.deals[0], move: null }];
+  state.moveStep = [];
   let hand = 0;
   data.positions.forEach((position, i) => {
+    state.moveStep.push(steps.length - 1);
     steps.push({ position, move: data.record.moves[i] });
     if (position.outcome && data.deals[hand + 1]) {
       hand += 1;
@@ -88,6 +94,32 @@ function show() {
   $("#replay-next").disabled = state.step === state.steps.length - 1;
   $("#replay-last").disabled = state.step === state.steps.length - 1;
   document.body.dataset.step = String(state.step);
+  const note = $("#replay-better");
+  note.hidden = !(state.note && state.note.step === state.step);
+  note.textContent = note.hidden ? "" : state.note.text;
+}
+
+// A marked decision's position (the one its move was played from), the move and the better one.
+function jump(decision) {
+  const step = state.moveStep[decision.move_index];
+  state.note = {
+    step,
+    text: t("analysis.atMove", {
+      played: decision.played, best: decision.best, cost: Math.round(exact(decision.cost) * 10) / 10,
+    }),
+  };
+  go(step);
+  $("#replay-step").focus();
+}
+
+function analyse() {
+  const hand = state.steps[state.step].position.hand;
+  const seat = Math.max(0, state.data.record.seats.findIndex((s) => s.kind === "human"));
+  showAnalysis($("#replay-analysis"), {
+    load: () => (tableId ? tableAnalysis(tableId, { hand }, seat) : analysis(attemptId, "view", { hand })),
+    jump,
+    before: h("p", { class: "hint-text", text: `${t("gin.handNo")} ${hand}` }),
+  });
 }
 
 function go(i) {
@@ -112,6 +144,7 @@ async function main() {
   $("#replay-prev").addEventListener("click", () => go(state.step - 1));
   $("#replay-next").addEventListener("click", () => go(state.step + 1));
   $("#replay-last").addEventListener("click", () => go(state.steps.length - 1));
+  $("#replay-analyse").addEventListener("click", analyse);
   document.addEventListener("keydown", (e) => {
     if (e.target && e.target.tagName === "INPUT") return;
     const moves = { ArrowRight: 1, ArrowLeft: -1 };

@@ -2,10 +2,12 @@
 // then the match to 100 live from the table's event stream, on the Gin board (gin/board.js).
 // The match lives on the server: a reload (on any device with the seat's session) shows it as
 // it stands. "Wiederholen" deals the same seeded match again at a new, unranked table (a match
-// against the bot alone is given up first: nothing is undone).
+// against the bot alone is given up first: nothing is undone). Once a hand has ended, your seat
+// may have it analysed ("Analysieren", docs/TABLES.md "Analysis").
 
+import { showAnalysis } from "../lib/analysis.js";
 import {
-  ApiError, repeatTable, resignTable, sendTableMove, startTable, table as fetchTable,
+  ApiError, repeatTable, resignTable, sendTableMove, startTable, table as fetchTable, tableAnalysis,
 } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
@@ -15,6 +17,7 @@ import { createGinBoard } from "./board.js";
 
 const tableId = document.body.dataset.table;
 let confirming = null; // what the open confirmation does on OK
+let analysed = null; // the hand whose analysis is shown
 
 function nameOf(seat) {
   const s = state.table.seats[seat];
@@ -60,6 +63,23 @@ function renderStandings() {
   $("#rematch").textContent = t(T.rematch ? "tables.toRematch" : "tables.rematch");
 }
 
+// "Analysieren" for the last hand that ended, your own seat (a seated player's only).
+function renderHandAnalysis() {
+  const T = state.table;
+  const last = T.rounds.length;
+  $("#hand-analyse-row").hidden = me() === null || last === 0 || analysed === last;
+  $("#hand-analyse").textContent = `${t("analysis.open")}: ${t("gin.handNo")} ${last}`;
+  $("#hand-analyse").dataset.hand = String(last);
+  if (analysed !== null && analysed !== last) $("#hand-analysis").hidden = true;
+}
+
+function analyseHand() {
+  const hand = Number($("#hand-analyse").dataset.hand);
+  analysed = hand;
+  $("#hand-analyse-row").hidden = true;
+  showAnalysis($("#hand-analysis"), { load: () => tableAnalysis(tableId, { hand }) });
+}
+
 function render() {
   const T = state.table;
   const waiting = T.status === "waiting";
@@ -78,6 +98,7 @@ function render() {
   const friends = T.seats.filter((s, seat) => s.kind === "human" && seat !== me()).length;
   $("#repeat").hidden = !playing || friends > 0;
   shell.renderCountdown();
+  renderHandAnalysis();
   renderStandings();
 }
 
@@ -139,6 +160,7 @@ async function main() {
   $("#resign").addEventListener("click", () => ask(t("gin.resign"), t("gin.resignText"), resign));
   $("#repeat").addEventListener("click", () => ask(t("gin.repeat"), t("gin.repeatText"), repeat));
   $("#repeat-end").addEventListener("click", repeat);
+  $("#hand-analyse").addEventListener("click", analyseHand);
   $("#table-confirm-ok").addEventListener("click", () => {
     const then = confirming;
     closeAsk();

@@ -70,7 +70,9 @@ export const sendMove = (id, move, seq) => post(`${attemptUrl(id)}/moves`, { mov
 export const hint = (id) => get(`${attemptUrl(id)}/hint`);
 export const gameLog = (id) => get(`${attemptUrl(id)}/log`);
 // A verified attempt's analysis: {"status": "queued"} (202) until the worker has computed it.
-export const analysis = (id, mode = "view") => get(`${attemptUrl(id)}/analysis?${query({ mode })}`);
+// `part`: {hand: N} for a Gin match's hand (default its first), else nothing (the one round).
+export const analysis = (id, mode = "view", part = {}) =>
+  get(`${attemptUrl(id)}/analysis?${query({ mode, ...part })}`);
 // The verdict, answered as soon as it exists or after `wait` seconds with the current state
 // (a long poll; 404 where the service does not offer it).
 export const verification = (id, wait) =>
@@ -129,6 +131,10 @@ export const startTable = (id) => post(`${tableUrl(id)}/start`, {}).then((data) 
 export const sendTableMove = (id, move, seq) => post(`${tableUrl(id)}/moves`, { move, seq });
 // The own seat's hint in its play phase, where the table's rules.hints allow it.
 export const tableHint = (id) => get(`${tableUrl(id)}/hint`);
+// A seat's round analysed (docs/TABLES.md "Analysis"): `part` is {round: N} or Gin's {hand: N},
+// `seat` null for your own; {"status": "queued"} (202) until the worker has computed it.
+export const tableAnalysis = (id, part, seat = null, mode = "view") =>
+  get(`${tableUrl(id)}/analysis?${query({ ...part, seat, mode })}`);
 export const setBotLevel = (id, seat, level) =>
   post(`${tableUrl(id)}/seats/${seat}`, { level }).then((data) => data.table);
 export const resignTable = (id) => post(`${tableUrl(id)}/resign`, {});

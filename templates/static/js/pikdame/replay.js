@@ -3,8 +3,11 @@
 // Before the close the owner of a finished attempt sees it as seat 0 saw it ("seen_by": 0): the
 // cards they did not see come as "??" and are shown face down.
 // A finished table's game is shown the same way, one round at a time.
+// "Analysieren" shows the game's analysis (docs/ANALYSIS.md: the daily player's, a table round's
+// first human seat's); each marked decision jumps to its position and names the better move.
 
-import { ApiError, replayPositions, tablePositions } from "../lib/api.js";
+import { exact, showAnalysis } from "../lib/analysis.js";
+import { ApiError, analysis, replayPositions, tableAnalysis, tablePositions } from "../lib/api.js";
 import { back, face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
@@ -14,7 +17,7 @@ import { describe, goesOut, seatName } from "./moves.js";
 
 const attemptId = document.body.dataset.attempt;
 const tableId = document.body.dataset.table;
-const state = { record: null, positions: [], step: 0, rounds: null };
+const state = { record: null, positions: [], step: 0, rounds: null, round: 1, note: null, marked: [] };
 const HIDDEN = "??"; // a card the owner did not see (their early replay)
 
 function seatLabel(seat) {
@@ -51,8 +54,12 @@ function render() {
   $("#replay-step").textContent = step === 0 ? t("replay.deal", { n: moves.length })
     : t("replay.at", { step, n: moves.length, name: seatLabel(moves[step - 1].seat),
       move: moveText(step) });
+  const note = $("#replay-better");
+  note.hidden = !(state.note && state.note.step === step);
+  note.textContent = note.hidden ? "" : state.note.text;
   [...$("#replay-moves").children].forEach((li, i) => {
     li.classList.toggle("current", i === step - 1);
+    li.classList.toggle("analysis-marked", state.marked.includes(i));
     if (i === step - 1) li.scrollIntoView({ block: "nearest" });
   });
   $("#step-range").value = String(step);
@@ -67,10 +74,43 @@ function go(step) {
   render();
 }
 
+// A marked decision's position: the one before its move (positions[k] follows k moves), with
+// the move played there and the analyst's better one.
+function jump(decision) {
+  state.note = {
+    step: decision.move_index,
+    text: t("analysis.atMove", {
+      played: decision.played, best: decision.best, cost: Math.round(exact(decision.cost) * 10) / 10,
+    }),
+  };
+  go(decision.move_index);
+  $("#step-range").focus();
+}
+
+function analyse() {
+  const seat = state.record.seats.findIndex((s) => s.kind === "human");
+  const load = tableId
+    ? () => tableAnalysis(tableId, { round: state.round }, Math.max(seat, 0))
+    : () => analysis(attemptId);
+  $("#replay-analyse").hidden = true;
+  showAnalysis($("#replay-analysis"), {
+    load: async () => {
+      const doc = await load();
+      state.marked = (doc.decisions || []).filter((d) => d.mark).map((d) => d.move_index);
+      return doc;
+    },
+    jump,
+  });
+}
+
 // One game (the daily's, or one round of a table): its moves and positions.
 function show(record, positions) {
   state.record = record;
   state.positions = positions;
+  state.note = null;
+  state.marked = [];
+  $("#replay-analysis").hidden = true;
+  $("#replay-analyse").hidden = false;
   const list = clear($("#replay-moves"));
   record.moves.forEach((m, i) => list.append(h("li", {},
     h("span", { class: "move-no", text: String(i + 1) }),
@@ -89,6 +129,7 @@ function showRounds(rounds) {
     onclick: () => {
       nav.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b === nav.children[i])));
       $("#replay-date").textContent = t("replay.round", { n: i + 1 });
+      state.round = i + 1;
       show(round.record, round.positions);
     },
   }, t("replay.round", { n: i + 1 }))));
@@ -117,6 +158,7 @@ async function main() {
   $("#back").addEventListener("click", () => go(state.step - 1));
   $("#forward").addEventListener("click", () => go(state.step + 1));
   $("#last").addEventListener("click", () => go(state.positions.length - 1));
+  $("#replay-analyse").addEventListener("click", analyse);
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement) return;
     if (e.key === "ArrowRight") go(state.step + 1);

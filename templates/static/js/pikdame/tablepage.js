@@ -1,11 +1,13 @@
 // A Pik Dame table (docs/TABLES.md): the waiting room while friends join, then the game live from
 // the table's event stream (every seat's moves, presence, the turn timer), the cut, the lucky
-// grab, bot levels, resign by consent (R8), round results, the final standings and a rematch. The
-// player's side of the table is the daily's (board.js); nothing here polls. A ruleset played on
+// grab, bot levels, resign by consent (R8), round results (with your seat's analysis of the round),
+// the final standings and a rematch. The player's side of the table is the daily's (board.js);
+// nothing here polls the table (only an analysis while the worker computes it). A ruleset played on
 // Pik Dame's board (Tausende) opens the page with what it adds (openTablePage's `ruleset`).
 
+import { showAnalysis } from "../lib/analysis.js";
 import {
-  ApiError, resignTable, sendTableMove, setBotLevel, table as fetchTable, tableHint,
+  ApiError, resignTable, sendTableMove, setBotLevel, table as fetchTable, tableAnalysis, tableHint,
 } from "../lib/api.js";
 import { announce } from "../lib/announce.js";
 import { face } from "../lib/cards.js";
@@ -32,7 +34,8 @@ const shell = createShell(tableId, {
   nameOf, say: (text, kind) => board.say(text, kind), show: (T) => { shell.keep(T); render(); },
 });
 const { state, me, enqueue } = shell;
-const page = { levelMenu: null, shownView: null, said: null }; // the bot level menu open, the view drawn, the status said
+// the bot level menu open, the view drawn, the status said, the round whose analysis is shown
+const page = { levelMenu: null, shownView: null, said: null, analysed: null };
 const board = createBoard(ctx, { send: (move) => send(move), hint: () => hint() });
 const dismissedKey = `table.${tableId}.seenRound`;
 // What a ruleset adds to the table (openTablePage): render(T, ctx, handlers) beside the board.
@@ -174,12 +177,25 @@ function renderRoundResult() {
     return;
   }
   box.hidden = false;
+  if (page.analysed !== last.round) { // another round's result: its own "Analysieren"
+    $("#round-analysis").hidden = true;
+    $("#round-analyse").hidden = false;
+  }
+  box.dataset.round = String(last.round);
   $("#round-result-title").textContent = t("tables.roundOver", { n: last.round });
   $("#round-outcome").textContent = roundOutcomeText(last);
   clear($("#round-scores")).append(scoreTable(t("tables.roundScores"), {
     columns: [t("tables.roundPoints"), t("tables.total")],
     cells: last.scores.map((score, seat) => [seat, [signed(score), signed(last.totals[seat])]]),
   }));
+}
+
+// "Analysieren": your own seat's play in the round just ended (docs/TABLES.md "Analysis").
+function analyseRound() {
+  const round = Number($("#round-result").dataset.round);
+  page.analysed = round;
+  $("#round-analyse").hidden = true;
+  showAnalysis($("#round-analysis"), { load: () => tableAnalysis(tableId, { round }) });
 }
 
 // Who went out (T.rounds[].winner, R7.1) and whether "hand out" doubled the round (R7.3); a game
@@ -378,6 +394,7 @@ async function main() {
   $("#cut-button").addEventListener("click", cut);
   $("#resign").addEventListener("click", proposeResign);
   $("#resign-agree").addEventListener("click", resign);
+  $("#round-analyse").addEventListener("click", analyseRound);
   $("#round-close").addEventListener("click", () => {
     const done = state.table.rounds.filter((r) => r.scores);
     if (done.length) save(dismissedKey, done[done.length - 1].round);

@@ -21,7 +21,9 @@ from service.accounts.models import CeremonyBody, DevicePath, SettingsBody, Sign
 from service.common import clock
 from service.dailies import archive, seen
 from service.errors import ApiError
+from service.games import TABLE_GAMES
 from service.habit import suspicious
+from service.lobby import ratings
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
 from service.web.inputs import EmptyBody
@@ -238,11 +240,12 @@ def signout(body: SignOutBody) -> Response:
 
 @bp.delete("", responses=outputs.answers(models.Done, 400, 401, 413, 415))
 def delete_account() -> Response:
-    """Delete the account: its passkeys go, its name shows as "gelöscht" on every board; its
-    scores stay."""
+    """Delete the account: its passkeys go, its name shows as "gelöscht" on every daily board
+    (its scores stay) and it leaves the ratings boards."""
     account = identity.require_account()
     client = get_redis()
     player_ids = accounts.delete(client, account.id)
+    ratings.forget(client, TABLE_GAMES, account.id)
     files = archive.from_settings(settings())
     accounts.erase_names(client, get_rankings(), player_ids, files, account.id)
     identity.sign_out()

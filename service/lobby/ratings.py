@@ -241,6 +241,18 @@ def board(
     return {"game": game, "total": int(total), "provisional": provisional, "entries": entries}
 
 
+def forget(client: redis.Redis[str], games: Sequence[str], account: str) -> None:
+    """A deleted account leaves every game's ratings boards, with its rating and history. The
+    ratings its games moved stay as they are: an update is not undone (nor the others'
+    recomputed), as a deleted account's daily scores stay."""
+    for game in games:
+        pipe = client.pipeline(transaction=True)  # one game's keys share its slot
+        pipe.zrem(keys.rating_board(game), account)
+        pipe.zrem(keys.rating_board(game, provisional=True), account)
+        pipe.delete(keys.rating(game, account), keys.rating_history(game, account))
+        pipe.execute()
+
+
 def history(client: redis.Redis[str], game: str, account: str, limit: int) -> list[Any]:
     """An account's latest rating changes in one game, newest first."""
     return [json.loads(e) for e in client.lrange(keys.rating_history(game, account), 0, limit - 1)]
@@ -252,6 +264,7 @@ __all__ = [
     "Rated",
     "Skill",
     "board",
+    "forget",
     "history",
     "places",
     "read",

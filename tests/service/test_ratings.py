@@ -104,6 +104,27 @@ def test_leaving_a_rated_game_resigns_it_and_the_ratings_move(
     assert again["games"] == 1 and rdb.hgetall(keys.rating("gin", "x")) == before
 
 
+def test_a_deleted_account_leaves_the_ratings_boards(
+    app: Flask, rdb: redis.Redis[str], clock: Clock
+) -> None:
+    """Deleting an account takes it off every ratings board with its rating and history; the
+    rating its games gave the others stays (docs/LOBBY.md "Ratings")."""
+    table_id, ada, bob = rated_table(app, "gin", [HUMAN, HUMAN])
+    t = ada_plays_bob_is_gone(rdb, clock, table_id, ada, tables.TIMEOUT_RESIGN)
+    assert t["status"] == "finished"
+    after = {c["seat"]: c["after"] for c in t["rating_changes"]}
+    board = ada.get("/api/ratings/gin?provisional=true").get_json()
+    assert [e["name"] for e in board["entries"]] == ["Ada", "Bob"]
+    assert bob.delete("/api/account", json={}).status_code == 200
+    board = ada.get("/api/ratings/gin?provisional=true").get_json()
+    assert [(e["name"], e["rating"]) for e in board["entries"]] == [("Ada", after[0])]
+    assert board["total"] == 1
+    kept = [k for k in rdb.scan_iter(keys.rating("gin", "*")) if rdb.hget(k, "name") == "Bob"]
+    assert kept == []
+    mine = ada.get("/api/me/stats").get_json()["ratings"]["gin"]
+    assert mine["rating"] == after[0] and mine["games"] == 1
+
+
 def test_a_casual_game_moves_no_rating_and_nobody_is_resigned(
     app: Flask, rdb: redis.Redis[str], clock: Clock
 ) -> None:

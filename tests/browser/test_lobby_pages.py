@@ -2,26 +2,31 @@
 each signed up with a passkey (a virtual authenticator), meet through the quick match on
 ``/spielen``, sit at a rated Gin table, see each other's rating, talk in fixed phrases and mute
 one another, and after the match see the ratings move, at the table, on the board and in their
-statistics."""
+statistics; three meet at a rated Pik Dame table, one closes its browser and is resigned by the
+turn timer's rule."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from service.tables import store as tables
 from tests.support.browser_stack import Stack
+from tests.support.lobby import moves_for, timer_plays
 from tests.support.virtual_passkeys import virtual_authenticator
 
 
 @pytest.fixture
 def strangers(browser: Browser, stack: Stack) -> Iterator[list[BrowserContext]]:
-    """Two fresh profiles on http://localhost:PORT (passkeys need a domain, not an IP)."""
+    """Three fresh profiles on http://localhost:PORT (passkeys need a domain, not an IP)."""
     base = stack.base_url.replace("127.0.0.1", "localhost")
     contexts = [
         browser.new_context(base_url=base, viewport={"width": 1280, "height": 900})
-        for _ in range(2)
+        for _ in range(3)
     ]
     yield contexts
     for ctx in contexts:
@@ -41,11 +46,17 @@ def signed_up(ctx: BrowserContext, name: str, errors: list[str]) -> Page:
 
 
 def ask_for_rated_gin(page: Page) -> None:
+    ask_for_rated(page, "gin")
+
+
+def ask_for_rated(page: Page, game: str, seats: int = 2) -> None:
     page.goto("/spielen")
     page.wait_for_selector("body[data-ready='1']")
     expect(page.locator("#lobby-online")).not_to_be_empty()  # the lobby's stream answered
-    page.select_option("#match-game", "gin")
-    expect(page.locator("#match-seats option")).to_have_count(1)  # G2: a duel
+    page.select_option("#match-game", game)
+    if game == "gin":
+        expect(page.locator("#match-seats option")).to_have_count(1)  # G2: a duel
+    page.select_option("#match-seats", str(seats))
     page.check("#match-rated")
     page.uncheck("#match-bots")  # keep waiting for a person
     page.click("#match-button")
@@ -147,4 +158,69 @@ def test_a_public_table_shows_in_the_lobby_live_and_is_joined_in_one_click(
         expect(page.locator(".talk-phrase")).to_have_count(5)
     for page in pages:
         page.context.close()
+    assert errors == []
+
+
+def play_turn(page: Page, table: dict[str, Any]) -> None:
+    """The seat's own move at its turn, as the page's player sends it (its session)."""
+    for move in moves_for(table):
+        answer = page.request.post(
+            f"/api/tables/{table['id']}/moves", data={"move": move, "seq": table["seq"]}
+        )
+        if answer.ok:
+            return
+        assert answer.status == 422, answer.text()
+    raise AssertionError(f"no move found in {table['view']}")
+
+
+def test_three_strangers_play_rated_pik_dame_and_one_who_leaves_is_resigned(
+    strangers: list[BrowserContext], stack: Stack
+) -> None:
+    """Three browsers meet by quick match at a rated 3-seat Pik Dame table; one closes its
+    browser mid-game, the turn timer plays its turns (run at each deadline on the app's clock)
+    and at the third in a row resigns it (docs/LOBBY.md "Leaving a rated game"): the others see
+    the seat marked as resigned and every account's rating change."""
+    errors: list[str] = []
+    names = ["Lobby Ann", "Lobby Ben", "Lobby Cem"]
+    pages = [signed_up(ctx, name, errors) for ctx, name in zip(strangers, names, strict=True)]
+    for page in pages:
+        ask_for_rated(page, "pikdame", 3)
+    for page in pages:
+        page.wait_for_url("**/tables/**", timeout=60_000)
+        page.wait_for_selector("body[data-ready='1']")
+    table_id = pages[0].url.rsplit("/", 1)[-1].split("?")[0]
+    seat_of = {}
+    for page in pages:
+        assert page.url.rsplit("/", 1)[-1].split("?")[0] == table_id
+        table = page.request.get(f"/api/tables/{table_id}").json()["table"]
+        assert table["rated"] is True and table["game"] == "pikdame"
+        seat_of[table["seat"]] = page
+    leaver = pages[2]
+    gone = next(seat for seat, page in seat_of.items() if page is leaver)
+    strangers[2].close()  # Cem closes the browser mid-game
+
+    rdb: redis.Redis[str] = redis.Redis.from_url(stack.redis_url, decode_responses=True)
+    watcher = pages[0]
+    timer = 0
+    for _ in range(400):
+        table = watcher.request.get(f"/api/tables/{table_id}").json()["table"]
+        if table["status"] == "finished":
+            break
+        turn = table["turn"]
+        if turn == gone:
+            timer_plays(rdb, stack.clock, table_id)
+            timer += 1
+        else:
+            mover = seat_of[turn]
+            play_turn(mover, mover.request.get(f"/api/tables/{table_id}").json()["table"])
+    rdb.close()
+    assert table["status"] == "finished" and table["forfeits"] == [gone]
+    assert timer == tables.TIMEOUT_RESIGN
+    for page in pages[:2]:
+        mark = page.locator(f".talk-seat[data-seat='{gone}'] .talk-forfeit")
+        expect(mark).to_have_text("aufgegeben (Zeit abgelaufen)")
+        expect(page.locator("#rating-changes li")).to_have_count(3)
+    changes = {c["seat"]: c for c in table["rating_changes"]}
+    assert sorted(c["name"] for c in changes.values()) == sorted(names)
+    assert changes[gone]["change"] < 0  # a forfeit is last place
     assert errors == []

@@ -35,10 +35,12 @@ export function createTalk(tableId, nameOf) {
   function seatRow(seat, n) {
     const muted = (table.muted || []).includes(n);
     const other = table.seat !== null && n !== table.seat && seat.kind === "human" && seat.name;
-    return h("li", { class: "talk-seat", dataset: { seat: String(n), away: seat.away ? "1" : "0" } },
+    const forfeit = (table.forfeits || []).includes(n) ? "1" : "0";
+    return h("li", { class: "talk-seat", dataset: { seat: String(n), away: seat.away ? "1" : "0", forfeit } },
       h("span", { class: "talk-name", text: nameOf(n) }),
       h("span", { class: "talk-rating", text: ratingText(seat) }),
       seat.away ? h("span", { class: "talk-away", text: t("lobby.away") }) : null,
+      forfeit === "1" ? h("span", { class: "talk-forfeit", text: t("talk.forfeit") }) : null,
       other ? h("button", {
         type: "button", class: "button small talk-mute", "aria-pressed": muted ? "true" : "false",
         dataset: { seat: String(n) }, onclick: () => toggleMute(n, !muted),

@@ -534,12 +534,13 @@ def rematch_table(path: TablePath) -> Response:
 def say_phrase(path: TablePath, body: PhraseBody) -> Response:
     """Say one of the fixed phrases to the table (docs/LOBBY.md "Table talk"): every seat's
     stream sends it (``event: phrase``) unless that seat muted yours. No free text. 429
-    ``phrase_too_soon`` within 3 s of your seat's last phrase."""
+    ``phrase_too_soon`` within 3 s of your seat's last phrase (``error.retry_after_ms``: how
+    long until the next, besides ``Retry-After`` in whole seconds)."""
     table, seat = _seated(path.table_id)
     try:
         said = talk.say(get_redis(), table.id, seat, body.phrase, _lifetimes().finished, _now_ms())
     except PhraseTooSoon as e:
-        response = error_response(429, "phrase_too_soon", str(e))
+        response = error_response(429, "phrase_too_soon", str(e), retry_after_ms=e.wait_ms)
         response.headers["Retry-After"] = str(max(1, -(-e.wait_ms // 1000)))
         return response
     return jsonify({"phrase": said})

@@ -91,6 +91,9 @@ def test_strangers_meet_by_quick_match_play_rated_gin_and_see_ratings_move(
     ada.click(".talk-phrase[data-phrase='hello']")
     expect(bo.locator(".talk-heard")).to_contain_text("Hallo")
     expect(ada.locator(".talk-heard")).to_contain_text("Hallo")
+    ada.click(".talk-phrase[data-phrase='thanks']")  # too soon: the buttons rest, counting down
+    expect(ada.locator("#talk-error")).to_contain_text("Nächster Satz in")
+    expect(ada.locator(".talk-phrase[data-phrase='thanks']")).to_be_disabled()
     mute = bo.locator(".talk-mute")
     mute.click()
     expect(mute).to_have_attribute("aria-pressed", "true")

@@ -162,6 +162,7 @@ def test_phrases_are_fixed_rate_limited_and_muted(
     again = ada.post(f"/api/tables/{table_id}/phrases", json={"phrase": "thanks"})
     assert again.status_code == 429 and again.get_json()["error"]["code"] == "phrase_too_soon"
     assert again.headers["Retry-After"] == "3"
+    assert again.get_json()["error"]["retry_after_ms"] == 3000  # the clock stood still
     for bad in ({"phrase": "you idiot"}, {"phrase": ""}, {"text": "hi"}, {"phrase": 1}):
         response = bob.post(f"/api/tables/{table_id}/phrases", json=bad)
         assert response.status_code in (400, 422), bad

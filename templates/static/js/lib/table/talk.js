@@ -70,13 +70,28 @@ export function createTalk(tableId, nameOf) {
     })));
   }
 
+  // After 429 phrase_too_soon: the phrase buttons rest, with the seconds left, until the next
+  // phrase may go (the answer's retry_after_ms).
+  function rest(ms) {
+    const until = Date.now() + ms;
+    const buttons = [...document.querySelectorAll(".talk-phrase")];
+    const tick = () => {
+      const left = Math.ceil((until - Date.now()) / 1000);
+      buttons.forEach((b) => { b.disabled = left > 0; });
+      $("#talk-error").textContent = left > 0 ? t("talk.wait", { s: left }) : "";
+      if (left > 0) setTimeout(tick, 250);
+    };
+    tick();
+  }
+
   async function say(phrase) {
     $("#talk-error").textContent = "";
     try {
       const answer = await sayPhrase(tableId, phrase);
       hear(answer.phrase);
     } catch (e) {
-      $("#talk-error").textContent = explain(e);
+      if (e.code === "phrase_too_soon" && e.detail.retry_after_ms > 0) rest(e.detail.retry_after_ms);
+      else $("#talk-error").textContent = explain(e);
     }
   }
 

@@ -63,7 +63,7 @@ def ask_for_rated(page: Page, game: str, seats: int = 2) -> None:
 
 
 def test_strangers_meet_by_quick_match_play_rated_gin_and_see_ratings_move(
-    strangers: list[BrowserContext],
+    strangers: list[BrowserContext], stack: Stack
 ) -> None:
     errors: list[str] = []
     ada = signed_up(strangers[0], "Lobby Ada", errors)
@@ -100,9 +100,24 @@ def test_strangers_meet_by_quick_match_play_rated_gin_and_see_ratings_move(
     seen_by_bo = bo.request.get(f"/api/tables/{table_id}").json()["table"]
     assert seen_by_bo["muted"] == [1 - seen_by_bo["seat"]]
 
-    # Both agree to end the match (R8's resignation); the rated table settles the ratings.
-    for page in (ada, bo):
-        assert page.request.post(f"/api/tables/{table_id}/resign", data={}).ok
+    # The match is played to its end (G2: to 100), the timer playing now and then a turn of a
+    # slow player (never three in a row: no forfeit); the rated table settles the ratings.
+    seat_of = {
+        p.request.get(f"/api/tables/{table_id}").json()["table"]["seat"]: p for p in (ada, bo)
+    }
+    rdb: redis.Redis[str] = redis.Redis.from_url(stack.redis_url, decode_responses=True)
+    for turn_no in range(3000):
+        table = ada.request.get(f"/api/tables/{table_id}").json()["table"]
+        if table["status"] == "finished":
+            break
+        if turn_no % 5 == 4:
+            timer_plays(rdb, stack.clock, table_id)
+        else:
+            mover = seat_of[table["turn"]]
+            play_turn(mover, mover.request.get(f"/api/tables/{table_id}").json()["table"])
+    rdb.close()
+    assert table["status"] == "finished" and not table.get("forfeits")
+    assert max(table["result"]["totals"]) >= 100, table["result"]
     for page in (ada, bo):
         expect(page.locator("#rating-changes li")).to_have_count(2)
     changes = ada.request.get(f"/api/tables/{table_id}").json()["table"]["rating_changes"]

@@ -15,7 +15,7 @@ from service.common import clock, keys
 from service.dailies import analyses, models, present, queue, ranking, store, verdicts
 from service.dailies.models import AnalysisQuery, AttemptPath, MoveBody, WaitQuery
 from service.errors import ApiError, NoHint
-from service.web import identity, outputs
+from service.web import identity, outputs, pending
 from service.web.apidoc import api_blueprint
 from service.web.limits import counted_read, limit_moves, read_pipeline
 from service.web.redisconn import (
@@ -241,14 +241,7 @@ def get_analysis(path: AttemptPath, query: AnalysisQuery) -> Response:
     part = asked[word] or 1
     if part > daily.daily_parts(attempt.played):
         raise ApiError(404, f"unknown_{word}", f"the game has no such {word}")
-    text = analyses.cached(get_redis(), attempt, query.mode, part)
-    if text is not None:
-        response = Response(text, mimetype="application/json")
-    elif analyses.enqueue(get_analysis_queue(), attempt, query.mode, part) == "failed":
-        raise ApiError(503, "analysis_failed", "the analysis failed: ask again to retry it")
-    else:
-        response = jsonify({"status": "queued"})
-        response.status_code = 202
-        response.headers["Retry-After"] = "1"
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    return pending.analysis_answer(
+        analyses.cached(get_redis(), attempt, query.mode, part),
+        lambda: analyses.enqueue(get_analysis_queue(), attempt, query.mode, part),
+    )

@@ -36,7 +36,7 @@ from service.tables.models import (
 from service.tables.reads import events_doc, table_doc
 from service.tables.store import Changed, Lifetimes, Sitter, Table
 from service.tables.stream import caps, stream
-from service.web import idempotency, identity, limits, outputs
+from service.web import idempotency, identity, limits, outputs, pending
 from service.web.apidoc import api_blueprint
 from service.web.envelope import error_response
 from service.web.inputs import NameBody
@@ -352,17 +352,10 @@ def get_table_analysis(path: TablePath, query: TableAnalysisQuery) -> Response:
     except TableError as e:
         raise ApiError(e.status, e.code, e.message) from None
     assert part is not None  # check refused a missing one
-    text = analyses.cached(get_redis(), table, part, analysed, query.mode)
-    if text is not None:
-        response = Response(text, mimetype="application/json")
-    elif analyses.enqueue(get_analysis_queue(), table, part, analysed, query.mode) == "failed":
-        raise ApiError(503, "analysis_failed", "the analysis failed: ask again to retry it")
-    else:
-        response = jsonify({"status": "queued"})
-        response.status_code = 202
-        response.headers["Retry-After"] = "1"
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    return pending.analysis_answer(
+        analyses.cached(get_redis(), table, part, analysed, query.mode),
+        lambda: analyses.enqueue(get_analysis_queue(), table, part, analysed, query.mode),
+    )
 
 
 @bp.post(

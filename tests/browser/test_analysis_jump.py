@@ -11,24 +11,10 @@ from playwright.sync_api import Page, expect
 
 from tests.support.browser_stack import Stack
 from tests.support.gin_daily import play_gin_to_end
+from tests.support.page_flows import patient_call
 from tests.support.player import play_to_end
 
 ANALYSIS_TIMEOUT_MS = 120_000
-
-
-def caller(page: Page) -> Any:
-    """The page's own API calls (its session: the attempt's owner), waiting out the front's rate
-    limit (429) as a player would."""
-
-    def call(method: str, path: str, body: dict[str, Any] | None) -> tuple[int, Any]:
-        for _ in range(100):
-            answer = page.request.fetch(path, method=method, data=body)
-            if answer.status != 429:
-                return answer.status, answer.json()
-            page.wait_for_timeout(1000 * int(answer.headers.get("retry-after", "1")))
-        raise AssertionError(f"{path}: rate limited")
-
-    return call
 
 
 def wait_for_analysis(page: Page, path: str) -> Any:
@@ -52,7 +38,7 @@ def test_a_marked_move_jumps_to_its_position_and_shows_the_better_move(
     assert made.status == 201, made.text()
     attempt_id = made.json()["attempt"]["id"]
 
-    call = caller(page)
+    call = patient_call(page)
     # a player who never melds (R4.2) and throws the costliest card: the analyst marks it
     play_to_end(call, attempt_id, use_hints=False)
     status, verdict = call("GET", f"/api/attempts/{attempt_id}/verification?wait=20", None)
@@ -97,7 +83,7 @@ def test_a_gin_hands_marked_move_jumps_to_its_position(page: Page, stack: Stack)
     assert made.status == 201, made.text()
     attempt_id = made.json()["attempt"]["id"]
 
-    call = caller(page)
+    call = patient_call(page)
     play_gin_to_end(call, attempt_id)
     status, verdict = call("GET", f"/api/attempts/{attempt_id}/verification?wait=20", None)
     assert status == 200 and verdict["verification"]["status"] == "verified", verdict

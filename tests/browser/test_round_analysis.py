@@ -8,6 +8,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.support.browser_stack import Stack
+from tests.support.page_flows import patient_call
 from tests.support.tables import play_turn
 
 HUMAN: dict[str, Any] = {"kind": "human"}
@@ -16,13 +17,7 @@ HUMAN: dict[str, Any] = {"kind": "human"}
 def test_a_round_result_analyses_your_seats_round(page: Page, stack: Stack) -> None:
     page.goto("/")
 
-    def call(method: str, path: str, body: dict[str, Any] | None) -> tuple[int, Any]:
-        for _ in range(100):
-            answer = page.request.fetch(path, method=method, data=body)
-            if answer.status != 429:
-                return answer.status, answer.json()
-            page.wait_for_timeout(1000 * int(answer.headers.get("retry-after", "1")))
-        raise AssertionError(f"{path}: rate limited")
+    call = patient_call(page)
 
     status, made = call(
         "POST",

@@ -33,6 +33,21 @@ def wait_verified(page: Page) -> tuple[int, int]:
     return int(score_text.replace(".", "").replace(",", "")), rank
 
 
+def patient_call(page: Page) -> Any:
+    """A ``call(method, path, body)`` with the page's own session (its player) that waits out
+    the front's rate limit (429, ``Retry-After``) as a player would."""
+
+    def call(method: str, path: str, body: dict[str, Any] | None) -> tuple[int, Any]:
+        for _ in range(100):
+            answer = page.request.fetch(path, method=method, data=body)
+            if answer.status != 429:
+                return answer.status, answer.json()
+            page.wait_for_timeout(1000 * int(answer.headers.get("retry-after", "1")))
+        raise AssertionError(f"{path}: rate limited")
+
+    return call
+
+
 def api_call(page: Page) -> Any:
     """A ``call(method, path, body)`` for :func:`tests.support.player.play_to_end` that goes through
     the real server with the page's own session cookie (so the page may then show the attempt)."""

@@ -20,6 +20,8 @@ BENCHES = {
     "engine": ["bench.bench_engine", "--ref-python", "var/refvenv/bin/python"],
     "bots": ["bench.bench_bots"],
     "gin": ["bench.bench_gin", "--ref-python", "var/refvenv/bin/python"],
+    # random Gin hands: ours beside OpenSpiel's and RLCard's game, same work, same run
+    "gin_playouts": ["bench.bench_gin_playouts", "--ref-python", "var/refvenv/bin/python"],
     # the Gin daily's verification as the worker runs it, beside Pik Dame's daily
     "gin_daily": ["bench.bench_gin_daily"],
     # the move-by-move analysis (docs/ANALYSIS.md) beside each record's verification, same run

@@ -59,14 +59,24 @@ def to_mask(cards: Iterable[int]) -> int:
     return mask
 
 
+#: Per suit, indexed by the suit's 13-bit part of a mask: its ranks (0 … 12, ascending) and
+#: their points. Lookups four at a time replace a bit loop on the playouts' hottest path.
+_SUIT_RANKS: Final = tuple(tuple(r for r in range(13) if bits >> r & 1) for bits in range(1 << 13))
+_SUIT_POINTS: Final = tuple(sum(min(r + 1, 10) for r in ranks) for ranks in _SUIT_RANKS)
+_SUIT_CARDS: Final = tuple(
+    tuple(tuple(s * 13 + r for r in ranks) for ranks in _SUIT_RANKS) for s in range(4)
+)
+
+
 def from_mask(mask: int) -> list[int]:
     """The cards of a mask in canonical order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    spades, hearts, diamonds, clubs = _SUIT_CARDS
+    return [
+        *spades[mask & 0x1FFF],
+        *hearts[mask >> 13 & 0x1FFF],
+        *diamonds[mask >> 26 & 0x1FFF],
+        *clubs[mask >> 39 & 0x1FFF],
+    ]
 
 
 def points(cards: Iterable[int]) -> int:
@@ -74,7 +84,14 @@ def points(cards: Iterable[int]) -> int:
 
 
 def mask_points(mask: int) -> int:
-    return sum(POINTS[c] for c in from_mask(mask))
+    """The points of a mask's cards (G6 deadwood values)."""
+    table = _SUIT_POINTS
+    return (
+        table[mask & 0x1FFF]
+        + table[mask >> 13 & 0x1FFF]
+        + table[mask >> 26 & 0x1FFF]
+        + table[mask >> 39 & 0x1FFF]
+    )
 
 
 __all__ = [

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from engine.core.errors import EngineError, IllegalMoveError
 from engine.gin import position
-from engine.gin.cards import NAMES, from_mask, to_mask
+from engine.gin.cards import NAMES, from_mask, mask_points, to_mask
 from engine.gin.deal import deal
 from engine.gin.errors import CODES
 from engine.gin.melds import (
@@ -24,6 +24,8 @@ from engine.gin.melds import (
     layoff_options,
     meld_collections,
     meld_names,
+    meldable,
+    min_deadwood,
 )
 from engine.gin.moves import Move, parse_move
 from engine.gin.rules import (
@@ -47,6 +49,14 @@ _PHASES_OF: Final = {
     "knock": ("discard",),
     "defend": ("defend",),
 }
+
+
+#: The moves without a choice in them, built once (moves are immutable values).
+_TAKE: Final = Move("take")
+_PASS: Final = Move("pass")
+_DRAW: Final = Move("draw")
+_RESIGN: Final = Move("resign")
+_DISCARDS: Final = tuple(Move("discard", c) for c in range(52))
 
 
 def _illegal(code: str, message: str, move: Move) -> IllegalMoveError:
@@ -343,24 +353,27 @@ class HandState:
             return []
         phase = self.phase
         if phase == "upcard":
-            moves = [Move("take"), Move("pass")]  # the upcard phase is the hand's first take
-        elif phase == "draw":
-            may_take = not self.must_draw and self.takes < MAX_TAKES and bool(self.discard)
-            moves = [Move("draw")] + ([Move("take")] if may_take else [])
-        elif phase == "discard":
-            moves = list(self._discards_and_knocks())
-        else:
-            moves = list(self._defences())
-        moves.append(Move("resign"))
+            return [_TAKE, _PASS, _RESIGN]  # the upcard phase is the hand's first take
+        if phase == "draw":
+            if not self.must_draw and self.takes < MAX_TAKES and self.discard:
+                return [_DRAW, _TAKE, _RESIGN]
+            return [_DRAW, _RESIGN]
+        moves = list(self._discards_and_knocks() if phase == "discard" else self._defences())
+        moves.append(_RESIGN)
         return moves
 
     def _discards_and_knocks(self) -> Iterator[Move]:
         hand = self.hands[self.turn]
         cards = [c for c in from_mask(hand) if c != self.taken]
         for c in cards:
-            yield Move("discard", c)
+            yield _DISCARDS[c]
+        # A card outside every meld of the hand is outside every meld of the hand without the
+        # discard too: its points are deadwood in any knock. Most hands of a playout stop here.
+        loose = hand & ~meldable(hand)
         for c in cards:
             rest = hand & ~(1 << c)
+            if mask_points(rest & loose) > KNOCK_LIMIT or min_deadwood(rest) > KNOCK_LIMIT:
+                continue
             for melds in meld_collections(rest):
                 if deadwood_of(rest, melds) <= KNOCK_LIMIT:
                     yield Move("knock", c, tuple(tuple(from_mask(m)) for m in melds))

@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in sides:
         hands, per = median(name, 0), median(name, 1)
         ratio = f"{ours / hands:.2f}x" if ours and hands else "n/a"
-        if name.startswith("ours"):
+        if name == "ours (engine.gin)":
             ratio = "1.00x" if ours else "n/a"
         all_runs = ", ".join(f"{r[0]:,.0f}" for r in runs[name]) or "did not run"
         lines.append(

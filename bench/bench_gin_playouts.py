@@ -15,6 +15,12 @@ a search does). OpenSpiel: ``new_initial_state`` and uniform random actions, its
 sets differ by design (OpenSpiel knocks, then lays out meld by meld; we declare a knock's melds
 in one move), so hands per second is the comparable figure; moves per hand are shown beside it.
 
+Validated replay, the verifier's work, on the same kind of hands: 200 random hands are played
+first (untimed) and kept as records, then replayed over and over. Ours: deal from the seed, then
+:meth:`HandState.push` of every move's text (parsed, checked completely, applied). OpenSpiel: a new
+state and ``apply_action_with_legality_check`` of every recorded action, deal included. RLCard's
+game has no replay from a record, so it has no figure there.
+
 With ``--before-rev``, the engine of that commit (exported by ``bench_engine.export_tree``) plays
 the same hands too, so a change is measured beside what it replaced. Every side runs for the same
 seconds in its own process, alternating, so that noise on the
@@ -36,12 +42,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "gin_playouts.md"
 COMMAND = ".venv/bin/python -m bench.bench_gin_playouts"
+OURS_NAME = "ours (engine.gin)"
 
 OURS = """
 import hashlib, json, random, sys, time
 sys.path.insert(0, sys.argv[1])
 from engine.gin import HandState
 seconds = float(sys.argv[2])
+REPLAYED = 200
 rng = random.Random(1)
 hands = moves = 0
 t = time.perf_counter()
@@ -54,13 +62,31 @@ while time.perf_counter() - t < seconds:
         moves += 1
     hands += 1
 elapsed = time.perf_counter() - t
-print(json.dumps([hands / elapsed, moves / hands]))
+records = []
+for k in range(REPLAYED):
+    seed = hashlib.sha256(b"replay/%d" % k).digest()
+    state = HandState.new(seed, 1, k % 2)
+    while state.outcome is None:
+        legal = state.legal_moves()
+        legal.pop()
+        state.push(legal[rng.randrange(len(legal))])
+    records.append((seed, k % 2, [text for _, text in state.history]))
+replayed = 0
+t = time.perf_counter()
+while time.perf_counter() - t < seconds:
+    seed, dealer, texts = records[replayed % REPLAYED]
+    state = HandState.new(seed, 1, dealer)
+    for text in texts:
+        state.push(text)
+    replayed += 1
+print(json.dumps([hands / elapsed, moves / hands, replayed / (time.perf_counter() - t)]))
 """
 
 OPENSPIEL = """
 import json, random, sys, time
 import pyspiel
 seconds = float(sys.argv[2])
+REPLAYED = 200
 rng = random.Random(1)
 game = pyspiel.load_game("gin_rummy")
 hands = moves = 0
@@ -77,13 +103,32 @@ while time.perf_counter() - t < seconds:
             moves += 1
     hands += 1
 elapsed = time.perf_counter() - t
-print(json.dumps([hands / elapsed, moves / hands]))
+records = []
+for k in range(REPLAYED):
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            outcomes = s.chance_outcomes()
+            s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+    records.append(s.history())
+replayed = 0
+t = time.perf_counter()
+while time.perf_counter() - t < seconds:
+    s = game.new_initial_state()
+    for action in records[replayed % REPLAYED]:
+        s.apply_action_with_legality_check(action)
+    replayed += 1
+print(json.dumps([hands / elapsed, moves / hands, replayed / (time.perf_counter() - t)]))
 """
 
 RLCARD = """
 import json, random, sys, time
 from rlcard.games.gin_rummy.game import GinRummyGame
 seconds = float(sys.argv[2])
+REPLAYED = 200
 rng = random.Random(1)
 game = GinRummyGame()
 game.np_random.seed(1)
@@ -97,15 +142,15 @@ while time.perf_counter() - t < seconds:
         moves += 1
     hands += 1
 elapsed = time.perf_counter() - t
-print(json.dumps([hands / elapsed, moves / hands]))
+print(json.dumps([hands / elapsed, moves / hands, None]))
 """
 
 
 def run_side(
     python: str, code: str, seconds: float, tree: Path = ROOT
-) -> tuple[float, float] | None:
-    """One timed run of one side in a fresh interpreter: (hands/s, moves per hand), or None if
-    that side cannot run here."""
+) -> tuple[float, float, float | None] | None:
+    """One timed run of one side in a fresh interpreter: (playout hands/s, moves per hand,
+    replayed hands/s or None), or None if that side cannot run here."""
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     try:
         out = subprocess.run(
@@ -116,8 +161,8 @@ def run_side(
             check=True,
             env=env,
         )
-        hands, moves = json.loads(out.stdout.strip().splitlines()[-1])
-        return float(hands), float(moves)
+        hands, moves, replayed = json.loads(out.stdout.strip().splitlines()[-1])
+        return float(hands), float(moves), None if replayed is None else float(replayed)
     except (OSError, subprocess.SubprocessError, ValueError, IndexError):
         return None
 
@@ -130,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args(argv)
 
-    sides = {"ours (engine.gin)": (sys.executable, OURS, ROOT)}
+    sides = {OURS_NAME: (sys.executable, OURS, ROOT)}
     if args.before_rev:
         from bench.bench_engine import export_tree
 
@@ -139,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.ref_python:
         sides["OpenSpiel gin_rummy (C++)"] = (args.ref_python, OPENSPIEL, ROOT)
         sides["RLCard gin rummy game (Python)"] = (args.ref_python, RLCARD, ROOT)
-    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
+    runs: dict[str, list[tuple[float, float, float | None]]] = {name: [] for name in sides}
     for _ in range(args.repeats):  # alternating: every side sees the same noise
         for name, (python, code, where) in sides.items():
             result = run_side(python, code, args.seconds, where)
@@ -147,33 +192,42 @@ def main(argv: list[str] | None = None) -> int:
                 runs[name].append(result)
 
     def median(name: str, i: int) -> float | None:
-        values = [r[i] for r in runs[name]]
+        values = [v for r in runs[name] if (v := r[i]) is not None]
         return statistics.median(values) if values else None
 
-    ours = median("ours (engine.gin)", 0)
+    def fmt(x: float | None, spec: str = ",.0f") -> str:
+        return "n/a" if x is None else format(x, spec)
+
+    def ratio(mine: float | None, theirs: float | None) -> str:
+        return f"{mine / theirs:.2f}x" if mine and theirs else "n/a"
+
+    ours, ours_replay = median(OURS_NAME, 0), median(OURS_NAME, 2)
     lines = [
-        "## Gin random playouts: whole random hands per second, same work on every side",
+        "## Gin random playouts and validated replay: whole hands per second, same work on "
+        "every side",
         "",
         f"Command: `{' '.join([COMMAND, *(argv if argv is not None else sys.argv[1:])])}`",
         f"Machine: {platform.python_implementation()} {platform.python_version()}, "
         f"{platform.machine()}, one core per side, {args.repeats} alternating repeats of "
-        f"{args.seconds:g} s per side, each in its own process; medians. Load average after the "
-        f"run: {', '.join(f'{x:.1f}' for x in os.getloadavg())}.",
-        "Each hand: a fresh deal, then uniform random legal moves for both seats until it ends "
-        "(no views, no observations; OpenSpiel's chance actions are its deal).",
+        f"{args.seconds:g} s per side and figure, each side in its own process; medians. Load "
+        f"average after the run: {', '.join(f'{x:.1f}' for x in os.getloadavg())}.",
+        "Playout: a fresh deal, then uniform random legal moves for both seats until the hand "
+        "ends (no views, no observations; OpenSpiel's chance actions are its deal). Replay: 200 "
+        "such hands kept as records and replayed with every move checked (ours: the moves' "
+        "texts pushed on the dealt state; OpenSpiel: `apply_action_with_legality_check`).",
         "",
-        "| implementation | hands/s (median) | moves per hand | ours / it | all runs (hands/s) |",
-        "| --- | ---: | ---: | ---: | --- |",
+        "| implementation | playout hands/s | moves per hand | ours / it | replayed hands/s "
+        "| ours / it | all runs (playout hands/s) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for name in sides:
-        hands, per = median(name, 0), median(name, 1)
-        ratio = f"{ours / hands:.2f}x" if ours and hands else "n/a"
-        if name == "ours (engine.gin)":
-            ratio = "1.00x" if ours else "n/a"
+        hands, per, replayed = median(name, 0), median(name, 1), median(name, 2)
+        mine = name == OURS_NAME
         all_runs = ", ".join(f"{r[0]:,.0f}" for r in runs[name]) or "did not run"
         lines.append(
-            f"| {name} | {'n/a' if hands is None else f'{hands:,.0f}'} | "
-            f"{'n/a' if per is None else f'{per:.0f}'} | {ratio} | {all_runs} |"
+            f"| {name} | {fmt(hands)} | {fmt(per, '.0f')} | "
+            f"{'1.00x' if mine else ratio(ours, hands)} | {fmt(replayed)} | "
+            f"{'1.00x' if mine else ratio(ours_replay, replayed)} | {all_runs} |"
         )
     text = "\n".join(lines) + "\n"
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

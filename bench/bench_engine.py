@@ -1,16 +1,15 @@
-"""Engine throughput beside its reference points, measured side by side in one run.
+"""Pik Dame's and Tausende's engine throughput beside an earlier release, side by side in one run.
 
-    .venv/bin/python -m bench.bench_engine [--before-rev 949ac3b] [--cpu] [--ref-python PY]
-        [--repeats 5]
+    .venv/bin/python -m bench.bench_engine [--before-rev 949ac3b] [--cpu] [--repeats 5]
 
 Measures validated record replay (moves/s), random legal 4-seat rounds (rounds/s), deals
 (deals/s) and the meld optimiser (hands/s) for our engine; with ``--before-rev`` also for the
 engine of an earlier commit (its tree exported to ``var/bench-before/<rev>`` with ``git
-archive``), so a refactor is compared with what it replaced; and, given a throwaway interpreter
-with ``open_spiel`` and ``rlcard``, OpenSpiel's C++ gin rummy (actions/s through its Python
-binding) and RLCard's pure-Python gin rummy (random games/s). Every tree is measured in its own
+archive``), doing the same work, so a change is compared with what it replaced. No other program
+plays Pik Dame, so its previous release is its reference (Gin's references, OpenSpiel and RLCard,
+are measured on Gin's own work by ``bench.bench_gin_playouts``). Every tree is measured in its own
 process, the runs alternating so that machine noise hits all alike. Writes
-``bench/results/engine.md``. Never a project dependency: the references live in their own venv.
+``bench/results/engine.md``.
 """
 
 from __future__ import annotations
@@ -107,48 +106,6 @@ def bench_deals(n: int) -> float:
     return n / (CLOCK[0]() - t)
 
 
-OPENSPIEL = """
-import time, random, pyspiel
-random.seed(1)
-game = pyspiel.load_game("gin_rummy")
-n = 0
-t = time.perf_counter()
-while time.perf_counter() - t < 2.0:
-    s = game.new_initial_state()
-    while not s.is_terminal():
-        if s.is_chance_node():
-            a = random.choice([o for o, _ in s.chance_outcomes()])
-        else:
-            a = random.choice(s.legal_actions())
-        s.apply_action(a)
-        n += 1
-print(n / (time.perf_counter() - t))
-"""
-
-RLCARD = """
-import time, rlcard
-from rlcard.agents import RandomAgent
-env = rlcard.make("gin-rummy", config={"seed": 1})
-env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
-n = 0
-t = time.perf_counter()
-while time.perf_counter() - t < 2.0:
-    env.run(is_training=False)
-    n += 1
-print(n / (time.perf_counter() - t))
-"""
-
-
-def _ref(python: str, code: str) -> float | None:
-    try:
-        out = subprocess.run(
-            [python, "-c", code], capture_output=True, text=True, timeout=120, check=True
-        )
-        return float(out.stdout.strip().splitlines()[-1])
-    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
-        return None
-
-
 def _median(runs: list[float | None]) -> float | None:
     values = [r for r in runs if r is not None]
     return statistics.median(values) if values else None
@@ -235,7 +192,6 @@ def _ratio(before: float | None, now: float | None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ref-python", default=None, help="interpreter with open_spiel, rlcard")
     parser.add_argument("--before-rev", default=None, help="also measure this commit's engine")
     parser.add_argument("--cpu", action="store_true", help="time our figures in CPU time")
     parser.add_argument("--repeats", type=int, default=5)
@@ -246,20 +202,14 @@ def main(argv: list[str] | None = None) -> int:
     trees = {"now": ROOT}
     if args.before_rev:
         trees = {f"before ({args.before_rev})": export_tree(args.before_rev), **trees}
-    refs: dict[str, str] = {}
-    if args.ref_python:
-        refs = {"OpenSpiel gin rummy actions/s": OPENSPIEL, "RLCard gin rummy games/s": RLCARD}
     runs: dict[str, dict[str, list[float | None]]] = {
         label: {f: [] for f in FIGURES} for label in trees
     }
-    ref_runs: dict[str, list[float | None]] = {name: [] for name in refs}
     for i in range(args.repeats):  # interleaved: every figure of every tree sees the same noise
         for label, tree in trees.items():
             measured = measure_tree(tree, args.records, args.rounds, i, args.cpu)
             for figure, value in measured.items():
                 runs[label][figure].append(value)
-        for name, code in refs.items():
-            ref_runs[name].append(_ref(args.ref_python, code))
     med = {label: {f: _median(v) for f, v in figs.items()} for label, figs in runs.items()}
     moves = sum(len(human_record(_seed(10_000 + k))["moves"]) for k in range(args.records))
 
@@ -299,23 +249,6 @@ def main(argv: list[str] | None = None) -> int:
     for label in labels:
         for figure in FIGURES:
             lines.append(f"- {label}, {figure}: {', '.join(_fmt(r) for r in runs[label][figure])}")
-    if refs:
-        ref_med = {name: _median(v) for name, v in ref_runs.items()}
-        goals = [
-            ("replay moves/s", 50_000, "OpenSpiel gin rummy actions/s"),
-            ("random rounds/s", 110, "RLCard gin rummy games/s"),
-        ]
-        lines += [
-            "",
-            "| ours | goal | reference | ours / reference |",
-            "| --- | ---: | ---: | ---: |",
-        ]
-        for ours, goal, ref_name in goals:
-            ref_value, ours_value = ref_med.get(ref_name), med["now"][ours]
-            ratio = "n/a" if not ref_value or not ours_value else f"{ours_value / ref_value:.2f}x"
-            lines.append(
-                f"| {ours} {_fmt(ours_value)} | {goal:,} | {ref_name} {_fmt(ref_value)} | {ratio} |"
-            )
     text = "\n".join(lines) + "\n"
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(text)

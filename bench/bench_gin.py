@@ -1,11 +1,14 @@
-"""Gin Rommé engine figures beside OpenSpiel's C++ ``gin_rummy``, measured side by side in one run.
+"""Gin Rommé engine figures: replay rate and the latencies of its hot paths.
 
-    .venv/bin/python -m bench.bench_gin [--ref-python var/refvenv/bin/python] [--repeats 5]
+    .venv/bin/python -m bench.bench_gin [--repeats 5]
+
+The comparison with other implementations on the same work (OpenSpiel's C++ ``gin_rummy`` and
+RLCard's game: random hands played and replayed) is ``bench.bench_gin_playouts``; this benchmark
+measures our own figures only.
 
 - record replay (moves/s): ``engine.gin.replay`` of whole-match records whose two seats are humans
   (their moves were chosen by the bots), so every move is parsed, checked and applied and every
-  hand dealt from the seed — beside OpenSpiel's C++ gin rummy applying uniform random actions
-  through its Python binding (a throwaway venv, never a project dependency), alternated;
+  hand dealt from the seed;
 - exact minimum deadwood of random 11-card hands, and of dense ones (11 of the 28 cards 3–9, full
   of overlapping melds), each with a cold memo: p50 / p99 / max;
 - the strong bot's decisions in strong-vs-plain matches: p50 / p99 / max;
@@ -28,7 +31,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from bench.bench_engine import OPENSPIEL, _median, _ref
+from bench.bench_engine import _median
 from engine.core.rng import Stream, shuffled
 from engine.gin import GinMatch, Seat, choose_move, min_deadwood, replay, to_mask, view
 from engine.gin.melds import _best
@@ -55,8 +58,7 @@ def bot_played(seed: bytes, seats: tuple[Seat, Seat]) -> dict[str, Any]:
 
 
 def replay_rate(records: list[dict[str, Any]], seconds: float = 2.0) -> float:
-    """Moves per second over whole-record replays, repeated for ``seconds`` (as long as an
-    OpenSpiel run, so one preemption weighs on both alike)."""
+    """Moves per second over whole-record replays, repeated for ``seconds``."""
     moves = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
@@ -127,7 +129,6 @@ def verify_times(records: list[dict[str, Any]]) -> Samples:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--ref-python", default=None, help="interpreter with open_spiel")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--records", type=int, default=30)
     parser.add_argument("--hands", type=int, default=20_000)
@@ -140,11 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     columns: dict[str, Callable[[], float | None]] = {
         "Gin record replay moves/s": lambda: replay_rate(records)
     }
-    if args.ref_python:
-        ref = args.ref_python
-        columns["OpenSpiel gin_rummy actions/s"] = lambda: _ref(ref, OPENSPIEL)
     runs: dict[str, list[float | None]] = {k: [] for k in columns}
-    for _ in range(args.repeats):  # interleaved: both see the same machine noise
+    for _ in range(args.repeats):
         for name, fn in columns.items():
             runs[name].append(fn())
     med = {k: _median(v) for k, v in runs.items()}
@@ -154,22 +152,20 @@ def main(argv: list[str] | None = None) -> int:
     ver = verify_times(daily)
 
     def fmt(x: float | None) -> str:
-        return "n/a (open_spiel not installed)" if x is None else f"{x:,.0f}"
+        return "n/a" if x is None else f"{x:,.0f}"
 
-    ours, theirs = med["Gin record replay moves/s"], med.get("OpenSpiel gin_rummy actions/s")
-    ratio = "n/a" if not ours or not theirs else f"{ours / theirs:.2f}x"
     lines = [
         "## Gin Rommé engine",
         "",
         f"Command: `{' '.join([COMMAND, *(argv if argv is not None else sys.argv[1:])])}`",
         f"Machine: {platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.machine()}, one core, {args.repeats} interleaved repeats; medians. "
+        f"{platform.machine()}, one core, {args.repeats} repeats; medians. "
         f"Load average after the run: {', '.join(f'{x:.1f}' for x in os.getloadavg())}.",
         f"Replay corpus: {len(records)} whole matches to 100 with two human seats whose moves "
         f"the bots chose, {moves} moves ({moves / len(records):.0f} per match); each replay "
-        "deals every hand from the seed and checks every move and the hand results and totals. "
-        "OpenSpiel: one hand of `gin_rummy` per game, uniform random legal actions (chance "
-        "included), 2 s per run; ours: the corpus replayed over and over for 2 s per run.",
+        "deals every hand from the seed and checks every move and the hand results and totals; "
+        "the corpus is replayed over and over for 2 s per run. Beside OpenSpiel and RLCard on "
+        "the same work: the Gin random playouts section (`bench.bench_gin_playouts`).",
         "",
         "| figure | median | all runs |",
         "| --- | ---: | --- |",
@@ -177,8 +173,6 @@ def main(argv: list[str] | None = None) -> int:
     for name in columns:
         lines.append(f"| {name} | {fmt(med[name])} | {', '.join(fmt(r) for r in runs[name])} |")
     lines += [
-        "",
-        f"Ours / OpenSpiel: {ratio} (goal: faster, in pure Python).",
         "",
         "Latencies: wall clock (what a caller waits on this shared 2-core machine, preemption "
         "included) and CPU time of the thread (the code's own cost).",

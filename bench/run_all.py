@@ -17,9 +17,10 @@ RESULTS = ROOT / "bench" / "results"
 NOTES = RESULTS / "notes"
 # Topic → the module that measures it, in the order BENCHMARKS.md lists them.
 BENCHES = {
-    "engine": ["bench.bench_engine", "--ref-python", "var/refvenv/bin/python"],
+    # Pik Dame and Tausende beside the engine before its package refactor, same work
+    "engine": ["bench.bench_engine", "--cpu", "--before-rev", "949ac3b"],
     "bots": ["bench.bench_bots"],
-    "gin": ["bench.bench_gin", "--ref-python", "var/refvenv/bin/python"],
+    "gin": ["bench.bench_gin"],
     # random Gin hands: ours beside OpenSpiel's and RLCard's game, same work, same run
     "gin_playouts": ["bench.bench_gin_playouts", "--ref-python", "var/refvenv/bin/python"],
     # the Gin daily's verification as the worker runs it, beside Pik Dame's daily

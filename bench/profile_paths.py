@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         "is no longer on the counted reads and the moves (they count in a round trip of their "
         "own, service/web/limits.py); *session cookie* is gone where no cookie is sent "
         "(service/web/sessions.py); the 304 row is answered before Flask "
-        "(service/dailies/unchanged.py). *Redis client* includes the time in the socket calls.",
+        "(service/dailies/early_views.py). *Redis client* includes the time in the socket calls.",
         "",
     ]
     if len(results) > 1:

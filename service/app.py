@@ -12,7 +12,7 @@ from typing import Any
 from service.common import config as settings
 from service.common import releases
 from service.dailies import verdicts
-from service.dailies.unchanged import UnchangedViews
+from service.dailies.early_views import EarlyViews
 from service.web import caching, compression, envelope, limits, logs, redisconn, routing, security
 from service.web.apidoc import ApiApp
 from service.web.proxies import TrustedProxies
@@ -32,7 +32,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     app.config.update({k: v for k, v in given.items() if k not in known})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.wsgi_app = TrustedProxies(  # type: ignore[method-assign]
-        UnchangedViews(app.wsgi_app, app), settings_of(app).proxies
+        EarlyViews(app.wsgi_app, app), settings_of(app).proxies
     )
     redisconn.init_app(app)
     # previous bot versions this install keeps: a game begun before a deploy goes on

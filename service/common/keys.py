@@ -67,6 +67,12 @@ def attempt(attempt_id: str) -> str:
     return f"{attempt_tag(attempt_id)}:attempt"
 
 
+def attempt_view(attempt_id: str) -> str:
+    """String: the owner's last rendered view of an attempt, "<entity tag>\n<JSON>" (a cache with
+    a time to live: service.dailies.store.save_view)."""
+    return f"{attempt_tag(attempt_id)}:view"
+
+
 def token(token_hash: str) -> str:
     """Which attempt a bearer token (by its SHA-256) belongs to."""
     return f"{PREFIX}:token:{token_hash}"

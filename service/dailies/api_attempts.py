@@ -12,7 +12,16 @@ import redis
 from flask import Response, current_app, jsonify, request
 
 from service.common import clock, keys
-from service.dailies import analyses, models, present, queue, ranking, store, verdicts
+from service.dailies import (
+    analyses,
+    early_views,
+    models,
+    present,
+    queue,
+    ranking,
+    store,
+    verdicts,
+)
 from service.dailies.models import AnalysisQuery, AttemptPath, MoveBody, WaitQuery
 from service.errors import ApiError, NoHint
 from service.web import identity, outputs, pending
@@ -94,7 +103,10 @@ def get_attempt(path: AttemptPath) -> Response:
     tag = present.version_tag(attempt, rank)
     if request.if_none_match.contains(tag):
         return _private(Response(status=304), tag)
-    return _private(jsonify({"attempt": _json(attempt, rank)}), tag)
+    response = jsonify({"attempt": _json(attempt, rank)})
+    if early_views.answers(attempt):
+        store.save_view(client, attempt.id, tag, response.get_data(as_text=True))
+    return _private(response, tag)
 
 
 def _private(response: Response, tag: str) -> Response:
@@ -173,10 +185,16 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
     # The view and the moves as seat 0 saw them (R10): a bot's face-down card stays hidden
     # (R4.3, G6), from the game just played (not parsed again).
     seat_view, seen = updated.daily.played_view(game, events)
+    rank = verified_rank(updated)
+    attempt_doc = present.attempt_json(updated, seat_view, rank)
     answer: dict[str, Any] = {
-        "attempt": present.attempt_json(updated, seat_view, verified_rank(updated)),
+        "attempt": attempt_doc,
         "events": [{"seat": s, "move": m} for s, m in seen],
     }
+    if early_views.answers(updated):
+        # The view a reload or poll asks next, rendered once here (GET /api/attempts/{id}'s body).
+        view = jsonify({"attempt": attempt_doc}).get_data(as_text=True)
+        store.save_view(client, attempt_id, present.version_tag(updated, rank), view)
     return jsonify(answer)
 
 

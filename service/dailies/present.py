@@ -39,7 +39,7 @@ def attempt_json(attempt: Attempt, seat_view: dict[str, Any], rank: int | None) 
 def version_tag(attempt: Attempt | AttemptHead, rank: int | None) -> str:
     """What :func:`attempt_json` depends on, as an entity tag: the record's length (the view
     follows from it), the verdict, and the rank once verified (others' verdicts move it).
-    (service.dailies.unchanged builds it too, for attempts without a rank.)"""
+    (service.dailies.early_views builds it too, for attempts without a rank.)"""
     return f"{attempt.id}.{attempt.seq}.{attempt.verification or '-'}.{rank or '-'}"
 
 

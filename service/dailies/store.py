@@ -147,6 +147,28 @@ class AttemptHead:
         )
 
 
+#: How long an attempt's rendered view stays for the read before Flask (service.dailies.
+#: early_views): long enough for the reload or poll that follows a move, short enough that the
+#: reset hour's hundreds of thousands of playing attempts hold one small view each for minutes,
+#: not the day. A read after that renders it again (and stores it).
+VIEW_TTL_S: Final = 300
+
+
+def save_view(client: redis.Redis[str], attempt_id: str, tag: str, body: str) -> None:
+    """Keep the owner's view ``body`` (the JSON answer of GET /api/attempts/{id}) as the view of
+    entity tag ``tag``; an older tag's view in its place is simply replaced."""
+    client.set(keys.attempt_view(attempt_id), f"{tag}\n{body}", ex=VIEW_TTL_S)
+
+
+def view_of(stored: str | None, tag: str) -> str | None:
+    """The stored view's body when it is the view of ``tag`` (the attempt's current version),
+    else None: a move or a verdict since it was stored makes it stale."""
+    if stored is None:
+        return None
+    stored_tag, _, body = stored.partition("\n")
+    return body if stored_tag == tag else None
+
+
 T = TypeVar("T")
 
 

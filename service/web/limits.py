@@ -412,7 +412,7 @@ def counted_read(view: Callable[P, R]) -> Callable[P, R]:
 @dataclass(frozen=True)
 class ReadCount:
     """The request's counter in a pipeline: ``check`` strips its results and refuses (429).
-    ``given``: the count was already taken before Flask (service.dailies.unchanged), not again."""
+    ``given``: the count was already taken before Flask (service.dailies.early_views), not again."""
 
     key: str | None
     amount: int
@@ -435,7 +435,7 @@ class ReadCount:
         return rest
 
 
-#: The WSGI environ key of a read's count taken before Flask (service.dailies.unchanged).
+#: The WSGI environ key of a read's count taken before Flask (service.dailies.early_views).
 PRECOUNTED: Final = "pikdame.read_count"
 
 

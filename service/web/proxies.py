@@ -8,7 +8,7 @@ then the nearest address in ``X-Forwarded-For`` that is not itself a trusted pro
 The shipped front (deploy/nginx/proxy.conf) adds the fixed security headers and the request id
 to every answer itself, a cached one included, and says so with ``X-Pikdame-Front: headers``.
 From a trusted proxy that header makes the app leave them out (service.web.security,
-service.web.logs, service.dailies.unchanged): a micro-cache hit then does not reread seven
+service.web.logs, service.dailies.early_views): a micro-cache hit then does not reread seven
 headers from its cache file,
 and none is sent twice. From anyone else it is dropped.
 """

@@ -421,8 +421,8 @@ def test_a_changed_document_is_never_served_stale(
 def test_a_private_304_is_never_served_from_nor_stored_in_the_cache(
     stack: tuple[Front, WebServer, Path],
 ) -> None:
-    """The attempt's 304 (service/dailies/unchanged.py answers it before Flask) passes nginx as any
-    private read: never cached, and the tag alone opens nothing."""
+    """The attempt's 304 (service/dailies/early_views.py answers it before Flask) passes nginx as
+    any private read: never cached, and the tag alone opens nothing."""
     front, _, log = stack
     created = start(front, "127.0.0.6")
     assert created.status == 201, created.body

@@ -1,22 +1,27 @@
-"""The attempt view's 304 before Flask: an API client's unchanged copy confirmed in one round trip.
+"""The attempt's view before Flask: an API client's read of its own attempt in one round trip.
 
-A client polling its attempt's view (``GET /api/attempts/{id}`` with ``If-None-Match`` and its
-bearer token) is mostly told "unchanged". Through Flask that answer cost three times a bare
-endpoint (routing, the request context, nine hooks, the models' validation: cProfile and
-bench/results/front.md); the goal is half of a bare endpoint's rate. This WSGI middleware
-answers exactly that case itself, with the answer Flask gives (same status, headers in the same
-order, the same request log line, the same read counter):
+A client reads its attempt's view (``GET /api/attempts/{id}`` with its bearer token) after a
+reload or while it polls: mostly the view it has (304) or the one its last move made. Through
+Flask that answer cost three times a bare endpoint (routing, the request context, nine hooks, the
+models' validation: cProfile and bench/results/front.md); the goal is half of a bare endpoint's
+rate. This WSGI middleware answers exactly those cases itself, with the answer Flask gives (same
+status, headers in the same order, the same body, the same request log line, the same read
+counter):
 
 - one pipelined round trip: the read's rate-limit count (service.web.limits' key for
-  ``attempts.get_attempt``) and the attempt's head (service.dailies.store.HEAD_FIELDS);
-- 304 only when the bearer token is the attempt's own and the client's tag is the current one
-  (service.dailies.present.version_tag: a verified ranked attempt's tag needs its rank, so it is
-  left to Flask).
+  ``attempts.get_attempt``), the attempt's head (service.dailies.store.HEAD_FIELDS) and its
+  stored view (service.dailies.store.save_view: rendered by the move that made it, or by
+  Flask's last 200);
+- only when the bearer token is the attempt's own, and not for a verified ranked attempt
+  (its tag and view hold its rank, which Flask reads from the rankings: :func:`answers`);
+- 304 when the client's tag is the current one (service.dailies.present.version_tag); 200 with
+  the stored body when the stored view is the current version's.
 
 Everything else goes on to Flask untouched, with the count already taken (``PRECOUNTED``): no
 credentials or someone else's (401/403), a session cookie (its player, account and generation
-are Flask's to read), a stale tag (the new view), a breached limit (429), an unknown attempt,
-Redis errors. The test suite compares this answer with Flask's (tests/service/test_attempts.py).
+are Flask's to read), no stored view of this version (Flask renders and stores it), a breached
+limit (429), an unknown attempt, Redis errors. The test suite compares these answers with
+Flask's (tests/service/test_early_views.py).
 """
 
 from __future__ import annotations
@@ -48,7 +53,13 @@ PATH: Final = re.compile(rf"/api/attempts/([A-Za-z0-9_-]{{1,{MAX_ID}}})")
 _SECURITY: Final = list(HEADERS.items())
 
 
-class UnchangedViews:
+def answers(attempt: store.Attempt | store.AttemptHead) -> bool:
+    """Whether this middleware may answer for the attempt: not once verified and ranked (the rank
+    in its tag and view is Flask's to read)."""
+    return not (attempt.ranked and attempt.verification == "verified")
+
+
+class EarlyViews:
     """WSGI middleware between the trusted-proxy rewrite (REMOTE_ADDR is the client's) and
     Flask's own WSGI app."""
 
@@ -57,22 +68,22 @@ class UnchangedViews:
         self.flask_app = flask_app
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Any:
-        if environ.get("REQUEST_METHOD") == "GET" and environ.get("HTTP_IF_NONE_MATCH"):
+        if environ.get("REQUEST_METHOD") == "GET" and "HTTP_AUTHORIZATION" in environ:
             match = PATH.fullmatch(environ.get("PATH_INFO", ""))
             if match is not None and "session" not in environ.get("HTTP_COOKIE", ""):
-                answered = self.unchanged(environ, start_response, match.group(1))
+                answered = self.early(environ, start_response, match.group(1))
                 if answered is not None:
                     return answered
         return self.app(environ, start_response)
 
-    def unchanged(
+    def early(
         self, environ: WSGIEnvironment, start_response: StartResponse, attempt_id: str
     ) -> list[bytes] | None:
         started = time.perf_counter()
         scheme, _, token = str(environ.get("HTTP_AUTHORIZATION", "")).partition(" ")
         token = token.strip()
         if scheme.lower() != "bearer" or not token or " " in token:
-            return None  # none or malformed: Flask's 401
+            return None  # malformed: Flask's 401
         config = self.flask_app.config
         settings: Settings = config["SETTINGS"]
         client: redis.Redis[str] = self.flask_app.extensions[EXTENSION]
@@ -86,6 +97,7 @@ class UnchangedViews:
             pipe.incr(counter.key)
             pipe.expire(counter.key, counter.window + 1)
         pipe.hmget(keys.attempt(attempt_id), store.HEAD_FIELDS)
+        pipe.get(keys.attempt_view(attempt_id))
         try:
             results = pipe.execute()
         except redis.RedisError:
@@ -95,21 +107,28 @@ class UnchangedViews:
             environ[PRECOUNTED] = count
             if count > counter.item.amount:
                 return None  # Flask's 429, with its headers
-        head = store.AttemptHead.from_values(results[-1])
-        if head is None or not head.owned_by_token(token):
+        head = store.AttemptHead.from_values(results[-2])
+        if head is None or not head.owned_by_token(token) or not answers(head):
             return None
-        if head.ranked and head.verification == "verified":
-            return None  # the tag holds the rank: Flask reads it from the rankings
         tag = version_tag(head, None)
-        if not parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains(tag):
-            return None
+        if_none_match = environ.get("HTTP_IF_NONE_MATCH")
+        if if_none_match and parse_etags(if_none_match).contains(tag):
+            status, body = 304, b""
+            headers = []
+        else:
+            view = store.view_of(results[-1], tag)
+            if view is None:
+                return None  # Flask renders this version (and stores it)
+            status, body = 200, view.encode()
+            headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
         request_id = logs.request_id(str(environ.get("HTTP_X_REQUEST_ID", "")))
-        headers = [("ETag", quote_etag(tag)), ("Cache-Control", "private, no-cache")]
+        headers += [("ETag", quote_etag(tag)), ("Cache-Control", "private, no-cache")]
         if not front_adds_headers(environ):  # else the shipped nginx adds them
             headers += [*_SECURITY, ("X-Request-ID", request_id)]
         if counting:  # Flask's limit key read the session (client_key): Flask says so
             headers.append(("Vary", "Cookie"))
-        start_response("304 NOT MODIFIED", headers)
+        start_response("200 OK" if status == 200 else "304 NOT MODIFIED", headers)
         path = environ.get("PATH_INFO", "")
-        logs.write(logs.entry("GET", path, ENDPOINT, 304, started, remote, request_id, 0))
-        return []
+        size = len(body) if status == 200 else 0
+        logs.write(logs.entry("GET", path, ENDPOINT, status, started, remote, request_id, size))
+        return [body] if body else []

@@ -177,9 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     private = [
         Target("bare Flask endpoint (gunicorn)", bare.base + "/bare"),
-        Target(
-            "gunicorn: attempt view, 200 (as before)", f"{web.base}/api/attempts/{attempt}", auth
-        ),
+        Target("gunicorn: attempt view, 200", f"{web.base}/api/attempts/{attempt}", auth),
+        Target("nginx: attempt view, 200", f"{front.base}/api/attempts/{attempt}", auth),
         Target(
             "gunicorn: attempt view, 304 (If-None-Match)",
             f"{web.base}/api/attempts/{attempt}",
@@ -195,6 +194,11 @@ def main(argv: list[str] | None = None) -> int:
         old_etag = view_etag(old_web.base, attempt, auth)
         private += [
             Target(f"before ({args.before_rev}): bare Flask endpoint", old_bare.base + "/bare"),
+            Target(
+                f"before ({args.before_rev}): gunicorn: attempt view, 200",
+                f"{old_web.base}/api/attempts/{attempt}",
+                auth,
+            ),
             Target(
                 f"before ({args.before_rev}): gunicorn: attempt view, 304",
                 f"{old_web.base}/api/attempts/{attempt}",

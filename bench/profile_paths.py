@@ -44,8 +44,10 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
     ("Flask and Werkzeug", ("flask/", "werkzeug/")),
 ]
 OTHER = "other (interpreter, stdlib)"
+MOVE = "POST a move (and the bots')"
+ENGINE = "engine per move"  # the same kind of move's engine and bots' CPU alone
 PATHS = ["bare Flask", "GET /api/daily", "GET /api/attempts/{id}", "same, 304 (If-None-Match)"]
-PATHS += ["GET leaderboard top 50", "GET around me (r=5)", "POST a move (and the bots')"]
+PATHS += ["GET leaderboard top 50", "GET around me (r=5)", MOVE]
 
 
 def part_of(filename: str, name: str) -> str:
@@ -94,6 +96,23 @@ def child(requests: int) -> dict[str, Any]:
             return lambda: c.get(path, headers=headers)
 
         moves: list[Callable[[], None]] = []
+        engine_s: list[float] = []  # the engine's and bots' CPU of each move played (below)
+
+        def engine_of(attempt_id: str, chosen: str) -> None:
+            """The CPU the same move costs in the engine alone, before it is played: the game
+            read from its stored document, the move and the bots' answers, seat 0's view (what
+            store.play and the route ask of the game's adapter); not in the timed runs."""
+            from service.dailies import store as attempts
+
+            stored = attempts.load(client, attempt_id)
+            if stored is None:
+                return
+            daily, data = stored.daily, json.loads(stored.game_json)
+            started = time.process_time()
+            game = daily.load(data)
+            events = daily.play(game, chosen)
+            daily.played_view(game, events)
+            engine_s.append(time.process_time() - started)
 
         def move() -> None:
             if not moves:
@@ -108,6 +127,8 @@ def child(requests: int) -> dict[str, Any]:
                         chosen = "draw" if v["can_draw"] else "resign"
                     else:
                         chosen = f"discard {v['hand'][0]}"
+                    if measuring_engine:
+                        engine_of(a["id"], chosen)
                     answer = api.post(
                         f"/api/attempts/{a['id']}/moves",
                         json={"move": chosen, "seq": a["seq"]},
@@ -126,11 +147,12 @@ def child(requests: int) -> dict[str, Any]:
             "GET /api/attempts/{id}": getter(api, view, own),
             "GET leaderboard top 50": getter(api, f"/api/leaderboard/{DAY}", {}),
             "GET around me (r=5)": getter(api, f"/api/leaderboard/{DAY}/around/m5", {}),
-            "POST a move (and the bots')": move,
+            MOVE: move,
         }
         if tag is not None:
             calls["same, 304 (If-None-Match)"] = getter(api, view, {**own, "If-None-Match": tag})
         found: dict[str, Any] = {}
+        measuring_engine = False
         for name in PATHS:
             call = calls.get(name)
             if call is None:
@@ -150,6 +172,15 @@ def child(requests: int) -> dict[str, Any]:
                 call()
             profile.disable()
             found[name] = {"us": best / n * 1e6, "shares": shares(profile)}
+        # The same kind of moves once more, untimed, each move's engine CPU measured alone
+        # (trees without the adapters' load/play/played_view have no figure).
+        measuring_engine = True
+        try:
+            for _ in range(requests // 4):
+                move()
+            found[ENGINE] = {"us": sum(engine_s) / len(engine_s) * 1e6}
+        except (AttributeError, ImportError, TypeError):
+            pass
         return found
     finally:
         server.stop()
@@ -245,6 +276,24 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             cells = " | ".join(f"{found[name]['shares'].get(p, 0.0):.0%}" for p in labels)
             lines.append(f"| {label} | {name} | {found[name]['us']:,.0f} | {cells} |")
+    lines += [
+        "",
+        "A move's service overhead (goal ≤ 1.5 ms): the move's request CPU above, less the CPU "
+        "the engine and the bots spend on the same kind of move measured alone in the same "
+        "process (the stored game loaded into the engine, the move and the bots' answers, seat "
+        "0's view: the mean over a quarter as many moves, untimed runs of the same player); "
+        "what is left is HTTP, validation, Redis, JSON, the game's document and the request "
+        "log.",
+        "",
+        "| version | move CPU µs | engine and bots µs | service overhead µs |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for label, found in results.items():
+        if MOVE in found and ENGINE in found:
+            move_us, engine_us = found[MOVE]["us"], found[ENGINE]["us"]
+            lines.append(
+                f"| {label} | {move_us:,.0f} | {engine_us:,.0f} | {move_us - engine_us:,.0f} |"
+            )
     lines.append("")
     write_result(args.out, lines)
     return 0

@@ -171,10 +171,26 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
 
     now_ms = int(clock.now(config).timestamp() * 1000)
     client = get_redis()
-    played = store.play(client, attempt_id, seq, move, now_ms, check)
+    rendered: dict[str, Any] = {}
+
+    def render(
+        updated: store.Attempt, game: Any, events: list[tuple[int, str]]
+    ) -> tuple[str, str] | None:
+        """The view and the moves as seat 0 saw them (R10): a bot's face-down card stays hidden
+        (R4.3, G6), from the game just played (not parsed again); its JSON is stored with the
+        move as GET /api/attempts/{id}'s body, the read a reload or poll makes next."""
+        seat_view, seen = updated.daily.played_view(game, events)
+        rank = verified_rank(updated)
+        rendered["attempt"], rendered["seen"] = present.attempt_json(updated, seat_view, rank), seen
+        if not early_views.answers(updated):
+            return None
+        body = jsonify({"attempt": rendered["attempt"]}).get_data(as_text=True)
+        return present.version_tag(updated, rank), body
+
+    played = store.play(client, attempt_id, seq, move, now_ms, check, render)
     if played is None:
         raise ApiError(404, "unknown_attempt", "no such attempt")
-    updated, game, events, finished = played
+    updated, _, _, finished = played
     if finished and updated.ranked:
         try:
             queue.enqueue_verify(get_queue(), attempt_id)
@@ -182,19 +198,10 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
             # The attempt is in the finished set: the reconciler will queue it.
             current_app.logger.warning("could not enqueue verification for %s", attempt_id)
     acknowledge()  # the replicas have the move before the player is told (deploy/SCALING.md)
-    # The view and the moves as seat 0 saw them (R10): a bot's face-down card stays hidden
-    # (R4.3, G6), from the game just played (not parsed again).
-    seat_view, seen = updated.daily.played_view(game, events)
-    rank = verified_rank(updated)
-    attempt_doc = present.attempt_json(updated, seat_view, rank)
     answer: dict[str, Any] = {
-        "attempt": attempt_doc,
-        "events": [{"seat": s, "move": m} for s, m in seen],
+        "attempt": rendered["attempt"],
+        "events": [{"seat": s, "move": m} for s, m in rendered["seen"]],
     }
-    if early_views.answers(updated):
-        # The view a reload or poll asks next, rendered once here (GET /api/attempts/{id}'s body).
-        view = jsonify({"attempt": attempt_doc}).get_data(as_text=True)
-        store.save_view(client, attempt_id, present.version_tag(updated, rank), view)
     return jsonify(answer)
 
 

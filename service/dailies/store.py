@@ -185,6 +185,8 @@ def transaction(
 # What a move returns: the attempt and game after it (a Pik Dame Game or a GinMatch), the moves
 # made (the player's and the bots' answers), and whether it finished the round (or match).
 Played = tuple[Attempt, Any, list[tuple[int, str]], bool]
+#: The owner's view after a move as (entity tag, JSON body), or None (not to be stored).
+Renderer = Callable[[Attempt, Any, list[tuple[int, str]]], tuple[str, str] | None]
 
 
 def _dumps(daily: GameAdapter, game: Any) -> str:
@@ -303,9 +305,14 @@ def play(
     move: str,
     now_ms: int,
     check: Callable[[Attempt], None] | None = None,
+    render: Renderer | None = None,
 ) -> Played | None:
     """Apply the player's move and the bots' answers; returns (attempt, game, events,
     just_finished), or None when there is no such attempt.
+
+    ``render`` (the route's) turns the attempt and game after the move into the owner's view
+    and its entity tag, or None: that view is written with the move, in its transaction (no
+    round trip of its own), for the reads before Flask (:func:`save_view`).
 
     The attempt is read once, under WATCH: ``check`` (the caller's owner and phase checks) sees
     it before the move and may raise; the returned attempt and game are built from what was read
@@ -343,9 +350,14 @@ def play(
             # of a Redis Cluster): a finish that is stored is always on it, and an entry whose
             # move did not commit is dropped by the reconciler (the attempt is not finished).
             client.zadd(keys.FINISHED, {attempt_id: now_ms})
+        updated = Attempt.from_hash(h | update)
+        view = None if render is None else render(updated, game, events)
         pipe.multi()
         pipe.hset(key, mapping=cast(dict[str | bytes, str], update))
-        return Attempt.from_hash(h | update), game, events, finished
+        if view is not None:
+            tag, body = view
+            pipe.set(keys.attempt_view(attempt_id), f"{tag}\n{body}", ex=VIEW_TTL_S)
+        return updated, game, events, finished
 
     result: Played | None = transaction(client, move_on, key)
     if result is not None and result[3]:

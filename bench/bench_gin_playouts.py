@@ -39,6 +39,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench.loadkit import write_result
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "gin_playouts.md"
 COMMAND = ".venv/bin/python -m bench.bench_gin_playouts"
@@ -51,26 +53,25 @@ from engine.gin import HandState
 seconds = float(sys.argv[2])
 REPLAYED = 200
 rng = random.Random(1)
-hands = moves = 0
-t = time.perf_counter()
-while time.perf_counter() - t < seconds:
-    state = HandState.new(hashlib.sha256(b"playout/%d" % hands).digest(), 1, hands % 2)
+
+def random_hand(seed, dealer):
+    state = HandState.new(seed, 1, dealer)
     while state.outcome is None:
         legal = state.legal_moves()
         legal.pop()  # resign, always last
         state.push(legal[rng.randrange(len(legal))])
-        moves += 1
+    return state
+
+hands = moves = 0
+t = time.perf_counter()
+while time.perf_counter() - t < seconds:
+    moves += len(random_hand(hashlib.sha256(b"playout/%d" % hands).digest(), hands % 2).history)
     hands += 1
 elapsed = time.perf_counter() - t
 records = []
 for k in range(REPLAYED):
     seed = hashlib.sha256(b"replay/%d" % k).digest()
-    state = HandState.new(seed, 1, k % 2)
-    while state.outcome is None:
-        legal = state.legal_moves()
-        legal.pop()
-        state.push(legal[rng.randrange(len(legal))])
-    records.append((seed, k % 2, [text for _, text in state.history]))
+    records.append((seed, k % 2, [text for _, text in random_hand(seed, k % 2).history]))
 replayed = 0
 t = time.perf_counter()
 while time.perf_counter() - t < seconds:
@@ -89,31 +90,26 @@ seconds = float(sys.argv[2])
 REPLAYED = 200
 rng = random.Random(1)
 game = pyspiel.load_game("gin_rummy")
+
+def random_hand():
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            outcomes = s.chance_outcomes()
+            s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+    return s
+
 hands = moves = 0
 t = time.perf_counter()
 while time.perf_counter() - t < seconds:
-    s = game.new_initial_state()
-    while not s.is_terminal():
-        if s.is_chance_node():
-            outcomes = s.chance_outcomes()
-            s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-        else:
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randrange(len(legal))])
-            moves += 1
+    s = random_hand()
+    moves += sum(1 for item in s.full_history() if item.player >= 0)
     hands += 1
 elapsed = time.perf_counter() - t
-records = []
-for k in range(REPLAYED):
-    s = game.new_initial_state()
-    while not s.is_terminal():
-        if s.is_chance_node():
-            outcomes = s.chance_outcomes()
-            s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-        else:
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randrange(len(legal))])
-    records.append(s.history())
+records = [random_hand().history() for _ in range(REPLAYED)]
 replayed = 0
 t = time.perf_counter()
 while time.perf_counter() - t < seconds:
@@ -229,10 +225,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{'1.00x' if mine else ratio(ours, hands)} | {fmt(replayed)} | "
             f"{'1.00x' if mine else ratio(ours_replay, replayed)} | {all_runs} |"
         )
-    text = "\n".join(lines) + "\n"
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(text)
-    print(text)
+    write_result(RESULTS, [*lines, ""])
     return 0
 
 

@@ -146,7 +146,10 @@ def test_every_route_of_the_app_reaches_it_through_the_front(
                 headers={"X-Request-ID": probe, "Content-Type": "application/json"},
             )
             answer = connection.getresponse()
-            answer.read()
+            if answer.getheader("Content-Type", "").startswith("text/event-stream"):
+                pass  # a live stream (the lobby's) runs for minutes: its status is the answer
+            else:
+                answer.read()
         finally:
             connection.close()
         answered[probe] = (method, path, answer.status)

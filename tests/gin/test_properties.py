@@ -13,9 +13,10 @@ from engine.core.errors import EngineError
 from engine.gin.bots import choose_move
 from engine.gin.cards import from_mask
 from engine.gin.match import GinMatch, Seat
+from engine.gin.melds import deadwood_of, meld_collections
 from engine.gin.moves import Move
 from engine.gin.replay import replay
-from engine.gin.rules import card_of
+from engine.gin.rules import KNOCK_LIMIT, card_of
 from engine.gin.state import HandState
 from engine.gin.view import view
 from tests.support.gin_positions import snapshot
@@ -165,3 +166,42 @@ def test_conservation_helper_sees_a_lost_card() -> None:
     except AssertionError:
         return
     raise AssertionError("a lost card went unnoticed")
+
+
+def brute_force_knocks(s: HandState) -> set[str]:
+    """G6 by enumeration, without legal_moves' bounds: every discard but the card just taken,
+    with every collection of disjoint melds of the rest whose deadwood is at most 10."""
+    hand = s.hands[s.turn]
+    found = set()
+    for c in from_mask(hand):
+        if c == s.taken:
+            continue
+        rest = hand & ~(1 << c)
+        for melds in meld_collections(rest):
+            if deadwood_of(rest, melds) <= KNOCK_LIMIT:
+                found.add(str(Move("knock", c, tuple(tuple(from_mask(m)) for m in melds))))
+    return found
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.binary(min_size=32, max_size=32),
+    st.integers(0, 1),
+    st.lists(st.integers(0, 1000), min_size=20, max_size=200),
+)
+def test_g6_every_knock_is_listed_whatever_prunes_the_search(
+    seed: bytes, dealer: int, picks: list[int]
+) -> None:
+    """legal_moves skips a discard whose deadwood cannot reach 10 (a bound from the cards outside
+    every meld, then the exact minimum): it must list exactly the knocks plain enumeration finds."""
+    s = HandState.new(seed, 1, dealer)
+    for p in picks:
+        if s.outcome is not None:
+            break
+        legal = s.legal_moves()
+        if s.phase == "discard":
+            assert {str(m) for m in legal if m.kind == "knock"} == brute_force_knocks(s)
+        playable = [m for m in legal if m.kind != "resign" and m.kind != "knock"] or legal[:1]
+        # the strong bot now and then, so hands grow melds and knocks come into reach
+        move = choose_move("strong", view(s, s.turn)) if p % 3 == 0 else playable[p % len(playable)]
+        s.push(move)

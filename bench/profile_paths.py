@@ -244,13 +244,13 @@ def main(argv: list[str] | None = None) -> int:
         "out). cProfile slows small functions more than big ones: the shares say where to look, "
         "the µs what it costs.",
         "",
-        "Reading the parts against the tree before the package refactor: *validation* is "
-        "flask-openapi3's "
-        "pydantic models of each route's path, query and body (new); *Flask-Limiter* "
-        "is no longer on the counted reads and the moves (they count in a round trip of their "
-        "own, service/web/limits.py); *session cookie* is gone where no cookie is sent "
-        "(service/web/sessions.py); the 304 row is answered before Flask "
-        "(service/dailies/early_views.py). *Redis client* includes the time in the socket calls.",
+        "The parts: *validation* is flask-openapi3's pydantic models of each route's path, "
+        "query and body; the counted reads and the moves count their rate limit in a round trip "
+        "of their own (service/web/limits.py), not through *Flask-Limiter*; *session cookie* "
+        "is only read where one is sent (service/web/sessions.py); the owner's bearer read of "
+        "an attempt (its 200 and its 304) is answered before Flask from its head and the view "
+        "its last move stored (service/dailies/early_views.py). *Redis client* includes the "
+        "time in the socket calls.",
         "",
     ]
     if len(results) > 1:

@@ -29,21 +29,23 @@ BENCHES = {
     "analysis": ["bench.bench_analysis"],
     # the service beside its code before the performance work (commit c6c7bb9), same run
     "service": ["bench.bench_http", "--before-commit", "c6c7bb9", "--limits-off-variant"],
-    # the capacity plan's figures (deploy/SCALING.md), beside the release before
+    # the capacity plan's figures (deploy/SCALING.md), beside the release before (b9a4bd7: the
+    # attempt's view still rendered by Flask on every read)
     "capacity": [
         "bench.bench_http",
         "--before-rev",
-        "8a337d2",
+        "b9a4bd7",
         "--out",
         "bench/results/capacity.md",
     ],
     "profile": ["bench.profile_http", "--before-commit", "c6c7bb9"],
-    # each hot path's CPU per request, part by part, beside the tree before the package refactor
-    "profile_paths": ["bench.profile_paths", "--before-rev", "949ac3b"],
+    # each hot path's CPU per request, part by part, and a move's service overhead, beside the
+    # release before
+    "profile_paths": ["bench.profile_paths", "--before-rev", "b9a4bd7"],
     "verify": ["bench.bench_verify"],
     "memory": ["bench.bench_memory"],
     # reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
-    "front": ["bench.bench_front"],
+    "front": ["bench.bench_front", "--before-rev", "b9a4bd7"],
     # what a micro-cache hit costs nginx beyond a static file, in instructions
     "callgrind_front": ["bench.callgrind_front"],
     # the place in the field and league boards on a 1,000,000-entry board

@@ -104,9 +104,17 @@ def get_attempt(path: AttemptPath) -> Response:
     if request.if_none_match.contains(tag):
         return _private(Response(status=304), tag)
     response = jsonify({"attempt": _json(attempt, rank)})
-    if early_views.answers(attempt):
+    if early_views.answers(attempt) and _asks_early():
         store.save_view(client, attempt.id, tag, response.get_data(as_text=True))
     return _private(response, tag)
+
+
+def _asks_early() -> bool:
+    """A client whose next read of its view is answered before Flask (service.dailies.
+    early_views): only for it is a view worth storing."""
+    return early_views.asks_early(
+        request.headers.get("Authorization"), request.headers.get("Cookie")
+    )
 
 
 def _private(response: Response, tag: str) -> Response:
@@ -182,7 +190,7 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
         seat_view, seen = updated.daily.played_view(game, events)
         rank = verified_rank(updated)
         rendered["attempt"], rendered["seen"] = present.attempt_json(updated, seat_view, rank), seen
-        if not early_views.answers(updated):
+        if not (early_views.answers(updated) and _asks_early()):
             return None
         body = jsonify({"attempt": rendered["attempt"]}).get_data(as_text=True)
         return present.version_tag(updated, rank), body

@@ -59,6 +59,14 @@ def answers(attempt: store.Attempt | store.AttemptHead) -> bool:
     return not (attempt.ranked and attempt.verification == "verified")
 
 
+def asks_early(authorization: str | None, cookie: str | None) -> bool:
+    """Whether a request with these headers is one this middleware may answer: a bearer token
+    and no session cookie. The routes store a view only for such a client (a browser's pages
+    read with their session cookie, through Flask, and would never read it)."""
+    scheme, _, token = (authorization or "").partition(" ")
+    return scheme.lower() == "bearer" and bool(token.strip()) and "session" not in (cookie or "")
+
+
 class EarlyViews:
     """WSGI middleware between the trusted-proxy rewrite (REMOTE_ADDR is the client's) and
     Flask's own WSGI app."""
@@ -68,9 +76,11 @@ class EarlyViews:
         self.flask_app = flask_app
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Any:
-        if environ.get("REQUEST_METHOD") == "GET" and "HTTP_AUTHORIZATION" in environ:
+        if environ.get("REQUEST_METHOD") == "GET" and asks_early(
+            environ.get("HTTP_AUTHORIZATION"), environ.get("HTTP_COOKIE")
+        ):
             match = PATH.fullmatch(environ.get("PATH_INFO", ""))
-            if match is not None and "session" not in environ.get("HTTP_COOKIE", ""):
+            if match is not None:
                 answered = self.early(environ, start_response, match.group(1))
                 if answered is not None:
                     return answered
@@ -80,9 +90,8 @@ class EarlyViews:
         self, environ: WSGIEnvironment, start_response: StartResponse, attempt_id: str
     ) -> list[bytes] | None:
         started = time.perf_counter()
-        scheme, _, token = str(environ.get("HTTP_AUTHORIZATION", "")).partition(" ")
-        token = token.strip()
-        if scheme.lower() != "bearer" or not token or " " in token:
+        token = str(environ.get("HTTP_AUTHORIZATION", "")).partition(" ")[2].strip()
+        if " " in token:
             return None  # malformed: Flask's 401
         config = self.flask_app.config
         settings: Settings = config["SETTINGS"]

@@ -290,3 +290,17 @@ def test_every_stored_view_is_the_view_flask_renders(
         else play_gin_to_end(call, attempt["id"])
     )
     assert final["status"] == "finished" and compared > 5
+
+
+def test_a_browsers_moves_and_reads_store_no_view(
+    client: FlaskClient, clock: Clock, rdb: redis.Redis[str]
+) -> None:
+    """A browser plays and reads with its session cookie, through Flask, so a view stored for it
+    would never be read: its moves and reads store none (they cost nothing more)."""
+    from service.common import keys
+
+    attempt, _ = start(client, clock.today)
+    path = f"/api/attempts/{attempt['id']}"
+    assert client.post(f"{path}/moves", json={"move": "draw", "seq": 0}).status_code == 200
+    assert client.get(path).status_code == 200
+    assert not rdb.exists(keys.attempt_view(attempt["id"]))

@@ -198,8 +198,8 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
     played = store.play(client, attempt_id, seq, move, now_ms, check, render)
     if played is None:
         raise ApiError(404, "unknown_attempt", "no such attempt")
-    updated, _, _, finished = played
-    if finished and updated.ranked:
+    updated = played.attempt
+    if played.finished and updated.ranked:
         try:
             queue.enqueue_verify(get_queue(), attempt_id)
         except redis.RedisError:

@@ -12,7 +12,7 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final, NamedTuple, TypeVar, cast
 
 import redis
 
@@ -182,9 +182,17 @@ def transaction(
     return cast(T, result)
 
 
-# What a move returns: the attempt and game after it (a Pik Dame Game or a GinMatch), the moves
-# made (the player's and the bots' answers), and whether it finished the round (or match).
-Played = tuple[Attempt, Any, list[tuple[int, str]], bool]
+class Played(NamedTuple):
+    """What a move returns: the attempt and game after it (a Pik Dame Game or a GinMatch), the
+    moves made (the player's and the bots' answers), and whether it finished the round (or
+    match)."""
+
+    attempt: Attempt
+    game: Any
+    events: list[tuple[int, str]]
+    finished: bool
+
+
 #: The owner's view after a move as (entity tag, JSON body), or None (not to be stored).
 Renderer = Callable[[Attempt, Any, list[tuple[int, str]]], tuple[str, str] | None]
 
@@ -357,13 +365,13 @@ def play(
         if view is not None:
             tag, body = view
             pipe.set(keys.attempt_view(attempt_id), f"{tag}\n{body}", ex=VIEW_TTL_S)
-        return updated, game, events, finished
+        return Played(updated, game, events, finished)
 
     result: Played | None = transaction(client, move_on, key)
-    if result is not None and result[3]:
+    if result is not None and result.finished:
         # After the finish is stored (the list is in the player's slot): the player's own games
         # list it from now on ("Meine Spiele", service.habit.played).
-        done = result[0]
+        done = result.attempt
         summary = played.attempt_summary(done.id, done.kind, done.date, done.ranked, done.score)
         played.note(client, done.player, summary, now_ms)
     return result

@@ -1,7 +1,8 @@
 """Game state on a Redis Cluster vs one Redis (deploy/SCALING.md step 7).
 
-A move's Redis work exactly as ``service.dailies.store.play`` does it (WATCH the attempt, HGETALL,
-MULTI, HSET of seq and game, EXEC), without the engine (its CPU is the web tier's, measured in
+A move's Redis work as ``service.dailies.store.play`` does it for a browser (WATCH the attempt,
+HGETALL, MULTI, HSET of seq and game, EXEC; an API client's move also SETs its view in the same
+MULTI, on the same slot), without the engine (its CPU is the web tier's, measured in
 bench_http), from several client processes on attempts started by ``store.create``: against one
 redis-server, then against a three-master Redis Cluster (tests/support/cluster.py) with the
 cluster client the service uses (PIKDAME_REDIS_STATE_CLUSTER=1). Reports moves/s and the Redis

@@ -88,3 +88,39 @@ def test_g6_taking_back_a_layoff_drops_those_that_no_longer_fit(page: Page) -> N
             lays_text = " ".join(f"{c}@{n}" for c, n in kept)
             text = f"defend {own.strip()} / {lays_text}" if kept else f"defend {own.strip()}"
             assert state.is_legal(text.replace("defend  /", "defend /").strip()), text
+
+
+RESULT = """async ([events, result]) => {
+  const { createGinResults } = await import('/static/js/gin/results.js');
+  const view = { results: [], totals: [0, 0] };
+  const el = { result: document.createElement('section'), hands: document.createElement('div') };
+  const board = { ui: { seenResults: null, declared: [] }, el, nameOf: (s) => `P${s}`,
+    v: () => view, me: () => 0, other: () => 1 };
+  const results = createGinResults(board);
+  results.renderResult();
+  results.noteEvents(events);
+  view.results = [result];
+  results.renderResult();
+  return [...el.result.querySelectorAll('.gin-declared')].map((d) => [d.dataset.kind,
+    [...d.querySelectorAll('.meld')].map((m) => m.dataset.meld)]);
+}"""
+
+
+def test_g6_a_hands_result_shows_its_own_knock_not_the_next_hands(page: Page) -> None:
+    """Defect (CI, test_gin_table): one answer held the player's knock, the bot's defence, and
+    the next hand's first turns in which the bot knocked at once; the result of the hand that
+    ended showed the bot's new knock (KS KH KD KC | TH TD TC) instead of the player's. A defence
+    ends its hand (G6): what was declared up to it is that hand's."""
+    page.goto("/rules")
+    events = [
+        {"seat": 0, "move": "knock 2C AS AH AD | 7D 8D 9D TD"},
+        {"seat": 1, "move": "defend 3S 4S 5S / JD@2"},
+        {"seat": 1, "move": "take"},
+        {"seat": 1, "move": "knock 2H KS KH KD KC | TH TD TC"},
+    ]
+    result = {"end": "knock", "winner": 0, "scores": [12, 0], "deadwood": [2, 14]}
+    shown = page.evaluate(RESULT, [events, result])
+    assert shown == [
+        ["knock", ["AS AH AD", "7D 8D 9D TD"]],
+        ["defend", ["3S 4S 5S"]],
+    ]

@@ -31,7 +31,8 @@ import { renderLog, renderOther, renderPiles, statusText } from "./view.js";
 export function createGinBoard(root, { send, nameOf }) {
   const ui = {
     view: null, selected: null, focus: 0, busy: false, layoffs: null, defendKey: null, seenResults: null,
-    declared: [], // the last knock and defence seen in events: the result shows what was laid down
+    declared: [], // the running hand's knock, seen in events
+    ended: [], // the knock and defence of the hand that ended: its result shows what was laid down
     dialog: null,
   };
   const v = () => ui.view;

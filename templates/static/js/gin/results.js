@@ -55,10 +55,10 @@ export function createGinResults(board) {
       const last = view.results[n - 1];
       clear(el.result).append(h("h2", { text: t("gin.handOver", { n }) }),
         h("p", { id: "gin-result-text", text: outcomeText(last) }),
-        ...(["gin", "knock", "undercut"].includes(last.end) ? ui.declared : []).map((e) => declaredLine(e)),
+        ...(["gin", "knock", "undercut"].includes(last.end) ? ui.ended : []).map((e) => declaredLine(e)),
         h("button", { type: "button", class: "button small", onclick: () => { el.result.hidden = true; } }, t("gin.continue")));
       el.result.hidden = false;
-      ui.declared = []; // shown with its hand: never with a later one
+      ui.ended = []; // shown with its hand: never with a later one
     }
   }
 
@@ -74,12 +74,17 @@ export function createGinResults(board) {
         m.groups.length || laid.length ? null : h("span", { class: "empty", text: t("gin.defend.noMelds") })));
   }
 
-  // Events of a move's answer or a stream message: keep the hand's last knock and defence.
+  // Events of a move's answer or a stream message: keep the running hand's knock; a defence ends
+  // its hand (G6), so the knock and the defence go with that hand's result (one answer may hold
+  // the next hand's first turns too, a knock among them: that one is the next hand's).
   function noteEvents(events) {
     for (const e of events || []) {
       const kind = e.move.split(" ")[0]; // an empty defence is a bare "defend"
       if (kind === "knock") ui.declared = [e];
-      else if (kind === "defend") ui.declared = [...ui.declared.filter((d) => d.move.startsWith("knock ")), e];
+      else if (kind === "defend") {
+        ui.ended = [...ui.declared.filter((d) => d.move.startsWith("knock ")), e];
+        ui.declared = [];
+      }
     }
   }
 

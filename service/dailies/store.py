@@ -156,7 +156,8 @@ VIEW_TTL_S: Final = 300
 
 def save_view(client: redis.Redis[str], attempt_id: str, tag: str, body: str) -> None:
     """Keep the owner's view ``body`` (the JSON answer of GET /api/attempts/{id}) as the view of
-    entity tag ``tag``; an older tag's view in its place is simply replaced."""
+    entity tag ``tag``; an older tag's view in its place is simply replaced. ``client`` may be a
+    transaction's pipeline (a move writes its view with the move)."""
     client.set(keys.attempt_view(attempt_id), f"{tag}\n{body}", ex=VIEW_TTL_S)
 
 
@@ -363,8 +364,7 @@ def play(
         pipe.multi()
         pipe.hset(key, mapping=cast(dict[str | bytes, str], update))
         if view is not None:
-            tag, body = view
-            pipe.set(keys.attempt_view(attempt_id), f"{tag}\n{body}", ex=VIEW_TTL_S)
+            save_view(pipe, attempt_id, *view)
         return Played(updated, game, events, finished)
 
     result: Played | None = transaction(client, move_on, key)

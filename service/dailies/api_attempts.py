@@ -103,10 +103,16 @@ def get_attempt(path: AttemptPath) -> Response:
     tag = present.version_tag(attempt, rank)
     if request.if_none_match.contains(tag):
         return _private(Response(status=304), tag)
-    response = jsonify({"attempt": _json(attempt, rank)})
+    response = _view_answer(_json(attempt, rank))
     if early_views.answers(attempt) and _asks_early():
         store.save_view(client, attempt.id, tag, response.get_data(as_text=True))
     return _private(response, tag)
+
+
+def _view_answer(doc: dict[str, Any]) -> Response:
+    """GET /api/attempts/{id}'s answer for the attempt document ``A``, built in one place: the
+    view a move stores is then byte for byte the view Flask renders."""
+    return jsonify({"attempt": doc})
 
 
 def _asks_early() -> bool:
@@ -192,7 +198,7 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
         rendered["attempt"], rendered["seen"] = present.attempt_json(updated, seat_view, rank), seen
         if not (early_views.answers(updated) and _asks_early()):
             return None
-        body = jsonify({"attempt": rendered["attempt"]}).get_data(as_text=True)
+        body = _view_answer(rendered["attempt"]).get_data(as_text=True)
         return present.version_tag(updated, rank), body
 
     played = store.play(client, attempt_id, seq, move, now_ms, check, render)

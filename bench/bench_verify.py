@@ -1,6 +1,6 @@
 """Verification through real RQ and a real Redis: full daily records verified per second.
 
-    .venv/bin/python -m bench.bench_verify [--games 200] [--jobs N]
+    .venv/bin/python -m bench.bench_verify [--games 200] [--jobs N] [--before-rev 853f098]
 
 Plays ``--games`` daily rounds through the API (in-process app, real Redis, a random-discard
 player), so each record is a real one with the three zen bots' moves in it. By default every job
@@ -11,7 +11,9 @@ Each configuration then verifies the same jobs from scratch: the deployed worker
 worker``: SteadyWorker, each job in its own warm process) beside the same worker forking a work
 horse per job as before (bench/forking_worker.py), the stock ``rq worker`` command as deployed
 (forking a work horse per job), two of them, ``rq worker-pool -n 2``, and the non-forking
-``SimpleWorker`` (one and two processes).
+``SimpleWorker`` (one and two processes). With ``--before-rev`` the first reference is that
+commit's own deployed worker, whole (its tree exported with git archive, its queue and its
+``worker_args``), verifying the same records: the release a goal's "today" was measured on.
 Throughput counts from the first job's start to the last job's end (RQ's own timestamps), so
 process start-up is apart; it is reported too. Writes bench/results/verify.md.
 """
@@ -20,18 +22,21 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import os
 import random
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import redis
 
+from bench.bench_http import before_tree
 from bench.loadkit import ROOT, command_line, load_average, start_redis, write_result
 from engine import ENGINE_VERSION
 from service.app import create_app
@@ -130,6 +135,22 @@ class Run:
         return len(self.job_ms) / self.span
 
 
+# Run in an exported tree: its own queue module and its deployed worker's command line (the
+# queue moved from service.data to service.dailies when the service was split by domain).
+BEFORE_SETUP = """
+import json, sys
+try:
+    from service.dailies.queue import enqueue_verify, queue
+except ImportError:
+    from service.data.queue import enqueue_verify, queue
+from service.commands import worker_args
+url, ids = sys.argv[1], sys.argv[2:]
+q = queue(url, "verify")
+assert all(enqueue_verify(q, aid) for aid in ids)
+print(json.dumps(worker_args(burst=True)))
+"""
+
+
 def run_config(
     url: str,
     client: redis.Redis[str],
@@ -137,22 +158,37 @@ def run_config(
     name: str,
     workers: int,
     commands: list[list[str]],
+    tree: Path = ROOT,
 ) -> Run:
+    """Verify every job of ``ids`` afresh with ``commands`` run in ``tree``; an empty command
+    is ``tree``'s own deployed worker, queued by ``tree``'s own code."""
     reset(client, ids)
-    q = queue(url, "verify")
-    for aid in ids:
-        assert enqueue_verify(q, aid)
     env = {
         **os.environ,
         "REDIS_URL": url,
         "PIKDAME_SECRET": SECRET.decode(),
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": str(tree),
     }
+    if tree == ROOT:
+        q = queue(url, "verify")
+        for aid in ids:
+            assert enqueue_verify(q, aid)
+    else:
+        setup = subprocess.run(
+            [sys.executable, "-c", BEFORE_SETUP, url, *ids],
+            env=env,
+            cwd=tree,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        own: list[str] = json.loads(setup.stdout.strip().splitlines()[-1])
+        commands = [c if c else [*own, "-q"] for c in commands]
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     procs = [
         subprocess.Popen(
-            command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            command, env=env, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
         for command in commands
     ]
@@ -186,6 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=None, help="default: --games (all distinct)")
     parser.add_argument("--out", type=Path, default=RESULT)
+    parser.add_argument(
+        "--before-rev", default=None, help="also verify with this commit's own deployed worker"
+    )
     args = parser.parse_args(argv)
     command = command_line("bench.bench_verify", argv)
     load_start = load_average()
@@ -206,22 +245,37 @@ def main(argv: list[str] | None = None) -> int:
         simple = [*worker, "-w", "rq.worker.SimpleWorker"]
         deployed = [*worker_args(burst=True), "-q"]
         forking = [*deployed, "-w", "bench.forking_worker.ForkingSteadyWorker"]
-        configs = [
-            ("deployed `pikdame worker` (SteadyWorker, jobs in its process)", 1, [deployed]),
-            ("deployed `pikdame worker` ×2", 2, [deployed, deployed]),
-            ("before: SteadyWorker forking a work horse per job", 1, [forking]),
-            ("before ×2", 2, [forking, forking]),
+        configs: list[tuple[str, int, list[list[str]], Path]] = [
+            ("deployed `pikdame worker` (SteadyWorker, jobs in its process)", 1, [deployed], ROOT),
+            ("deployed `pikdame worker` ×2", 2, [deployed, deployed], ROOT),
+        ]
+        if args.before_rev:
+            tree = before_tree(
+                args.before_rev, Path(tempfile.mkdtemp(prefix="pikdame-bench-")) / "b", whole=True
+            )
+            configs += [
+                (f"before ({args.before_rev}): its deployed worker", 1, [[]], tree),
+                (f"before ({args.before_rev}) ×2", 2, [[], []], tree),
+            ]
+        plain: list[tuple[str, int, list[list[str]]]] = [
+            ("SteadyWorker forking a work horse per job", 1, [forking]),
+            ("SteadyWorker forking ×2", 2, [forking, forking]),
             ("`rq worker` (stock: forks a work horse per job)", 1, [worker]),
             ("`rq worker` ×2", 2, [worker, worker]),
             ("`rq worker-pool -n 2`", 2, [[RQ, "worker-pool", *STOCK, "--burst", "-q", "-n", "2"]]),
             ("`rq worker -w rq.worker.SimpleWorker` (no fork)", 1, [simple]),
             ("`rq worker -w rq.worker.SimpleWorker` ×2", 2, [simple, simple]),
         ]
-        runs = [run_config(server.url, client, ids, n, w, cmds) for n, w, cmds in configs]
+        configs += [(n, w, cmds, ROOT) for n, w, cmds in plain]
+        runs = [run_config(server.url, client, ids, n, w, cmds, t) for n, w, cmds, t in configs]
     finally:
         server.stop()
     load_end = load_average()
-    before, one, pool_base = runs[2], runs[4], runs[7]
+    named = {run.name: run for run in runs}
+    forking_one = named["SteadyWorker forking a work horse per job"]
+    before = next((run for run in runs if run.name.startswith("before (")), forking_one)
+    one = named["`rq worker` (stock: forks a work horse per job)"]
+    pool_base = named["`rq worker -w rq.worker.SimpleWorker` (no fork)"]
     lines = [
         "## Verification through RQ (bench/bench_verify.py)",
         "",
@@ -248,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         f"ms), i.e. {1000 / statistics.median(cpu):,.0f} per core-second.",
         "",
         "| workers | processes | jobs/s | per process "
-        "| vs 1 process of its reference (before; stock; SimpleWorker) | job p50 ms "
+        "| vs 1 process of its reference (before; forking; stock; SimpleWorker) | job p50 ms "
         "| job p99 ms | wall s | CPU ms per job |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
@@ -256,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
         base = (
             pool_base
             if "SimpleWorker" in run.name
+            else forking_one
+            if "forking" in run.name
             else before
             if "before" in run.name or "deployed" in run.name
             else one

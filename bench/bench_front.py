@@ -26,10 +26,20 @@ from typing import Final
 
 import redis
 
-from bench.bench_http import DAY, SMALL_BOARD, before_tree, fill_board, http_json, service_env
+from bench.bench_http import (
+    DAY,
+    SMALL_BOARD,
+    MoveRun,
+    before_tree,
+    fill_board,
+    http_json,
+    run_moves,
+    service_env,
+)
 from bench.loadkit import (
     ROOT,
     Redis,
+    Web,
     WrkResult,
     command_line,
     cpu_seconds,
@@ -100,10 +110,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=RESULT)
     parser.add_argument(
         "--only",
-        choices=("public", "private"),
+        choices=("public", "private", "moves"),
         default=None,
-        help="measure one table only (public: as wrk and as a browser asks; private: the ETag)",
+        help="measure one table only (public: as wrk and as a browser asks; private: the ETag; "
+        "moves: players at saturation through the front and without it)",
     )
+    parser.add_argument(
+        "--players",
+        type=int,
+        nargs="+",
+        default=[8, 50],
+        help="players moving at once with no think time (the moves' table)",
+    )
+    parser.add_argument("--move-seconds", type=int, default=10, help="per moves run")
     args = parser.parse_args(argv)
 
     server, env = start_backend()
@@ -205,14 +224,39 @@ def main(argv: list[str] | None = None) -> int:
                 {**auth, "If-None-Match": old_etag},
             ),
         ]
+    # Moves at saturation: the same players through the deployed front and straight to
+    # gunicorn (and through the earlier release's front): the run's log and CPU are gunicorn's.
+    paths = [
+        ("nginx (deployed)", Web(web.process, front.base, web.log)),
+        ("gunicorn, no front", web),
+    ]
+    if old_front is not None and old_web is not None:
+        old_path = Web(old_web.process, old_front.base, old_web.log)
+        paths.append((f"before ({args.before_rev}): nginx", old_path))
+    moves: dict[tuple[str, int], list[MoveRun]] = {}
     webs = [p for p in (web, bare, old_web, old_bare) if p is not None]  # one runs at a time
     targets = {
         None: [*public, *browser, *uncached, *private],
         "public": [*public, *browser],
         "private": private,
+        "moves": [],
     }[args.only]
+    moves_dir = Path(tempfile.mkdtemp(prefix="pikdame-bench-moves-"))
     try:
         for _ in range(args.rounds):
+            for players in args.players if args.only in (None, "moves") else []:
+                for name, path in paths:
+                    moves.setdefault((name, players), []).append(
+                        run_moves(
+                            path,
+                            f"{name} ×{players}",
+                            players,
+                            0,
+                            args.move_seconds,
+                            moves_dir,
+                            server.process.pid,
+                        )
+                    )
             for t in targets:
                 # One read first: a URL missing from the cache holds concurrent readers in
                 # proxy_cache_lock, which nginx polls every 500 ms; an expired entry is served
@@ -297,8 +341,39 @@ def main(argv: list[str] | None = None) -> int:
             *rows(flask, private),
             "",
         ]
+    if args.only in (None, "moves"):
+        lines += [
+            "Moves at saturation: players (one wrk thread and connection each, bench/moves.lua) "
+            "moving as soon as their answer arrives, each on its own daily attempts (draw, then "
+            "discard a random card; the bots' turns run inside the move), "
+            f"{args.move_seconds} s per run; *in the app* is the move's time in the app's own "
+            "request log; *web CPU* is gunicorn's CPU per move (nginx's is apart). Goal: p99 ≤ "
+            "50 ms through nginx.",
+            "",
+            "| path | players | moves/s | p50 ms | p90 ms | p99 ms | in the app p50 / p99 ms "
+            "| web CPU µs/move | failures |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            *(move_row(name, players, runs) for (name, players), runs in moves.items()),
+            "",
+        ]
     write_result(args.out, lines)
     return 0
+
+
+def move_row(name: str, players: int, runs: list[MoveRun]) -> str:
+    """Medians over the rounds; failures summed."""
+
+    def med(values: list[float]) -> float:
+        return float(statistics.median(values))
+
+    return (
+        f"| {name} | {players} | {med([r.result.rate for r in runs]):,.0f} | "
+        f"{med([r.result.p50 for r in runs]):.2f} | {med([r.result.p90 for r in runs]):.2f} | "
+        f"{med([r.result.p99 for r in runs]):.2f} | "
+        f"{med([r.app(0.5) for r in runs]):.1f} / {med([r.app(0.99) for r in runs]):.1f} | "
+        f"{med([r.cpu_web for r in runs]):,.0f} | "
+        f"{sum(r.failures + r.result.errors for r in runs)} |"
+    )
 
 
 if __name__ == "__main__":

@@ -49,7 +49,8 @@ from bench.loadkit import (
     write_result,
     wrk,
 )
-from tests.support.front import mend_earlier_site, start_front
+from service.common import config
+from tests.support.front import Front, mend_earlier_site, start_front
 
 RESULT = ROOT / "bench" / "results" / "front.md"
 STATIC_BODY = b'{"ok":true}'  # the bare endpoint's body, as a file nginx serves itself
@@ -123,6 +124,13 @@ def main(argv: list[str] | None = None) -> int:
         help="players moving at once with no think time (the moves' table)",
     )
     parser.add_argument("--move-seconds", type=int, default=10, help="per moves run")
+    parser.add_argument(
+        "--web-variant",
+        action="append",
+        default=[],
+        metavar="PROCESSESxTHREADS",
+        help="also move through a front to a gunicorn with these workers and threads (e.g. 2x2)",
+    )
     args = parser.parse_args(argv)
 
     server, env = start_backend()
@@ -224,15 +232,36 @@ def main(argv: list[str] | None = None) -> int:
                 {**auth, "If-None-Match": old_etag},
             ),
         ]
+    shipped = config.load(env)  # what deploy/gunicorn.conf.py reads
     # Moves at saturation: the same players through the deployed front and straight to
     # gunicorn (and through the earlier release's front): the run's log and CPU are gunicorn's.
     paths = [
-        ("nginx (deployed)", Web(web.process, front.base, web.log)),
+        (
+            f"nginx (deployed: gunicorn {shipped.web_processes} workers × "
+            f"{shipped.web_threads} threads)",
+            Web(web.process, front.base, web.log),
+        ),
         ("gunicorn, no front", web),
     ]
     if old_front is not None and old_web is not None:
         old_path = Web(old_web.process, old_front.base, old_web.log)
         paths.append((f"before ({args.before_rev}): nginx", old_path))
+    variants: list[tuple[Web, Front]] = []
+    for variant in args.web_variant if args.only in (None, "moves") else []:
+        processes, threads = variant.split("x")
+        other = start_gunicorn(
+            "service.wsgi:app",
+            {**env, "WEB_CONCURRENCY": processes, "PIKDAME_THREADS": threads},
+            "/healthz",
+        )
+        other_front = start_front(other.base.removeprefix("http://"))
+        variants.append((other, other_front))
+        paths.append(
+            (
+                f"nginx, gunicorn {processes} workers × {threads} threads",
+                Web(other.process, other_front.base, other.log),
+            )
+        )
     moves: dict[tuple[str, int], list[MoveRun]] = {}
     webs = [p for p in (web, bare, old_web, old_bare) if p is not None]  # one runs at a time
     targets = {
@@ -283,6 +312,9 @@ def main(argv: list[str] | None = None) -> int:
         for process in (old_front, old_web, old_bare):
             if process is not None:
                 process.stop()
+        for other, other_front in variants:
+            other_front.stop()
+            other.stop()
         front.stop()
         web.stop()
         bare.stop()

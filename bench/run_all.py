@@ -42,9 +42,12 @@ BENCHES = {
     # each hot path's CPU per request, part by part, and a move's service overhead, beside the
     # release before
     "profile_paths": ["bench.profile_paths", "--before-rev", "b9a4bd7"],
-    "verify": ["bench.bench_verify"],
+    # the deployed worker beside 853f098's own (the release whose 14-16 jobs/s set the goal),
+    # the forking worker, stock rq and SimpleWorker, on the same distinct records
+    "verify": ["bench.bench_verify", "--before-rev", "853f098"],
     "memory": ["bench.bench_memory"],
-    # reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
+    # reads behind nginx (deploy/nginx as shipped), the attempt's ETag, and moves at saturation
+    # through the front and without it
     "front": ["bench.bench_front", "--before-rev", "b9a4bd7"],
     # what a micro-cache hit costs nginx beyond a static file, in instructions
     "callgrind_front": ["bench.callgrind_front"],

@@ -1,12 +1,20 @@
-"""Tables under load: open live streams and their memory, a move's broadcast latency
-at many active tables, and the turn timer's lateness. Writes bench/results/tables.md.
+"""Live tables under load: open streams, a move's broadcast, the turn timer and memory per
+stream, all measured at once on a busy site. Writes bench/results/tables.md.
 
-    .venv/bin/python -m bench.bench_tables [--streams 1000] [--tables 200] [--timers 40]
+    .venv/bin/python -m bench.bench_tables [--streams 1000] [--tables 200] [--load-timers 100]
+        [--seconds 60] [--threads 12] [--idle [--timers 40]]
+
+The headline (issue goal 5): ``--streams`` SSE streams stay open throughout while ``--tables``
+two-human tables each play a move a second (the driver plays the seat to move, over kept-alive
+connections from several threads) and ``--load-timers`` tables wait on a 30 s turn timer whose
+deadline falls inside the load. Measured together: each move's delivery to its table's streams,
+the timers' lateness, the stream worker's memory per stream and every process's CPU. ``--idle``
+adds the earlier figures of an idle site (streams opened then closed, one move at a time, each
+worker's timers alone beside RQ's stock worker).
 
 Real parts: redis-server, the API's gunicorn (gthread), the streams' gunicorn (gevent, one
 worker, so its memory per connection is read from one process), ``rq worker --with-scheduler``
-as deploy/ runs it, beside the same command with RQ's stock worker class (the reference for the
-timer). No figure here is asserted by any test.
+as deploy/ runs it (``worker_args()``). No figure here is asserted by any test.
 """
 
 from __future__ import annotations
@@ -272,6 +280,12 @@ class LoadState:
     """What the driver's threads share (appends and stores only: atomic under the GIL)."""
 
     latencies: list[float] = field(default_factory=list)
+    #: the same deliveries split at the move's PUBLISH (as this process's subscription saw it):
+    #: POST sent → published (the API's part) and published → read from the stream
+    to_publish: list[float] = field(default_factory=list)
+    from_publish: list[float] = field(default_factory=list)
+    answered: list[float] = field(default_factory=list)  # POST sent → its answer read (ms)
+    published: dict[tuple[str, int], float] = field(default_factory=dict)
     moved: list[float] = field(default_factory=list)  # when each accepted move was answered
     rejected: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -323,6 +337,10 @@ def feed(stream: Stream, data: bytes, now: float, state: LoadState) -> None:
                 sent = table.sent.get(done)
                 if sent is not None:
                     state.latencies.append((now - sent) * 1000)
+                    at = state.published.get((table.table_id, done))
+                    if at is not None:
+                        state.to_publish.append((at - sent) * 1000)
+                        state.from_publish.append((now - at) * 1000)
         stream.last = max(stream.last, seq)
     stream.tail = data[max(data.rfind(b"\n"), len(data) - 32, 0) :]
 
@@ -387,6 +405,7 @@ def play(base: str, tables: list[Playing], start: float, end: float, state: Load
             )
             response = connection.getresponse()
             answer = json.loads(response.read())
+            state.answered.append((time.perf_counter() - table.sent[table.seq + 1]) * 1000)
         except (OSError, http.client.HTTPException) as e:
             table.sent.pop(table.seq + 1, None)
             state.errors.append(f"{type(e).__name__}: {e}")
@@ -417,19 +436,24 @@ def play(base: str, tables: list[Playing], start: float, end: float, state: Load
 
 
 def listen_timers(
-    redis_url: str, deadlines: dict[str, float], lateness: dict[str, float], stop: threading.Event
+    redis_url: str,
+    deadlines: dict[str, float],
+    lateness: dict[str, float],
+    state: LoadState,
 ) -> None:
     """How late each timer table's cut was published after its deadline (one pattern
-    subscription on the tables' live channels, as in :func:`bench_timers`; every playing table
-    publishes there too and is skipped)."""
+    subscription on the tables' live channels, as in :func:`bench_timers`); for the playing
+    tables, when each change's PUBLISH (its seq) arrived, to split a move's broadcast there."""
     listener = redis.Redis.from_url(redis_url).pubsub()
     listener.psubscribe("pd:{t:*}:live")
-    while not stop.is_set():
+    while not state.stop.is_set():
         message = listener.get_message(timeout=0.2)
         if message is None or message["type"] != "pmessage":
             continue
-        now = time.time()
+        now, tick = time.time(), time.perf_counter()
         table_id = message["channel"].decode().split("{t:", 1)[1].split("}", 1)[0]
+        if message["data"].isdigit():
+            state.published.setdefault((table_id, int(message["data"])), tick)
         at = deadlines.get(table_id)
         if at is not None and table_id not in lateness and now > at - 15:
             lateness[table_id] = now - at
@@ -442,6 +466,25 @@ def cpu_now(pids: dict[str, tuple[int, bool]]) -> dict[str, float]:
 
 def percentile(values: list[float], q: float) -> float:
     return values[int(q * (len(values) - 1))]
+
+
+def spread(values: list[float]) -> str:
+    """median / p99 / max of ``values`` (ms)."""
+    if not values:
+        return "none"
+    ordered = sorted(values)
+    return (
+        f"{statistics.median(ordered):.1f} / {percentile(ordered, 0.99):.1f} / {ordered[-1]:.1f} ms"
+    )
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine, every core (/proc/stat): what the
+    other users of the shared box took beside our processes."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    total = sum(fields[:8]) / os.sysconf("SC_CLK_TCK")
+    idle = (fields[3] + fields[4]) / os.sysconf("SC_CLK_TCK")
+    return total - idle, total
 
 
 def bench_load(
@@ -498,11 +541,12 @@ def bench_load(
     rss_open = rss_kb(worker)
     deadlines: dict[str, float] = {}
     lateness: dict[str, float] = {}
-    listener = threading.Thread(target=listen_timers, args=(redis_url, deadlines, lateness, done))
+    listener = threading.Thread(target=listen_timers, args=(redis_url, deadlines, lateness, state))
     listener.start()
     time.sleep(0.5)
     load_start = load_average()
     cpu_start = cpu_now(pids)
+    machine_start = machine_cpu()
     wall_start = time.perf_counter()
     start = wall_start + 0.5
     end = start + seconds
@@ -537,6 +581,7 @@ def bench_load(
         mover.join()
     wall = time.perf_counter() - wall_start
     cpu_end = cpu_now(pids)
+    machine_end = machine_cpu()
     load_end = load_average()
     time.sleep(3)  # the last moves' deliveries; late timers
     rss_load = rss_kb(worker)
@@ -544,6 +589,7 @@ def bench_load(
     while len(lateness) < timers and time.time() < stop:
         time.sleep(0.5)
     done.set()
+    state.stop.set()
     reader.join()
     listener.join()
     for s in [*opened]:
@@ -587,6 +633,11 @@ def bench_load(
         "kb_per_stream_open": round((rss_open - rss_before) / len(opened), 1),
         "kb_per_stream": round((max([*rss_samples, rss_load]) - rss_before) / len(opened), 1),
         "cpu": {k: round(100 * (cpu_end[k] - cpu_start[k]) / wall, 1) for k in cpu_start},
+        "machine_busy": round(100 * (machine_end[0] - machine_start[0]) / wall, 1),
+        "machine_cores": round((machine_end[1] - machine_start[1]) / wall, 1),
+        "answered": spread(state.answered),
+        "to_publish": spread(state.to_publish),
+        "from_publish": spread(state.from_publish),
         "load_start": load_start,
         "load_end": load_end,
     }
@@ -644,6 +695,10 @@ def load_rows(r: dict[str, Any]) -> str:
         f"| a move's broadcast to both seats' streams (POST sent → event read): median / p99"
         f" / max | **{r['median_ms']} / {r['p99_ms']} / {r['max_ms']} ms** ({r['deliveries']}"
         f" of {r['expected']} deliveries) |\n"
+        f"| … split: POST sent → the move's PUBLISH seen (API, Redis) | {r['to_publish']} |\n"
+        f"| … split: PUBLISH seen → read from the stream (stream worker) | {r['from_publish']}"
+        " |\n"
+        f"| a move's POST sent → its answer read: median / p99 / max | {r['answered']} |\n"
         f"| turn timers (30 s, nobody moves) made in the load's first {r['timers_made_s']} s:"
         f" fired | {r['fired']} of {r['timers']} |\n"
         f"| timer lateness after the deadline, min / median / p99 / max | {r['t_min_s']} /"
@@ -652,7 +707,9 @@ def load_rows(r: dict[str, Any]) -> str:
         f" {r['rss_before_mb']} → {r['rss_open_mb']} → {r['rss_load_mb']} MB |\n"
         f"| memory per open stream, under load (idle, just opened) | **{r['kb_per_stream']}"
         f" KB** ({r['kb_per_stream_open']} KB) |\n"
-        f"| CPU during the load (100% = one core) | {cpu} |\n"
+        f"| CPU during the load (100% = one core) | {cpu}; the whole machine"
+        f" {r['machine_busy']}% of {r['machine_cores'] * 100:.0f}% (the rest of it is other"
+        " users of the shared box) |\n"
         f"| load average at start → end (1, 5, 15 min) | {r['load_start']} →"
         f" {r['load_end']} |\n\n"
         "Goals (issue goal 5): broadcast p99 ≤ 100 ms:"
@@ -670,7 +727,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--load-timers", type=int, default=100, help="timer tables in the load")
     parser.add_argument("--seconds", type=float, default=60, help="the load's length (≥ 40)")
-    parser.add_argument("--threads", type=int, default=8, help="the driver's move threads")
+    parser.add_argument("--threads", type=int, default=12, help="the driver's move threads")
     parser.add_argument("--idle", action="store_true", help="also the idle site's figures")
     parser.add_argument("--timers", type=int, default=40, help="timer tables of --idle")
     args = parser.parse_args(argv)

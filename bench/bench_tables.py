@@ -23,6 +23,7 @@ import argparse
 import heapq
 import http.client
 import json
+import multiprocessing
 import os
 import re
 import selectors
@@ -34,6 +35,7 @@ import threading
 import time
 import urllib.request
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, cast
 
@@ -265,12 +267,16 @@ class Playing:
     sent: dict[int, float] = field(default_factory=dict)
 
 
+Arrival = tuple[int, int, float]  # (stream index, the seq its message reached, when: perf_counter)
+
+
 @dataclass
 class Stream:
     """One open SSE connection: the last message id seen, and the partial line after it."""
 
     sock: socket.socket
     table: Playing | None
+    index: int
     last: int = -1
     tail: bytes = b""
 
@@ -280,6 +286,7 @@ class LoadState:
     """What the driver's threads share (appends and stores only: atomic under the GIL)."""
 
     latencies: list[float] = field(default_factory=list)
+    delivered: list[tuple[float, float]] = field(default_factory=list)  # (sent, latency ms)
     #: the same deliveries split at the move's PUBLISH (as this process's subscription saw it):
     #: POST sent → published (the API's part) and published → read from the stream
     to_publish: list[float] = field(default_factory=list)
@@ -325,37 +332,34 @@ def two_human_table(web: WebServer) -> Playing:
     return Playing(table_id, [ada, joined["token"]], table["seq"], next_move(table), 0.0)
 
 
-def feed(stream: Stream, data: bytes, now: float, state: LoadState) -> None:
-    """Take a stream's bytes: each message id is a seq; every move sent at this stream's table
-    whose seq it reaches is delivered here now (several changes may come as one message)."""
+def feed(stream: Stream, data: bytes, now: float, arrivals: list[Arrival]) -> None:
+    """Take a stream's bytes: each message id is the table's seq after it; a new one is an
+    arrival (several changes may come as one message)."""
     data = stream.tail + data
     for match in ID_LINE.finditer(data):
         seq = int(match.group(1))
-        table = stream.table
-        if table is not None and seq > stream.last >= 0:
-            for done in range(stream.last + 1, seq + 1):
-                sent = table.sent.get(done)
-                if sent is not None:
-                    state.latencies.append((now - sent) * 1000)
-                    at = state.published.get((table.table_id, done))
-                    if at is not None:
-                        state.to_publish.append((at - sent) * 1000)
-                        state.from_publish.append((now - at) * 1000)
-        stream.last = max(stream.last, seq)
+        if seq > stream.last:
+            if stream.last >= 0:
+                arrivals.append((stream.index, seq, now))
+            stream.last = seq
     stream.tail = data[max(data.rfind(b"\n"), len(data) - 32, 0) :]
 
 
 def read_streams(
-    selector: selectors.BaseSelector, state: LoadState, until: threading.Event | None = None
-) -> None:
-    """Read every open stream through one selector (none backs up), until ``until`` is set; with
-    none, until every stream has had its first message."""
+    streams: list[Stream], arrivals: list[Arrival], stop: Connection | None = None
+) -> int:
+    """Read every open stream through one selector (none backs up), until ``stop`` says so;
+    without it, until every stream has had its first message. Returns how many closed."""
+    selector = selectors.DefaultSelector()
+    for stream in streams:
+        selector.register(stream.sock, selectors.EVENT_READ, stream)
+    closed = 0
     while True:
-        if until is None:
-            if all(cast(Stream, k.data).last >= 0 for k in selector.get_map().values()):
-                return
-        elif until.is_set():
-            return
+        if stop is None:
+            if all(s.last >= 0 for s in streams):
+                break
+        elif stop.poll():
+            break
         for key, _ in selector.select(timeout=0.2):
             stream = cast(Stream, key.data)
             try:
@@ -364,10 +368,40 @@ def read_streams(
                 continue
             now = time.perf_counter()
             if not data:
-                state.errors.append("a stream closed")
+                closed += 1
                 selector.unregister(stream.sock)
                 continue
-            feed(stream, data, now, state)
+            feed(stream, data, now, arrivals)
+    selector.close()
+    return closed
+
+
+def reader(streams: list[Stream], pipe: Connection) -> None:
+    """The stream reader's own process (forked): no thread of the driver can hold it up. It
+    reads until the pipe says stop, then sends back every arrival and how many streams
+    closed."""
+    arrivals: list[Arrival] = []
+    closed = read_streams(streams, arrivals, pipe)
+    pipe.send((arrivals, closed))
+
+
+def deliver(streams: list[Stream], arrivals: list[Arrival], state: LoadState) -> None:
+    """Every move sent at a stream's table whose seq an arrival reaches was delivered to that
+    stream then (the mover's own stream and the other seat's)."""
+    for index, seq, now in arrivals:
+        stream = streams[index]
+        table = stream.table
+        if table is not None:
+            for done in range(stream.last + 1, seq + 1):
+                sent = table.sent.get(done)
+                if sent is not None:
+                    state.latencies.append((now - sent) * 1000)
+                    state.delivered.append((sent, (now - sent) * 1000))
+                    at = state.published.get((table.table_id, done))
+                    if at is not None:
+                        state.to_publish.append((at - sent) * 1000)
+                        state.from_publish.append((now - at) * 1000)
+        stream.last = seq
 
 
 def play(base: str, tables: list[Playing], start: float, end: float, state: LoadState) -> None:
@@ -478,6 +512,18 @@ def spread(values: list[float]) -> str:
     )
 
 
+def windows(delivered: list[tuple[float, float]], start: float, width: float = 15) -> str:
+    """The broadcast's p99 in each ``width`` s of the load (by when the move was sent): steady,
+    or a backlog that grows."""
+    by: dict[int, list[float]] = {}
+    for sent, latency in delivered:
+        by.setdefault(int((sent - start) // width), []).append(latency)
+    return ", ".join(
+        f"{k * width:.0f}–{(k + 1) * width:.0f} s: {percentile(sorted(v), 0.99):.0f} ms"
+        for k, v in sorted(by.items())
+    )
+
+
 def machine_cpu() -> tuple[float, float]:
     """(busy, total) CPU seconds of the whole machine, every core (/proc/stat): what the
     other users of the shared box took beside our processes."""
@@ -520,23 +566,24 @@ def bench_load(
     read_until(warm, b"event: table")
     rss_before = rss_kb(worker)
     state = LoadState()
-    selector = selectors.DefaultSelector()
     opened: list[Stream] = []
     for table in playing:
         for token in table.tokens:
-            opened.append(Stream(open_stream(port, table.table_id, token), table))
+            sock = open_stream(port, table.table_id, token)
+            opened.append(Stream(sock, table, len(opened)))
     for n in range(idle_streams):
         table_id, token = idle[n // 2]
-        opened.append(Stream(open_stream(port, table_id, token), None))
+        opened.append(Stream(open_stream(port, table_id, token), None, len(opened)))
     for s in opened:
         s.sock.setblocking(False)
-        selector.register(s.sock, selectors.EVENT_READ, s)
     started = time.perf_counter()
-    read_streams(selector, state)
+    read_streams(opened, [])
     open_s = time.perf_counter() - started
-    done = threading.Event()
-    reader = threading.Thread(target=read_streams, args=(selector, state, done))
-    reader.start()
+    # forked before any thread of ours starts; perf_counter is CLOCK_MONOTONIC, one clock for both
+    pipe, child_end = multiprocessing.get_context("fork").Pipe()
+    reading = multiprocessing.get_context("fork").Process(target=reader, args=(opened, child_end))
+    reading.start()
+    pids["stream reader (forked driver)"] = (cast(int, reading.pid), False)
     time.sleep(2)
     rss_open = rss_kb(worker)
     deadlines: dict[str, float] = {}
@@ -588,10 +635,14 @@ def bench_load(
     stop = time.time() + 60
     while len(lateness) < timers and time.time() < stop:
         time.sleep(0.5)
-    done.set()
     state.stop.set()
-    reader.join()
+    pipe.send("stop")
+    arrivals, closed = cast(tuple[list[Arrival], int], pipe.recv())
+    reading.join()
     listener.join()
+    deliver(opened, arrivals, state)
+    if closed:
+        state.errors.append(f"{closed} streams closed")
     for s in [*opened]:
         s.sock.close()
     warm.close()
@@ -636,6 +687,7 @@ def bench_load(
         "machine_busy": round(100 * (machine_end[0] - machine_start[0]) / wall, 1),
         "machine_cores": round((machine_end[1] - machine_start[1]) / wall, 1),
         "answered": spread(state.answered),
+        "windows": windows(state.delivered, start),
         "to_publish": spread(state.to_publish),
         "from_publish": spread(state.from_publish),
         "load_start": load_start,
@@ -699,6 +751,7 @@ def load_rows(r: dict[str, Any]) -> str:
         f"| … split: PUBLISH seen → read from the stream (stream worker) | {r['from_publish']}"
         " |\n"
         f"| a move's POST sent → its answer read: median / p99 / max | {r['answered']} |\n"
+        f"| broadcast p99 in each 15 s of the load (by when sent) | {r['windows']} |\n"
         f"| turn timers (30 s, nobody moves) made in the load's first {r['timers_made_s']} s:"
         f" fired | {r['fired']} of {r['timers']} |\n"
         f"| timer lateness after the deadline, min / median / p99 / max | {r['t_min_s']} /"

@@ -11,6 +11,9 @@ reads straight from gunicorn as they were served before the front cached them. W
 ``--before-rev`` the public reads also go through that commit's nginx site and app, and its
 bare endpoint and 304 run under its gunicorn.conf.py, started beside the current ones.
 Targets interleave over the rounds; the figures are medians. Writes bench/results/front.md.
+``--only moves`` measures moves at saturation instead: ``--players`` players with no think time
+through the deployed front, straight to gunicorn, and through fronts to gunicorns with other
+workers × threads (``--web-variant 2x2``), in the same run.
 """
 
 from __future__ import annotations
@@ -113,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
         "--only",
         choices=("public", "private", "moves"),
         default=None,
-        help="measure one table only (public: as wrk and as a browser asks; private: the ETag; "
-        "moves: players at saturation through the front and without it)",
+        help="measure one table only (public: as wrk and as a browser asks; private: the ETag), "
+        "or moves (players at saturation through the front and without it: only so)",
     )
     parser.add_argument(
         "--players",
@@ -247,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         old_path = Web(old_web.process, old_front.base, old_web.log)
         paths.append((f"before ({args.before_rev}): nginx", old_path))
     variants: list[tuple[Web, Front]] = []
-    for variant in args.web_variant if args.only in (None, "moves") else []:
+    for variant in args.web_variant if args.only == "moves" else []:
         processes, threads = variant.split("x")
         other = start_gunicorn(
             "service.wsgi:app",
@@ -273,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     moves_dir = Path(tempfile.mkdtemp(prefix="pikdame-bench-moves-"))
     try:
         for _ in range(args.rounds):
-            for players in args.players if args.only in (None, "moves") else []:
+            for players in args.players if args.only == "moves" else []:
                 for name, path in paths:
                     moves.setdefault((name, players), []).append(
                         run_moves(
@@ -373,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
             *rows(flask, private),
             "",
         ]
-    if args.only in (None, "moves"):
+    if args.only == "moves":
         lines += [
             "Moves at saturation: players (one wrk thread and connection each, bench/moves.lua) "
             "moving as soon as their answer arrives, each on its own daily attempts (draw, then "

@@ -4,17 +4,18 @@ stream, all measured at once on a busy site. Writes bench/results/tables.md.
     .venv/bin/python -m bench.bench_tables [--streams 1000] [--tables 200] [--load-timers 100]
         [--seconds 60] [--threads 12] [--idle [--timers 40]]
 
-The headline (issue goal 5): ``--streams`` SSE streams stay open throughout while ``--tables``
+The headline ': ``--streams`` SSE streams stay open throughout while ``--tables``
 two-human tables each play a move a second (the driver plays the seat to move, over kept-alive
 connections from several threads) and ``--load-timers`` tables wait on a 30 s turn timer whose
 deadline falls inside the load. Measured together: each move's delivery to its table's streams,
-the timers' lateness, the stream worker's memory per stream and every process's CPU. ``--idle``
+the timers' lateness, the stream group's memory per stream and every process's CPU. ``--idle``
 adds the earlier figures of an idle site (streams opened then closed, one move at a time, each
 worker's timers alone beside RQ's stock worker).
 
-Real parts: redis-server, the API's gunicorn (gthread), the streams' gunicorn (gevent, one
-worker, so its memory per connection is read from one process), ``rq worker --with-scheduler``
-as deploy/ runs it (``worker_args()``). No figure here is asserted by any test.
+Real parts: redis-server, the API's gunicorn (gthread), the streams' gunicorn (gevent), both
+with the deployed number of workers for this machine unless ``--processes`` says otherwise
+(``--processes 2``: one stream worker), ``rq worker --with-scheduler`` as deploy/ runs it
+(``worker_args()``). No figure here is asserted by any test.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import redis
 
 from bench.loadkit import cpu_seconds, load_average
 from service.commands import worker_args
+from service.common import config
 from tests.support.processes import (
     Process,
     WebServer,
@@ -547,7 +549,7 @@ def bench_load(
     """``streams`` SSE streams open throughout while ``tables`` two-human tables each play a
     move a second (phases spread over the second) and ``timers`` tables wait on a 30 s turn
     timer that falls inside the load: each move's delivery to both seats' streams, the timers'
-    lateness, the stream worker's memory per stream, and every process's CPU."""
+    lateness, the stream group's memory per stream, and every process's CPU."""
     port = int(stream.base.rsplit(":", 1)[1])
     playing = [two_human_table(web) for _ in range(tables)]
     for i, table in enumerate(playing):
@@ -557,14 +559,18 @@ def bench_load(
         new_table(web, [HUMAN, {"kind": "bot", "level": "beginner"}])
         for _ in range((idle_streams + 1) // 2)
     ]
-    (worker,) = stream_workers(stream)
+    workers = stream_workers(stream)
+
+    def rss() -> int:  # the stream group's workers together
+        return sum(rss_kb(pid) for pid in workers)
+
     warm = (
         open_stream(port, *idle[0])
         if idle
         else open_stream(port, playing[0].table_id, playing[0].tokens[0])
     )
     read_until(warm, b"event: table")
-    rss_before = rss_kb(worker)
+    rss_before = rss()
     state = LoadState()
     opened: list[Stream] = []
     for table in playing:
@@ -585,7 +591,7 @@ def bench_load(
     reading.start()
     pids["stream reader (forked driver)"] = (cast(int, reading.pid), False)
     time.sleep(2)
-    rss_open = rss_kb(worker)
+    rss_open = rss()
     deadlines: dict[str, float] = {}
     lateness: dict[str, float] = {}
     listener = threading.Thread(target=listen_timers, args=(redis_url, deadlines, lateness, state))
@@ -623,7 +629,7 @@ def bench_load(
     rss_samples = [rss_open]
     while time.perf_counter() < end:
         time.sleep(min(5.0, max(0.0, end - time.perf_counter())))
-        rss_samples.append(rss_kb(worker))
+        rss_samples.append(rss())
     for mover in movers:
         mover.join()
     wall = time.perf_counter() - wall_start
@@ -631,7 +637,7 @@ def bench_load(
     machine_end = machine_cpu()
     load_end = load_average()
     time.sleep(3)  # the last moves' deliveries; late timers
-    rss_load = rss_kb(worker)
+    rss_load = rss()
     stop = time.time() + 60
     while len(lateness) < timers and time.time() < stop:
         time.sleep(0.5)
@@ -748,7 +754,7 @@ def load_rows(r: dict[str, Any]) -> str:
         f" / max | **{r['median_ms']} / {r['p99_ms']} / {r['max_ms']} ms** ({r['deliveries']}"
         f" of {r['expected']} deliveries) |\n"
         f"| … split: POST sent → the move's PUBLISH seen (API, Redis) | {r['to_publish']} |\n"
-        f"| … split: PUBLISH seen → read from the stream (stream worker) | {r['from_publish']}"
+        f"| … split: PUBLISH seen → read from the stream (stream group) | {r['from_publish']}"
         " |\n"
         f"| a move's POST sent → its answer read: median / p99 / max | {r['answered']} |\n"
         f"| broadcast p99 in each 15 s of the load (by when sent) | {r['windows']} |\n"
@@ -756,7 +762,7 @@ def load_rows(r: dict[str, Any]) -> str:
         f" fired | {r['fired']} of {r['timers']} |\n"
         f"| timer lateness after the deadline, min / median / p99 / max | {r['t_min_s']} /"
         f" {r['t_median_s']} / **{r['t_p99_s']}** / {r['t_max_s']} s |\n"
-        f"| stream worker RSS: before the streams → open → under load (max) |"
+        f"| stream workers' RSS (together): before the streams → open → under load (max) |"
         f" {r['rss_before_mb']} → {r['rss_open_mb']} → {r['rss_load_mb']} MB |\n"
         f"| memory per open stream, under load (idle, just opened) | **{r['kb_per_stream']}"
         f" KB** ({r['kb_per_stream_open']} KB) |\n"
@@ -765,7 +771,7 @@ def load_rows(r: dict[str, Any]) -> str:
         " users of the shared box) |\n"
         f"| load average at start → end (1, 5, 15 min) | {r['load_start']} →"
         f" {r['load_end']} |\n\n"
-        "Goals (issue goal 5): broadcast p99 ≤ 100 ms:"
+        "Goals: broadcast p99 ≤ 100 ms:"
         f" {met(r['p99_ms'], 100)}; timer lateness p99 ≤ 0.5 s: {met(r['t_p99_s'], 0.5)};"
         f" memory per stream ≤ 45 KB: {met(r['kb_per_stream'], 45)}. The targeted"
         f" {r['target_per_s']} moves a second were"
@@ -782,6 +788,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60, help="the load's length (≥ 40)")
     parser.add_argument("--threads", type=int, default=12, help="the driver's move threads")
     parser.add_argument("--idle", action="store_true", help="also the idle site's figures")
+    parser.add_argument(
+        "--processes",
+        default=None,
+        help="WEB_CONCURRENCY: API workers, and twice the stream workers (default: as deployed)",
+    )
     parser.add_argument("--timers", type=int, default=40, help="timer tables of --idle")
     args = parser.parse_args(argv)
     logs = Path(tempfile.mkdtemp(prefix="bench-tables-"))
@@ -795,15 +806,18 @@ def main(argv: list[str] | None = None) -> int:
         PIKDAME_LIMIT_TABLE_ADDRESS="100000 per second",
         PIKDAME_STREAMS_PER_ADDRESS="0",  # every stream comes from this one address
     )
-    web = start_web(env, logs / "web.log")
-    stream = start_stream({**env, "WEB_CONCURRENCY": "2"}, logs / "stream.log")
+    web = start_web(env, logs / "web.log", args.processes)
+    stream = start_stream(env, logs / "stream.log", args.processes)
+    shape = config.load({} if args.processes is None else {"WEB_CONCURRENCY": args.processes})
+    api_shape = f"{shape.web_processes} workers × {shape.web_threads} threads"
+    stream_count = len(stream_workers(stream))
     timed: dict[bool, Any] = {}
     try:
         worker = timer_worker(env, logs / "worker-load.log", stock=False)
         assert server.process is not None
         pids = {
-            "stream worker": (stream_workers(stream)[0], False),
-            "API gunicorn (2 workers)": (web.process.popen.pid, True),
+            f"stream group ({stream_count} gevent workers)": (stream.process.popen.pid, True),
+            f"API gunicorn ({api_shape})": (web.process.popen.pid, True),
             "redis-server": (server.process.pid, False),
             "rq worker": (worker.popen.pid, True),
             "driver (this process)": (os.getpid(), False),
@@ -839,8 +853,9 @@ def main(argv: list[str] | None = None) -> int:
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     text = (
         "## Tables\n\n"
-        f"`{command.strip()}` — {when}. redis-server, gunicorn gthread (API, 2 workers × 4"
-        " threads), gunicorn gevent (streams, one worker), our `rq worker --with-scheduler`"
+        f"`{command.strip()}` — {when}. redis-server, gunicorn gthread (API, {api_shape}),"
+        f" gunicorn gevent (streams, {stream_count} worker{'s' if stream_count > 1 else ''}"
+        f"{', as deployed' if args.processes is None else ''}), our `rq worker --with-scheduler`"
         " (`worker_args()`: SteadyWorker, TimerScheduler) running throughout, all on the 2-core"
         " machine with the driver.\n\n"
         "### Live tables under load (headline)\n\n" + load_rows(load)

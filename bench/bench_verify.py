@@ -126,6 +126,7 @@ def reset(client: redis.Redis[str], ids: list[str]) -> None:
 JOB_CPU = """
 import json, sys, time
 import redis
+from worker.verify import verify
 client = redis.Redis.from_url(sys.argv[1], decode_responses=True)
 secret = sys.argv[2].encode()
 cpu = []

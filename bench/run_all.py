@@ -46,9 +46,23 @@ BENCHES = {
     # the forking worker, stock rq and SimpleWorker, on the same distinct records
     "verify": ["bench.bench_verify", "--before-rev", "853f098"],
     "memory": ["bench.bench_memory"],
-    # reads behind nginx (deploy/nginx as shipped), the attempt's ETag, and moves at saturation
-    # through the front and without it
+    # reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
     "front": ["bench.bench_front", "--before-rev", "b9a4bd7"],
+    # moves at saturation (no think time) through the deployed front and straight to gunicorn,
+    # beside fronts to gunicorns with fewer workers and threads, same run
+    "front_moves": [
+        "bench.bench_front",
+        "--only",
+        "moves",
+        "--rounds",
+        "3",
+        "--web-variant",
+        "2x2",
+        "--web-variant",
+        "2x1",
+        "--out",
+        "bench/results/front_moves.md",
+    ],
     # what a micro-cache hit costs nginx beyond a static file, in instructions
     "callgrind_front": ["bench.callgrind_front"],
     # the place in the field and league boards on a 1,000,000-entry board

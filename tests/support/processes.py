@@ -146,10 +146,20 @@ def _serve(args: list[str], env: dict[str, str], port: int, log: Path, wait: flo
     raise RuntimeError(f"gunicorn ({args[-2]}) did not start; see {log}")
 
 
-def start_web(env: dict[str, str], log: Path) -> WebServer:
-    """gunicorn with deploy/gunicorn.conf.py on a free port; waits for /healthz."""
+def _concurrency(env: dict[str, str], processes: str | None) -> None:
+    """WEB_CONCURRENCY as given, or unset (the configuration's default) for None."""
+    if processes is None:
+        env.pop("WEB_CONCURRENCY", None)
+    else:
+        env["WEB_CONCURRENCY"] = processes
+
+
+def start_web(env: dict[str, str], log: Path, processes: str | None = "2") -> WebServer:
+    """gunicorn with deploy/gunicorn.conf.py on a free port; waits for /healthz. ``processes``
+    is WEB_CONCURRENCY (None: as deployed, the configuration's default for this machine)."""
     port = free_port()
-    env = {**env, "PIKDAME_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "2"}
+    env = {**env, "PIKDAME_BIND": f"127.0.0.1:{port}"}
+    _concurrency(env, processes)
     return _serve(gunicorn_args(), env, port, log, 30)
 
 
@@ -168,11 +178,13 @@ def running_web(redis_url: str, log: Path, secret: str = WEB_SECRET) -> Iterator
         server.process.stop()
 
 
-def start_stream(env: dict[str, str], log: Path) -> WebServer:
+def start_stream(env: dict[str, str], log: Path, processes: str | None = "2") -> WebServer:
     """The tables' stream group: gunicorn with deploy/gunicorn_stream.conf.py (gevent) on a free
-    port, exactly as deploy/ runs it; waits for /healthz."""
+    port, exactly as deploy/ runs it; waits for /healthz. ``processes`` is WEB_CONCURRENCY, of
+    which the group runs half (None: as deployed)."""
     port = free_port()
-    env = {**env, "PIKDAME_STREAM_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "2"}
+    env = {**env, "PIKDAME_STREAM_BIND": f"127.0.0.1:{port}"}
+    _concurrency(env, processes)
     return _serve(stream_args(), env, port, log, 60)
 
 

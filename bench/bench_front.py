@@ -343,11 +343,18 @@ def main(argv: list[str] | None = None) -> int:
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     lines = [
-        "## The front: nginx's micro-cache and the attempt's ETag (bench/bench_front.py)",
+        "## The front: moves at saturation (bench/bench_front.py --only moves)"
+        if args.only == "moves"
+        else "## The front: nginx's micro-cache and the attempt's ETag (bench/bench_front.py)",
         "",
-        f"`{command_line('bench.bench_front', argv)}` — {args.rounds} rounds × "
-        f"{args.seconds} s per target, wrk -t{args.threads} -c{args.connections}, interleaved; "
-        f"load average at the end {load_average()}. nginx: deploy/nginx/http.conf + proxy.conf "
+        f"`{command_line('bench.bench_front', argv)}` — {args.rounds} rounds, "
+        + (
+            "every path and number of players once a round, interleaved; "
+            if args.only == "moves"
+            else f"{args.seconds} s per target, wrk -t{args.threads} -c{args.connections}, "
+            "interleaved; "
+        )
+        + f"load average at the end {load_average()}. nginx: deploy/nginx/http.conf + proxy.conf "
         "as shipped under the host nginx.conf's http settings (tests/support/front.py: Debian's "
         "sendfile on, tcp_nopush on, gzip on), 1 worker process; gunicorn: "
         "deploy/gunicorn.conf.py.",

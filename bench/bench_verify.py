@@ -33,6 +33,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import redis
 
@@ -138,18 +139,22 @@ print(json.dumps(cpu))
 """
 
 
-def job_cpu(url: str, ids: list[str]) -> list[float]:
-    """CPU ms of each job's own code, verified in order by one fresh process."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def run_json(code: str, args: list[str], tree: Path, env: dict[str, str]) -> Any:
+    """The JSON that ``code`` prints last, run in a fresh interpreter in ``tree``."""
     out = subprocess.run(
-        [sys.executable, "-c", JOB_CPU, url, SECRET.decode(), *ids],
-        env=env,
-        cwd=ROOT,
+        [sys.executable, "-c", code, *args],
+        env={**env, "PYTHONPATH": str(tree)},
+        cwd=tree,
         capture_output=True,
         text=True,
         check=True,
     )
-    cpu: list[float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def job_cpu(url: str, ids: list[str]) -> list[float]:
+    """CPU ms of each job's own code, verified in order by one fresh process."""
+    cpu: list[float] = run_json(JOB_CPU, [url, SECRET.decode(), *ids], ROOT, dict(os.environ))
     return cpu
 
 
@@ -206,15 +211,7 @@ def run_config(
         for aid in ids:
             assert enqueue_verify(q, aid)
     else:
-        setup = subprocess.run(
-            [sys.executable, "-c", BEFORE_SETUP, url, *ids],
-            env=env,
-            cwd=tree,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        own: list[str] = json.loads(setup.stdout.strip().splitlines()[-1])
+        own: list[str] = run_json(BEFORE_SETUP, [url, *ids], tree, env)
         commands = [c if c else [*own, "-q"] for c in commands]
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()

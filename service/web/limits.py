@@ -37,6 +37,13 @@ from service.web.identity import ACCOUNT_KEY, session_player
 from service.web.redisconn import get_redis as connect_state
 from service.web.redisconn import settings, settings_of
 
+
+def now_s() -> float:
+    """The clock the counting windows are aligned to: the wall clock, shared by every web
+    process (a test freezes it to count inside one window whatever the time)."""
+    return time.time()
+
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -268,7 +275,7 @@ def _count_move() -> None:
         return
     item = _parsed(settings().limit_moves)
     window = item.get_expiry()
-    now = int(time.time())
+    now = int(now_s())
     start = now - now % window
     mine = f"pd:limits:move:{per_attempt_key()}:{start}"
     misses = f"pd:limits:move-misses:{address_key()}:{start}"
@@ -305,7 +312,7 @@ def _limit_headers(response: Response) -> Response:
         response.headers["X-RateLimit-Limit"] = str(read.amount)
         response.headers["X-RateLimit-Remaining"] = "0"
         response.headers["X-RateLimit-Reset"] = str(read.reset_at)
-        response.headers["Retry-After"] = str(max(1, read.reset_at - int(time.time())))
+        response.headers["Retry-After"] = str(max(1, read.reset_at - int(now_s())))
         return response
     current = limiter.current_limit
     if current is None:
@@ -315,7 +322,7 @@ def _limit_headers(response: Response) -> Response:
         response.headers["X-RateLimit-Limit"] = str(current.limit.amount)
         response.headers["X-RateLimit-Remaining"] = str(current.remaining)
         response.headers["X-RateLimit-Reset"] = str(reset_at)
-        response.headers["Retry-After"] = str(max(1, int(reset_at - time.time())))
+        response.headers["Retry-After"] = str(max(1, int(reset_at - now_s())))
     except Exception:  # Redis gone between the hit and now: the 429 stands without headers
         current_app.logger.warning("rate limit headers unavailable")
     return response
@@ -460,7 +467,7 @@ def read_window(limit: str, endpoint: str | None, client: str) -> ReadWindow:
     """The counter of ``client``'s reads of ``endpoint`` now (PIKDAME_LIMIT_DEFAULT)."""
     item = _parsed(limit)
     window = item.get_expiry()
-    now = int(time.time())
+    now = int(now_s())
     start = now - now % window
     return ReadWindow(f"pd:limits:read:{endpoint}:{client}:{start}", item, start)
 

@@ -4,19 +4,49 @@ attempt's own name for entries ranked before; a move reads its attempt once."""
 
 from __future__ import annotations
 
+import pytest
 import redis
 from flask.testing import FlaskClient
 
 from service.common import keys
 from service.dailies import ranking
+from service.web import limits
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
 from tests.support.service_app import SECRET, Clock, make_app
 from worker.verify import verify
 
+# A moment in the middle of a one-second counting window: the limits' tests count inside one
+# window whatever the real time (three reads at the real clock straddle a window's edge now and
+# then, and the third is rightly counted in the next window: CI saw [200, 200, 200]).
+MID_WINDOW_S = 1_800_000_000.5
+
+
+@pytest.fixture
+def limit_clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The rate limits' clock, frozen at MID_WINDOW_S; set ``[0]`` to move it."""
+    moment = [MID_WINDOW_S]
+    monkeypatch.setattr(limits, "now_s", lambda: moment[0])
+    return moment
+
+
+def test_reads_are_counted_in_the_window_of_the_limits_clock(
+    redis_url: str, clock: Clock, rdb: redis.Redis[str], limit_clock: list[float]
+) -> None:
+    app = make_app(redis_url, clock, PIKDAME_LIMITS_ENABLED=True, PIKDAME_LIMIT_DEFAULT="2/second")
+    client = app.test_client()
+    limit_clock[0] = 1_800_000_000.999  # two reads at a window's last millisecond
+    answers = [client.get("/api/daily").status_code for _ in range(2)]
+    limit_clock[0] = 1_800_000_001.0  # the third in the next window: counted afresh
+    answers.append(client.get("/api/daily").status_code)
+    assert answers == [200, 200, 200]
+    answers.append(client.get("/api/daily").status_code)
+    answers.append(client.get("/api/daily").status_code)
+    assert answers[3:] == [200, 429]
+
 
 def test_rate_limit_headers_only_on_a_429(
-    redis_url: str, clock: Clock, rdb: redis.Redis[str]
+    redis_url: str, clock: Clock, rdb: redis.Redis[str], limit_clock: list[float]
 ) -> None:
     app = make_app(redis_url, clock, PIKDAME_LIMITS_ENABLED=True, PIKDAME_LIMIT_DEFAULT="2/second")
     client = app.test_client()
@@ -82,7 +112,11 @@ def test_a_move_reads_its_attempt_once(
 
 
 def test_reads_count_their_limit_in_their_own_round_trip(
-    redis_url: str, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
+    redis_url: str,
+    clock: Clock,
+    rdb: redis.Redis[str],
+    rankings: redis.Redis[str],
+    limit_clock: list[float],
 ) -> None:
     app = make_app(redis_url, clock, PIKDAME_LIMITS_ENABLED=True, PIKDAME_LIMIT_DEFAULT="3/second")
     client = app.test_client()

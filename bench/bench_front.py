@@ -36,6 +36,8 @@ from bench.bench_http import (
     before_tree,
     fill_board,
     http_json,
+    move_cells,
+    move_failures,
     run_moves,
     service_env,
 )
@@ -404,18 +406,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def move_row(name: str, players: int, runs: list[MoveRun]) -> str:
     """Medians over the rounds; failures summed."""
-
-    def med(values: list[float]) -> float:
-        return float(statistics.median(values))
-
-    return (
-        f"| {name} | {players} | {med([r.result.rate for r in runs]):,.0f} | "
-        f"{med([r.result.p50 for r in runs]):.2f} | {med([r.result.p90 for r in runs]):.2f} | "
-        f"{med([r.result.p99 for r in runs]):.2f} | "
-        f"{med([r.app(0.5) for r in runs]):.1f} / {med([r.app(0.99) for r in runs]):.1f} | "
-        f"{med([r.cpu_web for r in runs]):,.0f} | "
-        f"{sum(r.failures + r.result.errors for r in runs)} |"
-    )
+    return f"| {name} | {players} | {move_cells(runs)} | {move_failures(runs)} |"
 
 
 if __name__ == "__main__":

@@ -322,19 +322,34 @@ def run_moves(
     return run
 
 
+def _median(values: list[float]) -> float:
+    return float(statistics.median(values))
+
+
+def move_cells(runs: list[MoveRun]) -> str:
+    """A moves table's common cells, medians over the rounds: moves/s, wrk's p50 / p90 / p99,
+    the app's own p50 / p99, the web's CPU per move."""
+    return (
+        f"{_median([r.result.rate for r in runs]):,.0f} | "
+        f"{_median([r.result.p50 for r in runs]):.2f} | "
+        f"{_median([r.result.p90 for r in runs]):.2f} | "
+        f"{_median([r.result.p99 for r in runs]):.2f} | "
+        f"{_median([r.app(0.5) for r in runs]):.1f} / {_median([r.app(0.99) for r in runs]):.1f} | "
+        f"{_median([r.cpu_web for r in runs]):,.0f}"
+    )
+
+
+def move_failures(runs: list[MoveRun]) -> int:
+    """Failed moves and wrk's errors, summed over the rounds."""
+    return sum(r.failures + r.result.errors for r in runs)
+
+
 def move_row(label: str, think: int, runs: list[MoveRun]) -> str:
     """Medians over the rounds (rounds finished and failures: summed)."""
-
-    def med(values: list[float]) -> float:
-        return float(statistics.median(values))
-
     return (
-        f"| {label.rstrip(': ') or 'current'} | {think} | "
-        f"{med([r.result.rate for r in runs]):,.0f} | {med([r.result.p50 for r in runs]):.2f} | "
-        f"{med([r.result.p90 for r in runs]):.2f} | {med([r.result.p99 for r in runs]):.2f} | "
-        f"{med([r.app(0.5) for r in runs]):.1f} / {med([r.app(0.99) for r in runs]):.1f} | "
-        f"{med([r.cpu_web for r in runs]):,.0f} | {med([r.cpu_redis for r in runs]):,.0f} | "
-        f"{sum(r.games for r in runs)} | {sum(r.failures + r.result.errors for r in runs)} |"
+        f"| {label.rstrip(': ') or 'current'} | {think} | {move_cells(runs)} | "
+        f"{_median([r.cpu_redis for r in runs]):,.0f} | "
+        f"{sum(r.games for r in runs)} | {move_failures(runs)} |"
     )
 
 

@@ -8,6 +8,7 @@ four jokers) and would hold it beside these, keyed by the ruleset, without touch
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import mul
 from typing import Final
 
 from engine.core.cards import CARDS, FIRST_JOKER_ID, JOKER_CODE, NATURALS, NUM_KINDS, Counts
@@ -48,7 +49,7 @@ def points_of(cards: Iterable[int]) -> int:
 
 def counts_points(counts: Counts) -> int:
     """The points of a 53-slot multiset (R1): what a hand costs at the round's end (R7.1)."""
-    return sum(POINTS[c] * n for c, n in enumerate(counts) if n)
+    return sum(map(mul, POINTS, counts))
 
 
 __all__ = [

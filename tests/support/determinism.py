@@ -18,6 +18,7 @@ ALLOWED_IMPORTS = {
     "collections.abc",
     "dataclasses",
     "functools",
+    "operator",  # mul for a dot product of points and counts; pure
     "hashlib",
     "hmac",
     "json",

@@ -12,13 +12,11 @@ work. Deterministic: fixed enumeration orders, ties kept by the first found.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from engine.core.cards import NATURALS, Counts
 from engine.core.errors import OutOfBudget
-from engine.pikdame.melds import Meld
-from engine.pikdame.optimiser.tree import NEG, ORDER, ChosenMeld, Node, Option, Tree, new_tuple
+from engine.pikdame.optimiser.tree import NEG, ORDER, ChosenMeld, Node, Option, Own, Tree, new_tuple
 
 #: From this many natural cards on, the search branches on the most constrained card instead of
 #: the lowest: slower per step, far fewer steps on big hands (measured in bench/results/bots.md).
@@ -53,8 +51,8 @@ class Search(Tree):
 
     __slots__ = ("budget", "memo")
 
-    def __init__(self, counts: Counts, melds: Sequence[Meld], budget: int = NODE_BUDGET) -> None:
-        super().__init__(counts, melds, dynamic=sum(counts[:NATURALS]) >= DYNAMIC_FROM)
+    def __init__(self, counts: Counts, own: Own, budget: int = NODE_BUDGET) -> None:
+        super().__init__(counts, own, dynamic=sum(counts[:NATURALS]) >= DYNAMIC_FROM)
         self.budget = budget
         self.memo: dict[Key, Entry] = {}
 

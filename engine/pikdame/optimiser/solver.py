@@ -26,7 +26,9 @@ from engine.pikdame.optimiser.search import NODE_BUDGET, Found, OutOfBudget, Sea
 from engine.pikdame.optimiser.tree import (
     DISPOSE_GAIN,
     JOKER_GAIN,
+    NEAR,
     Node,
+    Own,
     Tree,
     root,
 )
@@ -64,25 +66,49 @@ def _value(found: Found) -> int:
     return 2 * laid + found.spares * JOKER_GAIN
 
 
-def _live(counts: Counts, melds: Sequence[Meld]) -> Counts:
+#: ``min(2, n)`` for a card's copies: a new set holds each suit at most twice (R5.1).
+TWO_AT_MOST: Final = (0, 1, *[2] * 126)
+
+
+def _run_partner(counts: Counts, c: int, jokers: int) -> bool:
+    """Whether natural ``c`` makes a new run of three with the hand's cards of its suit
+    (R5.2, the ring): two neighbours in a row, or one within two ranks and a joker. Surely
+    then it has a run option; :meth:`Tree.run_options` answers the rest (lay-offs, longer gaps)."""
+    down, up, down2, up2 = NEAR[c]
+    if counts[down]:
+        return bool(jokers or counts[up] or counts[down2])
+    if counts[up]:
+        return bool(jokers or counts[up2])
+    return bool(jokers and (counts[down2] or counts[up2]))
+
+
+def _live(counts: Counts, own: Own) -> Counts:
     """The hand without naturals no meld or lay could use (surely kept): a pure speed-up,
     repeated until stable since dropping a card can strand another."""
     counts = counts[:]
+    probe = Tree(counts, own)
+    sets = own.sets
     while True:
-        probe = Tree(counts, melds)
         jokers = counts[JOKER_CODE]
         dead = []
         for c in range(NATURALS):
             if not counts[c]:
                 continue
             rank = c % 13
-            owned = probe.sets.get(rank)
+            owned = sets.get(rank)
             if owned is not None:
                 if owned.size < MAX_SET and owned.per_suit[c // 13] < 2:
                     continue
-            elif sum(min(2, counts[s * 13 + rank]) for s in range(4)) + jokers >= 3:
+            elif (
+                TWO_AT_MOST[counts[rank]]
+                + TWO_AT_MOST[counts[rank + 13]]
+                + TWO_AT_MOST[counts[rank + 26]]
+                + TWO_AT_MOST[counts[rank + 39]]
+                + jokers
+                >= 3
+            ):
                 continue
-            if probe.run_options(c, jokers, 0):
+            if jokers >= 2 or _run_partner(counts, c, jokers) or probe.run_options(c, jokers, 0):
                 continue
             dead.append(c)
         if not dead:
@@ -195,10 +221,11 @@ def _solve_plan(
         moves.append(Move.swap(i + 1, card))
         points += POINTS[card] - POINTS[JOKER_CODE]
         gain += 2 * POINTS[card] - POINTS[JOKER_CODE]
-    live = _live(counts, melds)
+    own = Own(melds)
+    live = _live(counts, own)
     kept = live != counts
-    search = Search(live, melds, budget.nodes)
-    found, exact = _search(search, live, melds, root(live, kept), budget.fallback)
+    search = Search(live, own, budget.nodes)
+    found, exact = _search(search, live, own, root(live, kept), budget.fallback)
     before = counts_points(counts)
     laid, disposed = arrangement_moves(found, search, melds, moves)
     for c in laid:
@@ -211,7 +238,7 @@ def _solve_plan(
 
 
 def _search(
-    search: Search, live: Counts, melds: list[Meld], start: Node, fallback: int
+    search: Search, live: Counts, own: Own, start: Node, fallback: int
 ) -> tuple[Found, bool]:
     """The best arrangement of the live cards, and whether it is exact: the greedy dive is the
     floor, the exact search beats it if it can, and past the budget the discrepancy search
@@ -222,6 +249,6 @@ def _search(
         if _aspire(search, start, floor) is not None:
             found = search.walk(start)
     except OutOfBudget:
-        better = improve(Search(live, melds), start, floor, fallback)
+        better = improve(Search(live, own), start, floor, fallback)
         return (found if better is None else better.found), False
     return found, True

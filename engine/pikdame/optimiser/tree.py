@@ -14,6 +14,8 @@ Deterministic: fixed enumeration orders, no hashing of strings or sets.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from operator import mul
 from typing import Final, NamedTuple
 
 from engine.core.cards import JOKER_CODE, NATURALS, Counts
@@ -42,7 +44,8 @@ MAX_PIECE: Final = 5
 LONG_GAP: Final = 5
 #: A hand holds at most the game's six jokers (R1), so room for more spare jokers never matters.
 MAX_JOKERS: Final = COPIES[JOKER_CODE]
-MIN_GAIN: Final = 2 * min(POINTS[:NATURALS])  # the least a kept card costs: at least one is kept
+MIN_GAIN: Final = 2 * min(POINTS[:NATURALS])
+NATURAL_POINTS: Final = POINTS[:NATURALS]  # the least a kept card costs: at least one is kept
 
 
 class OwnRun(NamedTuple):
@@ -133,7 +136,7 @@ class Ending(NamedTuple):
 
 def root(counts: Counts, kept: bool) -> Node:
     """The tree's root for a hand (``kept``: a card is already known to stay)."""
-    rem = sum(POINTS[c] * counts[c] for c in range(NATURALS))
+    rem = sum(map(mul, NATURAL_POINTS, counts))  # map stops at the naturals' end
     return Node(0, counts[JOKER_CODE], 0, 0, 0, kept, 0, rem)
 
 
@@ -146,25 +149,18 @@ def joker_gap(seq: tuple[int, ...]) -> int:
     return longest
 
 
-class Tree:
-    """One hand against the player's melds: the options of each card (cached) and the steps."""
+#: One of the player's runs that can still grow, as its suit's run options see it: its index
+#: among the player's runs, the ranks at its low and high end, its length.
+RunEnd = tuple[int, int, int, int]
 
-    __slots__ = (
-        "by_high",
-        "by_low",
-        "counts",
-        "dynamic",
-        "owned_flags",
-        "run_cache",
-        "runs",
-        "set_cache",
-        "set_room",
-        "sets",
-    )
 
-    def __init__(self, counts: Counts, melds: Sequence[Meld], dynamic: bool = False) -> None:
-        self.counts = counts
-        self.dynamic = dynamic
+class Own:
+    """The player's melds as the tree sees them, worked out once per swap plan and shared by
+    every walk over that plan's hand (the exact search, the greedy dive, the fallback)."""
+
+    __slots__ = ("owned_flags", "runs", "set_room", "sets", "suit_masks", "suit_runs")
+
+    def __init__(self, melds: Sequence[Meld]) -> None:
         self.runs: list[OwnRun] = []
         self.sets: dict[int, OwnSet] = {}
         for number, m in enumerate(melds, start=1):
@@ -173,164 +169,210 @@ class Tree:
                 self.runs.append(OwnRun(number, m.suit, m.start, (m.start + n - 1) % 13, n))
             else:
                 self.sets[m.rank] = OwnSet(number, tuple(suit_counts(m.cards)), len(m.cards))
-        self.by_high: dict[int, list[int]] = {}
-        self.by_low: dict[int, list[int]] = {}
+        growing: list[list[RunEnd]] = [[], [], [], []]
+        masks = [0, 0, 0, 0]
         for i, b in enumerate(self.runs):
             if b.length < MAX_RUN:
-                self.by_high.setdefault(b.suit * 13 + b.high, []).append(i)
-                self.by_low.setdefault(b.suit * 13 + b.low, []).append(i)
+                growing[b.suit].append((i, b.low, b.high, b.length))
+                masks[b.suit] |= 1 << i
+        #: Per suit: the runs that can grow, and their bits in a node's mask. A card's run
+        #: options depend on nothing else of the player's melds.
+        self.suit_runs = tuple(tuple(g) for g in growing)
+        self.suit_masks = tuple(masks)
         self.set_room = {rank: MAX_SET - s.size for rank, s in self.sets.items()}
         self.owned_flags = sum(1 << rank for rank in self.sets)
-        self.run_cache: dict[tuple[int, bytes, int, int], list[Option]] = {}
-        self.set_cache: dict[tuple[int, bytes, int], list[Option]] = {}
+
+
+#: How many option lists the shared caches below keep (runs; sets). The options of a card
+#: depend only on the cards of its suit (or rank) left, the jokers and the player's melds of
+#: that suit (or rank), so successive turns and the bots' what-ifs meet the same ones again.
+RUN_CACHE: Final = 1 << 15
+SET_CACHE: Final = 1 << 13
+
+
+def _side(
+    suit: int,
+    cards: bytes,
+    rank: int,
+    step: int,
+    jokers: int,
+    mask: int,
+    runs: tuple[RunEnd, ...],
+) -> list[SidePath]:
+    """Paths from ``rank`` (exclusive) in direction ``step`` through the suit's ``cards`` (its
+    13 counts), jokers, and the growing ``runs`` of the suit whose bit is not in ``mask``; a path
+    never ends on a joker."""
+    meets: dict[int, list[RunEnd]] = {}  # a path coming from ``rank`` meets a run at this end
+    for run in runs:
+        if not mask >> run[0] & 1:
+            meets.setdefault(run[2] if step < 0 else run[1], []).append(run)
+    out: list[SidePath] = [SidePath((), 0, -1, 0)]
+    stack: list[tuple[tuple[int, ...], int, int, int, int]] = [((), 0, rank, 0, -1)]
+    room = MAX_RUN - 1
+    base = suit * 13
+    while stack:
+        items, used, pos, length, blk = stack.pop()
+        if length >= room:
+            continue
+        p = (pos + step) % 13
+        if used < jokers and length + 2 <= room:
+            stack.append(((*items, JOKER_CODE), used + 1, p, length + 1, blk))
+        if blk < 0:
+            for i, low, high, n in meets.get(p, ()):
+                if length + n > room:
+                    continue
+                nxt = (*items, -1 - i)
+                out.append(SidePath(nxt, used, i, length + n))
+                stack.append((nxt, used, low if step < 0 else high, length + n, i))
+        if cards[p]:
+            nxt = (*items, base + p)
+            out.append(SidePath(nxt, used, blk, length + 1))
+            stack.append((nxt, used, p, length + 1, blk))
+    return out
+
+
+@lru_cache(maxsize=RUN_CACHE)
+def run_options(
+    c: int, cards: bytes, jokers: int, mask: int, runs: tuple[RunEnd, ...]
+) -> tuple[Option, ...]:
+    """Runs containing natural ``c`` given its suit's ``cards``, the ``jokers`` in hand and the
+    suit's growing ``runs`` not yet absorbed (``mask``), fewest jokers and richest first."""
+    suit, rank = divmod(c, 13)
+    downs = _side(suit, cards, rank, -1, jokers, mask, runs)
+    ups = _side(suit, cards, rank, 1, jokers, mask, runs)
+    out: list[Option] = []
+    for down in downs:
+        for up in ups:
+            option = _joined(c, down, up, jokers)
+            if option is not None:
+                out.append(option)
+    out.sort(key=lambda o: (o.jokers, -o.gain))
+    return tuple(out)
+
+
+def _joined(c: int, down: SidePath, up: SidePath, jokers: int) -> Option | None:
+    """The run of the paths below and above ``c``, if it is one worth trying."""
+    if down.absorbed >= 0 and up.absorbed >= 0:
+        return None  # a lay never joins two melds
+    length = down.length + 1 + up.length
+    used = down.used + up.used
+    if length > MAX_RUN or used > jokers:
+        return None
+    blk = down.absorbed if down.absorbed >= 0 else up.absorbed
+    seq = (*down.items[::-1], c, *up.items)
+    if blk < 0 and length > MAX_PIECE and joker_gap(seq) < LONG_GAP:
+        return None  # the same cards make shorter runs: see MAX_PIECE
+    if blk < 0 and length < MIN_MELD:
+        filler = MIN_MELD - length
+        if used + filler > jokers:
+            return None
+        seq = (*seq, *(JOKER_CODE,) * filler)
+        used += filler
+        length = MIN_MELD
+    naturals = tuple(x for x in seq if 0 <= x < NATURALS)
+    points = sum(POINTS[x] for x in naturals)
+    n = len(naturals)
+    return Option(
+        ChosenMeld("run", seq, blk),
+        naturals,
+        used,
+        2 * points + used * JOKER_GAIN,
+        points,
+        0,
+        1 << blk if blk >= 0 else 0,
+        MAX_RUN - length,
+        n if blk >= 0 else n - 1,  # laid onto the player's run, every natural can
+    )
+
+
+@lru_cache(maxsize=SET_CACHE)
+def set_options(
+    c: int, cards: bytes, jokers: int, owned: tuple[tuple[int, ...], int] | None
+) -> tuple[Option, ...]:
+    """Sets with natural ``c`` and any other cards of its rank left (``cards``: the rank's
+    count per suit), with at most ``jokers`` as fillers, fewest jokers and richest first; with
+    the player's set of the rank (``owned``: its naturals per suit and size), the cards laid on
+    it (R5.4)."""
+    suit0, rank = divmod(c, 13)
+    per_suit = owned[0] if owned else (0, 0, 0, 0)
+    limits = [min(cards[s], 2 - per_suit[s]) for s in range(4)]
+    if limits[suit0] == 0:
+        return ()
+    base_size = owned[1] if owned else 0
+    out: list[Option] = []
+    for a in range(limits[0], -1, -1):
+        for b in range(limits[1], -1, -1):
+            for d in range(limits[2], -1, -1):
+                for e in range(limits[3], -1, -1):
+                    ks = (a, b, d, e)
+                    if ks[suit0] == 0:
+                        continue
+                    n = a + b + d + e
+                    filler = 0 if owned else max(0, MIN_MELD - n)
+                    size = base_size + n + filler
+                    if size > MAX_SET or filler > jokers:
+                        continue
+                    chosen: list[int] = []
+                    for s, k in enumerate(ks):
+                        chosen.extend([s * 13 + rank] * k)
+                    pts = sum(POINTS[x] for x in chosen)
+                    out.append(
+                        Option(
+                            ChosenMeld("set", (*chosen, *(JOKER_CODE,) * filler), -1),
+                            tuple(chosen),
+                            filler,
+                            2 * pts + filler * JOKER_GAIN,
+                            pts,
+                            1 << rank,
+                            0,
+                            MAX_SET - size,
+                            n if owned else n - 1,  # onto the player's set, every one can
+                        )
+                    )
+    out.sort(key=lambda o: (o.jokers, -o.gain))
+    return tuple(out)
+
+
+class Tree:
+    """One hand against the player's melds: the options of each card and the steps."""
+
+    __slots__ = ("counts", "dynamic", "own", "owned", "owned_flags", "runs", "set_room", "sets")
+
+    def __init__(self, counts: Counts, own: Own, dynamic: bool = False) -> None:
+        self.counts = counts
+        self.dynamic = dynamic
+        self.own = own
+        self.runs = own.runs
+        self.sets = own.sets
+        self.set_room = own.set_room
+        self.owned_flags = own.owned_flags
+        #: Per rank, the player's set as :func:`set_options` sees it (None: no set).
+        self.owned: list[tuple[tuple[int, ...], int] | None] = [None] * 13
+        for rank, s in own.sets.items():
+            self.owned[rank] = (s.per_suit, s.size)
 
     # -- the options of a card -----------------------------------------------------------------
 
-    def _side(self, suit: int, rank: int, step: int, jokers: int, mask: int) -> list[SidePath]:
-        """Paths from ``rank`` (exclusive) in direction ``step``, never ending on a joker."""
-        counts = self.counts
-        ends = self.by_high if step < 0 else self.by_low
-        runs = self.runs
-        out: list[SidePath] = [SidePath((), 0, -1, 0)]
-        stack: list[tuple[tuple[int, ...], int, int, int, int]] = [((), 0, rank, 0, -1)]
-        room = MAX_RUN - 1
-        base = suit * 13
-        while stack:
-            items, used, pos, length, blk = stack.pop()
-            if length >= room:
-                continue
-            p = (pos + step) % 13
-            code = base + p
-            if used < jokers and length + 2 <= room:
-                stack.append(((*items, JOKER_CODE), used + 1, p, length + 1, blk))
-            if blk < 0:
-                for i in ends.get(code, ()):
-                    if mask >> i & 1:
-                        continue
-                    b = runs[i]
-                    if length + b.length > room:
-                        continue
-                    nxt = (*items, -1 - i)
-                    out.append(SidePath(nxt, used, i, length + b.length))
-                    stack.append((nxt, used, b.low if step < 0 else b.high, length + b.length, i))
-            if counts[code]:
-                nxt = (*items, code)
-                out.append(SidePath(nxt, used, blk, length + 1))
-                stack.append((nxt, used, p, length + 1, blk))
-        return out
-
-    def run_options(self, c: int, jokers: int, mask: int) -> list[Option]:
-        """Runs containing natural ``c``, fewest jokers and richest first (cached on the suit's
-        cards)."""
+    def run_options(self, c: int, jokers: int, mask: int) -> Sequence[Option]:
+        """Runs containing natural ``c``, fewest jokers and richest first (shared cache)."""
         suit = c // 13
-        key = (c, bytes(self.counts[suit * 13 : suit * 13 + 13]), jokers, mask)
-        hit = self.run_cache.get(key)
-        if hit is None:
-            hit = self.run_cache[key] = self._run_options(c, jokers, mask)
-        return hit
-
-    def _run_options(self, c: int, jokers: int, mask: int) -> list[Option]:
-        suit, rank = divmod(c, 13)
-        downs = self._side(suit, rank, -1, jokers, mask)
-        ups = self._side(suit, rank, 1, jokers, mask)
-        out: list[Option] = []
-        for down in downs:
-            for up in ups:
-                option = self._joined(c, down, up, jokers)
-                if option is not None:
-                    out.append(option)
-        out.sort(key=lambda o: (o.jokers, -o.gain))
-        return out
-
-    def _joined(self, c: int, down: SidePath, up: SidePath, jokers: int) -> Option | None:
-        """The run of the paths below and above ``c``, if it is one worth trying."""
-        if down.absorbed >= 0 and up.absorbed >= 0:
-            return None  # a lay never joins two melds
-        length = down.length + 1 + up.length
-        used = down.used + up.used
-        if length > MAX_RUN or used > jokers:
-            return None
-        blk = down.absorbed if down.absorbed >= 0 else up.absorbed
-        seq = (*down.items[::-1], c, *up.items)
-        if blk < 0 and length > MAX_PIECE and joker_gap(seq) < LONG_GAP:
-            return None  # the same cards make shorter runs: see MAX_PIECE
-        if blk < 0 and length < MIN_MELD:
-            filler = MIN_MELD - length
-            if used + filler > jokers:
-                return None
-            seq = (*seq, *(JOKER_CODE,) * filler)
-            used += filler
-            length = MIN_MELD
-        naturals = tuple(x for x in seq if 0 <= x < NATURALS)
-        points = sum(POINTS[x] for x in naturals)
-        n = len(naturals)
-        return Option(
-            ChosenMeld("run", seq, blk),
-            naturals,
-            used,
-            2 * points + used * JOKER_GAIN,
-            points,
-            0,
-            1 << blk if blk >= 0 else 0,
-            MAX_RUN - length,
-            n if blk >= 0 else n - 1,  # laid onto the player's run, every natural can
+        base = suit * 13
+        own = self.own
+        return run_options(
+            c,
+            bytes(self.counts[base : base + 13]),
+            jokers,
+            mask & own.suit_masks[suit],
+            own.suit_runs[suit],
         )
 
-    def set_options(self, c: int, jokers: int) -> list[Option]:
-        """Sets with natural ``c`` (cached on the rank's cards and the jokers that matter: a
-        set with a natural needs at most two to reach three cards)."""
-        counts = self.counts
+    def set_options(self, c: int, jokers: int) -> Sequence[Option]:
+        """Sets with natural ``c`` (a set with a natural needs at most two jokers to reach three
+        cards, so more never change the options)."""
         rank = c % 13
-        key = (c, bytes(counts[rank::13]), min(jokers, MIN_MELD - 1))
-        hit = self.set_cache.get(key)
-        if hit is None:
-            hit = self.set_cache[key] = self._set_options(c, min(jokers, MIN_MELD - 1))
-        return hit
-
-    def _set_options(self, c: int, jokers: int) -> list[Option]:
-        """Sets with natural ``c`` and any other cards of its rank left, fewest jokers and richest
-        first; with the player's set of the rank, the cards laid on it (R5.4)."""
-        suit0, rank = divmod(c, 13)
-        owned = self.sets.get(rank)
-        counts = self.counts
-        limits = [
-            min(counts[s * 13 + rank], 2 - (owned.per_suit[s] if owned else 0)) for s in range(4)
-        ]
-        if limits[suit0] == 0:
-            return []
-        base_size = owned.size if owned else 0
-        out: list[Option] = []
-        for a in range(limits[0], -1, -1):
-            for b in range(limits[1], -1, -1):
-                for d in range(limits[2], -1, -1):
-                    for e in range(limits[3], -1, -1):
-                        ks = (a, b, d, e)
-                        if ks[suit0] == 0:
-                            continue
-                        n = a + b + d + e
-                        filler = 0 if owned else max(0, MIN_MELD - n)
-                        size = base_size + n + filler
-                        if size > MAX_SET or filler > jokers:
-                            continue
-                        cards: list[int] = []
-                        for s, k in enumerate(ks):
-                            cards.extend([s * 13 + rank] * k)
-                        pts = sum(POINTS[x] for x in cards)
-                        out.append(
-                            Option(
-                                ChosenMeld("set", (*cards, *(JOKER_CODE,) * filler), -1),
-                                tuple(cards),
-                                filler,
-                                2 * pts + filler * JOKER_GAIN,
-                                pts,
-                                1 << rank,
-                                0,
-                                MAX_SET - size,
-                                n if owned else n - 1,  # onto the player's set, every one can
-                            )
-                        )
-        out.sort(key=lambda o: (o.jokers, -o.gain))
-        return out
+        return set_options(
+            c, bytes(self.counts[rank:NATURALS:13]), min(jokers, MIN_MELD - 1), self.owned[rank]
+        )
 
     def options(self, node: Node, c: int) -> Sequence[Option]:
         """What card ``c`` can become besides staying in hand, in the order tried: the sets (none
@@ -387,7 +429,16 @@ class Tree:
             flags &= self.owned_flags | -(1 << (c % 13))
         return c, new_tuple(
             Node,
-            (at, jokers, flags, mask, min(room, jokers), kept, min(disp, jokers), rem),
+            (
+                at,
+                jokers,
+                flags,
+                mask,
+                room if room < jokers else jokers,
+                kept,
+                disp if disp < jokers else jokers,
+                rem,
+            ),
         )
 
     @staticmethod
@@ -402,7 +453,7 @@ class Tree:
                 jokers - used,
                 flags | flag,
                 mask | bit,
-                min(MAX_JOKERS, room + more_room),
+                room + more_room if room + more_room < MAX_JOKERS else MAX_JOKERS,
                 kept,
                 disp + more_disp,
                 rem - points,

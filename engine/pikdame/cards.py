@@ -36,6 +36,22 @@ QUEEN_OF_SPADES: Final = CARDS[QUEEN_OF_SPADES_CODE]
 #: How many copies of each kind exist in the 110 cards (R1): two of each natural, six jokers.
 COPIES: Final[tuple[int, ...]] = tuple([2] * NATURALS + [TOTAL_CARDS - FIRST_JOKER_ID])
 
+#: For each natural, the cards of its suit one rank down, one up, two down and two up on the ring
+#: (R5.2: runs wrap K-A-2): its partners for a run.
+RING_NEIGHBOURS: Final[tuple[tuple[int, int, int, int], ...]] = tuple(
+    (
+        (x // 13) * 13 + (x % 13 - 1) % 13,
+        (x // 13) * 13 + (x % 13 + 1) % 13,
+        (x // 13) * 13 + (x % 13 - 2) % 13,
+        (x // 13) * 13 + (x % 13 + 2) % 13,
+    )
+    for x in range(NATURALS)
+)
+#: For each rank, its four naturals (one per suit): the cards of a set (R5.1).
+RANK_CARDS: Final[tuple[tuple[int, int, int, int], ...]] = tuple(
+    (r, r + 13, r + 26, r + 39) for r in range(13)
+)
+
 #: Tausende (R12.1): 108 cards, four jokers (ids 104 … 107), a joker worth 25.
 TAUSENDE_TOTAL: Final = 108
 TAUSENDE_COPIES: Final[tuple[int, ...]] = tuple([2] * NATURALS + [TAUSENDE_TOTAL - FIRST_JOKER_ID])
@@ -57,6 +73,8 @@ __all__ = [
     "POINTS",
     "QUEEN_OF_SPADES",
     "QUEEN_OF_SPADES_CODE",
+    "RANK_CARDS",
+    "RING_NEIGHBOURS",
     "TAUSENDE_COPIES",
     "TAUSENDE_POINTS",
     "TAUSENDE_TOTAL",

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.core.cards import JOKER_CODE, Card, counts_of
-from engine.pikdame.cards import POINTS
+from engine.pikdame.cards import POINTS, RANK_CARDS, RING_NEIGHBOURS
 
 
 @dataclass(frozen=True)
@@ -35,33 +35,29 @@ class Weights:
 PLAIN = Weights()
 
 
-def _ring(rank: int, delta: int) -> int:
-    return (rank + delta) % 13
-
-
 def usefulness(card: Card, counts: Sequence[int], unseen: Sequence[int], w: Weights) -> int:
     """What ``card`` adds to the partial melds of the hand ``counts`` (card included), in
     tenths; a partner only counts if a third card to complete it is still unseen."""
     if card == JOKER_CODE:
         return w.joker
-    suit, rank = divmod(int(card), 13)
     value = 0
-    same = sum(counts[t * 13 + rank] for t in range(4)) - 1
+    s0, s1, s2, s3 = RANK_CARDS[card % 13]
+    same = counts[s0] + counts[s1] + counts[s2] + counts[s3] - 1
     if same >= 1:
-        third = sum(unseen[t * 13 + rank] for t in range(4)) + unseen[JOKER_CODE]
+        third = unseen[s0] + unseen[s1] + unseen[s2] + unseen[s3] + unseen[JOKER_CODE]
         value += w.pair * min(same, 2) if third else w.pair // 3
-    base = suit * 13
-    for delta in (-1, 1):
-        if counts[base + _ring(rank, delta)]:
-            outer = base + _ring(rank, 2 * delta)
-            inner = base + _ring(rank, -delta)
-            if unseen[outer] or unseen[inner] or unseen[JOKER_CODE]:
-                value += w.neighbour
-    for delta in (-2, 2):
-        if counts[base + _ring(rank, delta)]:
-            middle = base + _ring(rank, delta // 2)
-            if unseen[middle] or unseen[JOKER_CODE]:
-                value += w.gap
+    down, up, down2, up2 = RING_NEIGHBOURS[card]
+    jokers = unseen[JOKER_CODE]
+    # A neighbour makes a run with the card beyond it or on the card's other side; a card two
+    # away, with the one between them.
+    if counts[down] and (unseen[down2] or unseen[up] or jokers):
+        value += w.neighbour
+    if counts[up] and (unseen[up2] or unseen[down] or jokers):
+        value += w.neighbour
+    if counts[down2] and (unseen[down] or jokers):
+        value += w.gap
+    if counts[up2] and (unseen[up] or jokers):
+        value += w.gap
     return value
 
 
@@ -71,14 +67,14 @@ def partners(card: Card, unseen: Sequence[int], hand_size: int) -> int:
     total = sum(unseen)
     if total == 0 or card == JOKER_CODE:
         return 100 if card == JOKER_CODE else 0
-    suit, rank = divmod(int(card), 13)
-    same = sum(unseen[t * 13 + rank] for t in range(4))
-    base = suit * 13
-    near = [unseen[base + _ring(rank, d)] for d in (-2, -1, 1, 2)]
+    s0, s1, s2, s3 = RANK_CARDS[card % 13]
+    same = unseen[s0] + unseen[s1] + unseen[s2] + unseen[s3]
+    down, up, down2, up2 = RING_NEIGHBOURS[card]
+    n0, n1, n2, n3 = unseen[down2], unseen[down], unseen[up], unseen[up2]
     jokers = unseen[JOKER_CODE]
     # pairs among the relevant unseen cards, scaled by the chance both are in that hand
-    pairs = same * (same - 1) // 2 + near[0] * near[1] + near[1] * near[2] + near[2] * near[3]
-    pairs += jokers * (same + sum(near)) + jokers * (jokers - 1) // 2
+    pairs = same * (same - 1) // 2 + n0 * n1 + n1 * n2 + n2 * n3
+    pairs += jokers * (same + n0 + n1 + n2 + n3) + jokers * (jokers - 1) // 2
     share = hand_size * hand_size * 100 // (total * total)
     return pairs * share
 

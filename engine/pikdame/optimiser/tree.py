@@ -20,7 +20,7 @@ from typing import Final, NamedTuple
 
 from engine.core.cards import JOKER_CODE, NATURALS, Counts
 from engine.core.melds import MIN_MELD, suit_counts
-from engine.pikdame.cards import COPIES, POINTS
+from engine.pikdame.cards import COPIES, POINTS, RING_NEIGHBOURS
 from engine.pikdame.melds import MAX_RUN, MAX_SET, Meld
 
 JOKER_GAIN: Final = 2 * POINTS[JOKER_CODE]
@@ -28,11 +28,9 @@ JOKER_GAIN: Final = 2 * POINTS[JOKER_CODE]
 DISPOSE_GAIN: Final = POINTS[JOKER_CODE]
 #: Cards in the order they are decided: rank by rank, suits within a rank.
 ORDER: Final = tuple(s * 13 + r for r in range(13) for s in range(4))
-#: For each natural, the cards of its suit one rank down, one up, two down and two up on the ring
-#: (R5.2): its partners for a run.
-NEAR: Final = tuple(
-    tuple((x // 13) * 13 + (x % 13 + d) % 13 for d in (-1, 1, -2, 2)) for x in range(NATURALS)
-)
+#: For each natural, its partners for a run (R5.2, the ring): one rank down, one up, two down,
+#: two up in its suit.
+NEAR: Final = RING_NEIGHBOURS
 #: The value of a branch in which no card could stay in hand (R4.2): never chosen.
 NEG: Final = -(10**9)
 #: New runs longer than this are never needed: the cards of a longer run make runs of 3 to 5

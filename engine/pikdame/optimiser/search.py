@@ -16,7 +16,20 @@ from typing import Final, NamedTuple
 
 from engine.core.cards import NATURALS, Counts
 from engine.core.errors import OutOfBudget
-from engine.pikdame.optimiser.tree import NEG, ORDER, ChosenMeld, Node, Option, Own, Tree, new_tuple
+from engine.pikdame.cards import POINTS
+from engine.pikdame.optimiser.tree import (
+    JOKER_GAIN,
+    MAX_JOKERS,
+    MIN_GAIN,
+    NEG,
+    ORDER,
+    ChosenMeld,
+    Node,
+    Option,
+    Own,
+    Tree,
+    new_tuple,
+)
 
 #: From this many natural cards on, the search branches on the most constrained card instead of
 #: the lowest: slower per step, far fewer steps on big hands (measured in bench/results/bots.md).
@@ -62,65 +75,94 @@ class Search(Tree):
 
     def search(self, node: Node, alpha: int) -> int:
         """The best gain of the undecided cards if it exceeds ``alpha`` (then exact), else an
-        upper bound no larger than ``alpha``."""
+        upper bound no larger than ``alpha``.
+
+        The hot loop of the optimiser, so the tree's steps are written out inline here, each
+        marked with the method it repeats (:meth:`Tree.first_left`, :meth:`Node.bound`,
+        :meth:`Tree.decide`, :meth:`Tree.child`, :meth:`Tree.keeping`); the walk back and the
+        fallbacks use the methods themselves."""
         self.budget -= 1
         if self.budget < 0:
             raise OutOfBudget
         counts = self.counts
-        at = node.at
-        while at < NATURALS and counts[ORDER[at]] == 0:  # self.first_left, inline: hot
+        at, jokers, flags, mask, room, kept, disp, rem = node
+        while at < NATURALS and counts[ORDER[at]] == 0:  # first_left
             at += 1
         if at == NATURALS:
             return self.ending(node).value
-        bound = node.bound()
+        bound = 2 * rem + jokers * JOKER_GAIN - (0 if kept else MIN_GAIN)  # node.bound()
         if bound <= alpha:
             return bound
-        c, node = self.decide(node, at)
-        _, jokers, flags, mask, room, kept, disp, _ = node
+        # decide: the card, and the node in its normal form
+        if self.dynamic:
+            c = self.pick(at, flags)
+        else:
+            c = ORDER[at]
+            flags &= self.owned_flags | -(1 << (c % 13))
+        if room > jokers:
+            room = jokers
+        if disp > jokers:
+            disp = jokers
+        node = new_tuple(Node, (at, jokers, flags, mask, room, kept, disp, rem))
         key = (bytes(counts), jokers, flags, mask, room, kept, disp)
-        hit = self.memo.get(key)
+        memo = self.memo
+        hit = memo.get(key)
         if hit is not None:
             if hit.exact or hit.value <= alpha:
                 return hit.value
             # An earlier, failed search proved this node worth at most hit.value: reaching that
             # proves it exact, so the options after it need not be tried.
-            bound = min(bound, hit.value)
-        best, choice = self._best_meld(node, c, alpha, bound)
-        keep = self._keep_value(node, c, max(alpha, best))
-        if keep > best:
-            best, choice = keep, None
-        if hit is None or not hit.exact:
-            self.memo[key] = new_tuple(Entry, (best, best > alpha, choice))
-        return best
-
-    def _best_meld(self, node: Node, c: int, alpha: int, bound: int) -> tuple[int, Option | None]:
-        """The best value of laying card ``c`` in a meld, until one reaches ``bound``."""
-        counts = self.counts
+            if hit.value < bound:
+                bound = hit.value
+        # The best value of laying card c in a meld, until one reaches the bound.
         best = NEG
         choice: Option | None = None
+        search = self.search
         for option in self.options(node, c):
             if best >= bound:
                 break  # nothing beats the bound
-            for x in option.naturals:  # self.take, inline: hot
+            naturals = option.naturals
+            for x in naturals:  # take
                 counts[x] -= 1
-            value = self.search(self.child(node, option), max(alpha, best) - option.gain)
-            for x in option.naturals:
+            _, _, used, gain, points, flag, bit, more_room, more_disp = option
+            more_room += room
+            value = search(
+                new_tuple(  # child
+                    Node,
+                    (
+                        at,
+                        jokers - used,
+                        flags | flag,
+                        mask | bit,
+                        more_room if more_room < MAX_JOKERS else MAX_JOKERS,
+                        kept,
+                        disp + more_disp,
+                        rem - points,
+                    ),
+                ),
+                (alpha if alpha > best else best) - gain,
+            )
+            for x in naturals:  # put back
                 counts[x] += 1
-            if value > NEG and value + option.gain > best:
-                best, choice = value + option.gain, option
-        return best, choice
-
-    def _keep_value(self, node: Node, c: int, floor: int) -> int:
-        """The value of keeping card ``c`` in hand, or an upper bound when it cannot beat
-        ``floor`` (cut without a call, as the call would return)."""
-        kept = self.keeping(node, c)
-        bound = kept.bound()
-        if bound <= floor:
-            return bound
-        self.counts[c] -= 1
-        value = self.search(kept, floor)
-        self.counts[c] += 1
-        return value
+            if value > NEG and value + gain > best:
+                best, choice = value + gain, option
+        # The value of keeping card c, or an upper bound when it cannot beat the floor (cut
+        # without a call, as the call would return).
+        floor = alpha if alpha > best else best
+        left = rem - POINTS[c]
+        keep = 2 * left + jokers * JOKER_GAIN  # keeping(node, c).bound()
+        if keep > floor:
+            counts[c] -= 1
+            keep = search(
+                new_tuple(Node, (at, jokers, flags, mask, room, True, disp, left)),  # keeping
+                floor,
+            )
+            counts[c] += 1
+        if keep > best:
+            best, choice = keep, None
+        if hit is None or not hit.exact:
+            memo[key] = new_tuple(Entry, (best, best > alpha, choice))
+        return best
 
     def walk(self, node: Node) -> Found:
         """Follow the memo's exact choices from ``node`` (the root searched): the arrangement."""

@@ -11,6 +11,7 @@ gives the floor, and past the budget the fallback's arrangement is returned with
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 from engine.core.cards import CARDS, JOKER, JOKER_CODE, NATURALS, Card, Counts, cards_of, counts_of
@@ -70,6 +71,13 @@ def _value(found: Found) -> int:
 TWO_AT_MOST: Final = (0, 1, *[2] * 126)
 
 
+@lru_cache(maxsize=1024)
+def _own(melds: tuple[Meld, ...]) -> Own:
+    """The player's melds as the tree sees them (cached: a player's melds change a few times a
+    round, and every plan of every turn until then reads them)."""
+    return Own(melds)
+
+
 def _run_partner(counts: Counts, c: int, jokers: int) -> bool:
     """Whether natural ``c`` makes a new run of three with the hand's cards of its suit
     (R5.2, the ring): two neighbours in a row, or one within two ranks and a joker. Surely
@@ -86,14 +94,14 @@ def _live(counts: Counts, own: Own) -> Counts:
     """The hand without naturals no meld or lay could use (surely kept): a pure speed-up,
     repeated until stable since dropping a card can strand another."""
     counts = counts[:]
+    jokers = counts[JOKER_CODE]
+    if jokers >= 2:
+        return counts  # any natural makes a run with two jokers (R5.3)
     probe = Tree(counts, own)
     sets = own.sets
     while True:
-        jokers = counts[JOKER_CODE]
         dead = []
-        for c in range(NATURALS):
-            if not counts[c]:
-                continue
+        for c in [c for c in range(NATURALS) if counts[c]]:
             rank = c % 13
             owned = sets.get(rank)
             if owned is not None:
@@ -108,7 +116,7 @@ def _live(counts: Counts, own: Own) -> Counts:
                 >= 3
             ):
                 continue
-            if jokers >= 2 or _run_partner(counts, c, jokers) or probe.run_options(c, jokers, 0):
+            if _run_partner(counts, c, jokers) or probe.run_options(c, jokers, 0):
                 continue
             dead.append(c)
         if not dead:
@@ -221,7 +229,7 @@ def _solve_plan(
         moves.append(Move.swap(i + 1, card))
         points += POINTS[card] - POINTS[JOKER_CODE]
         gain += 2 * POINTS[card] - POINTS[JOKER_CODE]
-    own = Own(melds)
+    own = _own(tuple(melds))
     live = _live(counts, own)
     kept = live != counts
     search = Search(live, own, budget.nodes)

@@ -119,7 +119,9 @@ def cards_of(counts: Counts) -> list[Card]:
     """The cards of a 53-slot multiset in canonical order (F5)."""
     out: list[Card] = []
     for code, n in enumerate(counts):
-        if n:
+        if n == 1:
+            out.append(CARDS[code])
+        elif n:
             out.extend([CARDS[code]] * n)
     return out
 

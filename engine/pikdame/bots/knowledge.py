@@ -27,7 +27,7 @@ def unseen(view: View) -> list[int]:
         counts[c] -= 1
     for c in view.removed:
         counts[c] -= 1
-    return [max(0, n) for n in counts]
+    return [n if n > 0 else 0 for n in counts]
 
 
 def next_seat(view: View) -> int:

@@ -9,6 +9,7 @@ internally so drawing is a ``pop``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import Any
 
 from engine.core.cards import JOKER, JOKER_CODE, NAMES, NUM_KINDS, Card, cards_of, counts_of, held
@@ -591,7 +592,21 @@ class State:
 
 
 def deal_for(seed: bytes, rules: Rules, dealer: int, cut: int | None = None) -> Deal:
-    """F3's deal for the ruleset: 110 cards and 15 each, or Tausende's 108 and 13 (R12.1)."""
+    """F3's deal for the ruleset: 110 cards and 15 each, or Tausende's 108 and 13 (R12.1).
+
+    Cached (a deal is immutable): at the reset hour every verification replays the day's one
+    deal, and a judge reads it twice (the setup check, then the replay)."""
+    if type(seed) is bytes:
+        return _cached_deal(seed, rules, dealer, cut)
+    return _deal_for(seed, rules, dealer, cut)
+
+
+@lru_cache(maxsize=64)
+def _cached_deal(seed: bytes, rules: Rules, dealer: int, cut: int | None) -> Deal:
+    return _deal_for(seed, rules, dealer, cut)
+
+
+def _deal_for(seed: bytes, rules: Rules, dealer: int, cut: int | None) -> Deal:
     if rules.tausende:
         return deal_round(
             seed,

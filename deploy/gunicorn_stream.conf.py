@@ -8,6 +8,7 @@ On SIGTERM every open stream ends at once (service.tables.stream.shutdown), so a
 within ``graceful_timeout`` with its seats marked absent, instead of being killed mid-stream.
 """
 
+import gc as _gc
 import signal as _signal
 from typing import Any as _Any
 
@@ -35,9 +36,19 @@ control_socket_disable = True
 
 
 def post_worker_init(worker: _Any) -> None:
-    """Chain the worker's SIGTERM handler: end the streams (in a greenlet, not in the signal
+    """The app is loaded (gunicorn calls this after importing it): its objects move to the
+    collector's permanent generation, which no collection scans again. They were most of the
+    worker's tracked objects (about 130,000 of 180,000 with 500 streams under load), and each
+    full collection walked them all for nothing: 50-80 ms of CPU during which none of the
+    worker's streams moves (stretched to 150-500 ms when the worker loses its core midway), every
+    few seconds under load; without them 16-28 ms (bench/results/notes/tables.md).
+
+    Then chain the worker's SIGTERM handler: end the streams (in a greenlet, not in the signal
     handler), then let gunicorn stop as usual."""
     import gevent
+
+    _gc.collect()
+    _gc.freeze()
 
     from service.tables import stream as table_stream
 

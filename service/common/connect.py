@@ -18,6 +18,11 @@ from service.common.config import Settings
 
 HEALTH_CHECK_S: Final = 30
 POOL_WAIT_S: Final = 20  # how long a command waits for a free pooled connection
+#: Each pooled connection's reply buffer (redis-py's default is 64 KB, a bytearray held for the
+#: connection's life). A gevent stream worker under load fills its pool (100 connections:
+#: 6.4 MB a worker, 13 KB of each of 1,000 streams); the replies here are a few KB (a table
+#: and its events), and a longer one takes a few more reads (bench/results/notes/tables.md).
+READ_BUFFER: Final = 16 * 1024
 #: How long an acknowledgement waits for the replicas (PIKDAME_REDIS_WAIT_REPLICAS) to confirm.
 WAIT_MS: Final = 1000
 
@@ -35,7 +40,11 @@ def client(settings: Settings, url: str, text: bool = True) -> Any:
     # A bounded pool that waits for a free connection instead of failing: a gevent stream
     # worker (docs/TABLES.md) runs thousands of greenlets, each borrowing a connection briefly.
     pool = redis.BlockingConnectionPool.from_url(
-        url, max_connections=settings.redis_connections, timeout=POOL_WAIT_S, **options
+        url,
+        max_connections=settings.redis_connections,
+        timeout=POOL_WAIT_S,
+        socket_read_size=READ_BUFFER,
+        **options,
     )
     return redis.Redis(connection_pool=pool)
 

@@ -4,6 +4,7 @@ plain data to the presenter (service.tables.documents). Used by the routes
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -33,11 +34,25 @@ def events_doc(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """One SSE message and the little a stream keeps of the table it was made of until its
+    next message: not the table itself (its session, seats and rules are a few hundred objects,
+    and a stream waits seconds to minutes between messages: kept by a thousand streams they
+    were a gevent worker's largest share of long-lived objects; docs/TABLES.md)."""
+
+    seq: int
+    followers: tuple[str | None, str | None]  # documents.followers: the rematch, the repeat
+    finished: bool
+    public: bool
+    text: str
+
+
 def stream_read(
     client: redis.Redis[str], table_id: str, seat: int, after: int, now_ms: int
-) -> tuple[Table, str] | None:
-    """One SSE message with the table it was made of (the stream keeps what it named): the
-    events after ``after`` up to the table's seq and the table, in ``seat``'s view, read together
+) -> Sent | None:
+    """One SSE message with what the stream keeps of the table it was made of: the events
+    after ``after`` up to the table's seq and the table, in ``seat``'s view, read together
     (one transaction: the message's id is the seq its events end at); None when the table is
     gone (expired)."""
     read = tables.read_with_events(client, table_id, after)
@@ -45,8 +60,9 @@ def stream_read(
         return None
     table, stored = read
     events = documents.events_json(stored, seat, table.kind)
-    return table, documents.stream_text(
-        table, events, now_ms, table_doc(client, table, seat, now_ms)
+    text = documents.stream_text(table, events, now_ms, table_doc(client, table, seat, now_ms))
+    return Sent(
+        table.seq, documents.followers(table), table.status == "finished", table.public, text
     )
 
 
@@ -55,4 +71,4 @@ def stream_message(
 ) -> tuple[int, str] | None:
     """:func:`stream_read`'s message with its seq."""
     sent = stream_read(client, table_id, seat, after, now_ms)
-    return None if sent is None else (sent[0].seq, sent[1])
+    return None if sent is None else (sent.seq, sent.text)

@@ -147,6 +147,14 @@ def caps(settings: Settings) -> Caps:
     return Caps(settings.streams_per_seat, settings.streams_per_address, settings.heartbeat_seconds)
 
 
+def _followers_changed(
+    client: redis.Redis[str], table_id: str, named: tuple[str | None, str | None]
+) -> bool:
+    """Whether the finished table now names another rematch or repeat than ``named``."""
+    now = tables.load(client, table_id)
+    return now is not None and followers(now) != named
+
+
 def stream(
     client: redis.Redis[str],
     lease: Lease,
@@ -181,16 +189,16 @@ def _stream(
         yield f"retry: {RETRY_MS}\n\n"
         # Without a last seq seen: the table as it is now, no backlog (LRANGE past the end).
         start = after if after is not None else 1 << 62
-        first = stream_read(client, table_id, seat, start, now_ms())
-        if first is None:
+        sent = stream_read(client, table_id, seat, start, now_ms())
+        if sent is None:
             return
-        table, text = first
-        public_table = table.public
+        public_table = sent.public
         if public_table:
             public.announce(client, "presence")  # the lobby shows who is at the table
-        last, named = table.seq, followers(table)
-        ended = table.status == "finished"
-        yield text
+        # what the stream keeps between messages: the seq, the follow-ups named, finished or not
+        last, named, ended = sent.seq, sent.followers, sent.finished
+        yield sent.text
+        sent = None  # the message's text is not kept while waiting
         ends = time.monotonic() + settings.stream_seconds
         next_beat = time.monotonic() + beat
         while time.monotonic() < ends and not _closing.is_set():
@@ -211,17 +219,15 @@ def _stream(
                 next_beat = time.monotonic() + beat
                 woken = client.llen(keys.table_events(table_id)) > last
                 if not woken and ended:  # a rematch or repeat adds no event: its notice counts
-                    now = tables.load(client, table_id)
-                    woken = now is not None and followers(now) != named
+                    woken = _followers_changed(client, table_id, named)
                 yield ": beat\n\n"
             if woken:
                 sent = stream_read(client, table_id, seat, last, now_ms())
                 if sent is None:
                     return
-                table, text = sent
-                last, named = table.seq, followers(table)
-                ended = table.status == "finished"
-                yield text
+                last, named, ended = sent.seq, sent.followers, sent.finished
+                yield sent.text
+                sent = None
     finally:
         listening.leave(table_id, inbox)
         try:

@@ -104,3 +104,26 @@ def test_web_workers_share_the_preloaded_app_and_are_not_recycled_every_few_seco
     before, after, max_requests, jitter = (int(v) for v in done.stdout.split())
     assert before == 0 and after > 10_000  # what the master holds, now frozen
     assert max_requests >= 100_000 and 0 < jitter <= max_requests // 10
+
+
+def test_a_stream_worker_freezes_the_loaded_app_before_serving() -> None:
+    """A gevent stream worker (not preloaded: it imports the app itself) moves what it has
+    loaded to the collector's permanent generation, so a full collection under load walks the
+    streams' objects only, not the app's (about 150,000 objects, 80 ms of CPU each time:
+    bench/results/notes/tables.md); its SIGTERM handler is still chained."""
+    script = (
+        "import gc, runpy, signal\n"
+        f"conf = runpy.run_path({str(DEPLOY / 'gunicorn_stream.conf.py')!r})\n"
+        "assert conf['preload_app'] is False\n"
+        "import service.wsgi\n"  # the app, as gunicorn loads it before post_worker_init
+        "before = gc.get_freeze_count()\n"
+        "conf['post_worker_init'](None)\n"
+        "chained = signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL\n"
+        "print(before, gc.get_freeze_count(), int(chained))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(DEPLOY.parent), "PIKDAME_SECRET": "test"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    )
+    before, after, chained = (int(v) for v in done.stdout.split())
+    assert before == 0 and after > 10_000 and chained == 1

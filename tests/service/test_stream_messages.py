@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import redis
 
+from service.common import config, connect
 from service.tables import store as tables
-from service.tables.reads import stream_message
+from service.tables.reads import Sent, stream_message, stream_read
 from service.web.redisconn import EXTENSION
 from tests.support.service_app import Clock, make_app
 
@@ -151,3 +152,37 @@ def test_a_moves_answer_holds_its_own_events_whatever_lands_meanwhile(
     answer = api.post(f"/api/tables/{table_id}/moves", json=discard, headers=heads).get_json()
     assert answer["events"] == [{"seat": 0, "move": discard["move"]}]
     assert answer["table"]["seq"] == table["seq"] + 1
+
+
+def test_a_stream_keeps_what_its_message_names_not_the_table(rdb: redis.Redis[str]) -> None:
+    """Between two messages a stream holds its last seq, the follow-up tables named and
+    whether the table finished: plain values, not the table (its session and seats, hundreds of
+    objects for each of a worker's streams to hold for seconds or minutes)."""
+    table_id, seq = seat_zero_to_draw(rdb)
+    sent = stream_read(rdb, table_id, 0, 0, NOW)
+    assert sent is not None
+    assert (sent.seq, sent.followers, sent.finished, sent.public) == (
+        seq,
+        (None, None),
+        False,
+        False,
+    )
+    assert message(sent.text)[0] == seq
+    kept = [getattr(sent, name) for name in Sent.__slots__]
+    assert all(isinstance(v, (int, bool, str, tuple)) for v in kept)
+    assert stream_read(rdb, "gone", 0, 0, NOW) is None
+
+
+def test_pooled_connections_read_into_a_small_buffer(redis_url: str) -> None:
+    """Each pooled connection holds its reply buffer for life: 16 KB, not redis-py's 64 KB (a
+    stream worker under load fills its pool of 100)."""
+    client = connect.client(config.load({"REDIS_URL": redis_url}), redis_url)
+    assert client.ping()
+    connection = client.connection_pool.get_connection()
+    try:
+        assert connection._socket_read_size == connect.READ_BUFFER == 16 * 1024
+        assert client.set("big", "x" * 100_000) and len(client.get("big")) == 100_000
+    finally:
+        client.connection_pool.release(connection)
+        client.delete("big")
+        client.close()

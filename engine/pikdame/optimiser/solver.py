@@ -116,7 +116,11 @@ def _live(counts: Counts, own: Own) -> Counts:
                 >= 3
             ):
                 continue
-            if _run_partner(counts, c, jokers) or probe.run_options(c, jokers, 0):
+            if _run_partner(counts, c, jokers):
+                continue
+            # Without a partner in hand, at most one joker: only a lay-off onto one of the
+            # player's runs of the suit can still use the card.
+            if own.suit_runs[c // 13] and probe.run_options(c, jokers, 0):
                 continue
             dead.append(c)
         if not dead:

@@ -152,10 +152,26 @@ def run_json(code: str, args: list[str], tree: Path, env: dict[str, str]) -> Any
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def job_cpu(url: str, ids: list[str]) -> list[float]:
-    """CPU ms of each job's own code, verified in order by one fresh process."""
-    cpu: list[float] = run_json(JOB_CPU, [url, SECRET.decode(), *ids], ROOT, dict(os.environ))
+def job_cpu(url: str, ids: list[str], tree: Path = ROOT) -> list[float]:
+    """CPU ms of each job's own code (``tree``'s), verified in order by one fresh process."""
+    cpu: list[float] = run_json(JOB_CPU, [url, SECRET.decode(), *ids], tree, dict(os.environ))
     return cpu
+
+
+def job_cpu_beside(
+    url: str, client: redis.Redis[str], ids: list[str], rev: str, rounds: int = 2
+) -> tuple[list[float], list[float]]:
+    """The job's code alone, ``rev``'s (its ``worker.verify.verify`` takes the same arguments)
+    and ours, alternating ``rounds`` times on the same records: each round's mean CPU ms per
+    verification, theirs and ours."""
+    tree = before_tree(rev, Path(tempfile.mkdtemp(prefix="pikdame-bench-")) / "j", whole=True)
+    theirs: list[float] = []
+    ours: list[float] = []
+    for _ in range(rounds):
+        for side, where in ((theirs, tree), (ours, ROOT)):
+            reset(client, ids)
+            side.append(statistics.mean(job_cpu(url, ids, where)))
+    return theirs, ours
 
 
 @dataclass
@@ -254,6 +270,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--before-rev", default=None, help="also verify with this commit's own deployed worker"
     )
+    parser.add_argument(
+        "--job-rev",
+        default=None,
+        help="also time this commit's job code alone on the same records, alternating with ours",
+    )
     args = parser.parse_args(argv)
     command = command_line("bench.bench_verify", argv)
     load_start = load_average()
@@ -265,6 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         ids = copies(client, played, args.jobs or args.games)
         reset(client, ids)
         cpu = job_cpu(server.url, played)
+        beside = job_cpu_beside(server.url, client, played, args.job_rev) if args.job_rev else None
         worker = [RQ, "worker", *STOCK, "--burst", "-q"]
         simple = [*worker, "-w", "rq.worker.SimpleWorker"]
         deployed = [*worker_args(burst=True), "-q"]
@@ -326,6 +348,17 @@ def main(argv: list[str] | None = None) -> int:
         f"verification (median of {len(cpu)}; p90 {sorted(cpu)[int(0.9 * (len(cpu) - 1))]:.1f} "
         f"ms), i.e. {1000 / statistics.median(cpu):,.0f} per core-second.",
         "",
+    ]
+    if beside is not None:
+        theirs, ours = beside
+        lines += [
+            f"Beside {args.job_rev}'s job code on the same records, the two trees alternating "
+            f"{len(ours)} times (mean CPU ms per verification, each in a fresh process): theirs "
+            f"{', '.join(f'{x:.1f}' for x in theirs)}, ours {', '.join(f'{x:.1f}' for x in ours)}"
+            f": **{statistics.median(theirs) / statistics.median(ours):.2f}×** as fast.",
+            "",
+        ]
+    lines += [
         "| workers | processes | jobs/s | per process "
         "| vs 1 process of its reference (before; forking; stock; SimpleWorker) | job p50 ms "
         "| job p99 ms | wall s | CPU ms per job |",

@@ -84,6 +84,16 @@ def test_nginx_reads_whole_requests_before_proxying() -> None:
         assert "include /etc/nginx/pikdame/proxy.conf;" in (DEPLOY / "nginx" / site).read_text()
 
 
+def _printed_ints(script: str) -> list[int]:
+    """The integers ``script`` prints, run in a fresh interpreter that reads deploy/'s configs
+    as gunicorn does (its own collector, its own signal handlers)."""
+    env = {**os.environ, "PYTHONPATH": str(DEPLOY.parent), "PIKDAME_SECRET": "test"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    )
+    return [int(v) for v in done.stdout.split()]
+
+
 def test_web_workers_share_the_preloaded_app_and_are_not_recycled_every_few_seconds() -> None:
     """Reads: gunicorn's master freezes the preloaded app's objects before each fork
     (a worker's collections then never write to the pages it shares with the master), and a
@@ -97,11 +107,7 @@ def test_web_workers_share_the_preloaded_app_and_are_not_recycled_every_few_seco
         "conf['pre_fork'](None, None)\n"
         "print(before, gc.get_freeze_count(), conf['max_requests'], conf['max_requests_jitter'])\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(DEPLOY.parent), "PIKDAME_SECRET": "test"}
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
-    )
-    before, after, max_requests, jitter = (int(v) for v in done.stdout.split())
+    before, after, max_requests, jitter = _printed_ints(script)
     assert before == 0 and after > 10_000  # what the master holds, now frozen
     assert max_requests >= 100_000 and 0 < jitter <= max_requests // 10
 
@@ -121,9 +127,5 @@ def test_a_stream_worker_freezes_the_loaded_app_before_serving() -> None:
         "chained = signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL\n"
         "print(before, gc.get_freeze_count(), int(chained))\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(DEPLOY.parent), "PIKDAME_SECRET": "test"}
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
-    )
-    before, after, chained = (int(v) for v in done.stdout.split())
+    before, after, chained = _printed_ints(script)
     assert before == 0 and after > 10_000 and chained == 1

@@ -184,6 +184,7 @@ class Own:
 #: How many option lists the shared caches below keep (runs; sets). The options of a card
 #: depend only on the cards of its suit (or rank) left, the jokers and the player's melds of
 #: that suit (or rank), so successive turns and the bots' what-ifs meet the same ones again.
+#: Full, the run options take about 15 MB of a process (about 450 bytes an entry, measured).
 RUN_CACHE: Final = 1 << 15
 SET_CACHE: Final = 1 << 13
 

@@ -18,7 +18,8 @@ from service.common.config import Settings
 
 HEALTH_CHECK_S: Final = 30
 POOL_WAIT_S: Final = 20  # how long a command waits for a free pooled connection
-#: Each pooled connection's reply buffer (redis-py's default is 64 KB, a bytearray held for the
+#: Each connection's reply buffer, whatever the role's server (pooled, found through Sentinel, a
+#: cluster's node); redis-py's default is 64 KB, a bytearray held for the
 #: connection's life). A gevent stream worker under load fills its pool (100 connections:
 #: 6.4 MB a worker, 13 KB of each of 1,000 streams); the replies here are a few KB (a table
 #: and its events), and a longer one takes a few more reads (bench/results/notes/tables.md).
@@ -33,7 +34,11 @@ def via_sentinel(settings: Settings, url: str) -> bool:
 
 def client(settings: Settings, url: str, text: bool = True) -> Any:
     """A client of the role whose URL is ``url``: text mode (str in and out) or bytes (RQ)."""
-    options: dict[str, Any] = {"decode_responses": text, "health_check_interval": HEALTH_CHECK_S}
+    options: dict[str, Any] = {
+        "decode_responses": text,
+        "health_check_interval": HEALTH_CHECK_S,
+        "socket_read_size": READ_BUFFER,
+    }
     if via_sentinel(settings, url):
         sentinel = Sentinel(list(settings.redis_sentinels), socket_timeout=1.0)
         return sentinel.master_for(settings.redis_master, socket_timeout=5.0, **options)
@@ -43,7 +48,6 @@ def client(settings: Settings, url: str, text: bool = True) -> Any:
         url,
         max_connections=settings.redis_connections,
         timeout=POOL_WAIT_S,
-        socket_read_size=READ_BUFFER,
         **options,
     )
     return redis.Redis(connection_pool=pool)
@@ -62,7 +66,10 @@ def state_client(settings: Settings) -> redis.Redis[str]:
         return text_client(settings, settings.redis_state_url)
     # RedisCluster serves the same commands as redis.Redis (typed as it, as the callers use it).
     cluster: redis.Redis[str] = RedisCluster.from_url(  # type: ignore[assignment]
-        settings.redis_state_url, decode_responses=True, health_check_interval=HEALTH_CHECK_S
+        settings.redis_state_url,
+        decode_responses=True,
+        health_check_interval=HEALTH_CHECK_S,
+        socket_read_size=READ_BUFFER,
     )
     return cluster
 

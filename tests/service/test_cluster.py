@@ -18,7 +18,7 @@ from redis.cluster import RedisCluster
 
 from service.accounts import store as accounts
 from service.app import create_app
-from service.common import keys
+from service.common import config, connect, keys
 from tests.support.accounts import ORIGIN, sign_in, sign_up
 from tests.support.api import caller, start
 from tests.support.authenticator import Authenticator
@@ -77,6 +77,22 @@ def app(cluster: RedisClusterNodes, others: dict[str, RedisServer]) -> Any:
             "TESTING": True,
         }
     )
+
+
+def test_cluster_connections_read_into_a_small_buffer(
+    cluster: RedisClusterNodes, others: dict[str, RedisServer]
+) -> None:
+    """The cluster's node connections hold a 16 KB reply buffer each, as every other role's
+    (connect.READ_BUFFER)."""
+    client: Any = connect.state_client(config.load(settings(cluster, others)))
+    assert client.ping()
+    pool = client.get_default_node().redis_connection.connection_pool
+    connection = pool.get_connection()
+    try:
+        assert connection._socket_read_size == connect.READ_BUFFER
+    finally:
+        pool.release(connection)
+        client.close()
 
 
 def test_daily_attempts_played_verified_and_ranked_on_the_cluster(

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 import redis
 
-from service.common import connect, keys
+from service.common import config, connect, keys
 from service.errors import NotReplicated
 from tests.support.api import caller, start
 from tests.support.clock import Clock
@@ -287,6 +287,29 @@ def rejoin(
     done = pikdame(env, "redis-promotable", victim.url)
     assert done.returncode == 0, done.stderr
     wait_for(lambda: sentinel.replica_priority(victim.port) == connect.PROMOTABLE_PRIORITY)
+
+
+def test_connections_through_sentinel_read_into_a_small_buffer(
+    cluster: tuple[RedisServer, RedisServer, SentinelServer],
+) -> None:
+    """The master's connections found through Sentinel hold a 16 KB reply buffer each, as the
+    pooled ones do (connect.READ_BUFFER: a stream worker fills its pool under load)."""
+    primary, _, sentinel = cluster
+    settings = config.load(
+        {
+            "REDIS_URL": primary.url,
+            "PIKDAME_REDIS_SENTINELS": sentinel.address,
+            "PIKDAME_REDIS_MASTER": sentinel.master,
+        }
+    )
+    client = connect.client(settings, settings.redis_url)
+    assert client.ping()
+    connection = client.connection_pool.get_connection()
+    try:
+        assert connection._socket_read_size == connect.READ_BUFFER
+    finally:
+        client.connection_pool.release(connection)
+        client.close()
 
 
 def test_an_acknowledgement_covers_writes_made_on_another_pooled_connection(

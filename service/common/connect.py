@@ -19,8 +19,8 @@ from service.common.config import Settings
 HEALTH_CHECK_S: Final = 30
 POOL_WAIT_S: Final = 20  # how long a command waits for a free pooled connection
 #: Each connection's reply buffer, whatever the role's server (pooled, found through Sentinel, a
-#: cluster's node); redis-py's default is 64 KB, a bytearray held for the
-#: connection's life). A gevent stream worker under load fills its pool (100 connections:
+#: cluster's node). redis-py's default is 64 KB, a bytearray held for the connection's life. A
+#: gevent stream worker under load fills its pool (100 connections:
 #: 6.4 MB a worker, 13 KB of each of 1,000 streams); the replies here are a few KB (a table
 #: and its events), and a longer one takes a few more reads (bench/results/notes/tables.md).
 READ_BUFFER: Final = 16 * 1024

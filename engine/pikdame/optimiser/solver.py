@@ -16,7 +16,7 @@ from typing import Final, NamedTuple
 
 from engine.core.cards import CARDS, JOKER, JOKER_CODE, NATURALS, Card, Counts, cards_of, counts_of
 from engine.core.melds import suit_counts
-from engine.pikdame.cards import POINTS, counts_points
+from engine.pikdame.cards import POINTS, RING_NEIGHBOURS, counts_points
 from engine.pikdame.errors import InvalidMeld
 from engine.pikdame.melds import MAX_SET, Meld
 from engine.pikdame.moves import Move
@@ -27,7 +27,6 @@ from engine.pikdame.optimiser.search import NODE_BUDGET, Found, OutOfBudget, Sea
 from engine.pikdame.optimiser.tree import (
     DISPOSE_GAIN,
     JOKER_GAIN,
-    NEAR,
     Node,
     Own,
     Tree,
@@ -82,7 +81,7 @@ def _run_partner(counts: Counts, c: int, jokers: int) -> bool:
     """Whether natural ``c`` makes a new run of three with the hand's cards of its suit
     (R5.2, the ring): two neighbours in a row, or one within two ranks and a joker. Surely
     then it has a run option; :meth:`Tree.run_options` answers the rest (lay-offs, longer gaps)."""
-    down, up, down2, up2 = NEAR[c]
+    down, up, down2, up2 = RING_NEIGHBOURS[c]
     if counts[down]:
         return bool(jokers or counts[up] or counts[down2])
     if counts[up]:

@@ -28,9 +28,6 @@ JOKER_GAIN: Final = 2 * POINTS[JOKER_CODE]
 DISPOSE_GAIN: Final = POINTS[JOKER_CODE]
 #: Cards in the order they are decided: rank by rank, suits within a rank.
 ORDER: Final = tuple(s * 13 + r for r in range(13) for s in range(4))
-#: For each natural, its partners for a run (R5.2, the ring): one rank down, one up, two down,
-#: two up in its suit.
-NEAR: Final = RING_NEIGHBOURS
 #: The value of a branch in which no card could stay in hand (R4.2): never chosen.
 NEG: Final = -(10**9)
 #: New runs longer than this are never needed: the cards of a longer run make runs of 3 to 5
@@ -42,8 +39,8 @@ MAX_PIECE: Final = 5
 LONG_GAP: Final = 5
 #: A hand holds at most the game's six jokers (R1), so room for more spare jokers never matters.
 MAX_JOKERS: Final = COPIES[JOKER_CODE]
-MIN_GAIN: Final = 2 * min(POINTS[:NATURALS])
-NATURAL_POINTS: Final = POINTS[:NATURALS]  # the least a kept card costs: at least one is kept
+MIN_GAIN: Final = 2 * min(POINTS[:NATURALS])  # the least a kept card costs: at least one is kept
+NATURAL_POINTS: Final = POINTS[:NATURALS]
 
 
 class OwnRun(NamedTuple):
@@ -156,7 +153,7 @@ class Own:
     """The player's melds as the tree sees them, worked out once per swap plan and shared by
     every walk over that plan's hand (the exact search, the greedy dive, the fallback)."""
 
-    __slots__ = ("owned_flags", "runs", "set_room", "sets", "suit_masks", "suit_runs")
+    __slots__ = ("owned", "owned_flags", "runs", "set_room", "sets", "suit_masks", "suit_runs")
 
     def __init__(self, melds: Sequence[Meld]) -> None:
         self.runs: list[OwnRun] = []
@@ -179,6 +176,10 @@ class Own:
         self.suit_masks = tuple(masks)
         self.set_room = {rank: MAX_SET - s.size for rank, s in self.sets.items()}
         self.owned_flags = sum(1 << rank for rank in self.sets)
+        #: Per rank, the player's set as :func:`set_options` sees it (None: no set).
+        self.owned: list[tuple[tuple[int, ...], int] | None] = [None] * 13
+        for rank, s in self.sets.items():
+            self.owned[rank] = (s.per_suit, s.size)
 
 
 #: How many option lists the shared caches below keep (runs; sets). The options of a card
@@ -335,7 +336,7 @@ def set_options(
 class Tree:
     """One hand against the player's melds: the options of each card and the steps."""
 
-    __slots__ = ("counts", "dynamic", "own", "owned", "owned_flags", "runs", "set_room", "sets")
+    __slots__ = ("counts", "dynamic", "own", "owned_flags", "runs", "set_room", "sets")
 
     def __init__(self, counts: Counts, own: Own, dynamic: bool = False) -> None:
         self.counts = counts
@@ -345,10 +346,6 @@ class Tree:
         self.sets = own.sets
         self.set_room = own.set_room
         self.owned_flags = own.owned_flags
-        #: Per rank, the player's set as :func:`set_options` sees it (None: no set).
-        self.owned: list[tuple[tuple[int, ...], int] | None] = [None] * 13
-        for rank, s in own.sets.items():
-            self.owned[rank] = (s.per_suit, s.size)
 
     # -- the options of a card -----------------------------------------------------------------
 
@@ -370,7 +367,7 @@ class Tree:
         cards, so more never change the options)."""
         rank = c % 13
         return set_options(
-            c, bytes(self.counts[rank:NATURALS:13]), min(jokers, MIN_MELD - 1), self.owned[rank]
+            c, bytes(self.counts[rank:NATURALS:13]), min(jokers, MIN_MELD - 1), self.own.owned[rank]
         )
 
     def options(self, node: Node, c: int) -> Sequence[Option]:
@@ -398,7 +395,7 @@ class Tree:
         once."""
         counts = self.counts
         order = ORDER
-        near = NEAR
+        near = RING_NEIGHBOURS
         best = -1
         fewest = 1 << 30
         for i in range(at, NATURALS):

@@ -16,7 +16,7 @@ from service.common import config as _config  # (gunicorn reads every public nam
 
 _settings = _config.load()
 bind = _settings.stream_bind
-workers = max(1, _settings.web_processes // 2)
+workers = _settings.stream_processes  # PIKDAME_STREAM_PROCESSES: half of WEB_CONCURRENCY
 worker_class = "gevent"
 worker_connections = _settings.stream_connections
 preload_app = False

@@ -148,6 +148,8 @@ VARIABLES: Final = (
     # the live streams' own gunicorn (deploy/gunicorn_stream.conf.py, gevent)
     Variable("PIKDAME_STREAM_BIND", "stream_bind", "127.0.0.1:8001"),
     Variable("PIKDAME_STREAM_CONNECTIONS", "stream_connections", "2000", int),
+    # its processes; unset, half of WEB_CONCURRENCY (at least one)
+    Variable("PIKDAME_STREAM_PROCESSES", "stream_processes", None, int),
     Variable("PIKDAME_STREAM_SECONDS", "stream_seconds", "300", int),
     Variable("PIKDAME_HEARTBEAT_SECONDS", "heartbeat_seconds", "15", int),
     # live streams held at once (docs/TABLES.md): per seat, per address (IPv6: /64); 0: no cap
@@ -207,6 +209,7 @@ class Settings:
     limit_table_address: str
     stream_bind: str
     stream_connections: int
+    stream_processes: int
     stream_seconds: int
     heartbeat_seconds: int
     streams_per_seat: int
@@ -294,6 +297,8 @@ def load(overrides: Mapping[str, Any] | None = None) -> Settings:
         values["archive_dir"] = values["var_dir"] / "archive"
     if values["origins"] is None:
         values["origins"] = (f"http://localhost:{bind_port(values['bind'])}",)
+    if values["stream_processes"] is None:
+        values["stream_processes"] = max(1, values["web_processes"] // 2)
     values["now"] = given.get("PIKDAME_NOW")
     return Settings(**values)
 

@@ -84,10 +84,13 @@ def test_nginx_reads_whole_requests_before_proxying() -> None:
         assert "include /etc/nginx/pikdame/proxy.conf;" in (DEPLOY / "nginx" / site).read_text()
 
 
-def _printed_ints(script: str) -> list[int]:
+def _printed_ints(script: str, given: dict[str, str] | None = None) -> list[int]:
     """The integers ``script`` prints, run in a fresh interpreter that reads deploy/'s configs
-    as gunicorn does (its own collector, its own signal handlers)."""
+    as gunicorn does (its own collector, its own signal handlers), with ``given`` set."""
     env = {**os.environ, "PYTHONPATH": str(DEPLOY.parent), "PIKDAME_SECRET": "test"}
+    for name in ("WEB_CONCURRENCY", "PIKDAME_STREAM_PROCESSES"):
+        env.pop(name, None)
+    env.update(given or {})
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
     )
@@ -129,3 +132,25 @@ def test_a_stream_worker_freezes_the_loaded_app_before_serving() -> None:
     )
     before, after, chained = _printed_ints(script)
     assert before == 0 and after > 10_000 and chained == 1
+
+
+@pytest.mark.parametrize(
+    ("given", "web", "streams"),
+    [
+        ({"WEB_CONCURRENCY": "4"}, 4, 2),  # unset: half the web tier's processes
+        ({"WEB_CONCURRENCY": "1"}, 1, 1),  # at least one
+        ({"WEB_CONCURRENCY": "2", "PIKDAME_STREAM_PROCESSES": "2"}, 2, 2),
+    ],
+)
+def test_the_stream_group_is_sized_apart_from_the_web_tier(
+    given: dict[str, str], web: int, streams: int
+) -> None:
+    """PIKDAME_STREAM_PROCESSES sizes the gevent stream group by itself, so a box can run fewer
+    web processes (deploy/SCALING.md) without halving its streams."""
+    script = (
+        "import runpy\n"
+        f"web = runpy.run_path({str(DEPLOY / 'gunicorn.conf.py')!r})\n"
+        f"stream = runpy.run_path({str(DEPLOY / 'gunicorn_stream.conf.py')!r})\n"
+        "print(web['workers'], stream['workers'])\n"
+    )
+    assert _printed_ints(script, given) == [web, streams]

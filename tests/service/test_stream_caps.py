@@ -254,7 +254,9 @@ def test_the_front_holds_every_stream_the_group_plans() -> None:
     defaults = {v.name: str(v.default) for v in config.VARIABLES}
     assert defaults["PIKDAME_STREAMS_PER_SEAT"] == str(PER_SEAT)
     assert defaults["PIKDAME_STREAMS_PER_ADDRESS"] == str(PER_ADDRESS)
-    streams = max(1, 4 // 2) * int(defaults["PIKDAME_STREAM_CONNECTIONS"])
+    group = config.load({"WEB_CONCURRENCY": "4", "PIKDAME_SECRET": "test"}).stream_processes
+    assert group == 2
+    streams = group * int(defaults["PIKDAME_STREAM_CONNECTIONS"])
     main = (NGINX_DIR / "main.conf").read_text()
     connections = re.search(r"worker_connections\s+(\d+);", main)
     descriptors = re.search(r"worker_rlimit_nofile\s+(\d+);", main)

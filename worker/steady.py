@@ -39,6 +39,10 @@ REDIS_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 BACKOFF_MAX_S = 30.0
 # How often a worker sweeps the turn timers (and so the longest its blocking dequeue waits).
 SWEEP_S = 3
+# The shortest time between two of the worker's plain heartbeats (SteadyWorker.heartbeat).
+BEAT_EVERY_S = 1.0
+# How long the worker's pub/sub thread waits for a message before it looks whether to stop.
+PUBSUB_WAIT_S = 1.0
 
 
 class TimerScheduler(RQScheduler):
@@ -108,6 +112,20 @@ class SteadyWorker(Worker):
         os.environ["RQ_WORKER_ID"] = self.name
         super().bootstrap(*args, **kwargs)
 
+    def subscribe(self) -> None:
+        """RQ's (the channel of ``rq``'s commands to this worker), with a listening thread that
+        looks every ``PUBSUB_WAIT_S`` whether to stop. RQ's thread waits 60 s, and redis-py joins
+        it on the way out: when the reply to RQ's unsubscribe came before the stop, the thread
+        went on waiting for a channel it no longer had, and the worker's exit took a minute."""
+        self.log.info("Worker %s: subscribing to channel %s", self.name, self.pubsub_channel_name)
+        self.pubsub = self.connection.pubsub()
+        self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
+        self.pubsub_thread = self.pubsub.run_in_thread(
+            sleep_time=PUBSUB_WAIT_S,
+            daemon=True,
+            exception_handler=self._pubsub_exception_handler,
+        )
+
     def wait_for_redis(self) -> None:
         """Block until Redis answers again (or a stop is requested), backing off to 30 s."""
         pause = 1.0
@@ -123,11 +141,36 @@ class SteadyWorker(Worker):
                 time.sleep(pause)
                 pause = min(pause * 2, BACKOFF_MAX_S)
 
-    def heartbeat(self, *args: Any, **kwargs: Any) -> None:
+    def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
+        """RQ's beat (the worker's ``last_heartbeat`` and its keys' lifetimes), at most once
+        every ``BEAT_EVERY_S`` when RQ asks for a plain one, and then in one round trip.
+
+        RQ beats before and after each dequeue and after each job, three commands each: about
+        fifteen round trips a job at the reset hour, for keys that live ``worker_ttl`` + 60 s and
+        a ``last_heartbeat`` read against ``WORKER_SILENCE_S`` (75 s). A beat with its own
+        lifetime (a job's, before it runs) or inside RQ's pipeline is always sent."""
+        if pipeline is not None:
+            super().heartbeat(timeout, pipeline=pipeline)
+            return
+        at = time.monotonic()
+        if timeout is None and at < getattr(self, "next_beat", 0.0):
+            return
         try:
-            super().heartbeat(*args, **kwargs)
+            with self.connection.pipeline(transaction=False) as beat:
+                super().heartbeat(timeout, pipeline=beat)
+                beat.execute()
+            self.next_beat = at + BEAT_EVERY_S
         except REDIS_ERRORS as e:  # the next Redis call waits; a missed beat costs nothing
             self.log.warning("Worker %s: heartbeat failed: %s", self.name, e)
+
+    def set_state(self, state: str, pipeline: Any = None) -> None:
+        """RQ's, without writing again the state the worker's key already holds (RQ sets
+        "idle" after each job and again before the next dequeue)."""
+        if pipeline is None and state == getattr(self, "written_state", None):
+            self._state = state
+            return
+        super().set_state(state, pipeline=pipeline)
+        self.written_state = state if pipeline is None else None
 
     def maintain_heartbeats(self, job: Job, execution: Any) -> None:
         """While the work horse runs: a failed beat must not abandon the horse unmonitored."""

@@ -1,0 +1,103 @@
+"""The deployed worker's own bookkeeping on a real redis-server (worker.steady.SteadyWorker).
+
+Its beats and states: RQ beats three commands at a time before and after every dequeue and after
+every job, and writes the same state twice between jobs; at the reset hour that was half of a
+job's round trips. The worker beats at most once every ``BEAT_EVERY_S`` in one round trip,
+always when the beat carries a lifetime of its own (a job's), and writes a state only when it
+changes, so the reconciler (``WORKER_SILENCE_S``) and RQ (the key's lifetime) still see it alive.
+
+Its way out: the thread listening on its channel of RQ's commands looks every ``PUBSUB_WAIT_S``
+whether to stop (RQ's waited 60 s, which a burst worker of the fault tests once did)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import redis
+from rq import Queue
+from rq.worker import WorkerStatus
+
+from service.dailies.queue import WORKER_SILENCE_S
+from worker import steady
+from worker.steady import SteadyWorker
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def worker(queue_url: str, qdb: redis.Redis[str]) -> Iterator[SteadyWorker]:
+    raw = redis.Redis.from_url(queue_url)
+    w = SteadyWorker([Queue("verify", connection=raw)], connection=raw, worker_ttl=35)
+    w.register_birth()  # type: ignore[no-untyped-call]
+    qdb.config_resetstat()
+    yield w
+    w.register_death()  # type: ignore[no-untyped-call]
+    raw.close()
+
+
+def calls(qdb: redis.Redis[str], command: str) -> int:
+    stats = qdb.info("commandstats").get(f"cmdstat_{command}", {})
+    return int(stats.get("calls", 0))
+
+
+def test_a_plain_beat_right_after_another_is_not_sent(
+    worker: SteadyWorker, qdb: redis.Redis[str]
+) -> None:
+    for _ in range(5):
+        worker.heartbeat()
+    assert calls(qdb, "hset") == 1  # one beat: last_heartbeat
+    assert calls(qdb, "expire") == 2  # the worker's key and its executions' key
+    assert qdb.ttl(worker.key) > WORKER_SILENCE_S - 10  # alive to the reconciler, and to RQ
+    assert qdb.hget(worker.key, "last_heartbeat") is not None
+
+
+def test_a_beat_with_its_own_lifetime_is_always_sent(
+    worker: SteadyWorker, qdb: redis.Redis[str]
+) -> None:
+    worker.heartbeat()
+    worker.heartbeat(90)  # RQ's beat before a job: the job's timeout and a minute
+    assert calls(qdb, "hset") == 2
+    assert 80 < qdb.ttl(worker.key) <= 90
+
+
+def test_the_next_plain_beat_goes_out_after_beat_every_s(
+    worker: SteadyWorker, qdb: redis.Redis[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(steady, "BEAT_EVERY_S", 0.0)
+    worker.heartbeat()
+    worker.heartbeat()
+    assert calls(qdb, "hset") == 2
+
+
+def test_a_state_is_written_when_it_changes(worker: SteadyWorker, qdb: redis.Redis[str]) -> None:
+    worker.set_state(WorkerStatus.IDLE)
+    worker.set_state(WorkerStatus.IDLE)  # RQ: after the job, then again before the dequeue
+    assert calls(qdb, "hset") == 1
+    pipe = worker.connection.pipeline()
+    worker.set_state(WorkerStatus.BUSY, pipeline=pipe)  # RQ: inside the job's preparation
+    pipe.execute()
+    assert qdb.hget(worker.key, "state") == WorkerStatus.BUSY
+    worker.set_state(WorkerStatus.IDLE)
+    assert qdb.hget(worker.key, "state") == WorkerStatus.IDLE
+    assert worker.get_state() == WorkerStatus.IDLE
+
+
+def test_the_way_out_does_not_wait_for_the_listening_thread(worker: SteadyWorker) -> None:
+    """The race RQ's exit lost: its unsubscribe's reply reached the listening thread before
+    the stop did, and the thread went back to waiting (RQ's wait: a minute)."""
+    worker.subscribe()
+    pubsub = worker.pubsub
+    assert pubsub is not None
+    pubsub.unsubscribe()  # the reply, read by the thread before the stop
+    deadline = time.monotonic() + 10
+    while pubsub.subscribed and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not pubsub.subscribed
+    time.sleep(0.2)  # the thread is waiting again
+    out = threading.Thread(target=worker.unsubscribe)
+    out.start()
+    out.join(timeout=15)
+    assert not out.is_alive(), "the worker's exit waits on its listening thread"

@@ -13,7 +13,8 @@ bare endpoint and 304 run under its gunicorn.conf.py, started beside the current
 Targets interleave over the rounds; the figures are medians. Writes bench/results/front.md.
 ``--only moves`` measures moves at saturation instead: ``--players`` players with no think time
 through the deployed front, straight to gunicorn, and through fronts to gunicorns with other
-workers × threads (``--web-variant 2x2``), in the same run.
+workers × threads (``--web-variant 2x2``), in the same run. With ``--only private`` a
+``--web-variant`` adds the bare endpoint and the attempt's view under that shape too.
 """
 
 from __future__ import annotations
@@ -134,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="PROCESSESxTHREADS",
-        help="also move through a front to a gunicorn with these workers and threads (e.g. 2x2)",
+        help="also move (--only moves) or read privately (--only private) through a front to a "
+        "gunicorn with these workers and threads (e.g. 2x2)",
     )
     args = parser.parse_args(argv)
 
@@ -252,23 +254,27 @@ def main(argv: list[str] | None = None) -> int:
         old_path = Web(old_web.process, old_front.base, old_web.log)
         paths.append((f"before ({args.before_rev}): nginx", old_path))
     variants: list[tuple[Web, Front]] = []
-    for variant in args.web_variant if args.only == "moves" else []:
+    variant_bares: list[Web] = []
+    for variant in args.web_variant if args.only in ("moves", "private") else []:
         processes, threads = variant.split("x")
-        other = start_gunicorn(
-            "service.wsgi:app",
-            {**env, "WEB_CONCURRENCY": processes, "PIKDAME_THREADS": threads},
-            "/healthz",
-        )
+        shape = {**env, "WEB_CONCURRENCY": processes, "PIKDAME_THREADS": threads}
+        other = start_gunicorn("service.wsgi:app", shape, "/healthz")
         other_front = start_front(other.base.removeprefix("http://"))
         variants.append((other, other_front))
-        paths.append(
-            (
-                f"nginx, gunicorn {processes} workers × {threads} threads",
-                Web(other.process, other_front.base, other.log),
-            )
-        )
+        label = f"gunicorn {processes} workers × {threads} threads"
+        paths.append((f"nginx, {label}", Web(other.process, other_front.base, other.log)))
+        if args.only == "private":  # the same reads under this shape, its own bare endpoint
+            other_bare = start_gunicorn("bench.bare_app:app", shape, "/bare")
+            variant_bares.append(other_bare)
+            view = f"/api/attempts/{attempt}"
+            private += [
+                Target(f"bare Flask endpoint ({label})", other_bare.base + "/bare"),
+                Target(f"{label}: attempt view, 200", other.base + view, auth),
+                Target(f"nginx, {label}: attempt view, 200", other_front.base + view, auth),
+            ]
     moves: dict[tuple[str, int], list[MoveRun]] = {}
-    webs = [p for p in (web, bare, old_web, old_bare) if p is not None]  # one runs at a time
+    others = [w for w, _ in variants] + variant_bares
+    webs = [p for p in (web, bare, old_web, old_bare, *others) if p is not None]  # one at a time
     targets = {
         None: [*public, *browser, *uncached, *private],
         "public": [*public, *browser],
@@ -320,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
         for other, other_front in variants:
             other_front.stop()
             other.stop()
+        for other_bare in variant_bares:
+            other_bare.stop()
         front.stop()
         web.stop()
         bare.stop()
@@ -347,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         "## The front: moves at saturation (bench/bench_front.py --only moves)"
         if args.only == "moves"
+        else "## The front: private reads under gunicorn's shapes (bench/bench_front.py)"
+        if args.only == "private" and args.web_variant
         else "## The front: nginx's micro-cache and the attempt's ETag (bench/bench_front.py)",
         "",
         f"`{command_line('bench.bench_front', argv)}` — {args.rounds} rounds, "

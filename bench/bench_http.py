@@ -45,7 +45,7 @@ from bench.loadkit import (
     wrk,
 )
 from engine import ENGINE_VERSION
-from service.common import keys
+from service.common import config, keys
 from service.dailies import ranking
 
 RESULT = ROOT / "bench" / "results" / "service.md"
@@ -53,6 +53,7 @@ MOVES_LUA = ROOT / "bench" / "moves.lua"
 SECRET = "bench-secret"
 DAY = dt.datetime.now(dt.UTC).date().isoformat()  # gunicorn runs on the real clock
 HIGH = "1000000 per second"
+SHAPE = config.load({"PIKDAME_SECRET": SECRET})  # what deploy/gunicorn.conf.py reads
 SMALL_BOARD = 100
 LOADS = itertools.count()  # the load players' names
 
@@ -549,7 +550,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.cpu_count()} cores shared with other engineers' jobs; load average at the start "
         f"{load_start}, at the end {load_end}.",
         "",
-        "gunicorn with `deploy/gunicorn.conf.py` as deployed (4 gthread workers × 4 threads), one "
+        f"gunicorn with `deploy/gunicorn.conf.py` as deployed ({SHAPE.web_processes} gthread "
+        f"workers × {SHAPE.web_threads} threads), one "
         "redis-server (AOF, fsync every second), and the load generator all on the same 2 cores. "
         "Rate limits on (every request counted in Redis) but set too high to be reached; "
         "*before* rows: the service's hot paths as of the commit named in the command (the rest "

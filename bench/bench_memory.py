@@ -39,7 +39,7 @@ from bench.loadkit import (
     write_result,
 )
 from engine import ENGINE_VERSION
-from service.common import keys
+from service.common import config, keys
 from service.dailies import ranking, store
 from service.dailies.queue import RESULT_TTL
 from tests.support.processes import descendants
@@ -232,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
 
     n = len(ids)
     workers = [pid for pid in worked if pid != master]
+    threads = config.load({"PIKDAME_SECRET": "bench"}).web_threads  # as gunicorn reads it
     lines = [
         "## Memory (bench/bench_memory.py)",
         "",
@@ -280,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
         f"| gunicorn master (preloads app + engine) | {idle[master][0]:,} | {idle[master][1]:,} "
         f"| {worked[master][0]:,} | {worked[master][1]:,} |",
         *(
-            f"| gunicorn worker {i + 1} (gthread, 4 threads) | {idle.get(pid, (0, 0))[0]:,} | "
+            f"| gunicorn worker {i + 1} (gthread, {threads} threads) | "
+            f"{idle.get(pid, (0, 0))[0]:,} | "
             f"{idle.get(pid, (0, 0))[1]:,} | {worked[pid][0]:,} | {worked[pid][1]:,} |"
             for i, pid in enumerate(workers)
         ),

@@ -14,7 +14,8 @@ worker's timers alone beside RQ's stock worker).
 
 Real parts: redis-server, the API's gunicorn (gthread), the streams' gunicorn (gevent), both
 with the deployed number of workers for this machine unless ``--processes`` says otherwise
-(``--processes 2``: one stream worker), ``rq worker --with-scheduler`` as deploy/ runs it
+(``--processes``, ``--web-threads``: the API's; ``--stream-processes``: the stream group's),
+``rq worker --with-scheduler`` as deploy/ runs it
 (``worker_args()``). No figure here is asserted by any test.
 """
 
@@ -792,7 +793,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--processes",
         default=None,
-        help="WEB_CONCURRENCY: API workers, and twice the stream workers (default: as deployed)",
+        help="WEB_CONCURRENCY: the API's workers (default: as deployed)",
+    )
+    parser.add_argument(
+        "--web-threads", default=None, help="PIKDAME_THREADS: each API worker's (as deployed)"
+    )
+    parser.add_argument(
+        "--stream-processes",
+        default=None,
+        help="PIKDAME_STREAM_PROCESSES: the stream workers (default: as deployed)",
     )
     parser.add_argument("--timers", type=int, default=40, help="timer tables of --idle")
     args = parser.parse_args(argv)
@@ -807,9 +816,13 @@ def main(argv: list[str] | None = None) -> int:
         PIKDAME_LIMIT_TABLE_ADDRESS="100000 per second",
         PIKDAME_STREAMS_PER_ADDRESS="0",  # every stream comes from this one address
     )
+    env.pop("PIKDAME_THREADS", None)
+    if args.web_threads is not None:
+        env["PIKDAME_THREADS"] = args.web_threads
     web = start_web(env, logs / "web.log", args.processes)
-    stream = start_stream(env, logs / "stream.log", args.processes)
-    shape = config.load({} if args.processes is None else {"WEB_CONCURRENCY": args.processes})
+    stream = start_stream(env, logs / "stream.log", args.stream_processes)
+    given = {"WEB_CONCURRENCY": args.processes, "PIKDAME_THREADS": args.web_threads}
+    shape = config.load({name: value for name, value in given.items() if value is not None})
     api_shape = f"{shape.web_processes} workers × {shape.web_threads} threads"
     stream_count = len(stream_workers(stream))
     timed: dict[bool, Any] = {}
@@ -856,9 +869,9 @@ def main(argv: list[str] | None = None) -> int:
         "## Tables\n\n"
         f"`{command.strip()}` — {when}. redis-server, gunicorn gthread (API, {api_shape}),"
         f" gunicorn gevent (streams, {stream_count} worker{'s' if stream_count > 1 else ''}"
-        f"{', as deployed' if args.processes is None else ''}), our `rq worker --with-scheduler`"
-        " (`worker_args()`: SteadyWorker, TimerScheduler) running throughout, all on the 2-core"
-        " machine with the driver.\n\n"
+        f"{', as deployed' if args.stream_processes is None else ''}),"
+        " our `rq worker --with-scheduler` (`worker_args()`: SteadyWorker, TimerScheduler)"
+        " running throughout, all on the 2-core machine with the driver.\n\n"
         "### Live tables under load (headline)\n\n" + load_rows(load)
     )
     if args.idle:

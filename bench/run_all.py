@@ -48,8 +48,9 @@ BENCHES = {
     "memory": ["bench.bench_memory"],
     # reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
     "front": ["bench.bench_front", "--before-rev", "b9a4bd7"],
-    # moves at saturation (no think time) through the deployed front and straight to gunicorn,
-    # beside fronts to gunicorns with fewer workers and threads, same run
+    # moves at saturation (no think time) through the deployed front (a process per core, two
+    # threads each) and straight to gunicorn, beside fronts to gunicorns of other shapes (the
+    # 4 x 4 shipped before, 2 x 4), same run
     "front_moves": [
         "bench.bench_front",
         "--only",
@@ -57,11 +58,24 @@ BENCHES = {
         "--rounds",
         "3",
         "--web-variant",
-        "2x2",
+        "4x4",
         "--web-variant",
-        "2x1",
+        "2x4",
         "--out",
         "bench/results/front_moves.md",
+    ],
+    # private reads (the attempt's view) under the shipped gunicorn shape and under the 4 x 4
+    # shipped before
+    "front_shapes": [
+        "bench.bench_front",
+        "--only",
+        "private",
+        "--rounds",
+        "3",
+        "--web-variant",
+        "4x4",
+        "--out",
+        "bench/results/front_shapes.md",
     ],
     # what a micro-cache hit costs nginx beyond a static file, in instructions
     "callgrind_front": ["bench.callgrind_front"],

@@ -9,6 +9,10 @@ from service.common import config as _config  # (gunicorn reads every public nam
 
 _settings = _config.load()
 bind = _settings.bind
+# A process per core, two threads each: a move is CPU-bound Python, and more processes or
+# threads than the cores can run made a move wait behind the others (moves at saturation through
+# nginx: p99 35-50 ms under 2 x 2 on the 2-core box against 63-77 ms under 4 x 4; the reads the
+# same; bench/results/front_moves.md, front_shapes.md).
 workers = _settings.web_processes
 worker_class = "gthread"
 threads = _settings.web_threads

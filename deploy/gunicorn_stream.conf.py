@@ -16,7 +16,7 @@ from service.common import config as _config  # (gunicorn reads every public nam
 
 _settings = _config.load()
 bind = _settings.stream_bind
-workers = _settings.stream_processes  # PIKDAME_STREAM_PROCESSES: half of WEB_CONCURRENCY
+workers = _settings.stream_processes  # PIKDAME_STREAM_PROCESSES: one per core
 worker_class = "gevent"
 worker_connections = _settings.stream_connections
 preload_app = False

@@ -27,6 +27,13 @@ MAX_BODY_BYTES: Final = 16 * 1024
 Clock = Callable[[], dt.datetime]
 
 
+def per_core(cores: int | None) -> int:
+    """A process per core, at least one and at most four: the API's gunicorn and the stream
+    group each (bench/results/front_moves.md: more CPU-bound processes than cores made a move
+    wait behind the others)."""
+    return max(1, min(4, cores or 1))
+
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -118,12 +125,13 @@ VARIABLES: Final = (
     Variable("PIKDAME_RETRY_INTERVALS", "retry_intervals", "5,30,120", _intervals),
     Variable("PIKDAME_ARCHIVE_DIR", "archive_dir", None, Path),
     Variable("PIKDAME_KEEP_DAYS", "keep_days", "7", int),
-    # requests per web process that may wait for a verdict (service/dailies/verdicts.py)
-    Variable("PIKDAME_VERDICT_WAITERS", "verdict_waiters", "2", int),
+    # requests per web process that may wait for a verdict (service/dailies/verdicts.py);
+    # unset, half of PIKDAME_THREADS (at least one)
+    Variable("PIKDAME_VERDICT_WAITERS", "verdict_waiters", None, int),
     # gunicorn (deploy/gunicorn.conf.py); make run prints the address
     Variable("PIKDAME_BIND", "bind", "127.0.0.1:8000"),
-    Variable("WEB_CONCURRENCY", "web_processes", str(min(4, (os.cpu_count() or 1) * 2)), int),
-    Variable("PIKDAME_THREADS", "web_threads", "4", int),
+    Variable("WEB_CONCURRENCY", "web_processes", str(per_core(os.cpu_count())), int),
+    Variable("PIKDAME_THREADS", "web_threads", "2", int),
     Variable("PIKDAME_LOGLEVEL", "log_level", "info"),
     # passkeys (WebAuthn): the relying party's id (the site's host) and the origins pages run on;
     # unset, the origin is http://localhost at PIKDAME_BIND's port (a relying party is a domain:
@@ -148,8 +156,8 @@ VARIABLES: Final = (
     # the live streams' own gunicorn (deploy/gunicorn_stream.conf.py, gevent)
     Variable("PIKDAME_STREAM_BIND", "stream_bind", "127.0.0.1:8001"),
     Variable("PIKDAME_STREAM_CONNECTIONS", "stream_connections", "2000", int),
-    # its processes; unset, half of WEB_CONCURRENCY (at least one)
-    Variable("PIKDAME_STREAM_PROCESSES", "stream_processes", None, int),
+    # its processes, sized apart from the API's
+    Variable("PIKDAME_STREAM_PROCESSES", "stream_processes", str(per_core(os.cpu_count())), int),
     Variable("PIKDAME_STREAM_SECONDS", "stream_seconds", "300", int),
     Variable("PIKDAME_HEARTBEAT_SECONDS", "heartbeat_seconds", "15", int),
     # live streams held at once (docs/TABLES.md): per seat, per address (IPv6: /64); 0: no cap
@@ -297,8 +305,8 @@ def load(overrides: Mapping[str, Any] | None = None) -> Settings:
         values["archive_dir"] = values["var_dir"] / "archive"
     if values["origins"] is None:
         values["origins"] = (f"http://localhost:{bind_port(values['bind'])}",)
-    if values["stream_processes"] is None:
-        values["stream_processes"] = max(1, values["web_processes"] // 2)
+    if values["verdict_waiters"] is None:
+        values["verdict_waiters"] = max(1, values["web_threads"] // 2)
     values["now"] = given.get("PIKDAME_NOW")
     return Settings(**values)
 

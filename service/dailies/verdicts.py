@@ -8,10 +8,10 @@ worker of an older deploy, is lost), so the wait also re-reads the attempt's ``v
 field (one HGET of a few bytes) at doubling pauses from 50 ms up to one second: the verdict is
 heard at once when announced, and within a second when not.
 
-A waiting request holds one of gunicorn's gthread threads (4 per process by default) for up to
+A waiting request holds one of gunicorn's gthread threads (2 per process by default) for up to
 ``inputs.MAX_WAIT`` seconds, so :class:`Waiters` lets only a few wait at once per process
-(``PIKDAME_VERDICT_WAITERS``, default 2: half the threads); past that the route answers at once with
-``Retry-After`` and the client asks again after it.
+(``PIKDAME_VERDICT_WAITERS``, unset: half the threads, at least one); past that the route answers
+at once with ``Retry-After`` and the client asks again after it.
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from service.common import config
+
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 LONG_RUNNING = ["pikdame-web.service", "pikdame-worker@.service"]
 
@@ -88,7 +90,7 @@ def _printed_ints(script: str, given: dict[str, str] | None = None) -> list[int]
     """The integers ``script`` prints, run in a fresh interpreter that reads deploy/'s configs
     as gunicorn does (its own collector, its own signal handlers), with ``given`` set."""
     env = {**os.environ, "PYTHONPATH": str(DEPLOY.parent), "PIKDAME_SECRET": "test"}
-    for name in ("WEB_CONCURRENCY", "PIKDAME_STREAM_PROCESSES"):
+    for name in ("WEB_CONCURRENCY", "PIKDAME_THREADS", "PIKDAME_STREAM_PROCESSES"):
         env.pop(name, None)
     env.update(given or {})
     done = subprocess.run(
@@ -135,22 +137,29 @@ def test_a_stream_worker_freezes_the_loaded_app_before_serving() -> None:
 
 
 @pytest.mark.parametrize(
-    ("given", "web", "streams"),
+    ("given", "web", "threads", "streams"),
     [
-        ({"WEB_CONCURRENCY": "4"}, 4, 2),  # unset: half the web tier's processes
-        ({"WEB_CONCURRENCY": "1"}, 1, 1),  # at least one
-        ({"WEB_CONCURRENCY": "2", "PIKDAME_STREAM_PROCESSES": "2"}, 2, 2),
+        ({}, config.per_core(os.cpu_count()), 2, config.per_core(os.cpu_count())),  # deployed
+        ({"WEB_CONCURRENCY": "1"}, 1, 2, config.per_core(os.cpu_count())),  # each on its own
+        ({"WEB_CONCURRENCY": "4", "PIKDAME_STREAM_PROCESSES": "1"}, 4, 2, 1),
     ],
 )
 def test_the_stream_group_is_sized_apart_from_the_web_tier(
-    given: dict[str, str], web: int, streams: int
+    given: dict[str, str], web: int, threads: int, streams: int
 ) -> None:
-    """PIKDAME_STREAM_PROCESSES sizes the gevent stream group by itself, so a box can run fewer
-    web processes (deploy/SCALING.md) without halving its streams."""
+    """A process per core for the API (two threads each) and for the stream group, each sized
+    by itself (WEB_CONCURRENCY, PIKDAME_STREAM_PROCESSES): a move is CPU-bound, and more API
+    processes or threads than cores made it wait behind the others (bench/results/
+    front_moves.md), while the stream group keeps its workers for its streams."""
     script = (
         "import runpy\n"
         f"web = runpy.run_path({str(DEPLOY / 'gunicorn.conf.py')!r})\n"
         f"stream = runpy.run_path({str(DEPLOY / 'gunicorn_stream.conf.py')!r})\n"
-        "print(web['workers'], stream['workers'])\n"
+        "print(web['workers'], web['threads'], stream['workers'])\n"
     )
-    assert _printed_ints(script, given) == [web, streams]
+    assert _printed_ints(script, given) == [web, threads, streams]
+
+
+@pytest.mark.parametrize(("cores", "processes"), [(None, 1), (1, 1), (2, 2), (4, 4), (64, 4)])
+def test_a_process_per_core_at_most_four(cores: int | None, processes: int) -> None:
+    assert config.per_core(cores) == processes

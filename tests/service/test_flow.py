@@ -79,7 +79,7 @@ def test_start_play_verify_rank_over_http(
 
 
 def test_double_submit_over_http_applies_once(web: WebServer, rdb: redis.Redis[str]) -> None:
-    """Two real connections to gunicorn (2 processes × 4 threads) send the same move at once."""
+    """Two real connections to gunicorn (2 processes × 2 threads) send the same move at once."""
     import threading
 
     _, daily = web.call("GET", "/api/daily", None)

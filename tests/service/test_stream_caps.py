@@ -247,14 +247,14 @@ def test_the_streams_of_a_killed_stream_server_give_their_places_back(
 
 
 def test_the_front_holds_every_stream_the_group_plans() -> None:
-    """deploy/SCALING.md, "Live streams": the stream group of the 2-core box (WEB_CONCURRENCY 4:
-    two gevent workers, deploy/gunicorn_stream.conf.py) holds 4,000 streams, two connections
+    """deploy/SCALING.md, "Live streams": the stream group of the 2-core box (one gevent worker
+    per core, deploy/gunicorn_stream.conf.py) holds 4,000 streams, two connections
     each at nginx; main.conf lets one nginx worker take all of them and as many again for the
     other requests (nginx does not spread connections evenly over its workers)."""
     defaults = {v.name: str(v.default) for v in config.VARIABLES}
     assert defaults["PIKDAME_STREAMS_PER_SEAT"] == str(PER_SEAT)
     assert defaults["PIKDAME_STREAMS_PER_ADDRESS"] == str(PER_ADDRESS)
-    group = config.load({"WEB_CONCURRENCY": "4", "PIKDAME_SECRET": "test"}).stream_processes
+    group = config.per_core(2)  # PIKDAME_STREAM_PROCESSES unset: one per core
     assert group == 2
     streams = group * int(defaults["PIKDAME_STREAM_CONNECTIONS"])
     main = (NGINX_DIR / "main.conf").read_text()

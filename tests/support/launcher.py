@@ -20,6 +20,7 @@ def launch(var: Path, web_port: int, redis_port: int, log: Path) -> Process:
         "PIKDAME_STREAM_BIND": f"127.0.0.1:{free_port()}",
         "PIKDAME_REDIS_PORT": str(redis_port),
         "WEB_CONCURRENCY": "1",
+        "PIKDAME_STREAM_PROCESSES": "1",
         "PYTHONPATH": str(ROOT),
     }
     with log.open("ab") as out:

@@ -178,13 +178,16 @@ def running_web(redis_url: str, log: Path, secret: str = WEB_SECRET) -> Iterator
         server.process.stop()
 
 
-def start_stream(env: dict[str, str], log: Path, processes: str | None = "2") -> WebServer:
+def start_stream(env: dict[str, str], log: Path, processes: str | None = "1") -> WebServer:
     """The tables' stream group: gunicorn with deploy/gunicorn_stream.conf.py (gevent) on a free
-    port, exactly as deploy/ runs it; waits for /healthz. ``processes`` is WEB_CONCURRENCY, of
-    which the group runs half (None: as deployed)."""
+    port, exactly as deploy/ runs it; waits for /healthz. ``processes`` is
+    PIKDAME_STREAM_PROCESSES (None: as deployed, one per core)."""
     port = free_port()
     env = {**env, "PIKDAME_STREAM_BIND": f"127.0.0.1:{port}"}
-    _concurrency(env, processes)
+    if processes is None:
+        env.pop("PIKDAME_STREAM_PROCESSES", None)
+    else:
+        env["PIKDAME_STREAM_PROCESSES"] = processes
     return _serve(stream_args(), env, port, log, 60)
 
 

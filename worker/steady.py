@@ -77,6 +77,10 @@ class TimerScheduler(RQScheduler):
 class SteadyWorker(Worker):
     """``rq worker -w worker.steady.SteadyWorker``: see the module docstring."""
 
+    next_beat: float = 0.0  # when a plain heartbeat is sent again (time.monotonic)
+    next_sweep: float = 0.0  # when the turn timers and the lobby are swept again
+    written_state: str | None = None  # the state this worker last wrote to its key
+
     def _start_scheduler(
         self,
         burst: bool = False,
@@ -153,7 +157,7 @@ class SteadyWorker(Worker):
             super().heartbeat(timeout, pipeline=pipeline)
             return
         at = time.monotonic()
-        if timeout is None and at < getattr(self, "next_beat", 0.0):
+        if timeout is None and at < self.next_beat:
             return
         try:
             with self.connection.pipeline(transaction=False) as beat:
@@ -166,7 +170,7 @@ class SteadyWorker(Worker):
     def set_state(self, state: str, pipeline: Any = None) -> None:
         """RQ's, without writing again the state the worker's key already holds (RQ sets
         "idle" after each job and again before the next dequeue)."""
-        if pipeline is None and state == getattr(self, "written_state", None):
+        if pipeline is None and state == self.written_state:
             self._state = state
             return
         super().set_state(state, pipeline=pipeline)
@@ -193,9 +197,7 @@ class SteadyWorker(Worker):
     @property
     def should_run_maintenance_tasks(self) -> bool:
         """RQ's maintenance every maintenance interval; the timers' sweep every SWEEP_S."""
-        return bool(super().should_run_maintenance_tasks) or time.monotonic() >= getattr(
-            self, "next_sweep", 0.0
-        )
+        return bool(super().should_run_maintenance_tasks) or time.monotonic() >= self.next_sweep
 
     def run_maintenance_tasks(self) -> None:
         try:

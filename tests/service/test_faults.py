@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import threading
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -37,6 +38,18 @@ def job_status(url: str, aid: str) -> str:
     return "" if status is None else str(status.value)
 
 
+# Writes one field of a hash (argv: url, key) without a pause, in pipelines of 50, until killed.
+HAMMER = """
+import sys
+import redis
+pipe = redis.Redis.from_url(sys.argv[1]).pipeline(transaction=False)
+while True:
+    for i in range(50):
+        pipe.hset(sys.argv[2], "touched", i)
+    pipe.execute()
+"""
+
+
 def test_worker_killed_mid_job_then_reconciler_verifies_once(
     client: FlaskClient,
     clock: Clock,
@@ -51,18 +64,11 @@ def test_worker_killed_mid_job_then_reconciler_verifies_once(
     env = service_env(redis_url, SECRET.decode())
     # Keep writing to the attempt's hash so the job's WATCH transaction keeps failing and retrying
     # (it is in the middle of its work: replaying, not yet ranked); once it has started, pause all
-    # writes so its commit cannot slip through, and kill the worker with its work horse.
-    stop = threading.Event()
-
-    def hammer() -> None:
-        writer: redis.Redis[str] = redis.Redis.from_url(redis_url, decode_responses=True)
-        i = 0
-        while not stop.is_set():
-            writer.hset(key, "touched", i)
-            i += 1
-
-    thread = threading.Thread(target=hammer, daemon=True)
-    thread.start()
+    # writes so its commit cannot slip through, and kill the worker with its work horse. The
+    # writers are processes of their own, each sending its writes in pipelines: one thread of this
+    # process, sharing its interpreter with the polling below, left gaps the job's transaction
+    # slipped through on a busy box (CI: the job verified in 20 ms, never seen "started").
+    hammers = [subprocess.Popen([sys.executable, "-c", HAMMER, redis_url, key]) for _ in range(2)]
     worker = start_worker(env, tmp_path / "worker1.log")
     try:
         wait_for(lambda: job_status(queue_url, aid) == "started", timeout=120, interval=0.005)
@@ -71,9 +77,10 @@ def test_worker_killed_mid_job_then_reconciler_verifies_once(
         assert rdb.hget(key, "verification") == "queued"
     finally:
         worker.kill()
-        stop.set()
+        for hammer in hammers:
+            hammer.kill()
+            hammer.wait()
         rdb.execute_command("CLIENT", "UNPAUSE")
-        thread.join()
     time.sleep(0.5)  # a surviving work horse would commit now
     assert rdb.hget(key, "verification") == "queued"
     assert job_status(queue_url, aid) == "started"  # lost with its worker

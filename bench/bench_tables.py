@@ -50,6 +50,7 @@ from tests.support.processes import (
     Process,
     WebServer,
     descendants,
+    given_or_default,
     json_call,
     service_env,
     spawn,
@@ -816,9 +817,7 @@ def main(argv: list[str] | None = None) -> int:
         PIKDAME_LIMIT_TABLE_ADDRESS="100000 per second",
         PIKDAME_STREAMS_PER_ADDRESS="0",  # every stream comes from this one address
     )
-    env.pop("PIKDAME_THREADS", None)
-    if args.web_threads is not None:
-        env["PIKDAME_THREADS"] = args.web_threads
+    given_or_default(env, "PIKDAME_THREADS", args.web_threads)
     web = start_web(env, logs / "web.log", args.processes)
     stream = start_stream(env, logs / "stream.log", args.stream_processes)
     given = {"WEB_CONCURRENCY": args.processes, "PIKDAME_THREADS": args.web_threads}

@@ -146,12 +146,12 @@ def _serve(args: list[str], env: dict[str, str], port: int, log: Path, wait: flo
     raise RuntimeError(f"gunicorn ({args[-2]}) did not start; see {log}")
 
 
-def _concurrency(env: dict[str, str], processes: str | None) -> None:
-    """WEB_CONCURRENCY as given, or unset (the configuration's default) for None."""
-    if processes is None:
-        env.pop("WEB_CONCURRENCY", None)
+def given_or_default(env: dict[str, str], name: str, value: str | None) -> None:
+    """The variable ``name`` as given, or unset (the configuration's default) for None."""
+    if value is None:
+        env.pop(name, None)
     else:
-        env["WEB_CONCURRENCY"] = processes
+        env[name] = value
 
 
 def start_web(env: dict[str, str], log: Path, processes: str | None = "2") -> WebServer:
@@ -159,7 +159,7 @@ def start_web(env: dict[str, str], log: Path, processes: str | None = "2") -> We
     is WEB_CONCURRENCY (None: as deployed, the configuration's default for this machine)."""
     port = free_port()
     env = {**env, "PIKDAME_BIND": f"127.0.0.1:{port}"}
-    _concurrency(env, processes)
+    given_or_default(env, "WEB_CONCURRENCY", processes)
     return _serve(gunicorn_args(), env, port, log, 30)
 
 
@@ -184,10 +184,7 @@ def start_stream(env: dict[str, str], log: Path, processes: str | None = "1") ->
     PIKDAME_STREAM_PROCESSES (None: as deployed, one per core)."""
     port = free_port()
     env = {**env, "PIKDAME_STREAM_BIND": f"127.0.0.1:{port}"}
-    if processes is None:
-        env.pop("PIKDAME_STREAM_PROCESSES", None)
-    else:
-        env["PIKDAME_STREAM_PROCESSES"] = processes
+    given_or_default(env, "PIKDAME_STREAM_PROCESSES", processes)
     return _serve(stream_args(), env, port, log, 60)
 
 

@@ -15,7 +15,7 @@ from service.tables import analyses as table_analyses
 from service.tables import store as tables
 from service.tables import timers
 from worker import par as par_job
-from worker.verify import verify
+from worker.verify import verified
 
 
 @dataclass(frozen=True)
@@ -54,18 +54,27 @@ def context() -> Context:
     )
 
 
+# The days whose par this process has seen stored: a par is never removed, so the job of every
+# later attempt of the day skips the look (one round trip a job at the reset hour).
+_days_with_par: dict[str, bool] = {}
+
+
 def verify_attempt(attempt_id: str) -> dict[str, Any]:
-    """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected."""
+    """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected.
+    The day's bot par (for a game that has one) is queued lazily, on the day's first finished
+    attempt; the reconciler queues it again should that job be lost."""
     ctx = context()
     settings = ctx.settings
-    verdict = verify(
+    done = verified(
         ctx.client, attempt_id, settings.secret, ctx.rankings, settings.redis_wait_replicas
     )
-    date, kind = ctx.client.hmget(keys.attempt(attempt_id), ["date", "kind"])
-    # The Zen par is Pik Dame's (a Gin attempt stores kind=gin).
-    if date is not None and kind is None and not ctx.rankings.exists(keys.par(date)):
-        queue.enqueue_par(ctx.queue, date)  # lazily, on the day's first finished attempt
-    return verdict
+    attempt = done.attempt
+    if attempt is not None and attempt.daily.has_par and attempt.date not in _days_with_par:
+        if ctx.rankings.exists(keys.par(attempt.date)):
+            _days_with_par[attempt.date] = True
+        else:
+            queue.enqueue_par(ctx.queue, attempt.date)
+    return done.result
 
 
 def analyse_attempt(attempt_id: str, mode: str, part: int = 1) -> bool:

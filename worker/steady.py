@@ -27,6 +27,7 @@ from rq import Queue, Worker
 from rq.defaults import DEFAULT_LOGGING_DATE_FORMAT, DEFAULT_LOGGING_FORMAT
 from rq.job import Job, JobStatus
 from rq.scheduler import RQScheduler
+from rq.utils import now as rq_now
 from rq.worker import WorkerStatus
 
 from service.common import clock, keys
@@ -175,6 +176,16 @@ class SteadyWorker(Worker):
             return
         super().set_state(state, pipeline=pipeline)
         self.written_state = state if pipeline is None else None
+
+    def handle_execution_ended(self, job: Job, queue: Queue, heartbeat_ttl: int) -> None:
+        """RQ's, but a job that returned and has no success callback to run next gets its last
+        beat in memory only: the pipeline that records its success writes it (RQ saves every
+        field of the job there), so the beat costs no round trip of its own. A failed job's
+        (or one with a callback) is RQ's."""
+        if job.get_status(refresh=False) == JobStatus.FAILED or job.success_callback is not None:
+            super().handle_execution_ended(job, queue, heartbeat_ttl)
+            return
+        job.ended_at = job.last_heartbeat = rq_now()
 
     def maintain_heartbeats(self, job: Job, execution: Any) -> None:
         """While the work horse runs: a failed beat must not abandon the horse unmonitored."""

@@ -6,6 +6,7 @@ Flask-free and clock-free: the verdict depends only on Redis' contents and the s
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any, Final, cast
 
 import redis
@@ -109,6 +110,16 @@ def rank_once(
     raise RuntimeError(f"attempt {attempt.id}: its owner keeps moving")  # never: one move per id
 
 
+@dataclass(frozen=True)
+class Verification:
+    """What :func:`verified` did: the job's result (``attempt_id``, ``status``, ``new``) and the
+    finished attempt it read (None when there was none to judge: gone, or dropped), so the job
+    needs no second read of the attempt for its date and game."""
+
+    result: dict[str, Any]
+    attempt: store.Attempt | None
+
+
 def verify(
     client: redis.Redis[str],
     attempt_id: str,
@@ -116,6 +127,17 @@ def verify(
     rankings: redis.Redis[str],
     replicas: int = 0,
 ) -> dict[str, Any]:
+    """:func:`verified`'s result: the job's return value."""
+    return verified(client, attempt_id, secret, rankings, replicas).result
+
+
+def verified(
+    client: redis.Redis[str],
+    attempt_id: str,
+    secret: bytes,
+    rankings: redis.Redis[str],
+    replicas: int = 0,
+) -> Verification:
     """Judge and record the verdict; a second run finds the verdict and changes nothing.
 
     Game state (``client``) and the rankings (``rankings``: the same client when they share a
@@ -127,10 +149,11 @@ def verify(
     key = keys.attempt(attempt_id)
     stored = client.hgetall(key)
     if stored.get("dropped"):  # lost its ranking to the account's own attempt
-        return {"attempt_id": attempt_id, "status": "unranked", "new": False}
+        return Verification({"attempt_id": attempt_id, "status": "unranked", "new": False}, None)
     attempt = finished_attempt(stored, attempt_id)
     if attempt.verification in ("verified", "rejected"):
-        return {"attempt_id": attempt_id, "status": attempt.verification, "new": False}
+        done = {"attempt_id": attempt_id, "status": attempt.verification, "new": False}
+        return Verification(done, attempt)
     verdict = judge(attempt, secret)
     status, turns = verdict.status, verdict.tie_break
     if status == "verified":
@@ -163,7 +186,7 @@ def verify(
     client.zrem(keys.FINISHED, attempt_id)
     if result["new"]:
         client.publish(keys.verdict_channel(attempt_id), status)
-    return result
+    return Verification(result, attempt)
 
 
 def finished_attempt(stored: dict[str, str], attempt_id: str) -> store.Attempt:

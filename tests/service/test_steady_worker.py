@@ -101,3 +101,26 @@ def test_the_way_out_does_not_wait_for_the_listening_thread(worker: SteadyWorker
     out.start()
     out.join(timeout=15)
     assert not out.is_alive(), "the worker's exit waits on its listening thread"
+
+
+def test_a_jobs_last_beat_is_written_with_its_end(
+    worker: SteadyWorker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RQ beats a job once more when it returns, a round trip of its own before the pipeline
+    that records the end; the worker sets the beat in memory and that pipeline writes it."""
+    job = worker.queues[0].enqueue(len, "abc")
+    alone: list[tuple[object, ...]] = []  # commands sent outside a pipeline
+    send = worker.connection.execute_command
+
+    def counted(*args: object, **options: object) -> object:
+        alone.append(args)
+        return send(*args, **options)
+
+    monkeypatch.setattr(worker.connection, "execute_command", counted)
+    taken = worker.dequeue_job_and_maintain_ttl(None)
+    assert taken is not None and taken[0].id == job.id
+    worker.execute_job(*taken)
+    stored = worker.connection.hgetall(job.key)
+    assert stored[b"status"] == b"finished"
+    assert stored[b"last_heartbeat"] == stored[b"ended_at"]  # one beat, with the end
+    assert not [a for a in alone if a[0] == "HSET" and a[1] == job.key]

@@ -43,6 +43,7 @@ from typing import Any, cast
 
 import redis
 
+from bench import cgroups
 from bench.loadkit import cpu_seconds, load_average
 from service.commands import worker_args
 from service.common import config
@@ -250,6 +251,19 @@ def timer_worker(env: dict[str, str], log: Path, stock: bool) -> Process:
     if stock:
         args[args.index("worker.steady.SteadyWorker")] = "rq.worker.Worker"
     return spawn(args, env, log)
+
+
+# The engine's work of a verification worker at the reset hour, without its Redis: the day's
+# round with four zen bots (the par's game), over and over, on a new day's seed each time.
+BUSY = """
+from engine import DAILY_DEALER, DAILY_RULES, Game, Seat, daily_seed
+zen = tuple(Seat("bot", level="zen") for _ in range(DAILY_RULES.players))
+day = 0
+while True:
+    day += 1
+    seed = daily_seed(b"busy", f"2026-{1 + day % 12:02d}-{1 + day % 28:02d}")
+    Game.start(seed, DAILY_RULES, zen, DAILY_DEALER)
+"""
 
 
 # --- Live tables under load (the headline) -----------------------------------------------------
@@ -804,8 +818,25 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="PIKDAME_STREAM_PROCESSES: the stream workers (default: as deployed)",
     )
+    parser.add_argument(
+        "--stream-weight",
+        type=int,
+        default=None,
+        help="CPUWeight= of the stream group, each role in a control group of its own as systemd"
+        " runs the units (bench/cgroups.py; the others at 100). Default: no groups, as before"
+        " any unit set a weight",
+    )
+    parser.add_argument(
+        "--busy",
+        type=int,
+        default=0,
+        help="processes replaying zen rounds throughout: the engine's work of as many"
+        " verification workers at the reset hour (each a core's worth), in their own groups",
+    )
     parser.add_argument("--timers", type=int, default=40, help="timer tables of --idle")
     args = parser.parse_args(argv)
+    if args.stream_weight is not None and not cgroups.available():
+        parser.error("--stream-weight needs root and the cpu controller (bench/cgroups.py)")
     logs = Path(tempfile.mkdtemp(prefix="bench-tables-"))
     server = start_redis()
     env = service_env(
@@ -825,9 +856,20 @@ def main(argv: list[str] | None = None) -> int:
     api_shape = f"{shape.web_processes} workers × {shape.web_threads} threads"
     stream_count = len(stream_workers(stream))
     timed: dict[bool, Any] = {}
+    groups = None
+    busy = [spawn([sys.executable, "-c", BUSY], env, logs / f"z{n}.log") for n in range(args.busy)]
     try:
         worker = timer_worker(env, logs / "worker-load.log", stock=False)
         assert server.process is not None
+        if args.stream_weight is not None:
+            groups = cgroups.Groups(f"pikdame-bench-{os.getpid()}")
+            groups.add("stream", [stream.process.popen.pid], args.stream_weight)
+            groups.add("web", [web.process.popen.pid])
+            groups.add("redis", [server.process.pid])
+            groups.add("worker", [worker.popen.pid])
+            groups.add("players", [os.getpid()])  # the driver and its forked reader
+            for n, each in enumerate(busy):  # pikdame-worker@N: a unit, a group, each
+                groups.add(f"busy-{n}", [each.popen.pid])
         pids = {
             f"stream group ({stream_count} gevent workers)": (stream.process.popen.pid, True),
             f"API gunicorn ({api_shape})": (web.process.popen.pid, True),
@@ -835,6 +877,8 @@ def main(argv: list[str] | None = None) -> int:
             "rq worker": (worker.popen.pid, True),
             "driver (this process)": (os.getpid(), False),
         }
+        for n, each in enumerate(busy):
+            pids[f"zen replays {n + 1} (standing for a verifying worker)"] = (each.popen.pid, False)
         try:
             load = bench_load(
                 web,
@@ -859,9 +903,13 @@ def main(argv: list[str] | None = None) -> int:
                 finally:
                     worker.stop()
     finally:
+        for each in busy:
+            each.kill()
         stream.process.stop()
         web.process.stop()
         server.close()
+        if groups is not None:
+            groups.close()
     command = "python -m bench.bench_tables " + " ".join(sys.argv[1:] if argv is None else argv)
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     text = (
@@ -869,9 +917,22 @@ def main(argv: list[str] | None = None) -> int:
         f"`{command.strip()}` — {when}. redis-server, gunicorn gthread (API, {api_shape}),"
         f" gunicorn gevent (streams, {stream_count} worker{'s' if stream_count > 1 else ''}"
         f"{', as deployed' if args.stream_processes is None else ''}),"
-        " our `rq worker --with-scheduler` (`worker_args()`: SteadyWorker, TimerScheduler)"
-        " running throughout, all on the 2-core machine with the driver.\n\n"
-        "### Live tables under load (headline)\n\n" + load_rows(load)
+        + (
+            f" each role in a CPU control group of its own, the stream group's weight"
+            f" {args.stream_weight} against 100 (systemd's CPUWeight=),"
+            if args.stream_weight is not None
+            else ""
+        )
+        + " our `rq worker --with-scheduler` (`worker_args()`: SteadyWorker, TimerScheduler)"
+        " running throughout, all on the 2-core machine with the driver"
+        + (
+            f" and {args.busy} process{'es' if args.busy > 1 else ''} replaying zen rounds"
+            " (the engine's work of a verifying worker at the reset hour)"
+            if args.busy
+            else ""
+        )
+        + ".\n\n### Live tables under load (headline)\n\n"
+        + load_rows(load)
     )
     if args.idle:
         text += (

@@ -81,9 +81,11 @@ BENCHES = {
     "callgrind_front": ["bench.callgrind_front"],
     # the place in the field and league boards on a 1,000,000-entry board
     "field": ["bench.bench_field"],
-    # live tables under load (1,000 open streams, 200 tables a move a second, 100 turn timers),
-    # then the idle site's figures beside RQ's stock worker
-    "tables": ["bench.bench_tables", "--idle"],
+    # live tables under load (1,000 open streams, 200 tables a move a second, 100 turn timers)
+    # at the reset hour (two processes replaying zen rounds: the verifying workers' engine work),
+    # each role in a CPU control group as systemd runs the units, the stream group at its
+    # shipped weight; then the idle site's figures beside RQ's stock worker
+    "tables": ["bench.bench_tables", "--idle", "--busy", "2", "--stream-weight", "400"],
     # the quick match: a matching step with 1,000 waiting (Lua beside Python + WATCH) and the
     # time to a match (docs/LOBBY.md)
     "match": ["bench.bench_match"],

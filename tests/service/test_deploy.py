@@ -17,7 +17,7 @@ import pytest
 from service.common import config
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
-LONG_RUNNING = ["pikdame-web.service", "pikdame-worker@.service"]
+LONG_RUNNING = ["pikdame-web.service", "pikdame-stream.service", "pikdame-worker@.service"]
 
 
 def directives(text: str) -> dict[str, str]:
@@ -37,6 +37,20 @@ def test_systemd_units_restart_forever_with_a_delay(unit: str) -> None:
 def test_the_systemd_web_listens_on_loopback_only() -> None:
     start = directives((DEPLOY / "systemd" / "pikdame-web.service").read_text())["ExecStart"]
     assert "--bind 127.0.0.1:" in start
+
+
+def test_the_stream_group_is_first_on_a_contended_core() -> None:
+    """Every stream of a gevent worker waits while the worker waits for a core: the stream
+    unit weighs more than every other unit (systemd's default 100), in compose too (Docker's
+    default 1,024 shares). bench_tables --busy 2 --stream-weight 400 measures it."""
+    units = sorted((DEPLOY / "systemd").glob("*.service"))
+    weights = {u.name: int(directives(u.read_text()).get("CPUWeight", "100")) for u in units}
+    stream = weights.pop("pikdame-stream.service")
+    assert stream == 400 and max(weights.values()) == 100, weights
+    assert "    cpu_shares: 4096" in compose_service("stream")
+    assert "cpu_shares" not in (DEPLOY / "docker-compose.yml").read_text().replace(
+        compose_service("stream"), ""
+    )
 
 
 def test_a_sentinel_setups_redis_is_promotable_only_after_its_first_sync() -> None:

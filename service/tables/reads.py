@@ -53,14 +53,18 @@ def stream_read(
 ) -> Sent | None:
     """One SSE message with what the stream keeps of the table it was made of: the events
     after ``after`` up to the table's seq and the table, in ``seat``'s view, read together
-    (one transaction: the message's id is the seq its events end at); None when the table is
-    gone (expired)."""
-    read = tables.read_with_events(client, table_id, after)
+    with the seats' presence and the seat's mutes (one transaction: the message's id is the
+    seq its events end at; a timer table's listed events take a second round trip); None
+    when the table is gone (expired)."""
+    read = tables.read_for_seat(client, table_id, after, seat, now_ms)
     if read is None:
         return None
-    table, stored = read
-    events = documents.events_json(stored, seat, table.kind)
-    text = documents.stream_text(table, events, now_ms, table_doc(client, table, seat, now_ms))
+    table = read.table
+    events = documents.events_json(read.events, seat, table.kind)
+    game = documents.facts(table, seat)
+    logged = tables.logged_events(client, table, documents.listed(table, game))
+    doc = documents.table_json(table, seat, now_ms, game, read.connected, logged, read.muted)
+    text = documents.stream_text(table, events, now_ms, doc)
     return Sent(
         table.seq, documents.followers(table), table.status == "finished", table.public, text
     )

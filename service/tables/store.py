@@ -171,23 +171,6 @@ def events_after(
     return [json.loads(e) for e in client.lrange(keys.table_events(table_id), max(after, 0), end)]
 
 
-def read_with_events(
-    client: redis.Redis[str], table_id: str, after: int
-) -> tuple[Table, list[dict[str, Any]]] | None:
-    """The table and its stored events with seq > ``after`` read in one transaction (one slot),
-    so the events end exactly at the table's seq: a change committed meanwhile is in neither, and
-    a stream resuming from that seq sends it once (docs/TABLES.md, "The live stream")."""
-    pipe = client.pipeline(transaction=True)
-    pipe.get(keys.table(table_id))
-    pipe.lrange(keys.table_events(table_id), max(after, 0), -1)
-    text, stored = pipe.execute()
-    if text is None:
-        return None
-    table = Table.from_json(str(text))
-    events = [json.loads(e) for e in stored]
-    return table, [e for e in events if after < e["seq"] <= table.seq]
-
-
 @dataclass(frozen=True)
 class SeatReads:
     """What a seat's ``T`` needs besides the table (:func:`seat_reads`)."""
@@ -210,10 +193,61 @@ def seat_reads(
     if seat is not None:
         pipe.hget(keys.table_mutes(table.id), str(seat))
     replies = iter(pipe.execute())
-    seats = {int(m.split(":", 1)[0]) for m in next(replies)}
-    logged = [json.loads(e) for e in next(replies)] if listed else []
+    connected = _connected(next(replies), table.players)
+    logged = logged_events(client, table, listed, next(replies) if listed else [])
     muted = talk.mutes_of(next(replies)) if seat is not None else []
-    return SeatReads([n in seats for n in range(table.players)], logged, muted)
+    return SeatReads(connected, logged, muted)
+
+
+def _connected(present: list[str], players: int) -> list[bool]:
+    """Per seat whether a live stream of it is open (the presence set's current members)."""
+    seats = {int(m.split(":", 1)[0]) for m in present}
+    return [n in seats for n in range(players)]
+
+
+def logged_events(
+    client: redis.Redis[str], table: Table, listed: int, stored: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """The log's last ``listed`` events up to the table's seq (``stored``: already read)."""
+    if not listed:
+        return []
+    if stored is None:
+        stored = client.lrange(keys.table_events(table.id), table.seq - listed, table.seq - 1)
+    return [json.loads(e) for e in stored]
+
+
+@dataclass(frozen=True)
+class SeatRead:
+    """A table as one seat's live stream reads it (:func:`read_for_seat`): the table, its
+    stored events after the stream's last seq, and the seats' presence and the seat's mutes
+    read with them."""
+
+    table: Table
+    events: list[dict[str, Any]]
+    connected: list[bool]
+    muted: list[int]
+
+
+def read_for_seat(
+    client: redis.Redis[str], table_id: str, after: int, seat: int, now_ms: int
+) -> SeatRead | None:
+    """The table and its stored events with seq > ``after`` read in one transaction (one slot),
+    so the events end exactly at the table's seq: a change committed meanwhile is in neither, and
+    a stream resuming from that seq sends it once (docs/TABLES.md, "The live stream"). In the
+    same transaction, the parts of :func:`seat_reads` that need no table (the presence, the
+    seat's mutes): one round trip for each message of a stream (a timer table's listed events
+    take one more: :func:`logged_events`). None when the table is gone."""
+    pipe = client.pipeline(transaction=True)
+    pipe.get(keys.table(table_id))
+    pipe.lrange(keys.table_events(table_id), max(after, 0), -1)
+    pipe.zrangebyscore(keys.table_presence(table_id), now_ms, "+inf")
+    pipe.hget(keys.table_mutes(table_id), str(seat))
+    text, stored, present, mutes = pipe.execute()
+    if text is None:
+        return None
+    table = Table.from_json(str(text))
+    events = [e for e in map(json.loads, stored) if after < e["seq"] <= table.seq]
+    return SeatRead(table, events, _connected(present, table.players), talk.mutes_of(mutes))
 
 
 # --- changing a table --------------------------------------------------------------------------
@@ -895,15 +929,14 @@ def _follower(
 def connected(client: redis.Redis[str], table_id: str, players: int, now_ms: int) -> list[bool]:
     """Per seat: whether some live stream of it is open now (each stream's lease in the
     presence set: :mod:`service.tables.stream_leases`)."""
-    members = client.zrangebyscore(keys.table_presence(table_id), now_ms, "+inf")
-    seats = {int(m.split(":", 1)[0]) for m in members}
-    return [n in seats for n in range(players)]
+    return _connected(client.zrangebyscore(keys.table_presence(table_id), now_ms, "+inf"), players)
 
 
 __all__ = [
     "TIMERS",
     "Changed",
     "Lifetimes",
+    "SeatRead",
     "SeatReads",
     "Table",
     "TableError",
@@ -915,9 +948,10 @@ __all__ = [
     "events_after",
     "join",
     "load",
+    "logged_events",
     "new_seed",
     "play",
-    "read_with_events",
+    "read_for_seat",
     "rematch",
     "repeat",
     "resign",

@@ -20,7 +20,8 @@ import redis
 
 from service.common import config, connect
 from service.tables import store as tables
-from service.tables.reads import Sent, stream_message, stream_read
+from service.tables import talk
+from service.tables.reads import Sent, stream_message, stream_read, table_doc
 from service.web.redisconn import EXTENSION
 from tests.support.service_app import Clock, make_app
 
@@ -55,7 +56,7 @@ class Interleaved(TextRedis):
         return answer
 
 
-def seat_zero_to_draw(rdb: redis.Redis[str]) -> tuple[str, int]:
+def seat_zero_to_draw(rdb: redis.Redis[str], turn_timer: int = 0) -> tuple[str, int]:
     """A started table (Ada and a bot) after Ada's cut, a draw and a discard and the bot's
     answer: the log holds events of both seats and Ada is to draw. Returns (id, seq)."""
     table, _ = tables.create(
@@ -65,7 +66,7 @@ def seat_zero_to_draw(rdb: redis.Redis[str]) -> tuple[str, int]:
         "p-ada",
         [{"kind": "human"}, {"kind": "bot", "level": "beginner"}],
         OPTIONS,
-        0,
+        turn_timer,
         LIFETIMES,
         NOW,
     )
@@ -76,6 +77,31 @@ def seat_zero_to_draw(rdb: redis.Redis[str]) -> tuple[str, int]:
     done = tables.play(rdb, table.id, 0, done.table.seq, f"discard {max(hand)}", LIFETIMES, NOW)
     assert done.table.kind.facts(done.table.loaded(), 0)["turn"] == 0
     return table.id, done.table.seq
+
+
+class Counted(TextRedis):
+    """A client of the real Redis that counts its round trips: a command sent alone, or a
+    pipeline's commands sent together."""
+
+    def __init__(self, url: str) -> None:
+        pool = redis.ConnectionPool.from_url(url, decode_responses=True)
+        super().__init__(connection_pool=pool, decode_responses=True)
+        self.trips = 0
+
+    def execute_command(self, *args: Any, **options: Any) -> Any:
+        self.trips += 1
+        return super().execute_command(*args, **options)
+
+    def pipeline(self, transaction: bool = True, shard_hint: Any = None) -> Any:
+        pipe = super().pipeline(transaction, shard_hint)
+        execute = pipe.execute
+
+        def counted(raise_on_error: bool = True) -> Any:
+            self.trips += 1
+            return execute(raise_on_error)
+
+        pipe.execute = counted  # type: ignore[method-assign]
+        return pipe
 
 
 def message(text: str) -> tuple[int, dict[str, Any]]:
@@ -186,3 +212,42 @@ def test_pooled_connections_read_into_a_small_buffer(redis_url: str) -> None:
         client.connection_pool.release(connection)
         client.delete("big")
         client.close()
+
+
+def gin_timed_out(rdb: redis.Redis[str]) -> tuple[str, int]:
+    """A Gin table with a 30 s turn timer whose first turn the timer played: Ada's view lists
+    the moves with their marks (R9). Returns (id, seq before the timer's moves)."""
+    made, _ = tables.create(
+        rdb, "gin", "Ada", "p-ada", [{"kind": "human"}, {"kind": "bot", "level": "plain"}],
+        OPTIONS, 30, LIFETIMES, NOW,
+    )  # fmt: skip
+    table = tables.start(rdb, made.id, 0, LIFETIMES, NOW).table
+    assert table.deadline_ms is not None
+    assert tables.autoplay(rdb, table.id, table.seq, LIFETIMES, table.deadline_ms) is not None
+    return made.id, table.seq
+
+
+@pytest.mark.parametrize(("made", "trips"), [("pikdame", 1), ("pikdame timed", 1), ("gin", 2)])
+def test_a_message_is_one_round_trip_and_the_routes_table(
+    redis_url: str, rdb: redis.Redis[str], made: str, trips: int
+) -> None:
+    """A stream reads its table, the events since its last seq, the seats' presence and its
+    seat's mutes in one transaction: one round trip a message, as many messages as a move has
+    streams. A Gin timer table's view lists the log's marks (R9), which need the table first:
+    one more. The message's ``T`` is the one the route answers (reads.table_doc)."""
+    if made == "gin":
+        table_id, after = gin_timed_out(rdb)
+    else:
+        table_id, seq = seat_zero_to_draw(rdb, 30 if made.endswith("timed") else 0)
+        after = seq - 1
+    talk.mute(rdb, table_id, 0, 1, True, 3600)  # Ada mutes the bot: her T names it
+    counted = Counted(redis_url)
+    sent = stream_read(counted, table_id, 0, after, NOW)
+    assert sent is not None
+    assert counted.trips == trips
+    table = tables.load(rdb, table_id)
+    assert table is not None
+    doc = message(sent.text)[1]["table"]
+    assert doc == table_doc(rdb, table, 0, NOW)
+    assert doc["muted"] == [1]
+    counted.close()

@@ -86,6 +86,9 @@ BENCHES = {
     # each role in a CPU control group as systemd runs the units, the stream group at its
     # shipped weight; then the idle site's figures beside RQ's stock worker
     "tables": ["bench.bench_tables", "--idle", "--busy", "2", "--stream-weight", "400"],
+    # a live stream's message: CPU per message beside the commit before it was read in one
+    # round trip (and the position's cards looked up at once)
+    "stream_read": ["bench.bench_stream_read", "--before-rev", "6a9337a"],
     # the quick match: a matching step with 1,000 waiting (Lua beside Python + WATCH) and the
     # time to a match (docs/LOBBY.md)
     "match": ["bench.bench_match"],

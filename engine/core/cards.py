@@ -104,7 +104,18 @@ _BY_NAME: Final = _names_table()
 
 
 def parse_cards(tokens: list[str] | tuple[str, ...]) -> tuple[Card, ...]:
-    return tuple(Card.parse(t) for t in tokens)
+    return tuple(card_list(tokens))
+
+
+def card_list(tokens: Iterable[str]) -> list[Card]:
+    """:meth:`Card.parse` of each token, in order. A stored position (a table's, read for every
+    seat's stream message) spells its 110 cards canonically: those are looked up at once, and
+    any other spelling goes through ``Card.parse`` (which raises on a bad one)."""
+    tokens = list(tokens)
+    try:
+        return [_BY_NAME[t] for t in tokens]
+    except (KeyError, TypeError):
+        return [Card.parse(t) for t in tokens]
 
 
 def counts_of(cards: Iterable[int]) -> Counts:
@@ -145,6 +156,7 @@ __all__ = [
     "SUIT_SYMBOLS",
     "Card",
     "Counts",
+    "card_list",
     "cards_of",
     "counts_of",
     "held",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.core.cards import NAMES, Card, counts_of
+from engine.core.cards import NAMES, Card, card_list, counts_of
 from engine.pikdame.cards import COPIES, TAUSENDE_COPIES
 from engine.pikdame.errors import FormatError, PikDameError
 from engine.pikdame.melds import Meld, join_target
@@ -106,7 +106,7 @@ def _cards(value: Any, where: str, doc: Any) -> list[Card]:
     if not isinstance(value, list):
         raise fail(f"{where} must be a list of cards", doc)
     try:
-        return [Card.parse(c) for c in value]
+        return card_list(value)
     except PikDameError as e:
         raise fail(f"{where}: {e.message}", doc) from None
 

@@ -27,6 +27,7 @@ from engine import (
     State,
     replay,
 )
+from engine.core.cards import card_list
 from engine.pikdame.errors import CODES
 from tests.support.pikdame import choose
 
@@ -79,6 +80,21 @@ def test_fuzz_card_parse_only_syntax_errors(text: str) -> None:
         assert e.code == "syntax"
         return
     assert Card.parse(str(c)) == c
+
+
+@FUZZ
+@given(tokens=st.lists(st.sampled_from(TOKENS) | any_text | json_values, max_size=12))
+def test_fuzz_card_list_is_card_parse_of_each(tokens: list[Any]) -> None:
+    """card_list (a stored position's 110 cards at once) reads exactly what Card.parse reads,
+    each token in turn, and refuses what it refuses with the same error."""
+    try:
+        expected = [Card.parse(t) for t in tokens]
+    except NotationError as e:
+        with pytest.raises(NotationError) as info:
+            card_list(tokens)
+        assert (info.value.code, info.value.message) == (e.code, e.message)
+        return
+    assert card_list(tokens) == expected
 
 
 @FUZZ

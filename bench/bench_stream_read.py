@@ -15,12 +15,9 @@ times; the figure is the median of each side's rounds. Writes bench/results/stre
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -28,7 +25,7 @@ from typing import Any
 import redis
 
 from bench.bench_http import before_tree
-from bench.loadkit import ROOT, command_line, load_average, start_redis, write_result
+from bench.loadkit import ROOT, command_line, load_average, run_json, start_redis, write_result
 from service.tables import store as tables
 
 RESULT = ROOT / "bench" / "results" / "stream_read.md"
@@ -97,15 +94,7 @@ def gin_timer_table(client: redis.Redis[str]) -> tuple[str, int]:
 
 
 def read_cpu(url: str, specs: list[str], reads: int, tree: Path) -> dict[str, float]:
-    out = subprocess.run(
-        [sys.executable, "-c", READS, url, str(reads), *specs],
-        env={**os.environ, "PYTHONPATH": str(tree)},
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    found: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    found: dict[str, float] = run_json(READS, [url, str(reads), *specs], tree, dict(os.environ))
     return found
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import os
 import random
 import resource
@@ -33,12 +32,11 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import redis
 
 from bench.bench_http import before_tree
-from bench.loadkit import ROOT, command_line, load_average, start_redis, write_result
+from bench.loadkit import ROOT, command_line, load_average, run_json, start_redis, write_result
 from engine import ENGINE_VERSION
 from service.app import create_app
 from service.commands import worker_args
@@ -137,19 +135,6 @@ for aid in sys.argv[3:]:
     cpu.append((time.process_time() - t) * 1000)
 print(json.dumps(cpu))
 """
-
-
-def run_json(code: str, args: list[str], tree: Path, env: dict[str, str]) -> Any:
-    """The JSON that ``code`` prints last, run in a fresh interpreter in ``tree``."""
-    out = subprocess.run(
-        [sys.executable, "-c", code, *args],
-        env={**env, "PYTHONPATH": str(tree)},
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def job_cpu(url: str, ids: list[str], tree: Path = ROOT) -> list[float]:

@@ -6,6 +6,7 @@ Everything listens on 127.0.0.1 only; every run is bounded in time.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tests.support.processes import Process
 from tests.support.servers import free_port
@@ -239,3 +241,16 @@ def write_result(path: Path, lines: list[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines))
     print("\n".join(lines))
+
+
+def run_json(code: str, args: list[str], tree: Path, env: dict[str, str]) -> Any:
+    """The JSON that ``code`` prints last, run in a fresh interpreter in ``tree``."""
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        env={**env, "PYTHONPATH": str(tree)},
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])

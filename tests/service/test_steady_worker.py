@@ -21,6 +21,7 @@ from rq import Queue
 from rq.worker import WorkerStatus
 
 from service.dailies.queue import WORKER_SILENCE_S
+from tests.support.servers import command_calls
 from worker import steady
 from worker.steady import SteadyWorker
 
@@ -38,18 +39,13 @@ def worker(queue_url: str, qdb: redis.Redis[str]) -> Iterator[SteadyWorker]:
     raw.close()
 
 
-def calls(qdb: redis.Redis[str], command: str) -> int:
-    stats = qdb.info("commandstats").get(f"cmdstat_{command}", {})
-    return int(stats.get("calls", 0))
-
-
 def test_a_plain_beat_right_after_another_is_not_sent(
     worker: SteadyWorker, qdb: redis.Redis[str]
 ) -> None:
     for _ in range(5):
         worker.heartbeat()
-    assert calls(qdb, "hset") == 1  # one beat: last_heartbeat
-    assert calls(qdb, "expire") == 2  # the worker's key and its executions' key
+    assert command_calls(qdb, "hset") == 1  # one beat: last_heartbeat
+    assert command_calls(qdb, "expire") == 2  # the worker's key and its executions' key
     assert qdb.ttl(worker.key) > WORKER_SILENCE_S - 10  # alive to the reconciler, and to RQ
     assert qdb.hget(worker.key, "last_heartbeat") is not None
 
@@ -59,7 +55,7 @@ def test_a_beat_with_its_own_lifetime_is_always_sent(
 ) -> None:
     worker.heartbeat()
     worker.heartbeat(90)  # RQ's beat before a job: the job's timeout and a minute
-    assert calls(qdb, "hset") == 2
+    assert command_calls(qdb, "hset") == 2
     assert 80 < qdb.ttl(worker.key) <= 90
 
 
@@ -69,13 +65,13 @@ def test_the_next_plain_beat_goes_out_after_beat_every_s(
     monkeypatch.setattr(steady, "BEAT_EVERY_S", 0.0)
     worker.heartbeat()
     worker.heartbeat()
-    assert calls(qdb, "hset") == 2
+    assert command_calls(qdb, "hset") == 2
 
 
 def test_a_state_is_written_when_it_changes(worker: SteadyWorker, qdb: redis.Redis[str]) -> None:
     worker.set_state(WorkerStatus.IDLE)
     worker.set_state(WorkerStatus.IDLE)  # RQ: after the job, then again before the dequeue
-    assert calls(qdb, "hset") == 1
+    assert command_calls(qdb, "hset") == 1
     pipe = worker.connection.pipeline()
     worker.set_state(WorkerStatus.BUSY, pipeline=pipe)  # RQ: inside the job's preparation
     pipe.execute()

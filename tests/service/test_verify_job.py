@@ -4,8 +4,7 @@ the attempt once and looks for the day's par only until it has seen it stored.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 import redis
@@ -14,6 +13,7 @@ from flask import Flask
 from service.dailies import par
 from tests.support.api import resign_at_once
 from tests.support.processes import service_env
+from tests.support.servers import command_calls
 from tests.support.service_app import SECRET as APP_SECRET
 from tests.support.service_app import Clock
 from worker import jobs
@@ -33,11 +33,6 @@ def job_env(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     jobs._days_with_par.clear()
 
 
-def calls(client: redis.Redis[str], command: str) -> int:
-    stats: Mapping[str, Any] = client.info("commandstats")
-    return int(stats.get(f"cmdstat_{command}", {}).get("calls", 0))
-
-
 def test_a_job_reads_its_attempt_once_and_the_days_par_until_it_is_stored(
     app: Flask,
     clock: Clock,
@@ -50,7 +45,7 @@ def test_a_job_reads_its_attempt_once_and_the_days_par_until_it_is_stored(
     par_job = f"rq:job:{par.job_id(clock.today)}"
     rdb.config_resetstat()
     assert jobs.verify_attempt(ids[0])["status"] == "verified"
-    assert calls(rdb, "hgetall") == 2  # the attempt, then again under the verdict's WATCH
+    assert command_calls(rdb, "hgetall") == 2  # the attempt, then again under the verdict's WATCH
     assert qdb.exists(par_job)  # no par yet: its job is queued
     qdb.delete(par_job)  # and lost
     assert jobs.verify_attempt(ids[1])["status"] == "verified"
@@ -58,7 +53,7 @@ def test_a_job_reads_its_attempt_once_and_the_days_par_until_it_is_stored(
     par.store(rankings, clock.today, 0, 1)  # the par job ran
     rankings.config_resetstat()
     assert jobs.verify_attempt(ids[2])["status"] == "verified"
-    assert calls(rankings, "exists") == 1  # seen stored once ...
+    assert command_calls(rankings, "exists") == 1  # seen stored once ...
     assert jobs.verify_attempt(ids[3])["status"] == "verified"
-    assert calls(rankings, "exists") == 1  # ... and never looked for again
-    assert calls(rdb, "hmget") == 0
+    assert command_calls(rankings, "exists") == 1  # ... and never looked for again
+    assert command_calls(rdb, "hmget") == 0

@@ -103,6 +103,13 @@ class RedisServer:
             shutil.rmtree(self.directory, ignore_errors=True)
 
 
+def command_calls(client: redis.Redis[str] | redis.Redis[bytes], command: str) -> int:
+    """How many times the server ran ``command`` (lower case) since its last CONFIG RESETSTAT:
+    INFO commandstats, the server's own count (a pipeline's or a script's commands included)."""
+    stats = client.info("commandstats").get(f"cmdstat_{command}", {})
+    return int(stats.get("calls", 0))
+
+
 def start_redis(
     appendonly: bool = False, directory: Path | None = None, extra: tuple[str, ...] = ()
 ) -> RedisServer:

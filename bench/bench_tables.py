@@ -2,15 +2,18 @@
 stream, all measured at once on a busy site. Writes bench/results/tables.md.
 
     .venv/bin/python -m bench.bench_tables [--streams 1000] [--tables 200] [--load-timers 100]
-        [--seconds 60] [--threads 12] [--idle [--timers 40]]
+        [--seconds 60] [--threads 12] [--busy 2] [--stream-weight 400] [--idle [--timers 40]]
 
-The headline ': ``--streams`` SSE streams stay open throughout while ``--tables``
+The headline: ``--streams`` SSE streams stay open throughout while ``--tables``
 two-human tables each play a move a second (the driver plays the seat to move, over kept-alive
 connections from several threads) and ``--load-timers`` tables wait on a 30 s turn timer whose
 deadline falls inside the load. Measured together: each move's delivery to its table's streams,
 the timers' lateness, the stream group's memory per stream and every process's CPU. ``--idle``
 adds the earlier figures of an idle site (streams opened then closed, one move at a time, each
 worker's timers alone beside RQ's stock worker).
+``--busy N`` keeps N processes replaying zen rounds through the load (the verifying workers'
+engine work at the reset hour); ``--stream-weight W`` runs each role in a CPU control group of
+its own as systemd runs the units, the stream group at weight W (bench/cgroups.py).
 
 Real parts: redis-server, the API's gunicorn (gthread), the streams' gunicorn (gevent), both
 with the deployed number of workers for this machine unless ``--processes`` says otherwise
@@ -893,6 +896,8 @@ def main(argv: list[str] | None = None) -> int:
             )
         finally:
             worker.stop()
+            for each in busy:  # the idle site's figures are an idle site's
+                each.kill()
         if args.idle:
             streams = bench_streams(web, stream, args.streams)
             broadcast = bench_broadcast(web, stream, args.tables)

@@ -56,7 +56,7 @@ def context() -> Context:
 
 # The days whose par this process has seen stored: a par is never removed, so the job of every
 # later attempt of the day skips the look (one round trip a job at the reset hour).
-_days_with_par: dict[str, bool] = {}
+_days_with_par: set[str] = set()  # looked up, never iterated
 
 
 def verify_attempt(attempt_id: str) -> dict[str, Any]:
@@ -71,7 +71,7 @@ def verify_attempt(attempt_id: str) -> dict[str, Any]:
     attempt = done.attempt
     if attempt is not None and attempt.daily.has_par and attempt.date not in _days_with_par:
         if ctx.rankings.exists(keys.par(attempt.date)):
-            _days_with_par[attempt.date] = True
+            _days_with_par.add(attempt.date)
         else:
             queue.enqueue_par(ctx.queue, attempt.date)
     return done.result

@@ -113,7 +113,7 @@ def rank_once(
 @dataclass(frozen=True)
 class Verification:
     """What :func:`verified` did: the job's result (``attempt_id``, ``status``, ``new``) and the
-    finished attempt it read (None when there was none to judge: gone, or dropped), so the job
+    finished attempt it read (None for a dropped one, which has nothing to judge), so the job
     needs no second read of the attempt for its date and game."""
 
     result: dict[str, Any]

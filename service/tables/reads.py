@@ -62,7 +62,8 @@ def stream_read(
     table = read.table
     events = documents.events_json(read.events, seat, table.kind)
     game = documents.facts(table, seat)
-    logged = tables.logged_events(client, table, documents.listed(table, game))
+    listed = documents.listed(table, game)  # none: no round trip
+    logged = tables.events_after(client, table.id, table.seq - listed, table.seq)
     doc = documents.table_json(table, seat, now_ms, game, read.connected, logged, read.muted)
     text = documents.stream_text(table, events, now_ms, doc)
     return Sent(

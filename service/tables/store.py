@@ -194,7 +194,7 @@ def seat_reads(
         pipe.hget(keys.table_mutes(table.id), str(seat))
     replies = iter(pipe.execute())
     connected = _connected(next(replies), table.players)
-    logged = logged_events(client, table, listed, next(replies) if listed else [])
+    logged = [json.loads(e) for e in next(replies)] if listed else []
     muted = talk.mutes_of(next(replies)) if seat is not None else []
     return SeatReads(connected, logged, muted)
 
@@ -203,17 +203,6 @@ def _connected(present: list[str], players: int) -> list[bool]:
     """Per seat whether a live stream of it is open (the presence set's current members)."""
     seats = {int(m.split(":", 1)[0]) for m in present}
     return [n in seats for n in range(players)]
-
-
-def logged_events(
-    client: redis.Redis[str], table: Table, listed: int, stored: list[str] | None = None
-) -> list[dict[str, Any]]:
-    """The log's last ``listed`` events up to the table's seq (``stored``: already read)."""
-    if not listed:
-        return []
-    if stored is None:
-        stored = client.lrange(keys.table_events(table.id), table.seq - listed, table.seq - 1)
-    return [json.loads(e) for e in stored]
 
 
 @dataclass(frozen=True)
@@ -236,7 +225,7 @@ def read_for_seat(
     a stream resuming from that seq sends it once (docs/TABLES.md, "The live stream"). In the
     same transaction, the parts of :func:`seat_reads` that need no table (the presence, the
     seat's mutes): one round trip for each message of a stream (a timer table's listed events
-    take one more: :func:`logged_events`). None when the table is gone."""
+    take one more: :func:`events_after`). None when the table is gone."""
     pipe = client.pipeline(transaction=True)
     pipe.get(keys.table(table_id))
     pipe.lrange(keys.table_events(table_id), max(after, 0), -1)
@@ -948,7 +937,6 @@ __all__ = [
     "events_after",
     "join",
     "load",
-    "logged_events",
     "new_seed",
     "play",
     "read_for_seat",

@@ -27,6 +27,7 @@ import redis
 from bench.bench_http import before_tree
 from bench.loadkit import ROOT, command_line, load_average, run_json, start_redis, write_result
 from service.tables import store as tables
+from tests.support.gin_tables import timer_played_first_turn
 
 RESULT = ROOT / "bench" / "results" / "stream_read.md"
 NOW = 1_800_000_000_000
@@ -73,26 +74,6 @@ def pikdame_table(client: redis.Redis[str], moves: int) -> tuple[str, int]:
     return made.id, table.seq
 
 
-def gin_timer_table(client: redis.Redis[str]) -> tuple[str, int]:
-    """A Gin table with a 30 s turn timer whose first turn the timer played."""
-    made, _ = tables.create(
-        client,
-        "gin",
-        "Ada",
-        "p-ada",
-        [HUMAN, {"kind": "bot", "level": "plain"}],
-        OPTIONS,
-        30,
-        LIFETIMES,
-        NOW,
-    )
-    table = tables.start(client, made.id, 0, LIFETIMES, NOW).table
-    assert table.deadline_ms is not None
-    done = tables.autoplay(client, made.id, table.seq, LIFETIMES, table.deadline_ms)
-    assert done is not None
-    return made.id, done.table.seq
-
-
 def read_cpu(url: str, specs: list[str], reads: int, tree: Path) -> dict[str, float]:
     found: dict[str, float] = run_json(READS, [url, str(reads), *specs], tree, dict(os.environ))
     return found
@@ -111,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
         made = {"Pik Dame, two humans, 30 moves in": pikdame_table(client, 30)}
-        made["Gin, turn timer (its view lists the log's marks)"] = gin_timer_table(client)
+        table_id, _, seq = timer_played_first_turn(client, LIFETIMES, NOW)
+        made["Gin, turn timer (its view lists the log's marks)"] = (table_id, seq)
         specs = [f"{table_id}:{seq}" for table_id, seq in made.values()]
         sides: dict[str, list[dict[str, float]]] = {"before": [], "ours": []}
         for _ in range(args.rounds):

@@ -24,17 +24,21 @@ V2: Final = Path("/sys/fs/cgroup")
 DEFAULT_WEIGHT: Final = 100  # systemd's CPUWeight= when a unit names none
 
 
+def _v1() -> bool:
+    """Whether cgroup v1's CPU controller is mounted and writable here."""
+    return os.access(V1 / "cpu.shares", os.W_OK)
+
+
 def available() -> bool:
     """Whether this process may make CPU control groups (root, with the controller mounted)."""
-    v1 = os.access(V1 / "cpu.shares", os.W_OK)
-    return v1 or os.access(V2 / "cgroup.subtree_control", os.W_OK)
+    return _v1() or os.access(V2 / "cgroup.subtree_control", os.W_OK)
 
 
 class Groups:
     """A control group per role, each with a systemd weight."""
 
     def __init__(self, name: str) -> None:
-        self.v1 = os.access(V1 / "cpu.shares", os.W_OK)
+        self.v1 = _v1()
         self.root = (V1 if self.v1 else V2) / name
         self.root.mkdir()
         if not self.v1:

@@ -23,6 +23,7 @@ from service.tables import store as tables
 from service.tables import talk
 from service.tables.reads import Sent, stream_message, stream_read, table_doc
 from service.web.redisconn import EXTENSION
+from tests.support.gin_tables import timer_played_first_turn
 from tests.support.service_app import Clock, make_app
 
 if TYPE_CHECKING:
@@ -214,19 +215,6 @@ def test_pooled_connections_read_into_a_small_buffer(redis_url: str) -> None:
         client.close()
 
 
-def gin_timed_out(rdb: redis.Redis[str]) -> tuple[str, int]:
-    """A Gin table with a 30 s turn timer whose first turn the timer played: Ada's view lists
-    the moves with their marks (R9). Returns (id, seq before the timer's moves)."""
-    made, _ = tables.create(
-        rdb, "gin", "Ada", "p-ada", [{"kind": "human"}, {"kind": "bot", "level": "plain"}],
-        OPTIONS, 30, LIFETIMES, NOW,
-    )  # fmt: skip
-    table = tables.start(rdb, made.id, 0, LIFETIMES, NOW).table
-    assert table.deadline_ms is not None
-    assert tables.autoplay(rdb, table.id, table.seq, LIFETIMES, table.deadline_ms) is not None
-    return made.id, table.seq
-
-
 @pytest.mark.parametrize(("made", "trips"), [("pikdame", 1), ("pikdame timed", 1), ("gin", 2)])
 def test_a_message_is_one_round_trip_and_the_routes_table(
     redis_url: str, rdb: redis.Redis[str], made: str, trips: int
@@ -236,7 +224,7 @@ def test_a_message_is_one_round_trip_and_the_routes_table(
     streams. A Gin timer table's view lists the log's marks (R9), which need the table first:
     one more. The message's ``T`` is the one the route answers (reads.table_doc)."""
     if made == "gin":
-        table_id, after = gin_timed_out(rdb)
+        table_id, after, _ = timer_played_first_turn(rdb, LIFETIMES, NOW)
     else:
         table_id, seq = seat_zero_to_draw(rdb, 30 if made.endswith("timed") else 0)
         after = seq - 1

@@ -12,7 +12,7 @@ from service.tables import store as tables
 from tests.support.gin_player import gin_choice
 from tests.support.tables import CARD
 
-__all__ = ["assert_gin_nothing_hidden", "gin_choice", "gin_hidden"]
+__all__ = ["assert_gin_nothing_hidden", "gin_choice", "gin_hidden", "timer_played_first_turn"]
 
 
 def gin_hidden(client: redis.Redis[str], table_id: str, seat: int) -> set[str]:
@@ -55,3 +55,27 @@ def assert_gin_nothing_hidden(
     for event in answer.get("events", [])[-current:] if current else []:
         leaked = set(CARD.findall(event["move"])) & hidden
         assert not leaked, f"hidden cards {leaked} in {event}"
+
+
+def timer_played_first_turn(
+    client: redis.Redis[str], lifetimes: tables.Lifetimes, now_ms: int
+) -> tuple[str, int, int]:
+    """A Gin table (Ada, a plain bot) with a 30 s turn timer whose first turn the timer played
+    (R9): Ada's view lists the moves with their marks. Returns (id, the seq before the timer's
+    moves, the seq after them and the bot's answers)."""
+    made, _ = tables.create(
+        client,
+        "gin",
+        "Ada",
+        "p-ada",
+        [{"kind": "human"}, {"kind": "bot", "level": "plain"}],
+        {"hand_out_double": False, "strict_1000": False},
+        30,
+        lifetimes,
+        now_ms,
+    )
+    table = tables.start(client, made.id, 0, lifetimes, now_ms).table
+    assert table.deadline_ms is not None
+    done = tables.autoplay(client, made.id, table.seq, lifetimes, table.deadline_ms)
+    assert done is not None
+    return made.id, table.seq, done.table.seq

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -38,72 +36,62 @@ def job_status(url: str, aid: str) -> str:
     return "" if status is None else str(status.value)
 
 
-# Writes one field of a hash (argv: url, key) without a pause, in pipelines of 50, until killed.
-HAMMER = """
-import sys
-import redis
-pipe = redis.Redis.from_url(sys.argv[1]).pipeline(transaction=False)
-while True:
-    for i in range(50):
-        pipe.hset(sys.argv[2], "touched", i)
-    pipe.execute()
-"""
-
-
 def test_worker_killed_mid_job_then_reconciler_verifies_once(
-    client: FlaskClient,
     clock: Clock,
     rdb: redis.Redis[str],
     redis_url: str,
     queue_url: str,
-    rankings: redis.Redis[str],
     tmp_path: Path,
 ) -> None:
-    aid = finished(client, clock)
-    key = keys.attempt(aid)
-    env = service_env(redis_url, SECRET.decode())
-    # Keep writing to the attempt's hash so the job's WATCH transaction keeps failing and retrying
-    # (it is in the middle of its work: replaying, not yet ranked); once it has started, pause all
-    # writes so its commit cannot slip through, and kill the worker with its work horse. The
-    # writers are processes of their own, each sending its writes in pipelines: one thread of this
-    # process, sharing its interpreter with the polling below, left gaps the job's transaction
-    # slipped through on a busy box (CI: the job verified in 20 ms, never seen "started").
-    hammers = [subprocess.Popen([sys.executable, "-c", HAMMER, redis_url, key]) for _ in range(2)]
-    worker = start_worker(env, tmp_path / "worker1.log")
+    # The rankings on a server of this test's own, whose writes it pauses before the worker
+    # starts: the job dequeues (the queue's server), reads and judges the attempt (reads pass a
+    # write pause) and then waits at its ranking, held there for as long as the test needs: no
+    # race to catch it mid-job (writers hammering the attempt to keep its transaction retrying
+    # left gaps on a busy box, where the job slipped through and was never seen "started").
+    ranks_server = start_redis()
+    ranks: redis.Redis[str] = redis.Redis.from_url(ranks_server.url, decode_responses=True)
+    own_rankings = {"PIKDAME_REDIS_RANKINGS_URL": ranks_server.url}
     try:
-        wait_for(lambda: job_status(queue_url, aid) == "started", timeout=120, interval=0.005)
-        rdb.execute_command("CLIENT", "PAUSE", 10_000, "WRITE")
-        time.sleep(0.3)
+        app = make_app(redis_url, clock, **own_rankings)
+        aid = finished(app.test_client(), clock)
+        key = keys.attempt(aid)
+        env = service_env(redis_url, SECRET.decode(), **own_rankings)
+        ranks.execute_command("CLIENT", "PAUSE", 120_000, "WRITE")
+        worker = start_worker(env, tmp_path / "worker1.log")
+        try:
+            wait_for(lambda: ranks.info("clients")["blocked_clients"] >= 1, timeout=120)
+            assert job_status(queue_url, aid) == "started"
+            assert rdb.hget(key, "verification") == "queued"
+        finally:
+            worker.kill()
+            ranks.execute_command("CLIENT", "UNPAUSE")
+        time.sleep(0.5)  # a surviving work horse would rank and commit now
+        assert ranks.zcard(f"pd:day:{clock.today}:rank") == 0
         assert rdb.hget(key, "verification") == "queued"
-    finally:
-        worker.kill()
-        for hammer in hammers:
-            hammer.kill()
-            hammer.wait()
-        rdb.execute_command("CLIENT", "UNPAUSE")
-    time.sleep(0.5)  # a surviving work horse would commit now
-    assert rdb.hget(key, "verification") == "queued"
-    assert job_status(queue_url, aid) == "started"  # lost with its worker
-    q = queue(queue_url, "verify")
-    now_ms = int(clock().timestamp() * 1000)  # the service stamped the finish with this clock
-    assert reconcile(rdb, q, now_ms, older_than_s=3600) == []  # too recent to touch
-    assert reconcile(rdb, q, now_ms + 10_000, older_than_s=5) == [aid]
-    assert reconcile(rdb, q, now_ms + 10_000, older_than_s=5) == []  # queued: left alone
-    burst = start_worker(env, tmp_path / "worker2.log", burst=True)
-    burst.popen.wait(timeout=60)
-    assert rdb.hget(key, "verification") == "verified"
-    player = rdb.hget(key, "player")
-    assert rankings.zcard(f"pd:day:{clock.today}:rank") == 1
-    assert rankings.hget(f"pd:player:{player}", "days") == "1"
-    assert rdb.zcard("pd:finished") == 0
-    assert reconcile(rdb, q, now_ms + 10_000, older_than_s=5) == []
-    # running the job once more (a duplicate delivery) changes nothing
-    from service.dailies.queue import requeue_verify
+        assert job_status(queue_url, aid) == "started"  # lost with its worker
+        q = queue(queue_url, "verify")
+        now_ms = int(clock().timestamp() * 1000)  # the service stamped the finish with this clock
+        assert reconcile(rdb, q, now_ms, older_than_s=3600) == []  # too recent to touch
+        assert reconcile(rdb, q, now_ms + 10_000, older_than_s=5) == [aid]
+        assert reconcile(rdb, q, now_ms + 10_000, older_than_s=5) == []  # queued: left alone
+        burst = start_worker(env, tmp_path / "worker2.log", burst=True)
+        burst.popen.wait(timeout=60)
+        assert rdb.hget(key, "verification") == "verified"
+        player = rdb.hget(key, "player")
+        assert ranks.zcard(f"pd:day:{clock.today}:rank") == 1
+        assert ranks.hget(f"pd:player:{player}", "days") == "1"
+        assert rdb.zcard("pd:finished") == 0
+        assert reconcile(rdb, q, now_ms + 10_000, older_than_s=5) == []
+        # running the job once more (a duplicate delivery) changes nothing
+        from service.dailies.queue import requeue_verify
 
-    assert requeue_verify(q, aid)
-    start_worker(env, tmp_path / "worker3.log", burst=True).popen.wait(timeout=60)
-    assert rankings.hget(f"pd:player:{player}", "days") == "1"
-    assert rankings.zcard(f"pd:day:{clock.today}:rank") == 1
+        assert requeue_verify(q, aid)
+        start_worker(env, tmp_path / "worker3.log", burst=True).popen.wait(timeout=60)
+        assert ranks.hget(f"pd:player:{player}", "days") == "1"
+        assert ranks.zcard(f"pd:day:{clock.today}:rank") == 1
+    finally:
+        ranks.close()
+        ranks_server.close()
 
 
 def test_redis_crash_with_aof_keeps_every_verified_attempt(clock: Clock, tmp_path: Path) -> None:

@@ -54,26 +54,28 @@ def context() -> Context:
     )
 
 
-# The days whose par this process has seen stored: a par is never removed, so the job of every
-# later attempt of the day skips the look (one round trip a job at the reset hour).
-_days_with_par: set[str] = set()  # looked up, never iterated
+# The days whose par this process has seen stored, or whose par job it has queued (or found
+# queued): a par is never removed, and a par job lost or failed is queued again by the
+# reconciler (service.reconcile.reconcile_par, at every maintenance tick), so the job of every
+# later attempt of the day skips the look. At the reset hour the par job waits behind the
+# verifications queued before it: without the memo each of them looked (three round trips).
+_days_par_asked: set[str] = set()  # looked up, never iterated
 
 
 def verify_attempt(attempt_id: str) -> dict[str, Any]:
     """Replay, judge and rank one finished attempt; idempotent; raises on anything unexpected.
     The day's bot par (for a game that has one) is queued lazily, on the day's first finished
-    attempt; the reconciler queues it again should that job be lost."""
+    attempt this process verifies; the reconciler queues it again should that job be lost."""
     ctx = context()
     settings = ctx.settings
     done = verified(
         ctx.client, attempt_id, settings.secret, ctx.rankings, settings.redis_wait_replicas
     )
     attempt = done.attempt
-    if attempt is not None and attempt.daily.has_par and attempt.date not in _days_with_par:
-        if ctx.rankings.exists(keys.par(attempt.date)):
-            _days_with_par.add(attempt.date)
-        else:
+    if attempt is not None and attempt.daily.has_par and attempt.date not in _days_par_asked:
+        if not ctx.rankings.exists(keys.par(attempt.date)):
             queue.enqueue_par(ctx.queue, attempt.date)
+        _days_par_asked.add(attempt.date)
     return done.result
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import redis
 
@@ -76,6 +76,24 @@ redis.call('HSET', KEYS[7], 'name', ARGV[3])
 return 1
 """
 )
+
+# The verdict of one judged attempt, recorded once and announced, atomic on the attempt's slot:
+# one round trip where an optimistic transaction took three (WATCH, the read, MULTI/EXEC).
+# KEYS: the attempt; ARGV: the verdict ("verified" or "rejected"), its field ("turns" or
+# "reason") and that field's value, the verdict's channel (keys.verdict_channel).
+# Answers "new" (recorded and published), "unranked" (the attempt lost its ranking meanwhile:
+# nothing to record), the verdict already recorded ("verified" or "rejected": another worker
+# was quicker), or "gone" (no such attempt).
+VERDICT_LUA: Final = """
+if not redis.call('HGET', KEYS[1], 'status') then return 'gone' end
+local dropped = redis.call('HGET', KEYS[1], 'dropped')
+if dropped and dropped ~= '' then return 'unranked' end
+local had = redis.call('HGET', KEYS[1], 'verification')
+if had == 'verified' or had == 'rejected' then return had end
+redis.call('HSET', KEYS[1], 'verification', ARGV[1], ARGV[2], ARGV[3])
+redis.call('PUBLISH', ARGV[4], ARGV[1])
+return 'new'
+"""
 
 
 def rank_once(
@@ -165,27 +183,18 @@ def verified(
         if not connect.acknowledged(rankings, replicas):
             raise NotReplicated(attempt_id)
 
-    def record_verdict(pipe: redis.client.Pipeline[str]) -> dict[str, Any]:
-        now_stored = cast(dict[str, str], pipe.hgetall(key))
-        if now_stored.get("dropped"):  # unranked meanwhile: no verdict to record
-            return {"attempt_id": attempt_id, "status": "unranked", "new": False}
-        now = finished_attempt(now_stored, attempt_id)
-        if now.verification in ("verified", "rejected"):  # another worker was quicker
-            return {"attempt_id": attempt_id, "status": now.verification, "new": False}
-        pipe.multi()
-        if status == "verified":
-            pipe.hset(key, mapping={"verification": "verified", "turns": str(turns)})
-        else:
-            pipe.hset(key, mapping={"verification": "rejected", "reason": verdict.reason or ""})
-        return {"attempt_id": attempt_id, "status": status, "new": True}
-
-    # The verdict in a transaction on the attempt's slot alone (a Redis Cluster); then, idempotent
-    # and in other slots, off the reconciler's list (which also drops judged attempts itself)
-    # and announced to whoever waits on it.
-    result = store.transaction(client, record_verdict, key)
+    field = ("turns", str(turns)) if status == "verified" else ("reason", verdict.reason or "")
+    channel = keys.verdict_channel(attempt_id)
+    recorded = client.eval(VERDICT_LUA, 1, key, status, *field, channel)  # type: ignore[no-untyped-call]
+    if recorded == "gone":
+        raise AttemptNotFinished(f"no attempt {attempt_id}")
+    if recorded == "new":
+        result = {"attempt_id": attempt_id, "status": status, "new": True}
+    else:  # unranked meanwhile, or another worker was quicker
+        result = {"attempt_id": attempt_id, "status": str(recorded), "new": False}
+    # Then, idempotent and in another slot, off the reconciler's list (which also drops judged
+    # attempts itself).
     client.zrem(keys.FINISHED, attempt_id)
-    if result["new"]:
-        client.publish(keys.verdict_channel(attempt_id), status)
     return Verification(result, attempt)
 
 

@@ -1,6 +1,7 @@
 """Verification through real RQ and a real Redis: full daily records verified per second.
 
-    .venv/bin/python -m bench.bench_verify [--games 200] [--jobs N] [--before-rev 853f098]
+    .venv/bin/python -m bench.bench_verify [--games 200] [--jobs N] [--before-rev 853f098]...
+        [--rounds R] [--deployed-only]
 
 Plays ``--games`` daily rounds through the API (in-process app, real Redis, a random-discard
 player), so each record is a real one with the three zen bots' moves in it. By default every job
@@ -13,7 +14,11 @@ horse per job as before (bench/forking_worker.py), the stock ``rq worker`` comma
 (forking a work horse per job), two of them, ``rq worker-pool -n 2``, and the non-forking
 ``SimpleWorker`` (one and two processes). With ``--before-rev`` the first reference is that
 commit's own deployed worker, whole (its tree exported with git archive, its queue and its
-``worker_args``), verifying the same records: the release a goal's "today" was measured on.
+``worker_args``), verifying the same records: the release a goal's "today" was measured on
+(``--before-rev`` again adds another commit's, say the last release's, for an A/B).
+``--rounds`` runs every configuration that many times, interleaved (each round all of them in
+turn), and reports each one's median rate with every round's; ``--deployed-only`` leaves out
+the stock and forking workers (an A/B of deployed workers).
 Throughput counts from the first job's start to the last job's end (RQ's own timestamps), so
 process start-up is apart; it is reported too. Writes bench/results/verify.md.
 """
@@ -167,10 +172,31 @@ class Run:
     span: float  # first job started to last job ended
     job_ms: list[float]
     cpu: float  # CPU seconds of the worker processes and their work horses, start-up included
+    redis_cpu: float  # CPU seconds of the redis-server meanwhile (its share of the work)
+
+    rates: tuple[float, ...] = ()  # each round's jobs/s, when merged from several rounds
 
     @property
     def rate(self) -> float:
-        return len(self.job_ms) / self.span
+        """Jobs a second: the median of the rounds' when merged, else this run's."""
+        return statistics.median(self.rates) if self.rates else len(self.job_ms) / self.span
+
+    @classmethod
+    def merged(cls, runs: list[Run]) -> Run:
+        """One row for the same configuration's rounds: the median rate, every job's time, the
+        CPU and wall per job as if one run."""
+        if len(runs) == 1:
+            return runs[0]
+        return cls(
+            runs[0].name,
+            runs[0].processes,
+            statistics.median(r.wall for r in runs),
+            sum(r.span for r in runs),
+            [ms for r in runs for ms in r.job_ms],
+            sum(r.cpu for r in runs),
+            sum(r.redis_cpu for r in runs),
+            tuple(len(r.job_ms) / r.span for r in runs),
+        )
 
 
 # Run in an exported tree: its own queue module and its deployed worker's command line (the
@@ -187,6 +213,12 @@ q = queue(url, "verify")
 assert all(enqueue_verify(q, aid) for aid in ids)
 print(json.dumps(worker_args(burst=True)))
 """
+
+
+def _server_cpu(raw: redis.Redis[bytes]) -> float:
+    """The redis-server's CPU seconds so far (its main thread and the rest, user and system)."""
+    info = raw.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def run_config(
@@ -214,6 +246,8 @@ def run_config(
     else:
         own: list[str] = run_json(BEFORE_SETUP, [url, *ids], tree, env)
         commands = [c if c else [*own, "-q"] for c in commands]
+    raw = redis.Redis.from_url(url)
+    redis_cpu0 = _server_cpu(raw)
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     procs = [
@@ -229,7 +263,7 @@ def run_config(
     wall = time.perf_counter() - started
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
-    raw = redis.Redis.from_url(url)
+    redis_cpu = _server_cpu(raw) - redis_cpu0
     starts, ends, job_ms = [], [], []
     for aid in ids:
         started_at, ended_at = raw.hmget(f"rq:job:verify-{aid}", "started_at", "ended_at")
@@ -242,7 +276,7 @@ def run_config(
     verified = sum(client.hget(keys.attempt(a), "verification") == "verified" for a in ids)
     assert verified == len(ids), f"{name}: {verified} of {len(ids)} verified"
     span = (max(ends) - min(starts)).total_seconds()
-    run = Run(name, workers, wall, span, job_ms, cpu)
+    run = Run(name, workers, wall, span, job_ms, cpu, redis_cpu)
     print(f"  {name}: {run.rate:.1f} jobs/s, wall {wall:.1f} s (load {load_average()})", flush=True)
     return run
 
@@ -253,7 +287,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=None, help="default: --games (all distinct)")
     parser.add_argument("--out", type=Path, default=RESULT)
     parser.add_argument(
-        "--before-rev", default=None, help="also verify with this commit's own deployed worker"
+        "--before-rev",
+        action="append",
+        default=[],
+        help="also verify with this commit's own deployed worker (repeatable)",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds of every row")
+    parser.add_argument(
+        "--deployed-only", action="store_true", help="only the deployed workers (ours, before)"
     )
     parser.add_argument(
         "--job-rev",
@@ -280,13 +321,13 @@ def main(argv: list[str] | None = None) -> int:
             ("deployed `pikdame worker` (SteadyWorker, jobs in its process)", 1, [deployed], ROOT),
             ("deployed `pikdame worker` ×2", 2, [deployed, deployed], ROOT),
         ]
-        if args.before_rev:
+        for rev in args.before_rev:
             tree = before_tree(
-                args.before_rev, Path(tempfile.mkdtemp(prefix="pikdame-bench-")) / "b", whole=True
+                rev, Path(tempfile.mkdtemp(prefix="pikdame-bench-")) / rev, whole=True
             )
             configs += [
-                (f"before ({args.before_rev}): its deployed worker", 1, [[]], tree),
-                (f"before ({args.before_rev}) ×2", 2, [[], []], tree),
+                (f"before ({rev}): its deployed worker", 1, [[]], tree),
+                (f"before ({rev}) ×2", 2, [[], []], tree),
             ]
         plain: list[tuple[str, int, list[list[str]]]] = [
             ("SteadyWorker forking a work horse per job", 1, [forking]),
@@ -297,16 +338,22 @@ def main(argv: list[str] | None = None) -> int:
             ("`rq worker -w rq.worker.SimpleWorker` (no fork)", 1, [simple]),
             ("`rq worker -w rq.worker.SimpleWorker` ×2", 2, [simple, simple]),
         ]
-        configs += [(n, w, cmds, ROOT) for n, w, cmds in plain]
-        runs = [run_config(server.url, client, ids, n, w, cmds, t) for n, w, cmds, t in configs]
+        if not args.deployed_only:
+            configs += [(n, w, cmds, ROOT) for n, w, cmds in plain]
+        rounds: dict[str, list[Run]] = {name: [] for name, *_ in configs}
+        for _ in range(args.rounds):
+            for n, w, cmds, t in configs:
+                rounds[n].append(run_config(server.url, client, ids, n, w, cmds, t))
+        runs = [Run.merged(done) for done in rounds.values()]
     finally:
         server.stop()
     load_end = load_average()
     named = {run.name: run for run in runs}
-    forking_one = named["SteadyWorker forking a work horse per job"]
-    before = next((run for run in runs if run.name.startswith("before (")), forking_one)
-    one = named["`rq worker` (stock: forks a work horse per job)"]
-    pool_base = named["`rq worker -w rq.worker.SimpleWorker` (no fork)"]
+    first_before = f"before ({args.before_rev[0]}): its deployed worker" if args.before_rev else ""
+    forking_one = named.get("SteadyWorker forking a work horse per job")
+    before = named.get(first_before) or forking_one or runs[0]
+    one = named.get("`rq worker` (stock: forks a work horse per job)", before)
+    pool_base = named.get("`rq worker -w rq.worker.SimpleWorker` (no fork)", before)
     lines = [
         "## Verification through RQ (bench/bench_verify.py)",
         "",
@@ -326,7 +373,8 @@ def main(argv: list[str] | None = None) -> int:
         "(AOF, fsync every second) on the same machine. *jobs/s* = jobs / (last job's end − first "
         "job's start) from RQ's timestamps; *wall* includes starting the processes; *CPU ms per "
         "job* is the CPU time of the worker processes and their work horses (start-up "
-        "included) divided by the jobs.",
+        "included) divided by the jobs; *redis-server CPU* is the server's own (INFO cpu) over "
+        "the same run, its share of every job.",
         "",
         "The job's code alone (no RQ), in one fresh process verifying the records in turn: "
         f"**{statistics.median(cpu):.1f} ms CPU** per "
@@ -344,16 +392,16 @@ def main(argv: list[str] | None = None) -> int:
             "",
         ]
     lines += [
-        "| workers | processes | jobs/s | per process "
+        "| workers | processes | jobs/s | each round's jobs/s | per process "
         "| vs 1 process of its reference (before; forking; stock; SimpleWorker) | job p50 ms "
-        "| job p99 ms | wall s | CPU ms per job |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| job p99 ms | wall s | CPU ms per job | redis-server CPU µs per job |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for run in runs:
         base = (
             pool_base
             if "SimpleWorker" in run.name
-            else forking_one
+            else (forking_one or before)
             if "forking" in run.name
             else before
             if "before" in run.name or "deployed" in run.name
@@ -361,10 +409,13 @@ def main(argv: list[str] | None = None) -> int:
         )
         ms = sorted(run.job_ms)
         lines.append(
-            f"| {run.name} | {run.processes} | {run.rate:.1f} | {run.rate / run.processes:.1f} | "
+            f"| {run.name} | {run.processes} | {run.rate:.1f} | "
+            f"{', '.join(f'{r:.1f}' for r in run.rates) or f'{run.rate:.1f}'} | "
+            f"{run.rate / run.processes:.1f} | "
             f"{run.rate / base.rate:.2f}× | {statistics.median(ms):.1f} | "
             f"{ms[int(0.99 * (len(ms) - 1))]:.1f} | {run.wall:.1f} | "
-            f"{run.cpu / len(run.job_ms) * 1000:.1f} |"
+            f"{run.cpu / len(run.job_ms) * 1000:.1f} | "
+            f"{run.redis_cpu / len(run.job_ms) * 1e6:.0f} |"
         )
     lines.append("")
     write_result(args.out, lines)

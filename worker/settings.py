@@ -10,6 +10,7 @@ from __future__ import annotations
 from service import games
 from service.common.connect import rq_settings
 from worker.jobs import context
+from worker.steady import tune_collector
 
 games.preload()  # every game's bots (they load lazily otherwise)
 
@@ -22,3 +23,6 @@ QUEUES = [
     context().settings.queue,
     context().settings.analysis_queue,
 ]
+
+# After every import: what start-up built stays out of the collector's way (worker.steady).
+tune_collector()

@@ -18,6 +18,7 @@ every ``timers.TICK_S`` (RQ's own tick is a second; a turn timer is due within 1
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from typing import Any
@@ -44,6 +45,20 @@ SWEEP_S = 3
 BEAT_EVERY_S = 1.0
 # How long the worker's pub/sub thread waits for a message before it looks whether to stop.
 PUBSUB_WAIT_S = 1.0
+# How many allocations of containers between two collections of the youngest generation
+# (CPython's default is 700).
+GC_YOUNG = 10_000
+
+
+def tune_collector() -> None:
+    """The collector, tuned for a process that replays records all day; called once start-up has
+    imported everything (worker.settings). What start-up built (the engines and their tables, RQ,
+    the settings) lives as long as the process: ``gc.freeze`` moves it out of the collector's
+    generations, so no full collection scans it again. A job allocates many small containers
+    that die young: the youngest generation is collected every ``GC_YOUNG`` allocations.
+    In an A/B of the deployed worker, 8 % less CPU a job (bench/results/notes/verify.md)."""
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG, 10, 10)
 
 
 class TimerScheduler(RQScheduler):

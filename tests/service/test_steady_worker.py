@@ -11,6 +11,8 @@ whether to stop (RQ's waited 60 s, which a burst worker of the fault tests once 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -21,6 +23,8 @@ from rq import Queue
 from rq.worker import WorkerStatus
 
 from service.dailies.queue import WORKER_SILENCE_S
+from tests.support.imports import ROOT
+from tests.support.processes import service_env
 from tests.support.servers import command_calls
 from worker import steady
 from worker.steady import SteadyWorker
@@ -120,3 +124,24 @@ def test_a_jobs_last_beat_is_written_with_its_end(
     assert stored[b"status"] == b"finished"
     assert stored[b"last_heartbeat"] == stored[b"ended_at"]  # one beat, with the end
     assert not [a for a in alone if a[0] == "HSET" and a[1] == job.key]
+
+
+def test_the_workers_settings_freeze_start_up_and_collect_the_young_less_often(
+    redis_url: str,
+) -> None:
+    """What ``rq worker -c worker.settings`` imports leaves the start-up heap out of the
+    collector's generations and collects the youngest every ``GC_YOUNG`` allocations (a job
+    allocates many short-lived containers). In a process of its own: importing the settings here
+    would tune this test process's collector too."""
+    probe = "import gc, worker.settings; print(gc.get_freeze_count(), *gc.get_threshold())"
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        env=service_env(redis_url, "s" * 64),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    frozen, young, *_ = (int(x) for x in done.stdout.split())
+    assert young == steady.GC_YOUNG != 700
+    assert frozen > 10_000  # the engines, RQ and the settings: tens of thousands of objects

@@ -44,7 +44,29 @@ BENCHES = {
     "profile_paths": ["bench.profile_paths", "--before-rev", "b9a4bd7"],
     # the deployed worker beside 853f098's own (the release whose 14-16 jobs/s set the goal),
     # the forking worker, stock rq and SimpleWorker, on the same distinct records
-    "verify": ["bench.bench_verify", "--before-rev", "853f098", "--before-rev", "b26f066", "--job-rev", "a1da5b6", "--rounds", "3"],
+    "verify": [
+        "bench.bench_verify",
+        "--before-rev",
+        "853f098",
+        "--before-rev",
+        "b26f066",
+        "--job-rev",
+        "a1da5b6",
+        "--rounds",
+        "3",
+    ],
+    # the deployed worker with its collector tuned (worker.steady.tune_collector) beside the
+    # commit before, nothing else between them, 5 interleaved rounds
+    "verify_ab": [
+        "bench.bench_verify",
+        "--before-rev",
+        "9490899",
+        "--deployed-only",
+        "--rounds",
+        "5",
+        "--out",
+        "bench/results/verify_ab.md",
+    ],
     "memory": ["bench.bench_memory"],
     # reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
     "front": ["bench.bench_front", "--before-rev", "b9a4bd7"],

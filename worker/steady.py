@@ -56,7 +56,8 @@ def tune_collector() -> None:
     the settings) lives as long as the process: ``gc.freeze`` moves it out of the collector's
     generations, so no full collection scans it again. A job allocates many small containers
     that die young: the youngest generation is collected every ``GC_YOUNG`` allocations.
-    In an A/B of the deployed worker, 8 % less CPU a job (bench/results/notes/verify.md)."""
+    In an A/B of the deployed worker, about a tenth less CPU a job
+    (bench/results/notes/verify_ab.md)."""
     gc.freeze()
     gc.set_threshold(GC_YOUNG, 10, 10)
 

@@ -355,7 +355,10 @@ def main(argv: list[str] | None = None) -> int:
     one = named.get("`rq worker` (stock: forks a work horse per job)", before)
     pool_base = named.get("`rq worker -w rq.worker.SimpleWorker` (no fork)", before)
     lines = [
-        "## Verification through RQ (bench/bench_verify.py)",
+        "## Verification through RQ: the deployed worker beside earlier commits' "
+        "(bench/bench_verify.py --deployed-only)"
+        if args.deployed_only
+        else "## Verification through RQ (bench/bench_verify.py)",
         "",
         f"Command: `{command.strip()}` · engine `{ENGINE_VERSION}` · {dt.date.today()} · "
         f"{os.cpu_count()} cores shared with other engineers' jobs; load average at the start "

@@ -173,6 +173,8 @@ class Run:
     job_ms: list[float]
     cpu: float  # CPU seconds of the worker processes and their work horses, start-up included
     redis_cpu: float  # CPU seconds of the redis-server meanwhile (its share of the work)
+    idle_cpu: float = 0.0  # the same processes' CPU seconds with nothing queued: their start-up
+    idle_redis_cpu: float = 0.0  # the redis-server's meanwhile
 
     rates: tuple[float, ...] = ()  # each round's jobs/s, when merged from several rounds
 
@@ -195,8 +197,22 @@ class Run:
             [ms for r in runs for ms in r.job_ms],
             sum(r.cpu for r in runs),
             sum(r.redis_cpu for r in runs),
+            sum(r.idle_cpu for r in runs),
+            sum(r.idle_redis_cpu for r in runs),
             tuple(len(r.job_ms) / r.span for r in runs),
         )
+
+    @property
+    def work_cpu_ms(self) -> float:
+        """The workers' CPU ms per job, start-up apart (a deployed worker starts once a day)."""
+        return (self.cpu - self.idle_cpu) / len(self.job_ms) * 1000
+
+    @property
+    def per_cpu_second(self) -> float:
+        """Jobs per CPU-second of the workers and the redis-server together, start-up apart:
+        the throughput of a core, whatever waits on round trips."""
+        spent = self.cpu - self.idle_cpu + self.redis_cpu - self.idle_redis_cpu
+        return len(self.job_ms) / spent
 
 
 # Run in an exported tree: its own queue module and its deployed worker's command line (the
@@ -221,6 +237,30 @@ def _server_cpu(raw: redis.Redis[bytes]) -> float:
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
+def _run_processes(
+    raw: redis.Redis[bytes], commands: list[list[str]], env: dict[str, str], tree: Path, name: str
+) -> tuple[float, float, float]:
+    """Run the burst workers of ``commands`` to their end: the wall seconds, their CPU seconds
+    and the redis-server's meanwhile."""
+    redis_cpu0 = _server_cpu(raw)
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    procs = [
+        subprocess.Popen(
+            command, env=env, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        for command in commands
+    ]
+    for p in procs:
+        _, err = p.communicate(timeout=900)
+        if p.returncode:
+            raise RuntimeError(f"{name}: exit {p.returncode}: {err.decode()[-2000:]}")
+    wall = time.perf_counter() - started
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
+    return wall, cpu, _server_cpu(raw) - redis_cpu0
+
+
 def run_config(
     url: str,
     client: redis.Redis[str],
@@ -239,31 +279,22 @@ def run_config(
         "PIKDAME_SECRET": SECRET.decode(),
         "PYTHONPATH": str(tree),
     }
+    if tree != ROOT:  # its own commands (queueing nothing yet)
+        own: list[str] = run_json(BEFORE_SETUP, [url], tree, env)
+        commands = [c if c else [*own, "-q"] for c in commands]
+    raw = redis.Redis.from_url(url)
+    # One of the processes with nothing queued, twice (the lesser: start-up noise only adds),
+    # for the start-up of each: a configuration's commands are copies of one (a pool's one
+    # command starts all of its processes).
+    idle = min(_run_processes(raw, commands[:1], env, tree, name)[1:] for _ in range(2))
+    idle_cpu, idle_redis_cpu = (x * len(commands) for x in idle)
     if tree == ROOT:
         q = queue(url, "verify")
         for aid in ids:
             assert enqueue_verify(q, aid)
     else:
-        own: list[str] = run_json(BEFORE_SETUP, [url, *ids], tree, env)
-        commands = [c if c else [*own, "-q"] for c in commands]
-    raw = redis.Redis.from_url(url)
-    redis_cpu0 = _server_cpu(raw)
-    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    procs = [
-        subprocess.Popen(
-            command, env=env, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
-        for command in commands
-    ]
-    for p in procs:
-        _, err = p.communicate(timeout=900)
-        if p.returncode:
-            raise RuntimeError(f"{name}: exit {p.returncode}: {err.decode()[-2000:]}")
-    wall = time.perf_counter() - started
-    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
-    redis_cpu = _server_cpu(raw) - redis_cpu0
+        run_json(BEFORE_SETUP, [url, *ids], tree, env)
+    wall, cpu, redis_cpu = _run_processes(raw, commands, env, tree, name)
     starts, ends, job_ms = [], [], []
     for aid in ids:
         started_at, ended_at = raw.hmget(f"rq:job:verify-{aid}", "started_at", "ended_at")
@@ -276,7 +307,7 @@ def run_config(
     verified = sum(client.hget(keys.attempt(a), "verification") == "verified" for a in ids)
     assert verified == len(ids), f"{name}: {verified} of {len(ids)} verified"
     span = (max(ends) - min(starts)).total_seconds()
-    run = Run(name, workers, wall, span, job_ms, cpu, redis_cpu)
+    run = Run(name, workers, wall, span, job_ms, cpu, redis_cpu, idle_cpu, idle_redis_cpu)
     print(f"  {name}: {run.rate:.1f} jobs/s, wall {wall:.1f} s (load {load_average()})", flush=True)
     return run
 
@@ -377,7 +408,12 @@ def main(argv: list[str] | None = None) -> int:
         "job's start) from RQ's timestamps; *wall* includes starting the processes; *CPU ms per "
         "job* is the CPU time of the worker processes and their work horses (start-up "
         "included) divided by the jobs; *redis-server CPU* is the server's own (INFO cpu) over "
-        "the same run, its share of every job.",
+        "the same run, its share of every job. *Start-up apart*: one of each configuration's "
+        "processes first runs with nothing queued (twice, the lesser kept), and that CPU (and "
+        "the redis-server's) for each of its processes is taken off (a deployed worker starts "
+        "once a day); *jobs per CPU-second* counts the "
+        "workers' and the redis-server's CPU together, the throughput of a core whatever "
+        "waits on round trips.",
         "",
         "The job's code alone (no RQ), in one fresh process verifying the records in turn: "
         f"**{statistics.median(cpu):.1f} ms CPU** per "
@@ -397,8 +433,11 @@ def main(argv: list[str] | None = None) -> int:
     lines += [
         "| workers | processes | jobs/s | each round's jobs/s | per process "
         "| vs 1 process of its reference (before; forking; stock; SimpleWorker) | job p50 ms "
-        "| job p99 ms | wall s | CPU ms per job | redis-server CPU µs per job |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| job p99 ms | wall s | CPU ms per job | redis-server CPU µs per job "
+        "| CPU ms per job, start-up apart | jobs per CPU-second (worker + Redis) "
+        "| vs its reference per CPU-second |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+        "| ---: | ---: |",
     ]
     for run in runs:
         base = (
@@ -418,7 +457,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{run.rate / base.rate:.2f}× | {statistics.median(ms):.1f} | "
             f"{ms[int(0.99 * (len(ms) - 1))]:.1f} | {run.wall:.1f} | "
             f"{run.cpu / len(run.job_ms) * 1000:.1f} | "
-            f"{run.redis_cpu / len(run.job_ms) * 1e6:.0f} |"
+            f"{run.redis_cpu / len(run.job_ms) * 1e6:.0f} | {run.work_cpu_ms:.1f} | "
+            f"{run.per_cpu_second:.1f} | {run.per_cpu_second / base.per_cpu_second:.2f}× |"
         )
     lines.append("")
     write_result(args.out, lines)

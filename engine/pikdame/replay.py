@@ -90,13 +90,12 @@ def check_moves(
                 "not_your_turn", f"move {i} ({text!r}): seat {seat} is a bot not to move", i, record
             )
         try:
-            move = state.parse_move(text)
             expected = None
             if seats[seat].kind == "bot" and state.outcome is None and seat == state.turn:
                 level = seats[seat].level
                 assert level is not None
                 expected = state.canonical(bots(level, view(state, seat)))
-            done = state.push(move, seat)
+            done = state.push(text, seat)  # parsed once, in this ruleset's notation
         except PikDameError as e:
             raise ReplayError(e.code, f"move {i} ({text!r}): {e.message}", i, record) from None
         if expected is not None and str(expected) != str(done):

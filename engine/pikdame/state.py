@@ -18,7 +18,7 @@ from engine.pikdame.cards import TAUSENDE_TOTAL
 from engine.pikdame.deal import Deal
 from engine.pikdame.deal import deal as deal_round
 from engine.pikdame.errors import IllegalMoveError, InvalidMeld, NotationError, PikDameError
-from engine.pikdame.meldgen import iter_melds
+from engine.pikdame.meldgen import could_meld, iter_melds
 from engine.pikdame.melds import Meld, join_target, joins_ok
 from engine.pikdame.moves import DRAW, RESIGN, Move
 from engine.pikdame.rules import Outcome, Rules, score_round
@@ -491,6 +491,8 @@ class State:
             return
         pool = self.hands[seat][:]
         pool[top] += 1
+        if not could_meld(pool, top):
+            return  # most turns (every view asks can_take): the search below finds nothing
         mine = self.melds[seat]
         for meld in iter_melds(pool, max_len=limit, required=top):
             if self._fits(mine, meld):

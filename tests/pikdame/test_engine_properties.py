@@ -10,13 +10,14 @@ seed to the identical state, and the round scores are R7's, recomputed independe
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from engine import Move, PikDameError, Rules, State
+from engine import Move, PikDameError, Rules, State, View, view
 from tests.support.nearmiss import candidates, mutations
 from tests.support.pikdame import (
     all_cards,
@@ -207,4 +208,24 @@ def test_take_availability_matches_take_moves(deal: Any, rng_seed: int) -> None:
         if s.phase == "draw":
             takes = [m for m in s.legal_moves() if m.kind == "take"]
             assert s.can_take() == bool(takes)
+        s.push(choose(s, rng))
+
+
+@settings(max_examples=10, deadline=None)
+@given(deal=deals, rng_seed=choices)
+def test_view_sets_every_field_as_the_dataclass_would(deal: Any, rng_seed: int) -> None:
+    """R10: ``view`` fills a View's fields at once (engine/pikdame/view.py ``_built``): every
+    field is set, and the value is the one the dataclass's own constructor makes of them."""
+    rng = random.Random(rng_seed)
+    s = new_state(deal)
+    names = [f.name for f in dataclasses.fields(View)]
+    while True:
+        for seat in range(s.players):
+            seen = view(s, seat)
+            assert sorted(vars(seen)) == sorted(names)
+            again = View(**{name: getattr(seen, name) for name in names})
+            assert again == seen and hash(again) == hash(seen)
+            assert again.to_json() == seen.to_json()
+        if s.outcome is not None:
+            return
         s.push(choose(s, rng))

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import Card, Meld, NotationError, PikDameError
+from engine.pikdame.meldgen import could_meld, iter_melds
 from tests.support.pikdame import points
 
 
@@ -246,3 +249,52 @@ def test_meld_json_round_trip() -> None:
     for text in ("KH AH 2H", "7S 7H X", "X 8H 9H", "5C 6C 7C 8C 9C TC JC QC KC AC 2C 3C 4C"):
         m = build(text)
         assert Meld.from_json(m.to_json()) == m
+
+
+# -- the take's quick check (R4.1 with R5.1–R5.3) -------------------------------------------------
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    hand=st.lists(st.integers(0, 52), min_size=1, max_size=14),
+    top=st.integers(0, 52),
+    crowded=st.booleans(),
+)
+def test_r5_could_meld_is_necessary_for_every_meld_with_the_card(
+    hand: list[int], top: int, crowded: bool
+) -> None:
+    """``could_meld`` says no only where no meld of any size holds the card (runs wrap K-A-2,
+    R5.2; sets at most two a suit, R5.1; jokers stand in, R5.3): a take's search skips those."""
+    counts = [0] * 53
+    for c in hand:
+        counts[c] = min(counts[c] + 1, 6 if c == 52 else 2)
+    if crowded:  # neighbours on the ring and other suits of the rank: the borderline cases
+        counts[(top // 13) * 13 + (top % 13 + 12) % 13 if top < 52 else 0] += 1
+    counts[top] += 1
+    if not could_meld(counts, top):
+        assert list(iter_melds(counts, required=top)) == []
+
+
+@pytest.mark.parametrize(
+    ("hand", "top", "could"),
+    [
+        ("5S 6S", "7S", True),  # a run below
+        ("6S 8S", "7S", True),  # around
+        ("AS 2S", "KS", True),  # the ring wraps K-A-2 (R5.2)
+        ("QS KS", "AS", True),
+        ("9S X", "7S", True),  # a joker fills the gap (R5.3)
+        ("9S", "7S", False),
+        ("7H 7D", "7S", True),  # a set (R5.1)
+        ("7S 7S", "7S", False),  # two a suit at most: no third
+        ("7S X", "7S", True),
+        ("7H 9D 5C", "7S", False),
+        ("X X", "2C", True),
+        ("4S", "X", True),  # a joker on the pile: the search decides
+    ],
+)
+def test_r5_could_meld_examples(hand: str, top: str, could: bool) -> None:
+    counts = [0] * 53
+    for t in [*hand.split(), top]:
+        counts[Card.parse(t)] += 1
+    assert could_meld(counts, Card.parse(top)) is could
+    assert could or not list(iter_melds(counts, required=Card.parse(top)))

@@ -128,6 +128,11 @@ def _live(counts: Counts, own: Own) -> Counts:
             counts[c] = 0
 
 
+#: The naturals whose swap for a joker gains (2p − 20 > 0, R6, R7.1): the aces and the Q♠, in
+#: code order.
+SWAP_GAINERS: Final = tuple(c for c in range(NATURALS) if 2 * POINTS[c] > POINTS[JOKER_CODE])
+
+
 def _swap_plans(melds: Sequence[Meld], counts: Counts) -> list[list[Swap]]:
     """Every combination of swaps that gain (2p − 20 > 0: aces and the Q♠, R6) into the
     player's melds: per meld and card, as many as its jokers, the suit limit of a set (R5.1)
@@ -137,8 +142,8 @@ def _swap_plans(melds: Sequence[Meld], counts: Counts) -> list[list[Swap]]:
         jokers = m.cards.count(JOKER)
         if not jokers:
             continue
-        for code in range(NATURALS):
-            if not counts[code] or 2 * POINTS[code] <= POINTS[JOKER_CODE]:
+        for code in SWAP_GAINERS:
+            if not counts[code]:
                 continue
             try:
                 m.with_swap(CARDS[code])

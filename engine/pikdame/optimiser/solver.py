@@ -16,7 +16,7 @@ from typing import Final, NamedTuple
 
 from engine.core.cards import CARDS, JOKER, JOKER_CODE, NATURALS, Card, Counts, cards_of, counts_of
 from engine.core.melds import suit_counts
-from engine.pikdame.cards import POINTS, RING_NEIGHBOURS, counts_points
+from engine.pikdame.cards import POINTS, RING_NEIGHBOURS
 from engine.pikdame.errors import InvalidMeld
 from engine.pikdame.melds import MAX_SET, Meld
 from engine.pikdame.moves import Move
@@ -242,12 +242,13 @@ def _solve_plan(
     kept = live != counts
     search = Search(live, own, budget.nodes)
     found, exact = _search(search, live, own, root(live, kept), budget.fallback)
-    before = counts_points(counts)
     laid, disposed = arrangement_moves(found, search, melds, moves)
+    laid_points = 0
     for c in laid:
         counts[c] -= 1
-        points += POINTS[c]
-    gain += 2 * (before - counts_points(counts))
+        laid_points += POINTS[c]
+    points += laid_points
+    gain += 2 * laid_points  # the hand's points down by as much (R7.1)
     counts[JOKER_CODE] -= disposed
     gain += disposed * DISPOSE_GAIN
     return Arrangement(tuple(moves), points, gain, tuple(cards_of(counts)), exact)

@@ -49,24 +49,27 @@ BENCHES = {
         "--before-rev",
         "853f098",
         "--before-rev",
-        "b26f066",
+        "fd23a43",
         "--job-rev",
         "a1da5b6",
         "--rounds",
         "3",
     ],
-    # the deployed worker with its collector tuned (worker.steady.tune_collector) beside the
-    # commit before, nothing else between them, 5 interleaved rounds
+    # the deployed worker beside the last release's (fd23a43: the judge's cheaper bot turns
+    # between them, nothing else), 5 interleaved rounds
     "verify_ab": [
         "bench.bench_verify",
         "--before-rev",
-        "9490899",
+        "fd23a43",
         "--deployed-only",
         "--rounds",
         "5",
         "--out",
         "bench/results/verify_ab.md",
     ],
+    # the verification's judge (replay, every bot move recomputed) in instructions, beside the
+    # last release's: the engine's and bots' A/B, whatever the machine's load
+    "judge": ["bench.bench_judge", "--before-rev", "fd23a43"],
     "memory": ["bench.bench_memory"],
     # reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
     "front": ["bench.bench_front", "--before-rev", "b9a4bd7"],

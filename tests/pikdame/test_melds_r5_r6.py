@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Card, Meld, NotationError, PikDameError
+from engine import CARDS, Card, Meld, NotationError, PikDameError
 from engine.pikdame.meldgen import could_meld, iter_melds
 from tests.support.pikdame import points
 
@@ -271,8 +271,8 @@ def test_r5_could_meld_is_necessary_for_every_meld_with_the_card(
     if crowded:  # neighbours on the ring and other suits of the rank: the borderline cases
         counts[(top // 13) * 13 + (top % 13 + 12) % 13 if top < 52 else 0] += 1
     counts[top] += 1
-    if not could_meld(counts, top):
-        assert list(iter_melds(counts, required=top)) == []
+    if not could_meld(counts, CARDS[top]):
+        assert list(iter_melds(counts, required=CARDS[top])) == []
 
 
 @pytest.mark.parametrize(

@@ -98,9 +98,10 @@ def _live(counts: Counts, own: Own) -> Counts:
         return counts  # any natural makes a run with two jokers (R5.3)
     probe = Tree(counts, own)
     sets = own.sets
+    present = [c for c in range(NATURALS) if counts[c]]
     while True:
         dead = []
-        for c in [c for c in range(NATURALS) if counts[c]]:
+        for c in present:
             rank = c % 13
             owned = sets.get(rank)
             if owned is not None:
@@ -126,6 +127,7 @@ def _live(counts: Counts, own: Own) -> Counts:
             return counts
         for c in dead:
             counts[c] = 0
+        present = [c for c in present if counts[c]]
 
 
 #: The naturals whose swap for a joker gains (2p − 20 > 0, R6, R7.1): the aces and the Q♠, in
@@ -239,6 +241,10 @@ def _solve_plan(
         gain += 2 * POINTS[card] - POINTS[JOKER_CODE]
     own = _own(tuple(melds))
     live = _live(counts, own)
+    if not any(live):
+        # Every card is dead (half the plans of a round's turns): the search would prove that
+        # nothing is laid, exactly (keeping a card, no joker left over: value 0).
+        return Arrangement(tuple(moves), points, gain, tuple(cards_of(counts)), True)
     kept = live != counts
     search = Search(live, own, budget.nodes)
     found, exact = _search(search, live, own, root(live, kept), budget.fallback)

@@ -56,14 +56,16 @@ BENCHES = {
         "3",
     ],
     # the deployed worker beside the last release's (fd23a43: the judge's cheaper bot turns
-    # between them, nothing else), 5 interleaved rounds
+    # between them, nothing else), 9 interleaved rounds on 300 records
     "verify_ab": [
         "bench.bench_verify",
         "--before-rev",
         "fd23a43",
         "--deployed-only",
         "--rounds",
-        "5",
+        "9",
+        "--games",
+        "300",
         "--out",
         "bench/results/verify_ab.md",
     ],

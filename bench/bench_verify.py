@@ -17,8 +17,9 @@ commit's own deployed worker, whole (its tree exported with git archive, its que
 ``worker_args``), verifying the same records: the release a goal's "today" was measured on
 (``--before-rev`` again adds another commit's, say the last release's, for an A/B).
 ``--rounds`` runs every configuration that many times, interleaved (each round all of them in
-turn), and reports each one's median rate with every round's; ``--deployed-only`` leaves out
-the stock and forking workers (an A/B of deployed workers).
+turn, each round starting one configuration further on), and reports each one's median rate
+with every round's; ``--deployed-only`` leaves out the stock and forking workers (an A/B of
+deployed workers).
 Throughput counts from the first job's start to the last job's end (RQ's own timestamps), so
 process start-up is apart; it is reported too. Writes bench/results/verify.md.
 """
@@ -372,8 +373,11 @@ def main(argv: list[str] | None = None) -> int:
         if not args.deployed_only:
             configs += [(n, w, cmds, ROOT) for n, w, cmds in plain]
         rounds: dict[str, list[Run]] = {name: [] for name, *_ in configs}
-        for _ in range(args.rounds):
-            for n, w, cmds, t in configs:
+        for r in range(args.rounds):
+            # Each round starts one configuration further on: whichever runs first after the
+            # play (or after a pool's minute-long exit) runs on a cold box, so no configuration
+            # is always the one that does.
+            for n, w, cmds, t in configs[r % len(configs) :] + configs[: r % len(configs)]:
                 rounds[n].append(run_config(server.url, client, ids, n, w, cmds, t))
         runs = [Run.merged(done) for done in rounds.values()]
     finally:

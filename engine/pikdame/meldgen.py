@@ -8,6 +8,7 @@ meld comes once. Order is fixed (sets by rank, then runs by suit and low end): d
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from engine.core.cards import CARDS, JOKER, JOKER_CODE, Card
 from engine.pikdame.cards import RING_NEIGHBOURS
@@ -25,6 +26,31 @@ def iter_melds(
     yield from _runs(counts, min(top, MAX_RUN), required)
 
 
+#: ``min(2, n)`` for a card's copies: a new set holds each suit at most twice (R5.1).
+TWO_AT_MOST: Final = (0, 1, *[2] * 126)
+
+
+def rank_count(counts: list[int], rank: int) -> int:
+    """How many cards of ``rank`` a new set could hold from ``counts``: two a suit (R5.1)."""
+    return (
+        TWO_AT_MOST[counts[rank]]
+        + TWO_AT_MOST[counts[rank + 13]]
+        + TWO_AT_MOST[counts[rank + 26]]
+        + TWO_AT_MOST[counts[rank + 39]]
+    )
+
+
+def run_partner(counts: list[int], c: int, jokers: int) -> bool:
+    """Whether natural ``c`` makes a new run of three with the cards of its suit in ``counts``
+    (R5.2, the ring): two neighbours in a row, or one within two ranks and a joker (R5.3)."""
+    down, up, down2, up2 = RING_NEIGHBOURS[c]
+    if counts[down]:
+        return bool(jokers or counts[up] or counts[down2])
+    if counts[up]:
+        return bool(jokers or counts[up2])
+    return bool(jokers and (counts[down2] or counts[up2]))
+
+
 def could_meld(counts: list[int], card: Card) -> bool:
     """Whether ``counts`` (holding ``card``) might form a meld with ``card``: a necessary
     condition, so that a search for one (a take, R4.1) is skipped when it surely finds none.
@@ -33,19 +59,7 @@ def could_meld(counts: list[int], card: Card) -> bool:
     jokers = counts[JOKER_CODE]
     if card == JOKER_CODE or jokers >= 2:
         return True
-    rank = card % 13
-    same_rank = (
-        min(counts[rank], 2)
-        + min(counts[rank + 13], 2)
-        + min(counts[rank + 26], 2)
-        + min(counts[rank + 39], 2)
-    )
-    if same_rank + jokers >= 3:
-        return True
-    down, up, down2, up2 = RING_NEIGHBOURS[card]
-    if jokers:
-        return bool(counts[down] or counts[up] or counts[down2] or counts[up2])
-    return bool((counts[down] and (counts[up] or counts[down2])) or (counts[up] and counts[up2]))
+    return rank_count(counts, card % 13) + jokers >= 3 or run_partner(counts, card, jokers)
 
 
 def _sets(counts: list[int], top: int, required: Card | None) -> Iterator[Meld]:

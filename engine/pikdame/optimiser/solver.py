@@ -16,8 +16,9 @@ from typing import Final, NamedTuple
 
 from engine.core.cards import CARDS, JOKER, JOKER_CODE, NATURALS, Card, Counts, cards_of, counts_of
 from engine.core.melds import suit_counts
-from engine.pikdame.cards import POINTS, RING_NEIGHBOURS
+from engine.pikdame.cards import POINTS
 from engine.pikdame.errors import InvalidMeld
+from engine.pikdame.meldgen import rank_count, run_partner
 from engine.pikdame.melds import MAX_SET, Meld
 from engine.pikdame.moves import Move
 from engine.pikdame.optimiser.arrangement import Arrangement
@@ -66,27 +67,11 @@ def _value(found: Found) -> int:
     return 2 * laid + found.spares * JOKER_GAIN
 
 
-#: ``min(2, n)`` for a card's copies: a new set holds each suit at most twice (R5.1).
-TWO_AT_MOST: Final = (0, 1, *[2] * 126)
-
-
 @lru_cache(maxsize=1024)
 def _own(melds: tuple[Meld, ...]) -> Own:
     """The player's melds as the tree sees them (cached: a player's melds change a few times a
     round, and every plan of every turn until then reads them)."""
     return Own(melds)
-
-
-def _run_partner(counts: Counts, c: int, jokers: int) -> bool:
-    """Whether natural ``c`` makes a new run of three with the hand's cards of its suit
-    (R5.2, the ring): two neighbours in a row, or one within two ranks and a joker. Surely
-    then it has a run option; :meth:`Tree.run_options` answers the rest (lay-offs, longer gaps)."""
-    down, up, down2, up2 = RING_NEIGHBOURS[c]
-    if counts[down]:
-        return bool(jokers or counts[up] or counts[down2])
-    if counts[up]:
-        return bool(jokers or counts[up2])
-    return bool(jokers and (counts[down2] or counts[up2]))
 
 
 def _live(counts: Counts, own: Own) -> Counts:
@@ -107,16 +92,9 @@ def _live(counts: Counts, own: Own) -> Counts:
             if owned is not None:
                 if owned.size < MAX_SET and owned.per_suit[c // 13] < 2:
                     continue
-            elif (
-                TWO_AT_MOST[counts[rank]]
-                + TWO_AT_MOST[counts[rank + 13]]
-                + TWO_AT_MOST[counts[rank + 26]]
-                + TWO_AT_MOST[counts[rank + 39]]
-                + jokers
-                >= 3
-            ):
+            elif rank_count(counts, rank) + jokers >= 3:
                 continue
-            if _run_partner(counts, c, jokers):
+            if run_partner(counts, c, jokers):
                 continue
             # Without a partner in hand, at most one joker: only a lay-off onto one of the
             # player's runs of the suit can still use the card.

@@ -1,11 +1,11 @@
 """The verification's judge in instructions: a daily record replayed with every bot move
 recomputed, ours beside earlier commits', on the same distinct records.
 
-    .venv/bin/python -m bench.bench_judge [--games 200] [--records 40] --before-rev fd23a43...
+    .venv/bin/python -m bench.bench_judge [--records 40] --before-rev fd23a43...
 
-Plays ``--games`` daily rounds through the API (``bench_verify.play_games``: a random-discard
-player against the three zen bots, every record a different game, as at the reset hour). Each
-tree's ``worker.verify.judge`` then judges the first ``--records`` of them in turn, in a fresh
+Plays ``--records`` daily rounds through the API (``bench_verify.play_games``: a random-discard
+player against the three zen bots, every record a different game, as at the reset hour: the first
+of bench_verify's). Each tree's ``worker.verify.judge`` then judges them in turn, in a fresh
 process under valgrind's callgrind, and the same process judging none; the difference over the
 records is the judge's instructions per record (the bots' caches start empty and fill from
 record to record, as in a deployed worker). Instructions are deterministic and unaffected by the
@@ -49,6 +49,10 @@ for attempt in attempts[:n]:
 """
 
 
+def _env(tree: Path) -> dict[str, str]:
+    return {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+
+
 def instructions(tree: Path, url: str, ids: list[str], judged: int) -> int:
     """The instructions of one process (``tree``'s code) judging the first ``judged`` of ``ids``."""
     valgrind = shutil.which("valgrind")
@@ -57,7 +61,7 @@ def instructions(tree: Path, url: str, ids: list[str], judged: int) -> int:
     tool = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     done = subprocess.run(
         [*tool, sys.executable, "-c", JUDGE, url, SECRET.decode(), str(judged), *ids],
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"},
+        env=_env(tree),
         cwd=tree,
         capture_output=True,
         text=True,
@@ -73,24 +77,21 @@ def per_record(tree: Path, url: str, ids: list[str]) -> float:
     """The judge's instructions per record in ``tree``: all of ``ids`` judged, less none. A
     first run without callgrind writes the tree's bytecode caches, so that neither counted run
     compiles a module (a fresh tree's first run would count compiling the engine)."""
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tree)}
     warm = [sys.executable, "-c", JUDGE, url, SECRET.decode(), "0", *ids]
-    subprocess.run(warm, env=env, cwd=tree, check=True)
+    subprocess.run(warm, env=_env(tree), cwd=tree, check=True)
     return (instructions(tree, url, ids, len(ids)) - instructions(tree, url, ids, 0)) / len(ids)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--records", type=int, default=40, help="judged under callgrind")
+    parser.add_argument("--records", type=int, default=40, help="played, then judged")
     parser.add_argument("--before-rev", action="append", default=[], help="repeatable")
     parser.add_argument("--out", type=Path, default=RESULT)
     args = parser.parse_args(argv)
     server = start_redis()
     try:
         url = f"redis://127.0.0.1:{server.port}/0"
-        played = play_games(url, args.games)
-        ids = played[: args.records]
+        ids = play_games(url, args.records)
         rows = [("ours", per_record(ROOT, url, ids))]
         for rev in args.before_rev:
             tree = before_tree(rev, Path(tempfile.mkdtemp(prefix="pikdame-bench-")) / "t", True)
@@ -103,8 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"Command: `{command_line('bench.bench_judge', argv)}` · engine `{ENGINE_VERSION}`",
         "",
-        f"{args.games} daily rounds played through the API (a random-discard player against the "
-        f"three zen bots), the first {len(ids)} judged in turn by each tree's "
+        f"{len(ids)} daily rounds played through the API (a random-discard player against the "
+        "three zen bots), judged in turn by each tree's "
         "`worker.verify.judge` (the record replayed from the day's seed, every bot move "
         "recomputed, the score compared) in one fresh process under valgrind's callgrind; the "
         "same process judging none is taken off. Instructions are deterministic: the machine's "

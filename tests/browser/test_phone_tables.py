@@ -8,7 +8,10 @@ with no hint."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +24,7 @@ from tests.support.page_flows import api_call
 from tests.support.table_flows import create_table, my_turn, play_until
 
 WIDTH, HEIGHT = 390, 844
+I18N = Path(__file__).resolve().parents[2] / "templates" / "static" / "i18n"
 
 # The first screen at the top of the page: the document's sizes and each element's box.
 SCREEN = """(selectors) => {
@@ -121,6 +125,7 @@ def test_a_table_fits_one_phone_screen(phone: Page, game: str, bots: list[str], 
         brief = page.locator("#tausende-brief")
         expect(brief).to_be_visible()  # who has opened, and the way down to the panel
         assert_first_screen(page, [*TURN, "#tausende-brief"])
+        assert_longest_turn_fits(page, lang)
         brief.locator("a").click()
         expect(page.locator("#tausende")).to_be_in_viewport()
     # the round's result: under the seat strip, its button in the first screen
@@ -130,6 +135,31 @@ def test_a_table_fits_one_phone_screen(phone: Page, game: str, bots: list[str], 
     expect(page.locator("#round-result")).to_be_visible()
     assert_first_screen(page, ["#round-result h2", "#round-close"])
     assert_menu_in_sight(page)
+
+
+# The longest a turn's variable lines get in this state (a random deal shows one of them): no one
+# has opened yet (the brief's longer line), a hand of three-digit points (the hand's title), and
+# every bot still holding 13 cards with no melds (the seats' longest row). A deal that showed all
+# three at once pushed the action buttons 1 px past the screen's edge.
+LONGEST = """([brief, noMelds]) => {
+  document.querySelector("#tausende-brief span").textContent = brief;
+  const title = document.querySelector("#hand-title");
+  title.textContent = title.textContent.replace(/\\d+(?=\\D*$)/, "325");
+  for (const seat of document.querySelectorAll("#table .opponents .seat")) {
+    const count = seat.querySelector(".count");
+    count.textContent = count.textContent.replace(/\\d+/, "13");
+    seat.querySelector(".seat-melds summary").textContent = noMelds;
+  }
+}"""
+
+
+def assert_longest_turn_fits(page: Page, lang: str) -> None:
+    """The first screen holds the turn with each variable line at its longest (in ``lang``)."""
+    texts = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    zero = re.search(r"=0 \{([^}]*)\}", texts["table.seatMelds"])
+    assert zero is not None
+    page.evaluate(LONGEST, [texts["tausende.briefNone"], zero.group(1)])
+    assert_first_screen(page, [*TURN, "#tausende-brief"])
 
 
 def round_over(table: dict[str, Any]) -> bool:

@@ -129,7 +129,7 @@ export function createBoard(ctx, handlers) {
   function toggleSort() {
     board.sort = board.sort === "suit" ? "rank" : "suit";
     save("sort", board.sort);
-    $("#sort").textContent = t(board.sort === "suit" ? "hand.sortRank" : "hand.sortSuit");
+    sortLabel();
     hand.resort(board.sort);
   }
 
@@ -142,7 +142,15 @@ export function createBoard(ctx, handlers) {
     } else hand.clearSelection();
   }
 
-  $("#sort").textContent = t(board.sort === "suit" ? "hand.sortRank" : "hand.sortSuit");
+  // The button names the other order; a phone shows its short label (tables.css), the words
+  // stay its accessible name.
+  function sortLabel() {
+    const key = board.sort === "suit" ? "hand.sortRank" : "hand.sortSuit";
+    $("#sort").textContent = t(key);
+    $("#sort").dataset.short = t(`${key}Short`);
+  }
+
+  sortLabel();
   $("#sort").addEventListener("click", toggleSort);
   $("#pile-toggle").addEventListener("click", togglePile);
   if (handlers.hint && $("#hint-btn")) $("#hint-btn").addEventListener("click", handlers.hint);

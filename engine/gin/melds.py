@@ -151,19 +151,21 @@ def deadwood_of(hand: int, melds: Iterable[int]) -> int:
 def meld_collections(mask: int) -> Iterator[tuple[int, ...]]:
     """Every collection of disjoint melds within ``mask`` (the empty one included), each once,
     melds in order of their lowest card. Used for legal-move enumeration and brute force."""
-    inner = meldable(mask)
+    yield from _collections(meldable(mask), 0)
 
-    def walk(rest: int, floor: int) -> Iterator[tuple[int, ...]]:
-        yield ()
-        for c in from_mask(rest):
-            if c < floor:
-                continue
-            for m, _ in _MELDS_FROM[c]:
-                if m & rest == m:
-                    for tail in walk(rest & ~m, c + 1):
-                        yield (m, *tail)
 
-    yield from walk(inner, 0)
+def _collections(rest: int, floor: int) -> Iterator[tuple[int, ...]]:
+    """meld_collections' walk: the collections within ``rest`` whose melds start at ``floor`` or
+    above. A module function, not a closure: a closure that calls itself is a reference cycle,
+    left to the collector at every call."""
+    yield ()
+    for c in from_mask(rest):
+        if c < floor:
+            continue
+        for m, _ in _MELDS_FROM[c]:
+            if m & rest == m:
+                for tail in _collections(rest & ~m, c + 1):
+                    yield (m, *tail)
 
 
 # -- lay-offs ----------------------------------------------------------------------------------

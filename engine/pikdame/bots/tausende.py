@@ -98,28 +98,39 @@ def _meld_of(move: Move) -> Meld:
 def _opening_plan(melds: list[Move], hand: Sequence[Card], need: int) -> list[Move]:
     """Disjoint melds from ``hand`` worth at least ``need`` opening points (R12.3), the most
     valuable first; at most three melds; empty when there is none."""
-    counts = counts_of(hand)
-    best: tuple[int, list[Move]] = (-1, [])
+    best: list[tuple[int, list[Move]]] = [(-1, [])]
+    _walk_opening(melds, counts_of(hand), need, 0, [], 0, best)
+    return best[0][1]
 
-    def walk(start: int, chosen: list[Move], points: int) -> None:
-        nonlocal best
-        if points >= need and points > best[0]:
-            best = (points, chosen[:])
-        if len(chosen) == 3:
-            return
-        for i in range(start, len(melds)):
-            move = melds[i]
-            if all(counts[c] >= move.cards.count(c) for c in move.cards):
-                for c in move.cards:
-                    counts[c] -= 1
-                chosen.append(move)
-                walk(i + 1, chosen, points + opening_points(_meld_of(move)))
-                chosen.pop()
-                for c in move.cards:
-                    counts[c] += 1
 
-    walk(0, [], 0)
-    return best[1]
+def _walk_opening(
+    melds: list[Move],
+    counts: list[int],
+    need: int,
+    start: int,
+    chosen: list[Move],
+    points: int,
+    best: list[tuple[int, list[Move]]],
+) -> None:
+    """_opening_plan's walk over ``melds[start:]``; ``best[0]``: the best plan so far. A module
+    function, not a closure: a closure that calls itself is a reference cycle, left to the
+    collector at every call."""
+    if points >= need and points > best[0][0]:
+        best[0] = (points, chosen[:])
+    if len(chosen) == 3:
+        return
+    for i in range(start, len(melds)):
+        move = melds[i]
+        if all(counts[c] >= move.cards.count(c) for c in move.cards):
+            for c in move.cards:
+                counts[c] -= 1
+            chosen.append(move)
+            _walk_opening(
+                melds, counts, need, i + 1, chosen, points + opening_points(_meld_of(move)), best
+            )
+            chosen.pop()
+            for c in move.cards:
+                counts[c] += 1
 
 
 def choose(level: str, view: View) -> Move:

@@ -134,22 +134,39 @@ def _swap_plans(melds: Sequence[Meld], counts: Counts) -> list[list[Swap]]:
                 most = min(jokers, counts[code], 2 - suit_counts(m.cards)[code // 13])
             groups.append((i, code, most))
     plans: list[list[Swap]] = []
-
-    def extend(g: int, plan: list[Swap], used: list[int], per_meld: list[int]) -> None:
-        if g == len(groups):
-            plans.append(plan)
-            return
-        i, code, most = groups[g]
-        room = melds[i].cards.count(JOKER) - per_meld[i]
-        for k in range(min(most, counts[code] - used[code], room) + 1):
-            used[code] += k
-            per_meld[i] += k
-            extend(g + 1, plan + [Swap(i, CARDS[code])] * k, used, per_meld)
-            used[code] -= k
-            per_meld[i] -= k
-
-    extend(0, [], [0] * NATURALS, [0] * len(melds))
+    if not groups:
+        plans.append([])
+    else:
+        _extend(groups, melds, counts, 0, [], [0] * NATURALS, [0] * len(melds), plans)
     return plans
+
+
+def _extend(
+    groups: list[tuple[int, int, int]],
+    melds: Sequence[Meld],
+    counts: Counts,
+    g: int,
+    plan: list[Swap],
+    used: list[int],
+    per_meld: list[int],
+    plans: list[list[Swap]],
+) -> None:
+    """Append to ``plans`` every plan extending ``plan`` by swaps of ``groups[g:]``, fewest
+    swaps of each group first. A module function, not a closure: a closure that calls itself
+    is a reference cycle, left to the collector at every call (bench/results/notes/verify.md)."""
+    if g == len(groups):
+        plans.append(plan)
+        return
+    i, code, most = groups[g]
+    room = melds[i].cards.count(JOKER) - per_meld[i]
+    for k in range(min(most, counts[code] - used[code], room) + 1):
+        used[code] += k
+        per_meld[i] += k
+        _extend(
+            groups, melds, counts, g + 1, plan + [Swap(i, CARDS[code])] * k, used, per_meld, plans
+        )
+        used[code] -= k
+        per_meld[i] -= k
 
 
 class Budget(NamedTuple):

@@ -43,6 +43,9 @@ BACKOFF_MAX_S = 30.0
 SWEEP_S = 3
 # The shortest time between two of the worker's plain heartbeats (SteadyWorker.heartbeat).
 BEAT_EVERY_S = 1.0
+# The shortest time between two looks whether ``rq suspend`` suspended the workers
+# (SteadyWorker.check_for_suspension).
+SUSPENSION_EVERY_S = 1.0
 # How long the worker's pub/sub thread waits for a message before it looks whether to stop.
 PUBSUB_WAIT_S = 1.0
 # How many allocations of containers between two collections of the youngest generation
@@ -95,6 +98,8 @@ class SteadyWorker(Worker):
     """``rq worker -w worker.steady.SteadyWorker``: see the module docstring."""
 
     next_beat: float = 0.0  # when a plain heartbeat is sent again (time.monotonic)
+    next_suspension_check: float = 0.0  # when the worker looks again whether it is suspended
+    idle_with_success: bool = False  # the job's success transaction also wrote "idle"
     next_sweep: float = 0.0  # when the turn timers and the lobby are swept again
     written_state: str | None = None  # the state this worker last wrote to its key
 
@@ -211,8 +216,14 @@ class SteadyWorker(Worker):
             self.log.warning("Worker %s: heartbeat of job %s failed: %s", self.name, job.id, e)
 
     def check_for_suspension(self, burst: bool) -> None:
+        """RQ's, at most once every ``SUSPENSION_EVERY_S``. RQ looks before every dequeue, in a
+        transaction of its own with a beat (six commands a job at the reset hour); ``rq
+        suspend`` now takes effect within a second, between two jobs as before."""
+        if time.monotonic() < self.next_suspension_check:
+            return
         try:
             super().check_for_suspension(burst)
+            self.next_suspension_check = time.monotonic() + SUSPENSION_EVERY_S
         except REDIS_ERRORS:
             self.wait_for_redis()
 
@@ -303,8 +314,19 @@ class SteadyWorker(Worker):
         its job in the started registry, where the reconciler finds it. The engines are pure, so
         nothing a job leaves in the process changes the next job's result."""
         execution = self.prepare_execution(job)
-        self.perform_job(job, queue, execution)
-        self.set_state(WorkerStatus.IDLE)
+        self.idle_with_success = False
+        if self.perform_job(job, queue, execution) and self.idle_with_success:
+            self._state = self.written_state = WorkerStatus.IDLE
+        else:
+            self.set_state(WorkerStatus.IDLE)
+
+    def increment_successful_job_count(self, pipeline: Any = None) -> None:
+        """RQ's, and in the same transaction (the one that records the job's success) the
+        worker's state back to "idle", which RQ writes in a round trip of its own after it."""
+        super().increment_successful_job_count(pipeline)
+        if pipeline is not None:
+            super().set_state(WorkerStatus.IDLE, pipeline=pipeline)
+            self.idle_with_success = True
 
     def fail_unfinished(self, job: Job, queue: Queue) -> None:
         """After an outage: a job whose end was not recorded is failed, so RQ retries it (or the

@@ -20,6 +20,8 @@ from collections.abc import Iterator
 import pytest
 import redis
 from rq import Queue
+from rq.exceptions import StopRequested
+from rq.suspension import resume, suspend
 from rq.worker import WorkerStatus
 
 from service.dailies.queue import WORKER_SILENCE_S
@@ -124,6 +126,50 @@ def test_a_jobs_last_beat_is_written_with_its_end(
     assert stored[b"status"] == b"finished"
     assert stored[b"last_heartbeat"] == stored[b"ended_at"]  # one beat, with the end
     assert not [a for a in alone if a[0] == "HSET" and a[1] == job.key]
+
+
+def test_a_jobs_success_writes_the_idle_state_with_it(
+    worker: SteadyWorker, qdb: redis.Redis[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RQ writes "idle" in a round trip of its own after the transaction that records a job's
+    success; the worker writes it in that transaction. A failed job's state is written as
+    before."""
+    ok = worker.queues[0].enqueue(len, "abc")
+    failing = worker.queues[0].enqueue(divmod, 1, 0)  # ZeroDivisionError
+    worker.set_state(WorkerStatus.IDLE)  # as it starts
+    alone: list[tuple[object, ...]] = []  # commands sent outside a pipeline
+    send = worker.connection.execute_command
+
+    def counted(*args: object, **options: object) -> object:
+        alone.append(args)
+        return send(*args, **options)
+
+    monkeypatch.setattr(worker.connection, "execute_command", counted)
+    for job, status in ((ok, b"finished"), (failing, b"failed")):
+        taken = worker.dequeue_job_and_maintain_ttl(None)
+        assert taken is not None and taken[0].id == job.id
+        worker.execute_job(*taken)
+        assert worker.connection.hget(job.key, "status") == status
+        assert qdb.hget(worker.key, "state") == WorkerStatus.IDLE
+        assert worker.get_state() == WorkerStatus.IDLE
+    states = [a for a in alone if a[0] == "HSET" and a[1] == worker.key and a[2] == "state"]
+    assert len(states) == 1  # the failed job's; the finished one's went with its success
+
+
+def test_the_worker_looks_whether_it_is_suspended_once_a_second(
+    worker: SteadyWorker, qdb: redis.Redis[str]
+) -> None:
+    """RQ looks before every dequeue (a beat and EXISTS in a transaction); ``rq suspend`` still
+    stops the worker between two jobs, within ``SUSPENSION_EVERY_S``."""
+    for _ in range(5):
+        worker.check_for_suspension(burst=True)
+    assert command_calls(qdb, "exists") == 1
+    suspend(worker.connection)
+    worker.check_for_suspension(burst=True)  # within the second: not seen yet
+    worker.next_suspension_check = 0.0  # a second later
+    with pytest.raises(StopRequested):
+        worker.check_for_suspension(burst=True)
+    resume(worker.connection)
 
 
 def test_the_workers_settings_freeze_start_up_and_collect_the_young_less_often(

@@ -29,7 +29,7 @@ def needs_prefix(cards: Sequence[int]) -> bool:
 class Meld:
     """A meld on the table: ``kind`` is ``"set"`` or ``"run"``."""
 
-    __slots__ = ("cards", "kind", "points", "rank", "start", "suit")
+    __slots__ = ("_hash", "cards", "kind", "points", "rank", "start", "suit")
 
     kind: str
     cards: tuple[Card, ...]
@@ -37,6 +37,7 @@ class Meld:
     suit: int  # a run's suit, -1 for sets
     start: int  # the rank at a run's low end, -1 for sets
     points: int
+    _hash: int  # set by the first __hash__
 
     def __init__(self, kind: str, cards: tuple[Card, ...], rank: int, suit: int, start: int):
         _set(self, "kind", kind)
@@ -209,7 +210,13 @@ class Meld:
         return isinstance(other, Meld) and self.kind == other.kind and self.cards == other.cards
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.cards))
+        """Worked out once: the bots' and the optimiser's caches look a meld up many times."""
+        try:
+            return self._hash
+        except AttributeError:
+            value = hash((self.kind, self.cards))
+            _set(self, "_hash", value)
+            return value
 
     def __repr__(self) -> str:
         return f"Meld({self.kind} {' '.join(NAMES[c] for c in self.cards)})"

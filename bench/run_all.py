@@ -55,10 +55,13 @@ BENCHES = {
         "--rounds",
         "3",
     ],
-    # the deployed worker beside the last release's (fd23a43: the judge's cheaper bot turns
-    # between them, nothing else), 9 interleaved rounds on 300 records
+    # the deployed worker beside the tree before this release's worker changes (adf7407: the
+    # engine's reference cycles, the worker's two round trips) and the last release's (fd23a43),
+    # 9 interleaved rounds on 300 records
     "verify_ab": [
         "bench.bench_verify",
+        "--before-rev",
+        "adf7407",
         "--before-rev",
         "fd23a43",
         "--deployed-only",
@@ -71,7 +74,7 @@ BENCHES = {
     ],
     # the verification's judge (replay, every bot move recomputed) in instructions, beside the
     # last release's: the engine's and bots' A/B, whatever the machine's load
-    "judge": ["bench.bench_judge", "--before-rev", "fd23a43"],
+    "judge": ["bench.bench_judge", "--before-rev", "adf7407", "--before-rev", "fd23a43"],
     "memory": ["bench.bench_memory"],
     # reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
     "front": ["bench.bench_front", "--before-rev", "b9a4bd7"],

@@ -105,13 +105,9 @@ def test_the_way_out_does_not_wait_for_the_listening_thread(worker: SteadyWorker
     assert not out.is_alive(), "the worker's exit waits on its listening thread"
 
 
-def test_a_jobs_last_beat_is_written_with_its_end(
-    worker: SteadyWorker, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """RQ beats a job once more when it returns, a round trip of its own before the pipeline
-    that records the end; the worker sets the beat in memory and that pipeline writes it."""
-    job = worker.queues[0].enqueue(len, "abc")
-    alone: list[tuple[object, ...]] = []  # commands sent outside a pipeline
+def sent_alone(worker: SteadyWorker, monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
+    """The commands the worker sends from now on outside a pipeline (each a round trip)."""
+    alone: list[tuple[object, ...]] = []
     send = worker.connection.execute_command
 
     def counted(*args: object, **options: object) -> object:
@@ -119,6 +115,16 @@ def test_a_jobs_last_beat_is_written_with_its_end(
         return send(*args, **options)
 
     monkeypatch.setattr(worker.connection, "execute_command", counted)
+    return alone
+
+
+def test_a_jobs_last_beat_is_written_with_its_end(
+    worker: SteadyWorker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RQ beats a job once more when it returns, a round trip of its own before the pipeline
+    that records the end; the worker sets the beat in memory and that pipeline writes it."""
+    job = worker.queues[0].enqueue(len, "abc")
+    alone = sent_alone(worker, monkeypatch)
     taken = worker.dequeue_job_and_maintain_ttl(None)
     assert taken is not None and taken[0].id == job.id
     worker.execute_job(*taken)
@@ -137,14 +143,7 @@ def test_a_jobs_success_writes_the_idle_state_with_it(
     ok = worker.queues[0].enqueue(len, "abc")
     failing = worker.queues[0].enqueue(divmod, 1, 0)  # ZeroDivisionError
     worker.set_state(WorkerStatus.IDLE)  # as it starts
-    alone: list[tuple[object, ...]] = []  # commands sent outside a pipeline
-    send = worker.connection.execute_command
-
-    def counted(*args: object, **options: object) -> object:
-        alone.append(args)
-        return send(*args, **options)
-
-    monkeypatch.setattr(worker.connection, "execute_command", counted)
+    alone = sent_alone(worker, monkeypatch)
     for job, status in ((ok, b"finished"), (failing, b"failed")):
         taken = worker.dequeue_job_and_maintain_ttl(None)
         assert taken is not None and taken[0].id == job.id

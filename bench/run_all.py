@@ -74,7 +74,15 @@ BENCHES = {
     ],
     # the verification's judge (replay, every bot move recomputed) in instructions, beside the
     # last release's: the engine's and bots' A/B, whatever the machine's load
-    "judge": ["bench.bench_judge", "--before-rev", "adf7407", "--before-rev", "fd23a43"],
+    "judge": [
+        "bench.bench_judge",
+        "--before-rev",
+        "451ec05",
+        "--before-rev",
+        "adf7407",
+        "--before-rev",
+        "fd23a43",
+    ],
     "memory": ["bench.bench_memory"],
     # reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
     "front": ["bench.bench_front", "--before-rev", "b9a4bd7"],

@@ -98,39 +98,37 @@ def _meld_of(move: Move) -> Meld:
 def _opening_plan(melds: list[Move], hand: Sequence[Card], need: int) -> list[Move]:
     """Disjoint melds from ``hand`` worth at least ``need`` opening points (R12.3), the most
     valuable first; at most three melds; empty when there is none."""
-    best: list[tuple[int, list[Move]]] = [(-1, [])]
-    _walk_opening(melds, counts_of(hand), need, 0, [], 0, best)
-    return best[0][1]
+    return _best_opening(melds, counts_of(hand), need, 0, [], 0, (-1, []))[1]
 
 
-def _walk_opening(
+def _best_opening(
     melds: list[Move],
     counts: list[int],
     need: int,
     start: int,
     chosen: list[Move],
     points: int,
-    best: list[tuple[int, list[Move]]],
-) -> None:
-    """_opening_plan's walk over ``melds[start:]``; ``best[0]``: the best plan so far. A module
-    function, not a closure: a closure that calls itself is a reference cycle, left to the
-    collector at every call."""
-    if points >= need and points > best[0][0]:
-        best[0] = (points, chosen[:])
+    best: tuple[int, list[Move]],
+) -> tuple[int, list[Move]]:
+    """_opening_plan's walk over ``melds[start:]``: ``best`` (points, plan), bettered by ``chosen``
+    and its extensions in the walk's order. A module function, not a closure: a closure that
+    calls itself is a reference cycle, left to the collector at every call."""
+    if points >= need and points > best[0]:
+        best = (points, chosen[:])
     if len(chosen) == 3:
-        return
+        return best
     for i in range(start, len(melds)):
         move = melds[i]
         if all(counts[c] >= move.cards.count(c) for c in move.cards):
             for c in move.cards:
                 counts[c] -= 1
             chosen.append(move)
-            _walk_opening(
-                melds, counts, need, i + 1, chosen, points + opening_points(_meld_of(move)), best
-            )
+            gained = points + opening_points(_meld_of(move))
+            best = _best_opening(melds, counts, need, i + 1, chosen, gained, best)
             chosen.pop()
             for c in move.cards:
                 counts[c] += 1
+    return best
 
 
 def choose(level: str, view: View) -> Move:

@@ -11,9 +11,9 @@ import ast
 
 import pytest
 
-from tests.support.determinism import ENGINE
+from tests.support.determinism import ENGINE, engine_sources
 
-SOURCES = sorted(str(p.relative_to(ENGINE)) for p in ENGINE.rglob("*.py"))
+SOURCES = engine_sources(".", recursive=True)
 
 
 def recursive_closures(source: str, name: str) -> list[str]:

@@ -125,6 +125,8 @@ VARIABLES: Final = (
     Variable("PIKDAME_RETRY_INTERVALS", "retry_intervals", "5,30,120", _intervals),
     Variable("PIKDAME_ARCHIVE_DIR", "archive_dir", None, Path),
     Variable("PIKDAME_KEEP_DAYS", "keep_days", "7", int),
+    # where the publisher writes the published reads (deploy/nginx/published.conf's root)
+    Variable("PIKDAME_PUBLISH_DIR", "publish_dir", "/run/pikdame/published", Path),
     # requests per web process that may wait for a verdict (service/dailies/verdicts.py);
     # unset, half of PIKDAME_THREADS (at least one)
     Variable("PIKDAME_VERDICT_WAITERS", "verdict_waiters", None, int),
@@ -196,6 +198,7 @@ class Settings:
     queue: str
     retry_intervals: tuple[int, ...]
     archive_dir: Path
+    publish_dir: Path
     keep_days: int
     verdict_waiters: int
     bind: str

@@ -24,10 +24,10 @@ from service.app import create_app
 from service.web import security
 from tests.support.front import (
     NGINX_DIR,
-    SHIPPED_CACHE,
     TEMP_KINDS,
     Front,
     host_conf,
+    install_site,
     nginx_binary,
     start_front,
 )
@@ -564,9 +564,8 @@ def test_the_shipped_site_loads_into_debians_own_nginx_conf(tmp_path: Path, site
     host = host_conf()
     installed = tmp_path / "pikdame"
     installed.mkdir()
-    for name in ("http.conf", "proxy.conf", "main.conf"):
-        text = (NGINX_DIR / name).read_text()
-        (installed / name).write_text(text.replace(SHIPPED_CACHE, str(tmp_path / "cache")))
+    install_site(NGINX_DIR, installed)  # as /etc/nginx/pikdame/ holds them
+    (installed / "main.conf").write_text((NGINX_DIR / "main.conf").read_text())
     key, cert = tmp_path / "privkey.pem", tmp_path / "fullchain.pem"
     openssl = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
     subprocess.run(

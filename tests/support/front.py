@@ -27,6 +27,9 @@ from tests.support.servers import end, free_port
 
 NGINX_DIR = Path(__file__).resolve().parents[2] / "deploy" / "nginx"
 SHIPPED_CACHE = "/var/cache/nginx/pikdame"
+SHIPPED_PUBLISHED = "/run/pikdame/published"  # published.conf's root: PIKDAME_PUBLISH_DIR
+INSTALLED = "/etc/nginx/pikdame/"  # where the site's files include each other from
+SITE_FILES = ("http.conf", "proxy.conf", "headers.conf", "published.conf")  # into INSTALLED
 MIME_TYPES = Path("/etc/nginx/mime.types")
 HOST_CONF = Path("/etc/nginx/nginx.conf")
 # Debian 12's /etc/nginx/nginx.conf (comments dropped), for a machine without one
@@ -102,6 +105,21 @@ def mend_earlier_site(site: Path) -> None:
     http.write_text(re.sub(r"(?m)^gzip on;$", "", http.read_text()))
 
 
+def install_site(site: Path, directory: Path) -> None:
+    """The site's files (deploy/nginx's, or an earlier commit's) copied into ``directory`` as
+    an installation would place them under /etc/nginx/pikdame/: their includes of each other,
+    the cache and the published reads' directory moved under ``directory``."""
+    for name in SITE_FILES:
+        source = site / name
+        if not source.exists():  # an earlier commit's site: fewer files
+            continue
+        text = source.read_text().replace(INSTALLED, f"{directory}/")
+        text = text.replace(SHIPPED_CACHE, str(directory / "cache"))
+        text = text.replace(SHIPPED_PUBLISHED, str(directory / "published"))
+        (directory / source.name).write_text(text)
+    (directory / "published").mkdir(exist_ok=True)
+
+
 def config(
     directory: Path,
     port: int,
@@ -114,8 +132,7 @@ def config(
     proxy.conf as the server, ``extra`` locations beside them. The tables' streams go to
     ``stream`` (the gevent group), or to ``upstream`` too when none is given. ``site`` is the
     deploy/nginx directory (a benchmark runs an earlier commit's beside this one)."""
-    http = (site / "http.conf").read_text().replace(SHIPPED_CACHE, str(directory / "cache"))
-    (directory / "http.conf").write_text(http)
+    install_site(site, directory)
     temp = "\n".join(f"    {kind}_temp_path {directory / kind};" for kind in TEMP_KINDS)
     mime = f"    include {MIME_TYPES};" if MIME_TYPES.exists() else ""
     host = "\n".join(f"    {directive};" for directive in host_http_settings(host_conf()))
@@ -145,7 +162,7 @@ http {{
     server {{
         listen 127.0.0.1:{port};
         server_name localhost;
-        include {site / "proxy.conf"};
+        include {directory / "proxy.conf"};
 {extra}
     }}
 }}
@@ -154,11 +171,16 @@ http {{
 
 @dataclass
 class Front:
-    """A running nginx: ``base`` is its URL, ``directory`` its prefix (logs, cache)."""
+    """A running nginx: ``base`` is its URL, ``directory`` its prefix (logs, cache, and the
+    published reads' directory, ``published``)."""
 
     process: subprocess.Popen[bytes]
     base: str
     directory: Path
+
+    @property
+    def published(self) -> Path:
+        return self.directory / "published"
 
     def stop(self) -> None:
         end(self.process)  # SIGTERM: nginx's fast shutdown

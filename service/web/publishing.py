@@ -1,0 +1,233 @@
+"""Published reads: the reset hour's hottest public reads, written as files that nginx serves.
+
+At the reset hour every player opens today's challenge and today's board. nginx's micro-cache
+answers them a second at a time, yet a hit costs nginx a good fifth more than a static file: it
+reads the app's headers back from its cache file, hashes the key and looks it up
+(bench/results/front.md). The publisher, ``python -m service.web.publishing`` (one on every
+nginx host, deploy/systemd/pikdame-publish.service), asks the app for these reads once a second,
+as an anonymous client, and writes the answers, the app's very bytes, plain and gzipped, into a
+directory for the next second; nginx answers such a read with the current second's file and
+passes it on to the app and its micro-cache when there is none (deploy/nginx/published.conf).
+
+The reads are today's challenge and the first page of today's board, for every daily game, each
+as the site's pages ask it (templates/static/js/lib/api.js, rankings.js: the same path, the same
+arguments in the same order), since nginx matches the request exactly. A read's file is what
+deploy/nginx/http.conf's ``$pikdame_published`` map makes of the request: ``daily-<game>`` and
+``board-<date>-<game>``, the game left empty for the unmarked daily (API v1's own).
+
+Each second's files live in ``<root>/<second>/`` (``<second>`` as nginx's ``$time_iso8601``
+spells it: local time, its zone's offset with a colon), written whole under a hidden name and
+renamed into place, so nginx sees a second's directory complete or not at all. nginx reads only
+the current second's directory, so an answer is served at most two seconds after the app gave
+it, as the micro-cache's ``max-age=1, stale-while-revalidate=1`` allows; a publisher that stops
+or falls behind leaves nothing that nginx would still serve.
+
+What is published is what the app answers an anonymous GET: a 200 whose Cache-Control is exactly
+:data:`CACHE_CONTROL` (published.conf sends the same words with the file) and that sets no
+cookie. Near a day's end or close (:func:`service.web.caching.until_change`) nothing is
+published: the last files would otherwise reach past the change, in nginx or in a browser's
+cache, and the app's micro-cache answers with lifetimes cut to the change instead.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import logging
+import math
+import os
+import shutil
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from flask import Flask
+from werkzeug.test import TestResponse
+
+from service.common import clock
+from service.games import DAILY_GAMES, MARKED_DAILY_GAMES
+from service.web import caching
+from service.web.redisconn import settings_of
+
+log = logging.getLogger(__name__)
+
+# deploy/nginx/published.conf's Cache-Control, word for word: the app's for these reads
+CACHE_CONTROL: Final = f"public, max-age=1, stale-while-revalidate={caching.STALE_S}"
+# How long a browser may keep a published answer after nginx sent it (max-age plus
+# stale-while-revalidate): no file is served where that would reach past a day's change.
+BROWSER_HOLD_S: Final = 2
+BOARD_PAGE: Final = 20  # rankings.js's LIMIT: the board's first page as the rankings page asks
+AT: Final = 0.5  # a second's directory is written half a second before the second begins
+MODE_DIR: Final = 0o755  # nginx's workers (another user) read them
+MODE_FILE: Final = 0o644
+
+
+@dataclass(frozen=True)
+class Read:
+    """A published read: the request the pages send, and the file nginx looks for."""
+
+    name: str  # the file's name, without ".json"
+    path: str  # the request's path and query, as sent
+
+
+def published_reads(today: str) -> tuple[Read, ...]:
+    """Every published read on ``today`` (the app's day)."""
+    reads: list[Read] = []
+    for game in DAILY_GAMES:
+        marked = game in MARKED_DAILY_GAMES
+        tag = game if marked else ""
+        reads.append(Read(f"daily-{tag}", f"/api/daily?game={game}" if marked else "/api/daily"))
+        board = f"/api/leaderboard/{today}?offset=0&limit={BOARD_PAGE}"
+        reads.append(Read(f"board-{today}-{tag}", f"{board}&game={game}" if marked else board))
+    return tuple(reads)
+
+
+def second_name(second: int) -> str:
+    """A second as nginx's ``$time_iso8601`` names it: ``2026-12-05T01:20:30+00:00``."""
+    return dt.datetime.fromtimestamp(second).astimezone().isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A read's published bytes: the app's plain answer, and its gzipped one when the app
+    compresses it (nginx's gzip_static sends that one to whoever accepts gzip)."""
+
+    plain: bytes
+    gzipped: bytes | None
+
+
+@dataclass(frozen=True)
+class Published:
+    """What one turn did: the second's directory it wrote, or None and why not."""
+
+    second: int
+    directory: Path | None
+    files: tuple[str, ...] = ()
+    skipped: str = ""
+
+
+def publishable(response: TestResponse) -> bool:
+    """An answer a shared cache may give anyone, with the lifetime published.conf states."""
+    return (
+        response.status_code == 200
+        and response.headers.get("Cache-Control") == CACHE_CONTROL
+        and "Set-Cookie" not in response.headers
+        and response.mimetype == "application/json"
+    )
+
+
+class Publisher:
+    """Writes the published reads' answers under ``root``, one directory per second."""
+
+    def __init__(self, app: Flask, root: Path, wall: Callable[[], float] = time.time) -> None:
+        self.app = app
+        self.root = root
+        self.wall = wall  # the host's clock, as nginx reads it (the day: the app's clock)
+        self.client = app.test_client(use_cookies=False)
+
+    def answer(self, read: Read) -> Answer | None:
+        """The app's answers to ``read`` (None: not publishable now)."""
+        plain = self.client.get(read.path)
+        if not publishable(plain):
+            return None
+        asked = self.client.get(read.path, headers={"Accept-Encoding": "gzip"})
+        if asked.headers.get("Content-Encoding") != "gzip":
+            return Answer(plain.get_data(), None)  # too short to gain: nginx sends it plain
+        if not publishable(asked) or gzip.decompress(asked.get_data()) != plain.get_data():
+            return None  # changed between the two asks: the next turn publishes it
+        return Answer(plain.get_data(), asked.get_data())
+
+    def publish(self) -> Published:
+        """The next second's directory, written whole; the seconds before the current one
+        removed."""
+        started = self.wall()
+        second = math.floor(started) + 1
+        with self.app.app_context():
+            left = caching.until_change()
+            today = clock.today(settings_of(self.app))
+        # read until the second's end, then kept by browsers up to BROWSER_HOLD_S
+        if left < second + 1 - started + BROWSER_HOLD_S:
+            self.prune(second)
+            return Published(second, None, skipped="a day's change is near")
+        if (self.root / second_name(second)).exists():
+            return Published(second, None, skipped="published already")
+        answers = {read.name: self.answer(read) for read in published_reads(today)}
+        if self.wall() >= second:
+            return Published(second, None, skipped="too late for its second")
+        found = {name: answer for name, answer in answers.items() if answer is not None}
+        directory = self.write(second, found)
+        self.prune(second)
+        if directory is None:
+            return Published(second, None, skipped="published already")
+        return Published(second, directory, tuple(sorted(found)))
+
+    def write(self, second: int, answers: dict[str, Answer]) -> Path | None:
+        """``answers`` into the second's directory, renamed into place once whole; None when
+        another publisher wrote it meanwhile."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        final = self.root / second_name(second)
+        hidden = self.root / f".{final.name}.{os.getpid()}"
+        shutil.rmtree(hidden, ignore_errors=True)
+        hidden.mkdir()
+        hidden.chmod(MODE_DIR)
+        for name, answer in answers.items():
+            self._file(hidden / f"{name}.json", answer.plain)
+            if answer.gzipped is not None:
+                self._file(hidden / f"{name}.json.gz", answer.gzipped)
+        try:
+            hidden.rename(final)
+        except OSError:  # there already
+            shutil.rmtree(hidden, ignore_errors=True)
+            return None
+        return final
+
+    @staticmethod
+    def _file(path: Path, data: bytes) -> None:
+        path.write_bytes(data)
+        path.chmod(MODE_FILE)
+
+    def prune(self, second: int) -> None:
+        """Everything under the root but the current second's and ``second``'s directories
+        (and this process's unfinished one): nginx reads no other."""
+        if not self.root.exists():
+            return
+        keep = {second_name(second - 1), second_name(second)}
+        mine = f".{os.getpid()}"
+        for entry in self.root.iterdir():
+            if entry.name not in keep and not entry.name.endswith(mine):
+                shutil.rmtree(entry, ignore_errors=True)
+
+    def run(self, stop: threading.Event) -> None:
+        """Publishes every second, :data:`AT` into it, until ``stop``; a failed turn (Redis
+        away) is logged and the next one tried: nginx asks the app meanwhile."""
+        while not stop.is_set():
+            try:
+                done = self.publish()
+                if done.skipped and done.skipped != "published already":
+                    log.info("second %s not published: %s", done.second, done.skipped)
+            except Exception:
+                log.exception("publishing failed")
+            now = self.wall()
+            into = now % 1
+            stop.wait(AT - into if into < AT else 1 + AT - into)
+
+
+def main() -> None:
+    """Publishes into PIKDAME_PUBLISH_DIR every second until SIGTERM or SIGINT."""
+    from service.app import create_app  # the app this process asks, as gunicorn's would
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    app = create_app()
+    publisher = Publisher(app, settings_of(app).publish_dir)
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    publisher.run(stop)
+
+
+if __name__ == "__main__":
+    main()

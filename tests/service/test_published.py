@@ -1,0 +1,218 @@
+"""Published reads through Debian's nginx with the shipped site (deploy/nginx/published.conf):
+the publisher writes the app's answers as files for a second, nginx serves them as static files
+in that second only, and passes every other read to the app and its micro-cache.
+
+The app runs in this process on the tests' clock (the day), served to nginx by werkzeug; the
+publisher asks that same app. nginx names its seconds on the host's clock, so a test that needs
+a file in the current second publishes it for the current second (a wall clock a second behind)
+and reads it at once, again if the second turned in between: a condition, not a time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import re
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from service.web import security
+from service.web.publishing import (
+    BROWSER_HOLD_S,
+    CACHE_CONTROL,
+    Publisher,
+    Read,
+    published_reads,
+    second_name,
+)
+from tests.support.front import NGINX_DIR, Front, nginx_binary, start_front
+from tests.support.http import Answer, fetch
+from tests.support.servers import RedisServer, free_port, start_redis
+from tests.support.service_app import Clock, make_app
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(nginx_binary() is None, reason="nginx is not installed"),
+]
+GZIP = {"Accept-Encoding": "gzip, deflate, br, zstd"}
+
+
+@dataclass
+class Site:
+    front: Front
+    app: Flask
+    clock: Clock
+    direct: str  # the app without nginx
+
+    def publisher(self, behind: float = 1.0) -> Publisher:
+        """A publisher whose wall clock is ``behind`` seconds late: 1 writes the current
+        second's directory, 2 the last second's."""
+        return Publisher(self.app, self.front.published, wall=lambda: time.time() - behind)
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[Site]:
+    server: RedisServer = start_redis()
+    clock = Clock()
+    app = make_app(server.url, clock, PIKDAME_PROXIES="127.0.0.1")
+    web = make_server("127.0.0.1", free_port(), app, threaded=True)
+    thread = threading.Thread(target=web.serve_forever, daemon=True)
+    thread.start()
+    front = start_front(f"127.0.0.1:{web.server_port}")
+    yield Site(front, app, clock, f"http://127.0.0.1:{web.server_port}")
+    front.stop()
+    web.shutdown()
+    server.close()
+
+
+def published_read(site: Site, path: str, headers: dict[str, str] | None = None) -> Answer:
+    """``path`` through nginx right after publishing the current second (twice at most: the
+    second may turn between the two)."""
+    for _ in range(3):
+        site.publisher(behind=1.0).publish()
+        answer = fetch(site.front.base, path, headers=headers)
+        if answer.headers.get("X-Cache-Status") == "PUBLISHED":
+            return answer
+    return answer
+
+
+def test_every_published_read_is_the_apps_answer_served_by_nginx_as_a_file(site: Site) -> None:
+    """Each read the pages send (service.web.publishing) is found under the name nginx's map
+    gives it: the app's very bytes, plain and gzipped, with the app's Cache-Control and the
+    front's own headers once each."""
+    reads = published_reads(site.clock.today)
+    board = f"/api/leaderboard/{site.clock.today}?offset=0&limit=20"
+    assert {r.path for r in reads} >= {"/api/daily", board}
+    for read in reads:
+        app = fetch(site.direct, read.path)
+        assert app.status == 200, (read, app.body)
+        plain = published_read(site, read.path)
+        assert plain.headers.get("X-Cache-Status") == "PUBLISHED", read
+        assert plain.status == 200 and plain.body == app.body, read
+        assert plain.headers["Content-Type"] == "application/json"
+        assert plain.headers.get_all("Cache-Control") == [CACHE_CONTROL]
+        for header, value in security.HEADERS.items():
+            assert plain.headers.get_all(header) == [value], (read, header)
+        ids = plain.headers.get_all("X-Request-ID") or []
+        assert len(ids) == 1 and re.fullmatch(r"[0-9a-f]{32}", ids[0])
+        packed = published_read(site, read.path, GZIP)
+        assert packed.headers.get("X-Cache-Status") == "PUBLISHED", read
+        if len(app.body) >= 256:  # the app compresses what gains (service.web.compression)
+            assert packed.headers["Content-Encoding"] == "gzip"
+            assert gzip.decompress(packed.body) == app.body
+        else:
+            assert packed.body == app.body
+
+
+def test_the_published_cache_control_is_the_apps_and_nginxs(site: Site) -> None:
+    """published.conf sends the publisher's CACHE_CONTROL with every file, and the app says
+    the same of these reads away from a day's change (else nothing is published)."""
+    conf = (NGINX_DIR / "published.conf").read_text()
+    assert f'add_header Cache-Control "{CACHE_CONTROL}" always;' in conf
+    for read in published_reads(site.clock.today):
+        assert fetch(site.direct, read.path).headers["Cache-Control"] == CACHE_CONTROL
+
+
+def test_a_read_with_credentials_or_asked_otherwise_goes_to_the_app(site: Site) -> None:
+    """Only an anonymous GET or HEAD of the exact request the pages send is answered from a
+    file: a player's own read (cookie, bearer token), another order of the arguments, another
+    page, another method, or a game argument that names a path, all reach the app."""
+    today = site.clock.today
+    board = f"/api/leaderboard/{today}?offset=0&limit=20"
+    assert published_read(site, board).headers.get("X-Cache-Status") == "PUBLISHED"
+    head = fetch(site.front.base, board, "HEAD")
+    assert head.headers.get("X-Cache-Status") == "PUBLISHED" or head.headers.get(
+        "X-Cache-Status"
+    ) in ("HIT", "MISS", "EXPIRED")  # the second may have turned
+    others = [
+        ("/api/daily", {"Cookie": "session=x"}),
+        ("/api/daily", {"Authorization": "Bearer x"}),
+        (f"/api/leaderboard/{today}?limit=20&offset=0", {}),
+        (f"/api/leaderboard/{today}?offset=20&limit=20", {}),
+        (f"/api/leaderboard/{today}?offset=0&limit=20&game=../../{today}", {}),
+        ("/api/daily?game=..%2f..%2fdaily-", {}),
+        ("/api/leaderboard/all-time?offset=0&limit=20", {}),
+    ]
+    for path, headers in others:
+        site.publisher(behind=1.0).publish()
+        answer = fetch(site.front.base, path, headers=headers)
+        assert answer.headers.get("X-Cache-Status") != "PUBLISHED", path
+        assert answer.status < 500, (path, answer.status)
+    posted = fetch(site.front.base, "/api/daily", "POST", {})
+    assert posted.headers.get("X-Cache-Status") != "PUBLISHED"
+    assert posted.status == 405 and posted.json()["error"]["code"], posted.body  # the app's
+
+
+def test_a_second_past_is_never_served(site: Site) -> None:
+    """A publisher that stopped leaves nothing nginx would serve: the directory of a second
+    that is over stays on disk until the next turn prunes it, and is not read."""
+    done = site.publisher(behind=1.0).publish()  # the current second's
+    while int(time.time()) <= done.second:  # until it is over
+        time.sleep(0.02)
+    assert (site.front.published / second_name(done.second)).is_dir()
+    answer = fetch(site.front.base, "/api/daily")
+    assert answer.status == 200
+    assert answer.headers.get("X-Cache-Status") != "PUBLISHED"
+
+
+def test_the_publisher_keeps_the_current_and_the_next_second_only(site: Site) -> None:
+    """A turn writes the next second's directory whole (readable by nginx's workers) and
+    removes every directory but the current second's and its own."""
+    for entry in site.front.published.iterdir():
+        shutil.rmtree(entry)
+    stale = site.front.published / second_name(int(time.time()) - 30)
+    stale.mkdir()
+    for _ in range(3):  # a turn that starts at a second's very end is too late for the next
+        done = site.publisher(behind=0.0).publish()
+        if done.directory is not None:
+            break
+    assert done.directory is not None, done
+    assert {p.name for p in site.front.published.iterdir()} <= {
+        second_name(done.second - 1),
+        second_name(done.second),
+    }
+    files = {p.name for p in done.directory.iterdir()}
+    assert {f"{r.name}.json" for r in published_reads(site.clock.today)} <= files
+    assert done.directory.stat().st_mode & 0o777 == 0o755
+    assert all(p.stat().st_mode & 0o777 == 0o644 for p in done.directory.iterdir())
+
+
+def test_nothing_is_published_where_a_browser_would_keep_it_past_a_days_end(site: Site) -> None:
+    """Near midnight (today's challenge becomes the next day's) nothing is published: nginx
+    serves a second's file until the second ends and a browser keeps it BROWSER_HOLD_S more,
+    and none of that may reach past the change. The app's micro-cache answers meanwhile, with
+    lifetimes cut to the change (service.web.caching)."""
+    before = site.clock.moment
+    try:
+        midnight = dt.datetime.combine(
+            dt.date.fromisoformat(site.clock.today) + dt.timedelta(days=1), dt.time(), dt.UTC
+        )
+        site.clock.moment = midnight - dt.timedelta(seconds=BROWSER_HOLD_S + 1)
+        done = site.publisher(behind=0.0).publish()
+        assert done.directory is None and done.skipped == "a day's change is near"
+        site.clock.moment = midnight - dt.timedelta(seconds=BROWSER_HOLD_S + 2.5)
+        done = site.publisher(behind=0.0).publish()  # at most 2 s from now to the second's end
+        assert done.directory is not None or done.skipped in (
+            "too late for its second",
+            "published already",
+        )
+    finally:
+        site.clock.moment = before
+
+
+def test_a_read_is_published_under_the_name_nginx_gives_it() -> None:
+    """The names deploy/nginx/http.conf's map makes of the pages' requests (the end-to-end
+    test above reads each through nginx)."""
+    reads = {r.path: r.name for r in published_reads("2030-01-01")}
+    assert reads["/api/daily"] == "daily-"
+    assert reads["/api/leaderboard/2030-01-01?offset=0&limit=20"] == "board-2030-01-01-"
+    assert reads["/api/daily?game=gin"] == "daily-gin"
+    assert reads["/api/leaderboard/2030-01-01?offset=0&limit=20&game=gin"] == "board-2030-01-01-gin"
+    assert all(isinstance(r, Read) for r in published_reads("2030-01-01"))

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -35,6 +37,7 @@ from flask import Flask
 from bench.bench_front import BROWSER, STATIC_BODY, start_backend
 from bench.bench_http import DAY
 from bench.loadkit import ROOT, command_line, start_gunicorn, write_result
+from service.web.publishing import BOARD_PAGE
 from tests.support.front import NGINX_DIR, answering, config, mend_earlier_site, nginx_binary
 from tests.support.servers import end, free_port
 
@@ -60,6 +63,7 @@ class Target:
     path: str
     headers: dict[str, str] = field(default_factory=dict)
     hit: bool = True  # a micro-cache read: every counted answer must be a HIT
+    published: bool = False  # a published read: every answer PUBLISHED (where the site has them)
     reference: Target | None = None  # the static file asked alike (None: this is one)
     instructions: int = 0
     body: int = 0
@@ -153,23 +157,45 @@ def site_at(rev: str, directory: Path) -> Path:
 
 def targets() -> list[Target]:
     board = f"/api/leaderboard/{DAY}?limit=50"
+    page = f"/api/leaderboard/{DAY}?offset=0&limit={BOARD_PAGE}"
     plain = Target("a small static file", "/bench-static.json", hit=False)
     browser = Target("a small static file, gzip asked", "/bench-static.json", BROWSER, hit=False)
     return [
         plain,
         browser,
-        Target("GET /api/daily", "/api/daily", reference=plain),
-        Target("GET /api/daily, gzip asked", "/api/daily", BROWSER, reference=browser),
-        Target("top 50", board, reference=plain),
-        Target("top 50, gzip asked", board, BROWSER, reference=browser),
+        Target("GET /api/daily (published)", "/api/daily", reference=plain, published=True),
+        Target(
+            "GET /api/daily, gzip asked (published)",
+            "/api/daily",
+            BROWSER,
+            reference=browser,
+            published=True,
+        ),
+        Target("today's board, first page (published)", page, reference=plain, published=True),
+        Target(
+            "today's board, first page, gzip asked (published)",
+            page,
+            BROWSER,
+            reference=browser,
+            published=True,
+        ),
+        Target("top 50 (micro-cache)", board, reference=plain),
+        Target("top 50, gzip asked (micro-cache)", board, BROWSER, reference=browser),
     ]
 
 
 def measure(
-    upstream: str, site: Path, requests: int, annotate: Path | None, label: str
+    upstream: str,
+    site: Path,
+    requests: int,
+    annotate: Path | None,
+    label: str,
+    env: dict[str, str],
 ) -> list[Target]:
-    """Every target through one nginx under callgrind with ``site``'s files."""
+    """Every target through one nginx under callgrind with ``site``'s files (and the publisher
+    as deployed, where the site has published reads)."""
     directory = Path(tempfile.mkdtemp(prefix="pikdame-callgrind-"))
+    publishing = (site / "published.conf").exists()
     static = directory / "static.json"
     static.write_bytes(STATIC_BODY)
     port = free_port()
@@ -178,14 +204,26 @@ def measure(
     conf.write_text("master_process off;\n" + config(directory, port, upstream, extra, site=site))
     chosen = targets()
     nginx = Callgrind(conf, directory)
+    publisher = None
+    if publishing:  # the publisher's own app: the real one-second lifetimes
+        publisher = subprocess.Popen(
+            [sys.executable, "-m", "service.web.publishing"],
+            env={**os.environ, **env, "PIKDAME_PUBLISH_DIR": str(directory / "published")},
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
     try:
         if not answering(f"http://127.0.0.1:{port}", nginx.process, 120, 0.2, each=30):
             raise RuntimeError("nginx under callgrind did not start")
         for t in chosen:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            expected = (
+                "200 PUBLISHED" if t.published and publishing else "200 HIT" if t.hit else "200 -"
+            )
             for _ in range(50):  # fill the cache, then read until fresh from it
                 status, cache, t.body = read(connection, t)
-                if status == 200 and (cache == "HIT" or not t.hit):
+                if f"{status} {cache or '-'}" == expected:
                     break
                 time.sleep(0.2)
             for _ in range(3):  # the open file cache and the connection's buffers settle
@@ -201,7 +239,6 @@ def measure(
             dump = nginx.dump(name)
             connection.close()
             t.instructions = total_instructions(dump)
-            expected = "200 HIT" if t.hit else "200 -"
             if seen != {expected: requests}:
                 raise RuntimeError(f"{t.name}: answers {seen}, not all {expected}")
             print(f"  {label}: {t.name}: {t.instructions / requests:,.0f}", flush=True)
@@ -216,6 +253,9 @@ def measure(
                 )
                 (annotate / f"{name}.txt").write_text(listing.stdout)
     finally:
+        if publisher is not None:
+            publisher.terminate()
+            publisher.wait(timeout=30)
         nginx.stop()
         shutil.rmtree(directory, ignore_errors=True)
     return chosen
@@ -240,11 +280,11 @@ def main(argv: list[str] | None = None) -> int:
     upstream = web.base.removeprefix("http://")
     scratch = Path(tempfile.mkdtemp(prefix="pikdame-callgrind-sites-"))
     try:
-        now = measure(upstream, args.site, args.requests, args.annotate, "now")
+        now = measure(upstream, args.site, args.requests, args.annotate, "now", env)
         before = None
         if args.before_rev:
             old = site_at(args.before_rev, scratch)
-            before = measure(upstream, old, args.requests, args.annotate, "before")
+            before = measure(upstream, old, args.requests, args.annotate, "before", env)
     finally:
         web.stop()
         server.stop()

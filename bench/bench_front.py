@@ -10,7 +10,11 @@ with and without the client's ETag (If-None-Match: 304, the game not parsed); an
 reads straight from gunicorn as they were served before the front cached them. With
 ``--before-rev`` the public reads also go through that commit's nginx site and app, and its
 bare endpoint and 304 run under its gunicorn.conf.py, started beside the current ones.
-Targets interleave over the rounds; the figures are medians. Writes bench/results/front.md.
+Targets interleave over the rounds; the figures are medians, a public read's ratio the median of
+its runs' ratios to a run of its reference just before it. The published reads (today's
+challenge and board, service/web/publishing.py) are read with the publisher running as
+deployed, beside a second nginx with the same site and no publisher (the micro-cache's figures
+for the same reads). Writes bench/results/front.md.
 ``--only moves`` measures moves at saturation instead: ``--players`` players with no think time
 through the deployed front, straight to gunicorn, and through fronts to gunicorns with other
 workers × threads (``--web-variant 2x2``), in the same run. With ``--only private`` a
@@ -77,6 +81,7 @@ class Target:
     headers: dict[str, str] = field(default_factory=dict)
     front: int = 0  # the nginx whose CPU it costs (0: the current front)
     published: bool = False  # answered from the publisher's file (checked before each run)
+    ratios: list[float] = field(default_factory=list)  # of each run to its reference's run before
     runs: list[WrkResult] = field(default_factory=list)
     cpu_nginx: list[float] = field(default_factory=list)
     cpu_web: list[float] = field(default_factory=list)
@@ -355,6 +360,42 @@ def main(argv: list[str] | None = None) -> int:
         "private": private,
         "moves": [],
     }[args.only]
+    # Each public read runs right after its reference (the static file asked alike), its figure
+    # the median of those pairs' ratios; the private reads run once a round against theirs.
+    pairs = {
+        id(t): reference
+        for reference, chosen in ((public[0], [*public, *uncached]), (browser[0], browser))
+        for t in chosen[1:]
+    }
+    if args.only in (None, "public"):
+        targets = [t for t in targets if t is not public[0] and t is not browser[0]]
+
+    def run(t: Target) -> WrkResult:
+        # One read first: a URL missing from the cache holds concurrent readers in
+        # proxy_cache_lock, which nginx polls every 500 ms; an expired entry is served
+        # stale while one background request renews it. The runs measure the steady
+        # state, not the one lock wait of a URL's first second.
+        warm_up(t)
+        if t.published:
+            assert_published(t)
+        nginx_pid = t.front or front.process.pid
+        n0 = cpu_seconds(nginx_pid, tree=True)
+        w0 = sum(cpu_seconds(p.pid, tree=True) for p in webs)
+        result = wrk(
+            t.url,
+            threads=args.threads,
+            connections=args.connections,
+            seconds=args.seconds,
+            headers=t.headers,
+        )
+        n = max(1, result.requests)
+        t.runs.append(result)
+        t.cpu_nginx.append((cpu_seconds(nginx_pid, tree=True) - n0) / n * 1e6)
+        web_cpu = sum(cpu_seconds(p.pid, tree=True) for p in webs) - w0
+        t.cpu_web.append(web_cpu / n * 1e6)
+        print(f"  {t.name}: {result.row()} (load {load_average()})", flush=True)
+        return result
+
     moves_dir = Path(tempfile.mkdtemp(prefix="pikdame-bench-moves-"))
     publisher_started = time.monotonic()
     try:
@@ -373,29 +414,15 @@ def main(argv: list[str] | None = None) -> int:
                         )
                     )
             for t in targets:
-                # One read first: a URL missing from the cache holds concurrent readers in
-                # proxy_cache_lock, which nginx polls every 500 ms; an expired entry is served
-                # stale while one background request renews it. The runs measure the steady
-                # state, not the one lock wait of a URL's first second.
-                warm_up(t)
-                if t.published:
-                    assert_published(t)
-                nginx_pid = t.front or front.process.pid
-                n0 = cpu_seconds(nginx_pid, tree=True)
-                w0 = sum(cpu_seconds(p.pid, tree=True) for p in webs)
-                result = wrk(
-                    t.url,
-                    threads=args.threads,
-                    connections=args.connections,
-                    seconds=args.seconds,
-                    headers=t.headers,
-                )
-                n = max(1, result.requests)
-                t.runs.append(result)
-                t.cpu_nginx.append((cpu_seconds(nginx_pid, tree=True) - n0) / n * 1e6)
-                web_cpu = sum(cpu_seconds(p.pid, tree=True) for p in webs) - w0
-                t.cpu_web.append(web_cpu / n * 1e6)
-                print(f"  {t.name}: {result.row()} (load {load_average()})", flush=True)
+                # A public read runs right after its reference, the static file asked alike:
+                # the ratio of the two is the figure, not of runs a minute apart on a box
+                # whose speed drifts (other tenants, the clock).
+                paired = pairs.get(id(t))
+                if paired is not None:
+                    before = run(paired)
+                    t.ratios.append(run(t).rate / before.rate)
+                else:
+                    run(t)
     finally:
         for process in (old_front, old_web, old_bare):
             if process is not None:
@@ -420,7 +447,9 @@ def main(argv: list[str] | None = None) -> int:
     def rows(reference: Target, chosen: list[Target]) -> list[str]:
         out = []
         for t in chosen:
-            ratios = [r.rate / b.rate for r, b in zip(t.runs, reference.runs, strict=True)]
+            ratios = t.ratios or [
+                r.rate / b.rate for r, b in zip(t.runs, reference.runs, strict=True)
+            ]
             out.append(
                 f"| {t.name} | {t.median('rate'):,.0f} | {statistics.median(ratios):.0%} | "
                 f"{t.median('p50'):.2f} | {t.median('p99'):.2f} | "

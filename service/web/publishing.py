@@ -12,8 +12,9 @@ passes it on to the app and its micro-cache when there is none (deploy/nginx/pub
 The reads are today's challenge and the first page of today's board, for every daily game, each
 as the site's pages ask it (templates/static/js/lib/api.js, rankings.js: the same path, the same
 arguments in the same order), since nginx matches the request exactly. A read's file is what
-deploy/nginx/http.conf's ``$pikdame_published`` map makes of the request: ``daily-<game>`` and
-``board-<date>-<game>``, the game left empty for the unmarked daily (API v1's own).
+deploy/nginx/proxy.conf's locations and http.conf's ``$pikdame_published_*`` maps make of the
+request: ``daily-<game>`` and ``board-<date>-<game>``, the game left empty for the unmarked
+daily (API v1's own).
 
 Each second's files live in ``<root>/<second>/`` (``<second>`` as nginx's ``$time_iso8601``
 spells it: local time, its zone's offset with a colon), written whole under a hidden name and

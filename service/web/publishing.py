@@ -51,7 +51,7 @@ from werkzeug.test import TestResponse
 
 from service.common import clock
 from service.games import DAILY_GAMES, MARKED_DAILY_GAMES
-from service.web import caching
+from service.web import caching, logs
 from service.web.redisconn import settings_of
 
 log = logging.getLogger(__name__)
@@ -223,6 +223,8 @@ def main() -> None:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     app = create_app()
+    # its own asks are not requests to log: eight a second, all day (failures still are)
+    logging.getLogger(logs.LOGGER).setLevel(logging.WARNING)
     publisher = Publisher(app, settings_of(app).publish_dir)
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):

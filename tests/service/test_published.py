@@ -14,6 +14,9 @@ import datetime as dt
 import gzip
 import re
 import shutil
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -34,8 +37,9 @@ from service.web.publishing import (
 )
 from tests.support.front import NGINX_DIR, Front, nginx_binary, start_front
 from tests.support.http import Answer, fetch
+from tests.support.processes import service_env
 from tests.support.servers import RedisServer, free_port, start_redis
-from tests.support.service_app import Clock, make_app
+from tests.support.service_app import SECRET, Clock, make_app
 
 pytestmark = [
     pytest.mark.integration,
@@ -50,6 +54,7 @@ class Site:
     app: Flask
     clock: Clock
     direct: str  # the app without nginx
+    redis_url: str
 
     def publisher(self, behind: float = 1.0) -> Publisher:
         """A publisher whose wall clock is ``behind`` seconds late: 1 writes the current
@@ -66,7 +71,7 @@ def site() -> Iterator[Site]:
     thread = threading.Thread(target=web.serve_forever, daemon=True)
     thread.start()
     front = start_front(f"127.0.0.1:{web.server_port}")
-    yield Site(front, app, clock, f"http://127.0.0.1:{web.server_port}")
+    yield Site(front, app, clock, f"http://127.0.0.1:{web.server_port}", server.url)
     front.stop()
     web.shutdown()
     server.close()
@@ -216,3 +221,35 @@ def test_a_read_is_published_under_the_name_nginx_gives_it() -> None:
     assert reads["/api/daily?game=gin"] == "daily-gin"
     assert reads["/api/leaderboard/2030-01-01?offset=0&limit=20&game=gin"] == "board-2030-01-01-gin"
     assert all(isinstance(r, Read) for r in published_reads("2030-01-01"))
+
+
+def test_the_deployed_publisher_publishes_every_second_and_stops_on_sigterm(site: Site) -> None:
+    """``python -m service.web.publishing`` as the unit runs it (its own app on the real clock,
+    PIKDAME_PUBLISH_DIR): its reads are answered from files within a few seconds, and SIGTERM
+    ends it cleanly. (Near a real midnight it publishes nothing for a few seconds: the loop
+    waits up to 15 s, as long as three such spells.)"""
+    for entry in site.front.published.iterdir():  # the other tests' seconds
+        shutil.rmtree(entry)
+    begun = int(time.time())
+    while int(time.time()) == begun:  # and this one, which nginx may hold open, over
+        time.sleep(0.02)
+    env = service_env(
+        site.redis_url, SECRET.decode(), PIKDAME_PUBLISH_DIR=str(site.front.published)
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.web.publishing"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        seen = ""
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and seen != "PUBLISHED":
+            time.sleep(0.2)
+            seen = fetch(site.front.base, "/api/daily").headers.get("X-Cache-Status", "")
+        assert seen == "PUBLISHED"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        out, _ = process.communicate(timeout=30)
+    assert process.returncode == 0, out.decode()

@@ -11,10 +11,12 @@ passes it on to the app and its micro-cache when there is none (deploy/nginx/pub
 
 The reads are today's challenge and the first page of today's board, for every daily game, each
 as the site's pages ask it (templates/static/js/lib/api.js, rankings.js: the same path, the same
-arguments in the same order), since nginx matches the request exactly. A read's file is what
-deploy/nginx/proxy.conf's locations and http.conf's ``$pikdame_published_*`` maps make of the
-request: ``daily-<game>`` and ``board-<date>-<game>``, the game left empty for the unmarked
-daily (API v1's own).
+arguments in the same order), since nginx matches the request exactly. nginx finds a read's
+file as a static file under a root made of the second, a tag its maps give the request's
+arguments (deploy/nginx/http.conf's ``$pikdame_published_*``: ``default`` for the unmarked
+daily, API v1's own, ``game-<name>`` for another) and ``gzip`` when the client accepts it
+(``$pikdame_gzip``); the file's path is the request's: ``<second>/default/api/daily``,
+``<second>/game-gin/api/leaderboard/<date>``, ``<second>/defaultgzip/api/daily``.
 
 Each second's files live in ``<root>/<second>/`` (``<second>`` as nginx's ``$time_iso8601``
 spells it: local time, its zone's offset with a colon), written whole under a hidden name and
@@ -69,10 +71,20 @@ MODE_FILE: Final = 0o644
 
 @dataclass(frozen=True)
 class Read:
-    """A published read: the request the pages send, and the file nginx looks for."""
+    """A published read: the request the pages send, and where nginx looks for its files."""
 
-    name: str  # the file's name, without ".json"
+    tag: str  # "default" (the unmarked daily), else "game-<name>": as nginx's maps name it
     path: str  # the request's path and query, as sent
+
+    @property
+    def plain(self) -> str:
+        """The plain answer's file under its second's directory: the tag, then the path."""
+        return f"{self.tag}/{self.path.split('?')[0].lstrip('/')}"
+
+    @property
+    def gzipped(self) -> str:
+        """The gzipped answer's file: under the tag and "gzip" ($pikdame_gzip's value)."""
+        return f"{self.tag}gzip/{self.path.split('?')[0].lstrip('/')}"
 
 
 def published_reads(today: str) -> tuple[Read, ...]:
@@ -80,10 +92,11 @@ def published_reads(today: str) -> tuple[Read, ...]:
     reads: list[Read] = []
     for game in DAILY_GAMES:
         marked = game in MARKED_DAILY_GAMES
-        tag = game if marked else ""
-        reads.append(Read(f"daily-{tag}", f"/api/daily?game={game}" if marked else "/api/daily"))
+        tag = f"game-{game}" if marked else "default"
+        asked = f"game={game}" if marked else ""
+        reads.append(Read(tag, f"/api/daily?{asked}" if marked else "/api/daily"))
         board = f"/api/leaderboard/{today}?offset=0&limit={BOARD_PAGE}"
-        reads.append(Read(f"board-{today}-{tag}", f"{board}&game={game}" if marked else board))
+        reads.append(Read(tag, f"{board}&{asked}" if marked else board))
     return tuple(reads)
 
 
@@ -95,7 +108,7 @@ def second_name(second: int) -> str:
 @dataclass(frozen=True)
 class Answer:
     """A read's published bytes: the app's plain answer, and its gzipped one when the app
-    compresses it (nginx's gzip_static sends that one to whoever accepts gzip)."""
+    compresses it (nginx sends that one to whoever accepts gzip; else the app answers them)."""
 
     plain: bytes
     gzipped: bytes | None
@@ -107,7 +120,7 @@ class Published:
 
     second: int
     directory: Path | None
-    files: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()  # the requests it published
     skipped: str = ""
 
 
@@ -156,17 +169,17 @@ class Publisher:
             return Published(second, None, skipped="a day's change is near")
         if (self.root / second_name(second)).exists():
             return Published(second, None, skipped="published already")
-        answers = {read.name: self.answer(read) for read in published_reads(today)}
+        answers = {read: self.answer(read) for read in published_reads(today)}
         if self.wall() >= second:
             return Published(second, None, skipped="too late for its second")
-        found = {name: answer for name, answer in answers.items() if answer is not None}
+        found = {read: answer for read, answer in answers.items() if answer is not None}
         directory = self.write(second, found)
         self.prune(second)
         if directory is None:
             return Published(second, None, skipped="published already")
-        return Published(second, directory, tuple(sorted(found)))
+        return Published(second, directory, tuple(sorted(read.path for read in found)))
 
-    def write(self, second: int, answers: dict[str, Answer]) -> Path | None:
+    def write(self, second: int, answers: dict[Read, Answer]) -> Path | None:
         """``answers`` into the second's directory, renamed into place once whole; None when
         another publisher wrote it meanwhile."""
         self.root.mkdir(parents=True, exist_ok=True)
@@ -174,11 +187,12 @@ class Publisher:
         hidden = self.root / f".{final.name}.{os.getpid()}"
         shutil.rmtree(hidden, ignore_errors=True)
         hidden.mkdir()
-        hidden.chmod(MODE_DIR)
-        for name, answer in answers.items():
-            self._file(hidden / f"{name}.json", answer.plain)
+        for read, answer in answers.items():
+            self._file(hidden / read.plain, answer.plain)
             if answer.gzipped is not None:
-                self._file(hidden / f"{name}.json.gz", answer.gzipped)
+                self._file(hidden / read.gzipped, answer.gzipped)
+        for directory in [hidden, *(p for p in hidden.rglob("*") if p.is_dir())]:
+            directory.chmod(MODE_DIR)  # whatever the umask: nginx's workers read them
         try:
             hidden.rename(final)
         except OSError:  # there already
@@ -188,6 +202,7 @@ class Publisher:
 
     @staticmethod
     def _file(path: Path, data: bytes) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
         path.chmod(MODE_FILE)
 

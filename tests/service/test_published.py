@@ -108,12 +108,16 @@ def test_every_published_read_is_the_apps_answer_served_by_nginx_as_a_file(site:
         ids = plain.headers.get_all("X-Request-ID") or []
         assert len(ids) == 1 and re.fullmatch(r"[0-9a-f]{32}", ids[0])
         packed = published_read(site, read.path, GZIP)
-        assert packed.headers.get("X-Cache-Status") == "PUBLISHED", read
+        assert packed.headers.get_all("Vary") == ["Accept-Encoding"], read
         if len(app.body) >= 256:  # the app compresses what gains (service.web.compression)
+            assert packed.headers.get("X-Cache-Status") == "PUBLISHED", read
             assert packed.headers["Content-Encoding"] == "gzip"
             assert gzip.decompress(packed.body) == app.body
-        else:
+        else:  # the app sends it plain: the micro-cache answers a gzip ask, not a file
+            assert packed.headers.get("X-Cache-Status") != "PUBLISHED", read
+            assert "Content-Encoding" not in packed.headers
             assert packed.body == app.body
+        assert "Content-Encoding" not in plain.headers
 
 
 def test_the_published_cache_control_is_the_apps_and_nginxs(site: Site) -> None:
@@ -144,15 +148,24 @@ def test_a_read_with_credentials_or_asked_otherwise_goes_to_the_app(site: Site) 
         (f"/api/leaderboard/{today}?offset=0&limit=20&game=../../{today}", {}),
         ("/api/daily?game=..%2f..%2fdaily-", {}),
         ("/api/leaderboard/all-time?offset=0&limit=20", {}),
+        ("/api/leaderboard?offset=0&limit=20", {}),  # a directory of the published files
+        ("/api/leaderboard/?offset=0&limit=20", {}),
+        (f"/api/leaderboard/{today}/around/x?offset=0&limit=20", {}),
+        ("/api/daily?game=none", {}),
     ]
     for path, headers in others:
         site.publisher(behind=1.0).publish()
         answer = fetch(site.front.base, path, headers=headers)
         assert answer.headers.get("X-Cache-Status") != "PUBLISHED", path
         assert answer.status < 500, (path, answer.status)
-    posted = fetch(site.front.base, "/api/daily", "POST", {})
-    assert posted.headers.get("X-Cache-Status") != "PUBLISHED"
-    assert posted.status == 405 and posted.json()["error"]["code"], posted.body  # the app's
+        assert answer.status in (200, 401, 404, 422) and "Location" not in answer.headers, path
+        assert answer.headers.get_all("Cache-Control") == [
+            fetch(site.direct, path, headers=headers).headers["Cache-Control"]
+        ], path  # the app's own, once
+    for method in ("POST", "PUT", "DELETE"):
+        sent = fetch(site.front.base, "/api/daily", method, {})
+        assert sent.headers.get("X-Cache-Status") != "PUBLISHED"
+        assert sent.status == 405 and sent.json()["error"]["code"], sent.body  # the app's
 
 
 def test_a_second_past_is_never_served(site: Site) -> None:
@@ -183,10 +196,11 @@ def test_the_publisher_keeps_the_current_and_the_next_second_only(site: Site) ->
         second_name(done.second - 1),
         second_name(done.second),
     }
-    files = {p.name for p in done.directory.iterdir()}
-    assert {f"{r.name}.json" for r in published_reads(site.clock.today)} <= files
-    assert done.directory.stat().st_mode & 0o777 == 0o755
-    assert all(p.stat().st_mode & 0o777 == 0o644 for p in done.directory.iterdir())
+    found = list(done.directory.rglob("*"))
+    files = {str(p.relative_to(done.directory)) for p in found if p.is_file()}
+    assert {r.plain for r in published_reads(site.clock.today)} <= files
+    assert all(p.stat().st_mode & 0o777 == 0o755 for p in [done.directory, *found] if p.is_dir())
+    assert all(p.stat().st_mode & 0o777 == 0o644 for p in found if p.is_file())
 
 
 def test_nothing_is_published_where_a_browser_would_keep_it_past_a_days_end(site: Site) -> None:
@@ -212,15 +226,18 @@ def test_nothing_is_published_where_a_browser_would_keep_it_past_a_days_end(site
         site.clock.moment = before
 
 
-def test_a_read_is_published_under_the_name_nginx_gives_it() -> None:
-    """The names deploy/nginx/http.conf's map makes of the pages' requests (the end-to-end
+def test_a_read_is_published_where_nginx_looks_for_it() -> None:
+    """The files deploy/nginx's roots and maps name for the pages' requests (the end-to-end
     test above reads each through nginx)."""
-    reads = {r.path: r.name for r in published_reads("2030-01-01")}
-    assert reads["/api/daily"] == "daily-"
-    assert reads["/api/leaderboard/2030-01-01?offset=0&limit=20"] == "board-2030-01-01-"
-    assert reads["/api/daily?game=gin"] == "daily-gin"
-    assert reads["/api/leaderboard/2030-01-01?offset=0&limit=20&game=gin"] == "board-2030-01-01-gin"
-    assert all(isinstance(r, Read) for r in published_reads("2030-01-01"))
+    reads = {r.path: r for r in published_reads("2030-01-01")}
+    assert reads["/api/daily"].plain == "default/api/daily"
+    assert reads["/api/daily"].gzipped == "defaultgzip/api/daily"
+    board = reads["/api/leaderboard/2030-01-01?offset=0&limit=20"]
+    assert board.plain == "default/api/leaderboard/2030-01-01"
+    assert reads["/api/daily?game=gin"].plain == "game-gin/api/daily"
+    gin = reads["/api/leaderboard/2030-01-01?offset=0&limit=20&game=gin"]
+    assert gin.gzipped == "game-gingzip/api/leaderboard/2030-01-01"
+    assert all(isinstance(r, Read) for r in reads.values())
 
 
 def test_the_deployed_publisher_publishes_every_second_and_stops_on_sigterm(site: Site) -> None:

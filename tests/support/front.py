@@ -27,7 +27,7 @@ from tests.support.servers import end, free_port
 
 NGINX_DIR = Path(__file__).resolve().parents[2] / "deploy" / "nginx"
 SHIPPED_CACHE = "/var/cache/nginx/pikdame"
-SHIPPED_PUBLISHED = "/run/pikdame/published"  # published.conf's root: PIKDAME_PUBLISH_DIR
+SHIPPED_PUBLISHED = "/run/pikdame/published"  # the published reads' roots: PIKDAME_PUBLISH_DIR
 INSTALLED = "/etc/nginx/pikdame/"  # where the site's files include each other from
 SITE_FILES = ("http.conf", "proxy.conf", "headers.conf", "published.conf")  # into INSTALLED
 MIME_TYPES = Path("/etc/nginx/mime.types")

@@ -1,17 +1,20 @@
-"""What a micro-cache hit costs nginx beyond a static file, in instructions.
+"""What a published read and a micro-cache hit cost nginx beyond a static file, in instructions.
 
     .venv/bin/python -m bench.callgrind_front [--requests 2000] [--annotate DIR] [--site DIR]
 
 bench_front's setup (redis, gunicorn with the app, nginx with deploy/nginx's site as shipped,
 a small static file beside it) with the one nginx process (``master_process off``) run under
-valgrind's callgrind. Each target is read first until it is a cache hit, then callgrind's
+valgrind's callgrind, and the publisher as deployed where the site has published reads
+(its own app, on the real one-second lifetimes). Each target is read first until it is answered
+from its published file or is a cache hit, then callgrind's
 counters are zeroed, ``--requests`` keep-alive requests are read on one connection, and the
 counters are dumped: instructions per request, deterministic and unaffected by the machine's
 load, unlike wrk's req/s (the brief forbids load runs on the 2-core machine anyway).
 
 The app is served with its one-second lifetimes raised to nine seconds (same header length):
 under callgrind nginx is some 50x slower, and an entry expiring mid-run would be counted as a
-stale answer and a background update instead of hits. Every counted answer must be a HIT.
+stale answer and a background update instead of hits. Every counted answer must be what the
+target measures (PUBLISHED, or a HIT).
 With ``--annotate DIR`` the dumps stay in DIR with a callgrind_annotate listing per target
 (compare two with ``callgrind_annotate --inclusive=yes --tree=calling``); ``--site`` reads a
 variant of deploy/nginx (a candidate change) instead. Writes bench/results/callgrind_front.md.
@@ -306,14 +309,17 @@ def main(argv: list[str] | None = None) -> int:
         ]
     site = "deploy/nginx as shipped" if args.site == NGINX_DIR else str(args.site)
     lines = [
-        "## A micro-cache hit in nginx's instructions (bench/callgrind_front.py)",
+        "## A published read and a micro-cache hit in nginx's instructions "
+        "(bench/callgrind_front.py)",
         "",
         f"`{command_line('bench.callgrind_front', argv)}` — nginx ({site}, one process, "
         f"tests/support/front.py's nginx.conf) under valgrind's callgrind, {args.requests:,} "
         "keep-alive requests per target on one connection as wrk sends them, every "
-        "micro-cache read a HIT. Instructions in nginx's process only, the kernel's share "
-        "(the same syscalls but one: a hit preads its header, then its body) uncounted: "
-        "deterministic, unlike req/s, but not the whole cost.",
+        "published read answered from its file (the publisher running as deployed; a site "
+        "without published reads answers them from the micro-cache), every micro-cache read a "
+        "HIT. Instructions in nginx's process only, the kernel's share (a published read "
+        "makes the static file's syscalls; a hit one more: it preads its header, then its body) "
+        "uncounted: deterministic, unlike req/s, but not the whole cost.",
         "",
         head,
         rule,

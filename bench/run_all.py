@@ -86,6 +86,19 @@ BENCHES = {
     "memory": ["bench.bench_memory"],
     # reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
     "front": ["bench.bench_front", "--before-rev", "b9a4bd7"],
+    # the public reads as deployed (the published ones with the publisher running), each run
+    # right after the static file it is set against
+    "front_public": [
+        "bench.bench_front",
+        "--only",
+        "public",
+        "--rounds",
+        "10",
+        "--seconds",
+        "2",
+        "--out",
+        "bench/results/front_public.md",
+    ],
     # moves at saturation (no think time) through the deployed front (a process per core, two
     # threads each) and straight to gunicorn, beside fronts to gunicorns of other shapes (the
     # 4 x 4 shipped before, 2 x 4), same run
@@ -115,8 +128,9 @@ BENCHES = {
         "--out",
         "bench/results/front_shapes.md",
     ],
-    # what a micro-cache hit costs nginx beyond a static file, in instructions
-    "callgrind_front": ["bench.callgrind_front"],
+    # what a published read and a micro-cache hit cost nginx beyond a static file, in
+    # instructions, beside the site before the reads were published
+    "callgrind_front": ["bench.callgrind_front", "--before-rev", "03b6469"],
     # the place in the field and league boards on a 1,000,000-entry board
     "field": ["bench.bench_field"],
     # live tables under load (1,000 open streams, 200 tables a move a second, 100 turn timers)

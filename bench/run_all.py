@@ -87,11 +87,14 @@ BENCHES = {
     # reads behind nginx (deploy/nginx as shipped) and the attempt's ETag
     "front": ["bench.bench_front", "--before-rev", "b9a4bd7"],
     # the public reads as deployed (the published ones with the publisher running), each run
-    # right after the static file it is set against
+    # right after the static file it is set against, beside the site and app before they were
+    # published (03b6469)
     "front_public": [
         "bench.bench_front",
         "--only",
         "public",
+        "--before-rev",
+        "03b6469",
         "--rounds",
         "10",
         "--seconds",

@@ -45,6 +45,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
@@ -114,6 +115,14 @@ class Answer:
     gzipped: bytes | None
 
 
+class Skip(StrEnum):
+    """Why a turn wrote no directory for its second."""
+
+    CHANGE_NEAR = "a day's change is near"
+    DONE = "published already"
+    LATE = "too late for its second"
+
+
 @dataclass(frozen=True)
 class Published:
     """What one turn did: the second's directory it wrote, or None and why not."""
@@ -121,7 +130,7 @@ class Published:
     second: int
     directory: Path | None
     reads: tuple[str, ...] = ()  # the requests it published
-    skipped: str = ""
+    skipped: Skip | None = None
 
 
 def publishable(response: TestResponse) -> bool:
@@ -150,7 +159,7 @@ class Publisher:
             return None
         asked = self.client.get(read.path, headers={"Accept-Encoding": "gzip"})
         if asked.headers.get("Content-Encoding") != "gzip":
-            return Answer(plain.get_data(), None)  # too short to gain: nginx sends it plain
+            return Answer(plain.get_data(), None)  # too short to gain: a gzip ask gets the app's
         if not publishable(asked) or gzip.decompress(asked.get_data()) != plain.get_data():
             return None  # changed between the two asks: the next turn publishes it
         return Answer(plain.get_data(), asked.get_data())
@@ -166,17 +175,17 @@ class Publisher:
         # read until the second's end, then kept by browsers up to BROWSER_HOLD_S
         if left < second + 1 - started + BROWSER_HOLD_S:
             self.prune(second)
-            return Published(second, None, skipped="a day's change is near")
+            return Published(second, None, skipped=Skip.CHANGE_NEAR)
         if (self.root / second_name(second)).exists():
-            return Published(second, None, skipped="published already")
+            return Published(second, None, skipped=Skip.DONE)
         answers = {read: self.answer(read) for read in published_reads(today)}
         if self.wall() >= second:
-            return Published(second, None, skipped="too late for its second")
+            return Published(second, None, skipped=Skip.LATE)
         found = {read: answer for read, answer in answers.items() if answer is not None}
         directory = self.write(second, found)
         self.prune(second)
         if directory is None:
-            return Published(second, None, skipped="published already")
+            return Published(second, None, skipped=Skip.DONE)
         return Published(second, directory, tuple(sorted(read.path for read in found)))
 
     def write(self, second: int, answers: dict[Read, Answer]) -> Path | None:
@@ -223,8 +232,8 @@ class Publisher:
         while not stop.is_set():
             try:
                 done = self.publish()
-                if done.skipped and done.skipped != "published already":
-                    log.info("second %s not published: %s", done.second, done.skipped)
+                if done.skipped not in (None, Skip.DONE):
+                    log.info("second %s not published: %s", done.second, done.skipped.value)
             except Exception:
                 log.exception("publishing failed")
             now = self.wall()

@@ -17,7 +17,12 @@ import pytest
 from service.common import config
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
-LONG_RUNNING = ["pikdame-web.service", "pikdame-stream.service", "pikdame-worker@.service"]
+LONG_RUNNING = [
+    "pikdame-web.service",
+    "pikdame-stream.service",
+    "pikdame-worker@.service",
+    "pikdame-publish.service",
+]
 
 
 def directives(text: str) -> dict[str, str]:
@@ -83,6 +88,31 @@ def test_compose_publishes_nginx_only_and_trusts_only_it() -> None:
     assert f'PIKDAME_PROXIES: "{address.group(1)}"' in web
     assert 'PIKDAME_SECURE_COOKIES: "1"' in web
     assert "*" not in web
+
+
+def test_compose_mounts_every_file_the_site_includes_and_shares_the_published_reads() -> None:
+    """nginx refuses to start on an include it cannot read: every /etc/nginx/pikdame/ file the
+    site includes is mounted into the nginx container; the publisher's files reach nginx, read
+    only, where the site's roots look for them (PIKDAME_PUBLISH_DIR's default)."""
+    nginx, publisher = compose_service("nginx"), compose_service("publisher")
+    included = {
+        name
+        for path in (DEPLOY / "nginx").glob("*.conf")
+        for name in re.findall(r"include /etc/nginx/pikdame/([\w.]+);", path.read_text())
+    }
+    assert {"http.conf", "proxy.conf", "headers.conf", "published.conf"} <= included
+    for name in included:
+        assert f"/etc/nginx/pikdame/{name}:ro" in nginx, name
+    shipped = str(config.load({"PIKDAME_SECRET": "x"}).publish_dir)
+    assert f"published:{shipped}:ro" in nginx
+    assert f"published:{shipped}\n" in publisher + "\n"
+    roots = re.findall(
+        r"root (\S+?)/\$time_iso8601/", (DEPLOY / "nginx" / "proxy.conf").read_text()
+    )
+    assert roots and set(roots) == {shipped}
+    assert "service.web.publishing" in publisher
+    unit = (DEPLOY / "systemd" / "pikdame-publish.service").read_text()
+    assert "python -m service.web.publishing" in unit and "RuntimeDirectory=pikdame" in unit
 
 
 def test_nginx_reads_whole_requests_before_proxying() -> None:

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from service.app import create_app
 from service.web import security
@@ -26,6 +25,7 @@ from tests.support.front import (
     NGINX_DIR,
     TEMP_KINDS,
     Front,
+    clocked_site,
     host_conf,
     install_site,
     nginx_binary,
@@ -34,7 +34,7 @@ from tests.support.front import (
 from tests.support.http import Answer, fetch
 from tests.support.processes import WebServer, service_env, start_web
 from tests.support.servers import RedisServer, free_port, start_redis
-from tests.support.service_app import Clock, make_app
+from tests.support.service_app import Clock
 
 pytestmark = [
     pytest.mark.integration,
@@ -342,20 +342,10 @@ def test_a_cached_public_read_follows_a_change_once_its_second_is_over(
 
 
 @pytest.fixture
-def clocked(tmp_path: Path) -> Iterator[tuple[Front, Clock]]:
-    """nginx in front of the app on the tests' clock (in this process: the clock is settable),
-    on a redis-server of its own. nginx counts the cache's seconds on the real clock."""
-    server: RedisServer = start_redis()
-    clock = Clock()
-    app = make_app(server.url, clock, PIKDAME_PROXIES="127.0.0.1")
-    web = make_server("127.0.0.1", free_port(), app, threaded=True)
-    thread = threading.Thread(target=web.serve_forever, daemon=True)
-    thread.start()
-    front = start_front(f"127.0.0.1:{web.server_port}")
-    yield front, clock
-    front.stop()
-    web.shutdown()
-    server.close()
+def clocked() -> Iterator[tuple[Front, Clock]]:
+    """nginx in front of the app on the tests' clock (tests.support.front.clocked_site)."""
+    with clocked_site() as site:
+        yield site.front, site.clock
 
 
 def _moment(day: str, change: str) -> dt.datetime:

@@ -17,14 +17,10 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
-from flask import Flask
-from werkzeug.serving import make_server
 
 from service.web import security
 from service.web.publishing import (
@@ -36,11 +32,10 @@ from service.web.publishing import (
     published_reads,
     second_name,
 )
-from tests.support.front import NGINX_DIR, Front, nginx_binary, start_front
+from tests.support.front import NGINX_DIR, ClockedSite, clocked_site, nginx_binary
 from tests.support.http import Answer, fetch
 from tests.support.processes import service_env
-from tests.support.servers import RedisServer, free_port, start_redis
-from tests.support.service_app import SECRET, Clock, make_app
+from tests.support.service_app import SECRET
 
 pytestmark = [
     pytest.mark.integration,
@@ -49,14 +44,7 @@ pytestmark = [
 GZIP = {"Accept-Encoding": "gzip, deflate, br, zstd"}
 
 
-@dataclass
-class Site:
-    front: Front
-    app: Flask
-    clock: Clock
-    direct: str  # the app without nginx
-    redis_url: str
-
+class Site(ClockedSite):
     def publisher(self, behind: float = 1.0) -> Publisher:
         """A publisher whose wall clock is ``behind`` seconds late: 1 writes the current
         second's directory, 2 the last second's."""
@@ -65,17 +53,8 @@ class Site:
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[Site]:
-    server: RedisServer = start_redis()
-    clock = Clock()
-    app = make_app(server.url, clock, PIKDAME_PROXIES="127.0.0.1")
-    web = make_server("127.0.0.1", free_port(), app, threaded=True)
-    thread = threading.Thread(target=web.serve_forever, daemon=True)
-    thread.start()
-    front = start_front(f"127.0.0.1:{web.server_port}")
-    yield Site(front, app, clock, f"http://127.0.0.1:{web.server_port}", server.url)
-    front.stop()
-    web.shutdown()
-    server.close()
+    with clocked_site() as clocked:
+        yield Site(**vars(clocked))
 
 
 def published_read(site: Site, path: str, headers: dict[str, str] | None = None) -> Answer:

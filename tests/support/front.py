@@ -17,13 +17,21 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support.servers import end, free_port
+from flask import Flask
+from werkzeug.serving import make_server
+
+from tests.support.clock import Clock
+from tests.support.servers import RedisServer, end, free_port, start_redis
+from tests.support.service_app import make_app
 
 NGINX_DIR = Path(__file__).resolve().parents[2] / "deploy" / "nginx"
 SHIPPED_CACHE = "/var/cache/nginx/pikdame"
@@ -235,3 +243,32 @@ def start_front(
     log = (directory / "error.log").read_text() if (directory / "error.log").exists() else ""
     front.stop()
     raise RuntimeError(f"nginx did not start: {log}")
+
+
+@dataclass
+class ClockedSite:
+    """nginx in front of the app on the tests' clock, served in this process (the clock is
+    settable) by werkzeug, on a redis-server of its own; nginx counts seconds on the real
+    clock. ``direct`` is the app without nginx."""
+
+    front: Front
+    app: Flask
+    clock: Clock
+    direct: str
+    redis_url: str
+
+
+@contextmanager
+def clocked_site() -> Iterator[ClockedSite]:
+    server: RedisServer = start_redis()
+    clock = Clock()
+    app = make_app(server.url, clock, PIKDAME_PROXIES="127.0.0.1")
+    web = make_server("127.0.0.1", free_port(), app, threaded=True)
+    threading.Thread(target=web.serve_forever, daemon=True).start()
+    front = start_front(f"127.0.0.1:{web.server_port}")
+    try:
+        yield ClockedSite(front, app, clock, f"http://127.0.0.1:{web.server_port}", server.url)
+    finally:
+        front.stop()
+        web.shutdown()
+        server.close()

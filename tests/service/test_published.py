@@ -19,11 +19,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from service.web import security
 from service.web.publishing import (
+    BOARD_PAGE,
     BROWSER_HOLD_S,
     CACHE_CONTROL,
     Publisher,
@@ -104,7 +106,7 @@ def test_the_published_cache_control_is_the_apps_and_nginxs(site: Site) -> None:
     """published.conf sends the publisher's CACHE_CONTROL with every file, and the app says
     the same of these reads away from a day's change (else nothing is published)."""
     conf = (NGINX_DIR / "published.conf").read_text()
-    assert f'add_header Cache-Control "{CACHE_CONTROL}" always;' in conf
+    assert f'add_header Cache-Control "{CACHE_CONTROL}";' in conf
     for read in published_reads(site.clock.today):
         assert fetch(site.direct, read.path).headers["Cache-Control"] == CACHE_CONTROL
 
@@ -247,3 +249,17 @@ def test_the_deployed_publisher_publishes_every_second_and_stops_on_sigterm(site
         process.send_signal(signal.SIGTERM)
         out, _ = process.communicate(timeout=30)
     assert process.returncode == 0, out.decode()
+
+
+def test_the_published_requests_are_the_ones_the_pages_send() -> None:
+    """nginx matches a published read's arguments exactly: the rankings page's first page is
+    BOARD_PAGE entries, asked as offset, limit, game, and today's challenge as game only
+    (templates/static/js). A page that asked otherwise would still be answered, by the app."""
+    static = Path(__file__).resolve().parents[2] / "templates" / "static" / "js"
+    limit = re.search(r"const LIMIT = (\d+);", (static / "rankings.js").read_text())
+    assert limit and int(limit.group(1)) == BOARD_PAGE
+    api = (static / "lib" / "api.js").read_text()
+    assert "get(`/api/leaderboard/${date}?${query({ offset, limit, game })}`)" in api
+    assert 'get(game ? `/api/daily?${query({ game })}` : "/api/daily")' in api
+    conf = (NGINX_DIR / "http.conf").read_text()
+    assert f'"GET:0:offset=0&limit={BOARD_PAGE}"' in conf

@@ -90,8 +90,8 @@ def published_read(site: Site, path: str, headers: dict[str, str] | None = None)
 
 
 def test_every_published_read_is_the_apps_answer_served_by_nginx_as_a_file(site: Site) -> None:
-    """Each read the pages send (service.web.publishing) is found under the name nginx's map
-    gives it: the app's very bytes, plain and gzipped, with the app's Cache-Control and the
+    """Each read the pages send (service.web.publishing) is found where nginx's roots and maps
+    look for it: the app's very bytes, plain and gzipped, with the app's Cache-Control and the
     front's own headers once each."""
     reads = published_reads(site.clock.today)
     board = f"/api/leaderboard/{site.clock.today}?offset=0&limit=20"

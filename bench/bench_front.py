@@ -106,19 +106,19 @@ def view_etag(base: str, attempt: str, auth: dict[str, str]) -> str:
         return str(response.headers["ETag"])
 
 
-def start_publisher(env: dict[str, str], front: Front) -> subprocess.Popen[bytes]:
-    """The publisher as deployed (python -m service.web.publishing) writing into ``front``'s
-    published directory; waits for its first second."""
+def start_publisher(env: dict[str, str], published: Path) -> subprocess.Popen[bytes]:
+    """The publisher as deployed (python -m service.web.publishing) writing into ``published``
+    (a front's directory); waits for its first second."""
     log = Path(tempfile.mkdtemp(prefix="pikdame-bench-publish-")) / "publisher.log"
     process = subprocess.Popen(
         [sys.executable, "-m", "service.web.publishing"],
-        env={**os.environ, **env, "PIKDAME_PUBLISH_DIR": str(front.published)},
+        env={**os.environ, **env, "PIKDAME_PUBLISH_DIR": str(published)},
         cwd=ROOT,
         stdout=log.open("ab"),
         stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not any(front.published.iterdir()):
+    while time.monotonic() < deadline and not any(published.iterdir()):
         time.sleep(0.1)
     return process
 
@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         f"        location = /bench-top50.json {{ alias {sized}; }}\n"
     )
     front = start_front(web.base.removeprefix("http://"), statics)
-    publisher = start_publisher(env, front)
+    publisher = start_publisher(env, front.published)
     # The same site with no publisher: every read of today's challenge and board goes to the
     # micro-cache, as it did before the reads were published (and does while none runs).
     unpublished = start_front(web.base.removeprefix("http://"))

@@ -24,11 +24,9 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -37,7 +35,7 @@ from typing import Final
 
 from flask import Flask
 
-from bench.bench_front import BROWSER, STATIC_BODY, start_backend
+from bench.bench_front import BROWSER, STATIC_BODY, start_backend, start_publisher
 from bench.bench_http import DAY
 from bench.loadkit import ROOT, command_line, start_gunicorn, write_result
 from service.web.publishing import BOARD_PAGE
@@ -207,15 +205,8 @@ def measure(
     conf.write_text("master_process off;\n" + config(directory, port, upstream, extra, site=site))
     chosen = targets()
     nginx = Callgrind(conf, directory)
-    publisher = None
-    if publishing:  # the publisher's own app: the real one-second lifetimes
-        publisher = subprocess.Popen(
-            [sys.executable, "-m", "service.web.publishing"],
-            env={**os.environ, **env, "PIKDAME_PUBLISH_DIR": str(directory / "published")},
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+    # the publisher's own app: the real one-second lifetimes
+    publisher = start_publisher(env, directory / "published") if publishing else None
     try:
         if not answering(f"http://127.0.0.1:{port}", nginx.process, 120, 0.2, each=30):
             raise RuntimeError("nginx under callgrind did not start")

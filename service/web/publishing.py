@@ -80,12 +80,17 @@ class Read:
     @property
     def plain(self) -> str:
         """The plain answer's file under its second's directory: the tag, then the path."""
-        return f"{self.tag}/{self.path.split('?')[0].lstrip('/')}"
+        return f"{self.tag}/{self._file}"
 
     @property
     def gzipped(self) -> str:
         """The gzipped answer's file: under the tag and "gzip" ($pikdame_gzip's value)."""
-        return f"{self.tag}gzip/{self.path.split('?')[0].lstrip('/')}"
+        return f"{self.tag}gzip/{self._file}"
+
+    @property
+    def _file(self) -> str:
+        """The request's path, its query left off, relative: what nginx appends to a root."""
+        return self.path.partition("?")[0].lstrip("/")
 
 
 def published_reads(today: str) -> tuple[Read, ...]:

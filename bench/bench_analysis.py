@@ -22,10 +22,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import platform
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from fractions import Fraction
@@ -48,6 +52,7 @@ from engine.pikdame.replay import replay
 from engine.pikdame.rules import Rules, Seat
 from engine.pikdame.view import view
 
+ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).parent / "results" / "analysis.md"
 COMMAND = ".venv/bin/python -m bench.bench_analysis"
 PRECISION_SAMPLES = (8, 16, 32, 64)
@@ -59,6 +64,31 @@ def daily_round(k: int, level: str) -> dict[str, Any]:
     while not game.finished:
         game.play(str(choose_move(level, view(game.state, 0))), 0)
     return game.to_record(seed)
+
+
+def passive_rounds(count: int) -> list[dict[str, Any]]:
+    """Issue 38's long rounds: seats 0 and 1 human and passive (they only draw and discard
+    their first card by name, never take, meld or lay off), seats 2 and 3 zen; the pile grows
+    past 40 cards and a round runs 60 to 130 moves. A deal whose passive seat would have to take
+    from an empty stock's pile (R4.4) is skipped."""
+    found: list[dict[str, Any]] = []
+    k = 0
+    while len(found) < count:
+        seed = hashlib.sha256(f"passive/{k}".encode()).digest()
+        k += 1
+        seats = (Seat("human", name="A"), Seat("human", name="B"), *[Seat("bot", level="zen")] * 2)
+        game = Game.start(seed, DAILY_RULES, seats, DAILY_DEALER)
+        while not game.finished:
+            s = game.state.turn
+            if game.state.phase == "play":
+                game.play(f"discard {min(game.state.hand(s), key=str)}", s)
+            elif game.state.stock:
+                game.play("draw", s)
+            else:
+                break
+        if game.finished:
+            found.append(game.to_record(seed))
+    return found
 
 
 def tausende_game(k: int) -> dict[str, Any]:
@@ -170,6 +200,69 @@ class Corpus:
         )
 
 
+def before_tree(rev: str, path: Path) -> Path:
+    """``rev``'s whole tree (git archive; the working checkout is not touched)."""
+    path.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "archive", rev], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(path)], input=archive, check=True)
+    return path
+
+
+def cli_analysis(tree: Path, args: list[str], record: dict[str, Any]) -> tuple[Any, float]:
+    """The document ``python -m engine [gin] analyse ARGS`` prints in ``tree``, and the CPU
+    seconds of that process (its interpreter's start and imports included)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        input=json.dumps(record),
+        capture_output=True,
+        text=True,
+        cwd=tree,
+        check=True,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return json.loads(proc.stdout), cpu
+
+
+class Compare:
+    """One row of the before / after table: the same records analysed by the command line of
+    both trees, one after the other."""
+
+    def __init__(self, name: str, goal: float) -> None:
+        self.name = name
+        self.goal = goal
+        self.cpu: dict[str, list[float]] = {"before": [], "after": []}
+        self.halves: dict[str, list[Fraction]] = {"before": [], "after": []}
+        self.samples: dict[str, list[int]] = {"before": [], "after": []}
+        self.better = 0
+
+    def add(self, trees: dict[str, Path], args: list[str], record: dict[str, Any]) -> None:
+        for which, tree in trees.items():
+            doc, cpu = cli_analysis(tree, args, record)
+            self.cpu[which].append(cpu)
+            self.halves[which] += half_widths(doc)[0]
+            self.samples[which] += [d["samples"] for d in doc["decisions"] if d["same"] is None]
+            if which == "after":
+                self.better += sum(1 for d in doc["decisions"] if d.get("played_better"))
+            sys.stderr.write(f"{self.name} {which}: {cpu:.2f} s\n")
+
+    def row(self, rev: str) -> str:
+        cells = []
+        for which in ("before", "after"):
+            cpu = self.cpu[which]
+            cells.append(
+                f"{median(self.samples[which]):.0f} | ± {median(self.halves[which]):.1f} "
+                f"| {median(cpu):.2f} | {max(cpu):.2f}"
+            )
+        return (
+            f"| {self.name} | {len(self.cpu['after'])} | {cells[0]} | {cells[1]} "
+            f"| ≤ {self.goal:g} | {self.better} |"
+        )
+
+
 def _pd(record: dict[str, Any], samples: int) -> dict[str, Any]:
     return pikdame_analysis.analyse(record, samples=samples)
 
@@ -184,6 +277,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tausende", type=int, default=6, help="Tausende table rounds")
     parser.add_argument("--hands", type=int, default=30, help="Gin hands")
     parser.add_argument("--precision", type=int, default=4, help="records per precision row")
+    parser.add_argument("--long", type=int, default=3, help="long passive rounds (issue 38)")
+    parser.add_argument(
+        "--before-commit",
+        default=None,
+        help="also analyse the records with REV's command line, in the same run",
+    )
     args = parser.parse_args(argv)
 
     corpora: list[Corpus] = []
@@ -201,11 +300,48 @@ def main(argv: list[str] | None = None) -> int:
             partial(pikdame_analysis.analyse, record, round=1), partial(replay_match, record)
         )
     corpora.append(corpus)
+    longs = passive_rounds(args.long)
+    corpus = Corpus("Pik Dame long round, two passive humans, seat 0", 10)
+    for record in longs:
+        corpus.add(partial(pikdame_analysis.analyse, record, 0), partial(replay, record))
+    corpora.append(corpus)
     hands = gin_hands(args.hands)
     corpus = Corpus("Gin hand (daily match), player: plain bot", 1)
     for record, hand in hands:
         corpus.add(partial(gin_analysis.analyse, record, hand=hand), partial(gin_replay, record))
     corpora.append(corpus)
+
+    compared: list[str] = []
+    if args.before_commit:
+        with tempfile.TemporaryDirectory() as tmp:
+            trees = {"before": before_tree(args.before_commit, Path(tmp) / "before"), "after": ROOT}
+            sets: list[tuple[str, float, list[tuple[list[str], dict[str, Any]]]]] = [
+                (
+                    "Pik Dame daily round, player: advanced bot",
+                    5,
+                    [(["analyse"], r) for r in dailies["advanced"]],
+                ),
+                (
+                    "Pik Dame daily round, player: beginner bot",
+                    5,
+                    [(["analyse"], r) for r in dailies["beginner"]],
+                ),
+                (
+                    "Pik Dame long round, two passive humans, seat 0",
+                    10,
+                    [(["analyse", "--seat", "0"], r) for r in longs],
+                ),
+                (
+                    "Gin hand (daily match), player: plain bot",
+                    1,
+                    [(["gin", "analyse", "--hand", str(h)], r) for r, h in hands],
+                ),
+            ]
+            for name, goal, jobs in sets:
+                row = Compare(name, goal)
+                for cli_args, record in jobs:
+                    row.add(trees, cli_args, record)
+                compared.append(row.row(args.before_commit))
 
     precision: list[str] = []
     p = args.precision
@@ -234,17 +370,21 @@ def main(argv: list[str] | None = None) -> int:
 
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     budget_p, budget_g = pikdame_analysis.SAMPLING, gin_analysis.SAMPLING
+    before_note = f" --long {args.long}"
+    if args.before_commit:
+        before_note += f" --before-commit {args.before_commit}"
     lines = [
         "## Move-by-move analysis (docs/ANALYSIS.md)",
         "",
         f"Command: `{COMMAND} --rounds {args.rounds} --tausende {args.tausende} "
-        f"--hands {args.hands} --precision {args.precision}`",
+        f"--hands {args.hands} --precision {args.precision}{before_note}`",
         f"Machine: CPython {platform.python_version()}, {platform.machine()}, the shared 2-core "
         f"machine; load average after the run: {load}. Times are the process's CPU seconds "
         "(one core) unless marked wall; every analysis starts with cold caches (a fresh work "
         "horse). Default sampling: Pik Dame a budget of "
-        f"{budget_p.moves:,} play-out moves per round ({budget_p.graph} deals per graph point, "
-        f"{budget_p.least} … {budget_p.most} per judged decision), Gin "
+        f"{budget_p.moves:,} units of work per round (play-out moves, a draw weighed by its "
+        f"takes; {budget_p.graph} deals per graph point from half the budget, "
+        f"{budget_p.least} … {budget_p.most} per judged decision, stopping once separated), Gin "
         f"{budget_g.moves:,} per hand ({budget_g.graph} per point, {budget_g.least} … "
         f"{budget_g.most}).",
         "",
@@ -263,6 +403,26 @@ def main(argv: list[str] | None = None) -> int:
         "judged costs' 95% intervals, in round points (Pik Dame, R7) or hand-result points "
         "(Gin, G6).",
         "",
+        *(
+            [
+                f"### Before and after, in the same run ({args.before_commit} and this tree)",
+                "",
+                "The same records, analysed by each tree's command line (`python -m engine "
+                "[gin] analyse`, one process each: its start and imports included) one after "
+                "the other. samples: deals per judged decision (median); ± cost: the judged "
+                "costs' median half-width; played better: the decisions where the played move "
+                "measured better than the best candidate (the after's documents say so).",
+                "",
+                "| record | n | before: samples | ± cost | p50 s | max s | after: samples "
+                "| ± cost | p50 s | max s | goal s | played better |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+                "| ---: |",
+                *compared,
+                "",
+            ]
+            if compared
+            else []
+        ),
         "### How many samples give which interval",
         "",
         f"The first {args.precision} records of each Pik Dame corpus above and the first "

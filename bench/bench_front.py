@@ -107,11 +107,11 @@ def view_etag(base: str, attempt: str, auth: dict[str, str]) -> str:
 
 
 def start_publisher(env: dict[str, str], published: Path) -> subprocess.Popen[bytes]:
-    """The publisher as deployed (python -m service.web.publishing) writing into ``published``
+    """The publisher as deployed (python -m service.publish) writing into ``published``
     (a front's directory); waits for its first second."""
     log = Path(tempfile.mkdtemp(prefix="pikdame-bench-publish-")) / "publisher.log"
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.web.publishing"],
+        [sys.executable, "-m", "service.publish"],
         env={**os.environ, **env, "PIKDAME_PUBLISH_DIR": str(published)},
         cwd=ROOT,
         stdout=log.open("ab"),
@@ -480,7 +480,7 @@ def main(argv: list[str] | None = None) -> int:
         + f"load average at the end {load_average()}. nginx: deploy/nginx's site as shipped "
         "under the host nginx.conf's http settings (tests/support/front.py: Debian's "
         "sendfile on, tcp_nopush on, gzip on), 1 worker process; gunicorn: "
-        "deploy/gunicorn.conf.py; the publisher as deployed (python -m service.web.publishing), "
+        "deploy/gunicorn.conf.py; the publisher as deployed (python -m service.publish), "
         f"{publisher_cpu / publisher_s * 1000:.1f} ms of CPU a second over the run.",
         "",
     ]

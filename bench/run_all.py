@@ -27,6 +27,9 @@ BENCHES = {
     "gin_daily": ["bench.bench_gin_daily"],
     # the move-by-move analysis (docs/ANALYSIS.md) beside each record's verification, same run
     "analysis": ["bench.bench_analysis"],
+    # Gin's player's-view analysis against the truth: the graph turn by turn and a weak player's
+    # loss, the uniform deals (analysis-3) beside the belief (analysis-4) on the same deals
+    "gin_belief": ["bench.bench_gin_belief"],
     # the service beside its code before the performance work (commit c6c7bb9), same run
     "service": ["bench.bench_http", "--before-commit", "c6c7bb9", "--limits-off-variant"],
     # the capacity plan's figures (deploy/SCALING.md), beside the release before (b9a4bd7: the
@@ -141,6 +144,9 @@ BENCHES = {
     # each role in a CPU control group as systemd runs the units, the stream group at its
     # shipped weight; then the idle site's figures beside RQ's stock worker
     "tables": ["bench.bench_tables", "--idle", "--busy", "2", "--stream-weight", "400"],
+    # 50 anonymous analysis callers at once beside tables' turn timers and a daily's
+    # verifications: without them, on their own workers (deployed), on the steady workers (before)
+    "analysis_isolation": ["bench.bench_analysis_isolation"],
     # a live stream's message: CPU per message beside the commit before it was read in one
     # round trip (and the position's cards looked up at once)
     "stream_read": ["bench.bench_stream_read", "--before-rev", "6a9337a"],
@@ -151,6 +157,21 @@ BENCHES = {
     "tausende_moves": ["bench.bench_tausende_moves"],
     # game state on a three-master Redis Cluster vs one Redis (SCALING.md step 7)
     "cluster": ["bench.bench_cluster"],
+    # what the requests' metrics cost a cheap read (docs/METRICS.md)
+    "metrics": ["bench.bench_metrics"],
+    # the week's tournament: folding one result at 100,000 entrants x 6 deals (docs/EVENTS.md)
+    "events": ["bench.bench_events"],
+    # the week's tournament's standings of 100,000 entrants through nginx (published) beside a
+    # static file of the same bytes, and a signed-in player's read at gunicorn (docs/EVENTS.md)
+    "event_front": ["bench.bench_event_front"],
+    # the busiest hour end to end: simulated players through the whole site as deployed on one
+    # box (nginx, web, stream group, workers, publisher, reconciler, Redis; the load generator
+    # on the same cores), arrivals ramped until a verdict waits 60 s or the moves' p99 passes
+    # 250 ms (deploy/SCALING.md's headline, observed)
+    "busiest_hour": ["bench.bench_busiest_hour"],
+    # a human's move at a Meister table, the Meister off the request, beside it inline
+    # (docs/TABLES.md "Bots off the request")
+    "table_bots": ["bench.bench_table_bots", "--tables", "6"],
 }
 
 HEADER = """# Benchmarks

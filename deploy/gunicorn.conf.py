@@ -4,10 +4,15 @@ The values that vary come from service.common.config, the one reader of the envi
 """
 
 import gc
+from typing import Any as _Any
 
 from service.common import config as _config  # (gunicorn reads every public name here)
+from service.common import exposition as _exposition
 
 _settings = _config.load()
+# The group's metrics: a multiprocess directory made before the app imports prometheus_client,
+# served by the master on PIKDAME_METRICS_BIND (when_ready; docs/METRICS.md).
+_exposition.prepare_group(_settings.metrics_bind)
 bind = _settings.bind
 # A process per core, two threads each: a move is CPU-bound Python, and more processes or
 # threads than the cores can run made a move wait behind the others (moves at saturation through
@@ -40,3 +45,16 @@ def pre_fork(server: object, worker: object) -> None:
     memory pages it shares with the master stay shared instead of being copied, one by one, by
     every new worker (Python's gc docs; bench/results/front.md)."""
     gc.freeze()
+
+
+def when_ready(server: object) -> None:
+    """The master's metrics listener: every worker's values summed, and what waits in Redis
+    (service.backlog), read at each scrape."""
+    from service.backlog import Backlog
+
+    _exposition.serve_group(_settings.metrics_bind, Backlog(_settings))
+
+
+def child_exit(server: object, worker: _Any) -> None:
+    """A worker that exited leaves the live gauges' sum (multiprocess mode)."""
+    _exposition.worker_exited(worker.pid)

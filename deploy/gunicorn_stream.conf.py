@@ -13,8 +13,12 @@ import signal as _signal
 from typing import Any as _Any
 
 from service.common import config as _config  # (gunicorn reads every public name here)
+from service.common import exposition as _exposition
 
 _settings = _config.load()
+# The group's metrics (open streams per kind, requests): a multiprocess directory, served by
+# the master on PIKDAME_STREAM_METRICS_BIND (when_ready; docs/METRICS.md).
+_exposition.prepare_group(_settings.stream_metrics_bind)
 bind = _settings.stream_bind
 workers = _settings.stream_processes  # PIKDAME_STREAM_PROCESSES: one per core
 worker_class = "gevent"
@@ -60,3 +64,13 @@ def post_worker_init(worker: _Any) -> None:
             previous(signum, frame)
 
     _signal.signal(_signal.SIGTERM, on_term)
+
+
+def when_ready(server: _Any) -> None:
+    """The master's metrics listener: every worker's values summed."""
+    _exposition.serve_group(_settings.stream_metrics_bind)
+
+
+def child_exit(server: _Any, worker: _Any) -> None:
+    """A worker that exited (its streams with it) leaves the open streams' sum."""
+    _exposition.worker_exited(worker.pid)

@@ -1,20 +1,22 @@
 """``python -m engine``: the command line of every game, dispatched by its first word.
 
 F7's commands (``deal``, ``check``, ``replay``) are Pik Dame's, for each of its rulesets
-(``deal --rules``, R12), in ``engine/pikdame/cli.py``; its bot tournaments in
-``engine/pikdame/tournament.py``. Every other game of the registry (``engine.games``) has its
-commands after its name: ``python -m engine gin …`` (GIN.md G9) goes to ``engine/gin/cli.py``.
-``python -m engine --help`` lists them all. F7's commands load no other game: the registry is
-imported for any other first word only.
+(``deal --rules``, R12), with its analysis and bot tournaments, in ``engine/pikdame/cli.py``
+(its ``VERBS``). Every other game of the registry (``engine.games``) has its commands after its
+name: ``python -m engine gin …`` (GIN.md G9) runs the command line its package declares
+(``engine.games.COMMAND_LINES``: ``engine/gin/cli.py``); a game registered there needs nothing
+here. ``python -m engine --help`` lists them all. F7's commands load no other game: the registry
+is imported for any other first word only.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable, Mapping
 from typing import TextIO
 
-from engine.pikdame import cli as pikdame_cli
+from engine.pikdame import cli as f7
 from engine.pikdame.cli import EXIT_ILLEGAL, EXIT_MALFORMED, EXIT_OK
 
 #: A game's command line: (arguments, output, input) -> exit status.
@@ -22,50 +24,25 @@ CommandLine = Callable[[list[str], TextIO | None, TextIO | None], int]
 
 
 def named_games() -> Mapping[str, CommandLine]:
-    """The games whose commands follow their name, with their command lines: every game of the
-    registry but Pik Dame's rulesets, whose commands are F7's own."""
+    """The games whose commands follow their name, with their command lines, in the registry's
+    order: each the ``main`` of the module the registry names for it."""
     from engine import games
-    from engine.gin import cli as gin_cli
-    from engine.gin.game import GIN
 
-    lines: dict[str, CommandLine] = {GIN.name: gin_cli.main}
-    named = tuple(name for name in games.NAMES if name not in games.PIKDAME_RULESETS)
-    assert tuple(lines) == named, "every named game has its command line"
-    return lines
+    return {
+        name: importlib.import_module(module).main for name, module in games.COMMAND_LINES.items()
+    }
 
 
 def main(
     argv: list[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None
 ) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] and argv[0] in pikdame_cli.COMMANDS:  # F7
-        return pikdame_cli.main(argv, out, stdin)
-    if argv[:1] == ["analyse"]:  # docs/ANALYSIS.md: a seat's play, move by move
-        return _analyse(argv[1:], out, stdin)
-    if argv[:1] == ["tournament"]:
-        from engine.pikdame.tournament import main as tournament_main  # only when asked: heavy
-
-        return int(tournament_main(argv[1:]))
+    if argv[:1] and argv[0] in f7.VERBS:  # F7, the analysis, the tournaments
+        return f7.dispatch(argv, out, stdin)
     named = named_games()
     if argv[:1] and argv[0] in named:  # GIN.md G9: python -m engine gin …
         return named[argv[0]](argv[1:], out, stdin)
-    return pikdame_cli.main(argv, out, stdin, named=tuple(named))  # --help, or malformed
-
-
-def _analyse(argv: list[str], out: TextIO | None, stdin: TextIO | None) -> int:
-    from engine.core import commandline as cl
-    from engine.pikdame.analysis import analyse, analyse_position  # only when asked: heavy
-
-    argv, output, source = cl.streams(argv, out, stdin)
-    return cl.analyse(
-        argv,
-        output,
-        source,
-        prog="python -m engine",
-        part="round",
-        of_record=analyse,
-        of_position=analyse_position,
-    )
+    return f7.main(argv, out, stdin, named=tuple(named))  # --help, or malformed
 
 
 __all__ = ["EXIT_ILLEGAL", "EXIT_MALFORMED", "EXIT_OK", "CommandLine", "main", "named_games"]

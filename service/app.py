@@ -11,9 +11,19 @@ from typing import Any
 
 from service.common import config as settings
 from service.common import releases
-from service.dailies import verdicts
+from service.dailies import queue, store, verdicts
 from service.dailies.early_views import EarlyViews
-from service.web import caching, compression, envelope, limits, logs, redisconn, routing, security
+from service.web import (
+    caching,
+    compression,
+    envelope,
+    identity,
+    limits,
+    logs,
+    redisconn,
+    routing,
+    security,
+)
 from service.web.apidoc import ApiApp
 from service.web.proxies import TrustedProxies
 from service.web.redisconn import settings_of
@@ -34,7 +44,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
     app.wsgi_app = TrustedProxies(  # type: ignore[method-assign]
         EarlyViews(app.wsgi_app, app), settings_of(app).proxies
     )
-    redisconn.init_app(app)
+    from service.web import measure  # the metrics per route (docs/METRICS.md)
+
+    measure.register(app)  # outermost: it counts every answer, the early views' too
+    redisconn.init_app(
+        app, lambda client, config: queue.queue_on(client, config.queue, config.retry_intervals)
+    )
+    identity.init_app(app, store.player_for_token)  # bearer tokens are the attempts'
     # previous bot versions this install keeps: a game begun before a deploy goes on
     # with the bots it began with
     releases.load(settings_of(app).release_modules)
@@ -49,6 +65,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
 
     from service.accounts import api_accounts
     from service.dailies import api_attempts, api_daily, api_leaderboard
+    from service.events import api_events
     from service.habit import api_habit, api_leagues
     from service.lobby import api_lobby
     from service.pages import pages
@@ -61,6 +78,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> ApiApp:
         api_daily.bp,
         api_attempts.bp,
         api_leaderboard.bp,
+        api_events.bp,
         api_accounts.bp,
         api_habit.bp,
         api_leagues.bp,

@@ -1,19 +1,22 @@
 """The ``pikdame`` operator command (click, as Flask uses): serve, worker, reconcile, archive,
-suspicious, seed-info, redis-promotable."""
+suspicious, seed-info, event-info, redis-promotable, backup, restore."""
 
 from __future__ import annotations
 
 import json
 import os
 import time
+from pathlib import Path
 
 import click
 
+from engine.core.errors import FormatError
 from engine.core.records import commitment
 from service import commands, games
 from service.common import clock, config, connect
 from service.dailies import queue
-from service.errors import DayNotClosed
+from service.errors import BackupError, DayNotClosed
+from service.events import weeks
 
 
 @click.group()
@@ -32,8 +35,26 @@ def serve(bind: str | None) -> None:
 @main.command()
 @click.option("--burst", is_flag=True, help="quit when the queue is empty")
 def worker(burst: bool) -> None:
-    """Run one verification worker (RQ with worker.steady.SteadyWorker)."""
+    """Run one steady worker: turn timers and verifications (RQ with worker.steady.SteadyWorker)."""
     args = commands.worker_args(burst)
+    os.execv(args[0], args)
+
+
+@main.command("analysis-worker")
+@click.option("--burst", is_flag=True, help="quit when the queue is empty")
+def analysis_worker(burst: bool) -> None:
+    """Run one analysis worker (RQ with worker.analysis.AnalysisWorker, the analyses' queue
+    alone)."""
+    args = commands.analysis_worker_args(burst)
+    os.execv(args[0], args)
+
+
+@main.command("bots-worker")
+@click.option("--burst", is_flag=True, help="quit when the queue is empty")
+def bots_worker(burst: bool) -> None:
+    """Run one bots worker (RQ with worker.bots.BotWorker, the bots' queue alone: the table bots
+    that move off the request, the Meister)."""
+    args = commands.bots_worker_args(burst)
     os.execv(args[0], args)
 
 
@@ -98,7 +119,7 @@ def suspicious(date: str | None) -> None:
     """Patterns of DATE (default: today) for review: one address (IPv6: /64) starting several
     ranked attempts, an account created minutes before a top score, many accounts from one
     address."""
-    from service.habit.suspicious import report
+    from service.accounts.suspicious import report
 
     if date is not None and clock.parse_date(date) is None:
         raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
@@ -135,6 +156,45 @@ def redis_promotable(url: str, timeout: int) -> None:
     click.echo(json.dumps({"promotable": url}))
 
 
+@main.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--env-file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="the settings to keep with it (deploy: /etc/pikdame/env)",
+)
+def backup_command(file: Path, env_file: Path | None) -> None:
+    """Back up to FILE everything that must survive a lost machine: every Redis of the roles,
+    PIKDAME_ARCHIVE_DIR, the secret and the settings (deploy/README.md, Backup and restore)."""
+    from service import backup
+
+    manifest = backup.backup(config.load(), file, env_file)
+    summary = {name: part["keys"] for name, part in manifest["redis"].items()}
+    click.echo(json.dumps({"backup": str(file), "keys": summary, "at": manifest["started_at"]}))
+
+
+@main.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="restore into servers that hold keys (replacing)")
+@click.option(
+    "--env-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="write the backup's settings here",
+)
+def restore_command(file: Path, force: bool, env_file: Path | None) -> None:
+    """Restore FILE (a ``pikdame backup``) into the configured, empty Redis servers and
+    PIKDAME_VAR; then start the workers: they queue again what was in flight."""
+    from service import backup
+
+    try:
+        done = backup.restore(config.load(), file, force=force, env_file=env_file)
+    except BackupError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(json.dumps(done))
+
+
 @main.command("seed-info")
 @click.argument("date")
 @click.option(
@@ -148,7 +208,7 @@ def seed_info(date: str, game: str) -> None:
     if clock.parse_date(date) is None:
         raise click.BadParameter("a date is YYYY-MM-DD", param_hint="DATE")
     cfg = config.load()
-    seed = games.get(game).seed(cfg.secret, date)
+    seed = games.daily(game).seed(cfg.secret, date)
     closed = clock.is_closed(date, cfg)
     click.echo(
         json.dumps(
@@ -160,6 +220,26 @@ def seed_info(date: str, game: str) -> None:
             }
         )
     )
+
+
+@main.command("event-info")
+@click.argument("week", required=False)
+@click.option(
+    "--game",
+    type=click.Choice(games.DAILY_GAMES),
+    default=games.DEFAULT,
+    help="the daily game whose week's tournament (docs/EVENTS.md)",
+)
+def event_info(week: str | None, game: str) -> None:
+    """A week's tournament (YYYY-Www, default this week): every deal's commitment, and its
+    seed once the event has closed (FORMATS.md F4e)."""
+    cfg = config.load()
+    chosen = week or weeks.current_week(cfg)
+    try:
+        document = weeks.info(cfg, game, chosen)
+    except FormatError as error:
+        raise click.BadParameter(error.message, param_hint="WEEK") from None
+    click.echo(json.dumps(document))
 
 
 if __name__ == "__main__":

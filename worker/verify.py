@@ -12,8 +12,7 @@ from typing import Any, Final
 import redis
 
 from engine.core.errors import UnknownRelease
-from service.accounts import owners
-from service.common import connect, keys
+from service.common import connect, keys, ownership
 from service.common.clock import opens_at
 from service.dailies import ranking, store
 from service.errors import AttemptNotFinished, EngineMismatch, NotReplicated
@@ -47,7 +46,8 @@ def judge(attempt: store.Attempt, secret: bytes) -> Verdict:
 # transaction as the move) the script answers where it went, {owner, player}, writing nothing;
 # the caller runs it again with those (so a verification racing the attach is the account's).
 RANK_LUA: Final = (
-    """
+    streaks.ADVANCE_FUNCTION
+    + """
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
 if redis.call('SISMEMBER', KEYS[10], ARGV[1]) == 1 then return 0 end
 local to_owner = redis.call('HGET', KEYS[9], 'owner')
@@ -68,11 +68,7 @@ end
 redis.call('HINCRBY', KEYS[5], ARGV[6], 1)
 redis.call('HSET', KEYS[6], ARGV[7], ARGV[4])
 redis.call('HSET', KEYS[7], 'name', ARGV[3])
-"""
-    + streaks.ADVANCE_BODY.replace("KEYS[1]", "KEYS[8]")
-    .replace("ARGV[1]", "ARGV[8]")
-    .replace("ARGV[2]", "ARGV[7]")
-    + """
+advance_streak(KEYS[8], tonumber(ARGV[8]), ARGV[7])
 return 1
 """
 )
@@ -100,7 +96,7 @@ def rank_once(
     rankings: redis.Redis[str], attempt: store.Attempt, score: int, turns: int, owner: str
 ) -> bool:
     """Put a verified attempt on its day's board and into the all-time sums, the day's histogram,
-    its owner's statistics and streak (service.accounts.owners), unless it is there already; True
+    its owner's statistics and streak (service.common.ownership), unless it is there already; True
     when this call ranked it."""
     finished_ms = (attempt.finished_ms or 0) - _ms(attempt.date)
     game = attempt.kind  # every board, sum, histogram, statistic and streak is per daily game
@@ -155,8 +151,11 @@ def verified(
     secret: bytes,
     rankings: redis.Redis[str],
     replicas: int = 0,
+    stored: dict[str, str] | None = None,
 ) -> Verification:
     """Judge and record the verdict; a second run finds the verdict and changes nothing.
+    ``stored``: the attempt's hash when the caller has read it already (the job reads it once
+    to tell a daily from an event deal).
 
     Game state (``client``) and the rankings (``rankings``: the same client when they share a
     server; no default, so no caller can rank on the state server by leaving it out) are
@@ -164,8 +163,8 @@ def verified(
     server), then record the verdict (on the state server). A job that dies between the last
     two steps is retried, judges again, finds itself ranked already and records the verdict.
     ``replicas``: PIKDAME_REDIS_WAIT_REPLICAS (the ranking confirmed before the verdict)."""
-    key = keys.attempt(attempt_id)
-    stored = client.hgetall(key)
+    if stored is None:
+        stored = client.hgetall(keys.attempt(attempt_id))
     if stored.get("dropped"):  # lost its ranking to the account's own attempt
         return Verification({"attempt_id": attempt_id, "status": "unranked", "new": False}, None)
     attempt = finished_attempt(stored, attempt_id)
@@ -176,15 +175,29 @@ def verified(
     status, turns = verdict.status, verdict.tie_break
     if status == "verified":
         assert verdict.score is not None and turns is not None
-        owner = owners.owner_of(client, attempt.player)
+        owner = ownership.owner_of(client, attempt.player)
         rank_once(rankings, attempt, verdict.score, turns, owner)
         # With replicas (deploy/SCALING.md, Failover): the ranking is on them before the verdict
         # is recorded, or the verdict could survive a failover that the ranking did not.
         if not connect.acknowledged(rankings, replicas):
             raise NotReplicated(attempt_id)
+    return record_verdict(client, attempt, status, turns, verdict.reason)
 
-    field = ("turns", str(turns)) if status == "verified" else ("reason", verdict.reason or "")
+
+def record_verdict(
+    client: redis.Redis[str],
+    attempt: store.Attempt,
+    status: str,
+    turns: int | None,
+    reason: str | None,
+) -> Verification:
+    """The verdict recorded on the state server (VERDICT_LUA: once, and its channel told), then
+    the attempt off the reconciler's list: the last steps of a daily's and an event deal's
+    verification (worker.events)."""
+    attempt_id = attempt.id
+    field = ("turns", str(turns)) if status == "verified" else ("reason", reason or "")
     channel = keys.verdict_channel(attempt_id)
+    key = keys.attempt(attempt_id)
     recorded = client.eval(VERDICT_LUA, 1, key, status, *field, channel)  # type: ignore[no-untyped-call]
     if recorded == "gone":
         raise AttemptNotFinished(f"no attempt {attempt_id}")

@@ -10,7 +10,7 @@ Layers inside the package, each importing only those above it (as Pik Dame's):
 - ``position`` (``gin-position/1``), ``state`` (G4–G7: ``push``, ``legal_moves``), ``view`` (G9)
 - ``bots``, ``record`` (``gin-log/1``), ``releases`` (every released version's bots)
 - ``game`` (Gin as a ``GameType``), ``match`` (live play to 100, G2), ``replay`` (G9
-  verification), ``daily`` (F4 for Gin)
+  verification), ``daily`` (F4 for Gin), ``event`` (the week's tournament's one-hand deal)
 - ``tournament``, ``cli`` (G9)
 """
 
@@ -27,6 +27,7 @@ from engine.gin.daily import (
     daily_seed,
 )
 from engine.gin.deal import Deal, deal, hand_seed
+from engine.gin.event import HAND_MOST, event_match, event_score, ranked_score
 from engine.gin.match import TARGET, GinMatch, HandResult, Seat, commitment
 from engine.gin.melds import Defence, arrange, best_defence, is_meld, min_deadwood
 from engine.gin.moves import Move, parse_move
@@ -43,6 +44,7 @@ __all__ = [
     "DAILY_RULES",
     "ENGINE_VERSION",
     "FACE_DOWN",
+    "HAND_MOST",
     "LEVELS",
     "LOG_FORMAT",
     "NAMES",
@@ -71,6 +73,8 @@ __all__ = [
     "daily_seats",
     "daily_seed",
     "deal",
+    "event_match",
+    "event_score",
     "from_mask",
     "hand_seed",
     "is_meld",
@@ -80,6 +84,7 @@ __all__ = [
     "parse_move",
     "parse_seed",
     "public_moves",
+    "ranked_score",
     "replay",
     "suggested_defence",
     "to_mask",

@@ -8,10 +8,11 @@ other seat by its own level, a human by the analyst). The difference of the seat
 (its score minus the other's, G6) between the two is what the decision cost.
 
 Two modes, as Pik Dame's (``engine.pikdame.analysis``): ``view`` deals the unseen cards anew for
-each sample, consistently with the seat's view (:func:`sample_world`: the other hand's size, the
-cards it took from the pile and still holds, its melds once it knocked), from a stream seeded by
-the view itself, so the document depends on nothing the seat could not see; ``deal`` plays the
-real hand out once per move, once the match's seed is public.
+each sample, consistently with the seat's view (the other hand's size, the cards it took from the
+pile and still holds, its melds once it knocked), the other's hidden cards drawn from the belief
+its public play gives (engine.gin.belief, ``analysis-4``: its bot replayed on each particle),
+from streams seeded by the seat's views, so the document depends on nothing the seat could not
+see; ``deal`` plays the real hand out once per move, once the match's seed is public.
 """
 
 from __future__ import annotations
@@ -21,19 +22,22 @@ from dataclasses import replace
 from typing import Any, Final
 
 from engine.core.analysis import (
+    ANALYSIS_VERSION,
     Decision,
     Marks,
+    PlayOut,
+    Results,
     Sampling,
     evaluate,
+    paired_samples,
     sample_stream,
-    shuffle_pool,
     summary_json,
 )
 from engine.core.errors import EngineError, FormatError, ReplayError
 from engine.core.records import Seat, commitment, parse_seed
-from engine.core.rng import Stream
-from engine.gin.bots import LEVELS, choose_move
-from engine.gin.cards import DECK_SIZE, from_mask
+from engine.gin.belief import Belief, Tracker, belief_worlds
+from engine.gin.bots import LEVELS, PLAIN_LEVELS, choose_move
+from engine.gin.bots.worlds import sample_world
 from engine.gin.match import GinMatch
 from engine.gin.moves import Move
 from engine.gin.record import ENGINE_VERSION, LOG_FORMAT, read_record
@@ -46,49 +50,17 @@ MODES: Final = ("view", "deal")
 ANALYST: Final = "strong"
 #: The ``view`` mode's samples: a budget of play-out moves per hand, so that a hand analyses
 #: within 1 s on one core (bench/bench_analysis.py; BENCHMARKS.md gives the intervals it yields).
-SAMPLING: Final = Sampling(moves=7000, graph=8, least=8, most=48)
+SAMPLING: Final = Sampling(moves=6000, graph=8, least=8, most=200)
+#: The bots whose choices from the seat's view are a judged decision's candidate moves, each
+#: once, the analyst's first, the played move never (G9): the best shown is the one measured
+#: best among them, and a negative cost says the played move measured better.
+CANDIDATES: Final = (ANALYST, "plain")
 MAX_SAMPLES: Final = 1000
 #: Hand-result points (G6) a decision must cost for each mark (docs/ANALYSIS.md).
 MARKS: Final = Marks(inaccuracy=2, mistake=5, blunder=10)
 #: A play-out longer than this is a bug, not a hand (G7 and the take limit end every hand).
 MAX_PLAYOUT: Final = 1000
 _TAG: Final = ANALYSIS_FORMAT
-_ALL: Final = (1 << DECK_SIZE) - 1
-
-
-def sample_world(v: View, stream: Stream) -> HandState:
-    """A hand the seat of ``v`` cannot tell from the real one: its own cards, the pile, what the
-    other seat took from it and still holds (or its whole hand once it knocked: its melds are
-    declared, G6), every public count as the view shows them; the rest of the other hand and the
-    stock from the unseen cards, shuffled by ``stream``. A hand-made position holding fewer than
-    52 cards leaves some of them out of play."""
-    seat, other = v.seat, v.other
-    pile = 0
-    for c in v.discard:
-        pile |= 1 << c
-    known = v.revealed if v.revealed is not None else v.took[other]
-    unseen = _ALL & ~v.hand & ~pile & ~known
-    need = v.other_size - known.bit_count()
-    cards = from_mask(unseen)
-    if need < 0 or need + v.stock_size > len(cards):
-        raise FormatError("the hidden cards outnumber the unseen ones (G1)", None)
-    shuffled = shuffle_pool(stream, cards)
-    world = HandState(v.hand_no, v.dealer)
-    world.turn, world.phase, world.must_draw = v.turn, v.phase, v.must_draw
-    hands = [0, 0]
-    hands[seat] = v.hand
-    hands[other] = known
-    for c in shuffled[:need]:
-        hands[other] |= 1 << c
-    world.hands = hands
-    world.stock = shuffled[need : need + v.stock_size]
-    world.discard = list(v.discard)
-    world.taken = v.taken
-    world.took = list(v.took)
-    world.takes = sum(1 for _, text in v.history if text == "take")
-    world.knock = v.knock
-    world.history = list(v.history)
-    return world
 
 
 def hand_result(state: HandState, seat: int) -> int:
@@ -117,27 +89,36 @@ class _Analyst:
         self.mode = mode
         self.levels = levels
 
-    def play_out(self, state: HandState) -> tuple[int, int]:
-        """Both bots play to the hand's end: (the seat's hand result, G6; the moves)."""
+    def play_out(self, state: HandState) -> PlayOut:
+        """Both bots play to the hand's end: (the seat's hand result, G6, which in a duel is its
+        standing against the other too; the moves, the analysis's work: a Gin bot's move costs
+        about the same wherever it falls)."""
         levels = self.levels
         for moves in range(MAX_PLAYOUT):
             if state.outcome is not None:
-                return hand_result(state, self.seat), moves
+                result = hand_result(state, self.seat)
+                return result, result, moves
             s = state.turn
             state.push(choose_move(levels[s], view(state, s)), s)
         raise EngineError(f"a play-out ran past {MAX_PLAYOUT} moves")
 
-    def worlds(self, state: HandState, v: View) -> Iterator[HandState]:
-        """The real hand (``deal``), or deal after deal of the unseen cards (``view``)."""
+    def worlds(self, state: HandState, v: View, public: Belief | None) -> Iterator[HandState]:
+        """The real hand (``deal``), or deal after deal of the unseen cards (``view``), the
+        other's hidden cards drawn from what its public play tells (engine.gin.belief)."""
         if self.mode == "deal":
             yield state.copy()
             return
         stream = sample_stream(_TAG, {"view": v.to_json()})
-        while True:
-            yield sample_world(v, stream)
+        yield from belief_worlds(v, public, stream)
 
     def decision(
-        self, state: HandState, index: int, turn: int, played: Move, turn_start: bool
+        self,
+        state: HandState,
+        index: int,
+        turn: int,
+        played: Move,
+        turn_start: bool,
+        public: Belief | None = None,
     ) -> Decision:
         seat = self.seat
         v = view(state, seat)
@@ -146,19 +127,30 @@ class _Analyst:
         played_state = state.copy()
         played_state.push(played, seat)
         same = "move" if _settled(best_state) == _settled(played_state) else None
+        candidates, settled = [best], [_settled(best_state)]
+        if same is None:
+            for level in CANDIDATES[1:]:
+                other_state = state.copy()
+                move = other_state.push(choose_move(level, v), seat)
+                if _settled(other_state) not in [*settled, _settled(played_state)]:
+                    candidates.append(move)
+                    settled.append(_settled(other_state))
 
-        def samples(both: bool) -> Iterator[tuple[int, int | None, int]]:
-            for world in self.worlds(state, v):
-                played_score, moves = None, 0
-                if both:
-                    line = world.copy()
-                    line.push(played, seat)
-                    played_score, moves = self.play_out(line)
-                world.push(best, seat)
-                best_score, more = self.play_out(world)
-                yield best_score, played_score, moves + more
+        def samples(both: bool) -> Iterator[tuple[Results, int]]:
+            moves = [played, *candidates] if both else [best]
+            return paired_samples(self.worlds(state, v, public), moves, seat, self.play_out)
 
-        return Decision(index, turn, state.phase, str(played), str(best), same, turn_start, samples)
+        return Decision(
+            index,
+            turn,
+            state.phase,
+            str(played),
+            str(best),
+            same,
+            turn_start,
+            samples,
+            tuple(str(c) for c in candidates),
+        )
 
 
 def analyse_hand(
@@ -186,9 +178,16 @@ def analyse_hand(
     seat_list = list(seats) if seats is not None else [Seat("human", name="?")] * 2
     if len(seat_list) != 2:
         raise FormatError("two seats (G2)", seats)
-    levels = [s.level if s.kind == "bot" and s.level in LEVELS else ANALYST for s in seat_list]
+    # a Meister seat is played out by the analyst, never by the Meister (its own play-outs
+    # inside the analysis' would multiply the time by its deals; docs/ANALYSIS.md)
+    levels = [
+        s.level if s.kind == "bot" and s.level in PLAIN_LEVELS else ANALYST for s in seat_list
+    ]
     levels[seat] = ANALYST
     analyst = _Analyst(seat, mode, [str(level) for level in levels])
+    other = seat_list[1 - seat]
+    policy = other.level if other.kind == "bot" and other.level in LEVELS else "human"
+    tracker = Tracker(start, seat, str(policy))
     state = start.copy()
     found: list[Decision] = []
     turn = 0
@@ -202,12 +201,13 @@ def analyse_hand(
         if done.kind != "resign" and mover == seat and state.turn == seat:
             turn_start = state.phase != "discard"
             turn += turn_start or turn == 0  # a position may start mid-turn
-            found.append(analyst.decision(state, index, turn, done, turn_start))
+            found.append(analyst.decision(state, index, turn, done, turn_start, tracker.belief()))
+        tracker.observe(state, mover, done)
         state = after
         if state.outcome is not None:
             break
     sampling = SAMPLING if samples is None else replace(SAMPLING, fixed=samples)
-    entries, graph = evaluate(found, sampling, mode == "deal", MARKS)
+    entries, graph, work = evaluate(found, sampling, mode == "deal", MARKS)
     result = None if state.outcome is None else hand_result(state, seat)
     return {
         "format": ANALYSIS_FORMAT,
@@ -221,6 +221,8 @@ def analyse_hand(
         "decisions": entries,
         "graph": graph,
         "summary": summary_json(entries, result),
+        "analysis": ANALYSIS_VERSION,
+        "work": work,
     }
 
 
@@ -251,7 +253,7 @@ def analyse(
         raise FormatError("the seed does not match the record's commitment", None)
     if type(hand) is not int or hand < 1:
         raise FormatError("a hand number is 1, 2, 3 …", None)
-    match = GinMatch(seed, fields.seats)
+    match = GinMatch(seed, fields.seats, fields.one_hand)
     start: HandState | None = None
     first = 0
     moves: list[tuple[int, str]] = []

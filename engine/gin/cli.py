@@ -47,6 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
         'apply moves to a position: {"position": gin-position/1, "moves": [...]}',
         "replay and verify a match record (gin-log/1) with its seed",
     )
+    sub.add_parser(
+        "analyse",
+        help="move-by-move analysis of a seat's play (docs/ANALYSIS.md; see --help after it)",
+        add_help=False,
+    )
     sub.add_parser("tournament", help="bot tournament (see --help after it)", add_help=False)
     return parser
 

@@ -3,15 +3,19 @@
 :class:`GinMatch` is Gin's counterpart of Pik Dame's ``Game``: the service plays a human's move
 through :meth:`GinMatch.play` and every bot answers; the next hand is dealt as soon as one ends
 (seat 1 deals first, the dealer alternates after a scored hand and deals again after a drawn one).
+A *one-hand* match (``one_hand``, the week's tournament's deal, docs/EVENTS.md) ends when its first
+hand does, whatever the hand's end (G6, G7), and its record says so (``rules``).
 It holds the match seed (it deals every hand), so its storage form is server-side only.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.core.errors import FormatError, IllegalMoveError
+from engine.core.live import NOT_DEFERRED, LivePlay
 from engine.core.records import Seat, commitment, parse_seed
 from engine.gin.bots import choose_move
 from engine.gin.moves import Move
@@ -36,12 +40,27 @@ class HandResult:
         return {"hand": self.hand_no, "dealer": self.dealer, **self.outcome.to_json()}
 
 
-class GinMatch:
-    """A match in play: seats, the (secret) seed, the current hand, finished hands, totals."""
+class GinMatch(LivePlay[Move]):
+    """A match in play: seats, the (secret) seed, the current hand, finished hands, totals.
+    Live play (a human's move, then the bots') is :class:`engine.core.live.LivePlay`'s."""
 
-    __slots__ = ("_seed", "commitment", "moves", "results", "seats", "state", "totals", "winner")
+    __slots__ = (
+        "_seed",
+        "commitment",
+        "moves",
+        "one_hand",
+        "over",
+        "results",
+        "seats",
+        "state",
+        "totals",
+        "winner",
+    )
 
-    def __init__(self, seed: bytes, seats: tuple[Seat, Seat]) -> None:
+    TIMER_LEVEL = TIMER_LEVEL
+    seats: tuple[Seat, Seat]
+
+    def __init__(self, seed: bytes, seats: tuple[Seat, Seat], one_hand: bool = False) -> None:
         if len(seats) != 2:
             raise FormatError("a Gin match has two seats (G2)", seats)
         self._seed = seed
@@ -51,21 +70,36 @@ class GinMatch:
         self.results: list[HandResult] = []
         self.totals = [0, 0]
         self.moves: list[tuple[int, str]] = []
+        self.one_hand = one_hand
+        #: the match is over; ``winner`` is its winner, None only for a one-hand match whose
+        #: totals are equal (a wall, G7)
+        self.over = False
         self.winner: int | None = None
 
     @staticmethod
-    def start(seed: bytes, seats: tuple[Seat, Seat]) -> GinMatch:
-        """Deal the first hand and let the bots move until a human must."""
-        match = GinMatch(seed, seats)
-        match.run_bots()
+    def start(
+        seed: bytes,
+        seats: tuple[Seat, Seat],
+        one_hand: bool = False,
+        defer: Collection[str] = NOT_DEFERRED,
+    ) -> GinMatch:
+        """Deal the first hand and let the bots move until a human must (or a bot of a ``defer``
+        level: engine.core.live)."""
+        match = GinMatch(seed, seats, one_hand)
+        match.run_bots(defer)
         return match
 
     @property
     def finished(self) -> bool:
-        return self.winner is not None
+        return self.over
 
     @property
     def hand_no(self) -> int:
+        return self.state.hand_no
+
+    @property
+    def round(self) -> int:
+        """The hand being played (a table's round)."""
         return self.state.hand_no
 
     def to_move(self) -> int | None:
@@ -90,51 +124,35 @@ class GinMatch:
         state = self.state
         self.results.append(HandResult(state.hand_no, state.dealer, outcome))
         if outcome.end == "resign":
-            self.winner = outcome.winner
+            self.over, self.winner = True, outcome.winner
             return
         self.totals = [t + s for t, s in zip(self.totals, outcome.scores, strict=True)]
+        if self.one_hand:  # the hand is the match, however it ended (a wall too: 0 to 0)
+            a, b = self.totals
+            self.over, self.winner = True, None if a == b else 0 if a > b else 1
+            return
         if max(self.totals) >= TARGET:
-            self.winner = 0 if self.totals[0] > self.totals[1] else 1
+            self.over, self.winner = True, 0 if self.totals[0] > self.totals[1] else 1
             return
         dealer = state.dealer if outcome.end == "wall" else 1 - state.dealer
         self.state = HandState.new(self._seed, state.hand_no + 1, dealer)
 
-    def play(self, move: Move | str, seat: int) -> list[tuple[int, str]]:
-        """A human's move, then every bot move until a human must move or the match ends.
+    # -- live play (engine.core.live): the moves, a bot's answer, where a turn ends ------------
 
-        Returns every move made, the human's first. Raises on an illegal move, changing nothing.
-        """
-        if not 0 <= seat < 2 or self.seats[seat].kind != "human":
-            raise IllegalMoveError(
-                "not_your_turn", f"seat {seat} is not a human seat", str(move), self.state
-            )
-        done = self.push(move, seat)
-        return [(seat, str(done)), *self.run_bots()]
+    def _apply(self, move: Move | str, seat: int) -> Move:
+        return self.push(move, seat)
 
-    def autoplay_turn(self, seat: int) -> list[tuple[int, str]]:
-        """The turn timer: the ``strong`` bot finishes seat ``seat``'s turn (its moves are
-        ordinary moves of the record), then the bots answer."""
-        state = self.state
-        if self.finished or state.turn != seat:
-            raise IllegalMoveError("not_your_turn", f"it is not seat {seat}'s turn", None, state)
-        events: list[tuple[int, str]] = []
-        hand_no = state.hand_no
-        while not self.finished and self.state.hand_no == hand_no and self.state.turn == seat:
-            done = self.push(choose_move(TIMER_LEVEL, self.view(seat)), seat)
-            events.append((seat, str(done)))
-            if done.kind in ("discard", "knock", "defend"):
-                break
-        return events + self.run_bots()
+    def _bot_move(self, level: str, seat: int) -> Move:
+        return choose_move(level, self.view(seat))
 
-    def run_bots(self) -> list[tuple[int, str]]:
-        events: list[tuple[int, str]] = []
-        while not self.finished and self.seats[self.state.turn].kind == "bot":
-            seat = self.state.turn
-            level = self.seats[seat].level
-            assert level is not None
-            done = self.push(choose_move(level, self.view(seat)), seat)
-            events.append((seat, str(done)))
-        return events
+    def _context(self) -> HandState:
+        return self.state
+
+    def _turn_mark(self) -> int:
+        return self.state.hand_no  # a new hand is a new turn, even for the same seat
+
+    def _ends_turn(self, done: Move) -> bool:
+        return done.kind in ("discard", "knock", "defend")
 
     def view(self, seat: int) -> View:
         """What seat ``seat`` may know (never the other hand, the stock or the seed)."""
@@ -147,8 +165,9 @@ class GinMatch:
         )
 
     def result_json(self) -> dict[str, Any] | None:
-        """The match result: how it ended, the winner and the final totals (None while on)."""
-        if self.winner is None:
+        """The match result: how it ended, the winner (null: a one-hand match drawn at the
+        wall) and the final totals (None while on)."""
+        if not self.over:
             return None
         resigned = bool(self.results) and self.results[-1].outcome.end == "resign"
         return {
@@ -169,6 +188,7 @@ class GinMatch:
             [r.to_json() for r in self.results],
             list(self.totals),
             self.result_json(),
+            self.one_hand,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -187,7 +207,7 @@ class GinMatch:
         try:
             record, position = data["record"], data["position"]
             fields = read_record(record)
-            match = GinMatch(parse_seed(fields.seeds["seed"]), fields.seats)
+            match = GinMatch(parse_seed(fields.seeds["seed"]), fields.seats, fields.one_hand)
             match.state = HandState.from_position(position)
             # A match stored without its hand's history (the first storage form): those moves
             # are lost for good, the hand goes on without them.
@@ -206,7 +226,9 @@ class GinMatch:
             totals = record["totals"]
             match.totals = [int(totals[0]), int(totals[1])]
             result = record["result"]
-            match.winner = None if result is None else int(result["winner"])
+            match.over = result is not None
+            winner = None if result is None else result["winner"]
+            match.winner = None if winner is None else int(winner)
         except (KeyError, TypeError, IndexError, ValueError) as e:
             raise FormatError(f"a stored Gin match: {e!r}", data) from None
         return match

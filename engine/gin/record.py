@@ -18,6 +18,10 @@ ENGINE_VERSION: Final = f"pikdame-gin/rules-{RULES_VERSION}/bots-{BOTS_VERSION}"
 _KEYS: Final = frozenset(
     ("format", "engine", "seats", "seeds", "moves", "hands", "totals", "result")
 )
+#: The only ``rules`` a record may carry (added to gin-log/1, docs/GIN_FORMATS.md): one hand, the
+#: week's tournament's deal (docs/EVENTS.md). A record without ``rules`` is a match to 100 (G2),
+#: as every record written before.
+ONE_HAND: Final[dict[str, Any]] = {"hands": 1}
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,8 @@ class RecordFields:
     seats: tuple[Seat, Seat]
     seeds: dict[str, Any]
     moves: list[tuple[int, str]]
+    #: whether the match is one hand (``rules``: the week's tournament's deal); else to 100 (G2)
+    one_hand: bool = False
 
 
 def write_record(
@@ -38,11 +44,15 @@ def write_record(
     hands: list[dict[str, Any]],
     totals: list[int],
     result: dict[str, Any] | None,
+    one_hand: bool = False,
 ) -> dict[str, Any]:
-    """The ``gin-log/1`` document; the seed only when given (revealed)."""
+    """The ``gin-log/1`` document; the seed only when given (revealed); ``rules`` only for a
+    one-hand match, so a match to 100 writes the document it always wrote."""
+    rules = {"rules": dict(ONE_HAND)} if one_hand else {}
     return {
         "format": LOG_FORMAT,
         "engine": ENGINE_VERSION,
+        **rules,
         "seats": [s.to_json() for s in seats],
         "seeds": {"commitment": commitment, "seed": None if seed is None else seed.hex()},
         "moves": [{"seat": s, "move": m} for s, m in moves],
@@ -56,8 +66,11 @@ def read_record(record: Any) -> RecordFields:
     """Check a record's shape (G9) and read its seats, seeds and moves; raises FormatError."""
     if not isinstance(record, dict) or record.get("format") != LOG_FORMAT:
         raise FormatError(f"a Gin record has format {LOG_FORMAT!r}", record)
-    if set(record) != _KEYS:
-        raise FormatError(f"a Gin record has the keys {sorted(_KEYS)}", record)
+    if set(record) - {"rules"} != _KEYS:
+        raise FormatError(f"a Gin record has the keys {sorted(_KEYS)} (and maybe rules)", record)
+    one_hand = "rules" in record
+    if one_hand and (record["rules"] != ONE_HAND or type(record["rules"]["hands"]) is not int):
+        raise FormatError(f"record rules: absent (a match to 100) or {ONE_HAND}", record)
     seats_json = record["seats"]
     if not isinstance(seats_json, list) or len(seats_json) != 2:
         raise FormatError("record seats: two", record)
@@ -77,12 +90,13 @@ def read_record(record: Any) -> RecordFields:
         raise FormatError("record moves: a list of {seat: 0 or 1, move}", record)
     if not isinstance(record["hands"], list):
         raise FormatError("record hands: a list of hand results", record)
-    return RecordFields(seats, seeds, [(m["seat"], m["move"]) for m in moves])
+    return RecordFields(seats, seeds, [(m["seat"], m["move"]) for m in moves], one_hand)
 
 
 __all__ = [
     "ENGINE_VERSION",
     "LOG_FORMAT",
+    "ONE_HAND",
     "RULES_VERSION",
     "RecordFields",
     "read_record",

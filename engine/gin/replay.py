@@ -42,7 +42,7 @@ def replay(
     except FormatError as e:
         raise ReplayError("bad_format", e.message, None, record) from None
     seats = fields.seats
-    match = GinMatch(seed, seats)
+    match = GinMatch(seed, seats, fields.one_hand)
     for i, (seat, text) in enumerate(fields.moves):
         try:
             move = parse_move(text)

@@ -25,26 +25,28 @@ from dataclasses import replace
 from typing import Any, Final, NamedTuple
 
 from engine.core.analysis import (
+    ANALYSIS_VERSION,
     Decision,
     Marks,
+    PlayOut,
+    Results,
     Sampling,
     evaluate,
+    paired_samples,
     sample_stream,
-    shuffle_pool,
+    standing_of,
     summary_json,
 )
-from engine.core.cards import CARDS, NUM_KINDS, Counts, counts_of
+from engine.core.cards import NUM_KINDS, Counts, counts_of
 from engine.core.records import commitment, parse_seed
-from engine.core.rng import Stream
 from engine.pikdame.bots import choose_move
-from engine.pikdame.cards import COPIES, TAUSENDE_COPIES
+from engine.pikdame.bots.worlds import sample_world, work_of
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
 from engine.pikdame.match import GAME_FORMAT, deck_size
 from engine.pikdame.moves import Move
 from engine.pikdame.record import LOG_FORMAT, are_moves, read_fields
-from engine.pikdame.rules import LEVELS, Rules, Seat
+from engine.pikdame.rules import LEVELS, PLAIN_LEVELS, Rules, Seat
 from engine.pikdame.state import State, deal_for
-from engine.pikdame.tausende import TausendeState
 from engine.pikdame.version import engine_version
 from engine.pikdame.view import View, view
 
@@ -52,10 +54,16 @@ ANALYSIS_FORMAT: Final = "pikdame-analysis/1"
 MODES: Final = ("view", "deal")
 #: The strongest bot (R10: beginner < advanced < zen): the moves are compared with its.
 ANALYST: Final = "zen"
-#: The ``view`` mode's samples (docs/ANALYSIS.md): a budget of play-out moves per round, so that
-#: a daily round analyses within 5 s on one core whatever the player did (bench/bench_analysis.py;
-#: BENCHMARKS.md gives the intervals it yields).
-SAMPLING: Final = Sampling(moves=13000, graph=8, least=8, most=48)
+#: The ``view`` mode's samples (docs/ANALYSIS.md): a budget of work per round (play-out moves,
+#: :func:`work_of`), so that any round analyses within a few seconds of one core whatever its
+#: length (bench/bench_analysis.py; BENCHMARKS.md gives the times and intervals it yields).
+SAMPLING: Final = Sampling(moves=20000, graph=8, least=8, most=200)
+#: The bots whose choices from the seat's view are a judged decision's candidate moves, each
+#: once, the analyst's first, the played move never (R10): the best shown is the one measured
+#: best among them, and a negative cost says the played move measured better. Not the
+#: beginner's: each candidate costs a play-out in every deal, and the weakest bot's choice is
+#: seldom the best.
+CANDIDATES: Final = (ANALYST, "advanced")
 #: The most samples a caller may ask for per decision.
 MAX_SAMPLES: Final = 1000
 #: Round points (R7) a decision must cost for each mark (docs/ANALYSIS.md).
@@ -63,64 +71,6 @@ MARKS: Final = Marks(inaccuracy=10, mistake=25, blunder=50)
 #: A play-out longer than this many moves is a bug, not a round (R4.4 ends every round).
 MAX_PLAYOUT: Final = 5000
 _TAG: Final = ANALYSIS_FORMAT
-
-
-def sample_world(v: View, known: Sequence[Counts], stream: Stream) -> State:
-    """A full state that the seat of ``v`` cannot tell from the real one: its own hand, every meld,
-    the pile, the removed cards and every public count as the view shows them; each other seat
-    holds the cards it is known to hold (``known[s]``: taken from the pile, R4.1) and the rest of
-    its hand from the unseen cards, shuffled by ``stream``; the stock is the next unseen cards.
-
-    Unseen means the ruleset's whole deck (R1, R12.1) minus what the view shows and the known
-    cards; a hand-made position holding fewer cards leaves some of them out of play."""
-    rules = v.rules
-    pool = list(TAUSENDE_COPIES if rules.tausende else COPIES)
-    seen = [*v.hand, *v.discard, *v.removed]
-    for melds in v.melds:
-        for m in melds:
-            seen.extend(m.cards)
-    for c in seen:
-        pool[c] -= 1
-    n = rules.players
-    for s in range(n):
-        if s != v.seat:
-            for kind, k in enumerate(known[s]):
-                pool[kind] -= k
-    if min(pool) < 0:
-        raise FormatError("the view shows more copies of a card than the deck holds (R1)", None)
-    cards = [CARDS[c] for c in range(NUM_KINDS) for _ in range(pool[c])]
-    needed = [0 if s == v.seat else v.hand_sizes[s] - sum(known[s]) for s in range(n)]
-    if min(needed) < 0 or sum(needed) + v.stock_size > len(cards):
-        raise FormatError("the hidden cards outnumber the unseen ones (R1)", None)
-    shuffled = shuffle_pool(stream, cards)
-    world = (TausendeState if rules.tausende else State)(rules, v.dealer, v.round)
-    world.turn, world.phase = v.turn, v.phase
-    world.opened_at_turn_start = v.opened_at_turn_start
-    p = 0
-    for s in range(n):
-        if s == v.seat:
-            world.hands[s] = counts_of(v.hand)
-        else:
-            world.hands[s] = counts_of([*_cards_of(known[s]), *shuffled[p : p + needed[s]]])
-            p += needed[s]
-    world.hand_sizes = list(v.hand_sizes)
-    world.melds = [list(ms) for ms in v.melds]
-    world.stock = shuffled[p : p + v.stock_size][::-1]  # top last inside the state
-    world.discard = list(v.discard)
-    world.removed = list(v.removed)
-    world.totals = list(v.totals)
-    world.history = list(v.history)
-    fields = v.tausende
-    if isinstance(world, TausendeState) and fields is not None:  # R12's public fields
-        world.opened = list(fields["opened"])
-        world.laid = list(fields["laid"])
-        world.swaps = fields["swaps"]
-        world.turn_points = int(fields["turn_points"])
-    return world
-
-
-def _cards_of(counts: Counts) -> list[int]:
-    return [c for c in range(NUM_KINDS) for _ in range(counts[c])]
 
 
 def learn(known: list[Counts], before: State, after: State, seat: int, move: Move) -> None:
@@ -153,15 +103,20 @@ class _Analyst:
         self.mode = mode
         self.levels = levels
 
-    def play_out(self, state: State, levels: Sequence[str]) -> tuple[int, int]:
+    def play_out(self, state: State, levels: Sequence[str]) -> PlayOut:
         """Every seat's bot (of ``levels``) plays to the round's end: (the seat's round score,
-        R7; the moves)."""
-        for moves in range(MAX_PLAYOUT):
+        R7; its standing against the others, :func:`standing_of`; the work, :func:`work_of`
+        each move)."""
+        work = 0
+        for _ in range(MAX_PLAYOUT):
             outcome = state.outcome
             if outcome is not None:
-                return outcome.round_scores[self.seat], moves
+                scores = outcome.round_scores
+                return scores[self.seat], standing_of(scores, self.seat), work
             s = state.turn
-            state.push(choose_move(levels[s], view(state, s)), s)
+            v = view(state, s)
+            work += work_of(v)
+            state.push(choose_move(levels[s], v), s)
         raise PikDameError(f"a play-out ran past {MAX_PLAYOUT} moves")
 
     def worlds(
@@ -210,21 +165,35 @@ class _Analyst:
             b.push(played, seat)
             if self.finish_turn(a) == self.finish_turn(b):
                 same = "turn"
+        candidates: list[Move] = [best]
+        if same is None:
+            for level in CANDIDATES[1:]:
+                move = state.copy().push(choose_move(level, v), seat)
+                if all(str(move) != str(c) for c in [played, *candidates]):
+                    candidates.append(move)
 
-        def samples(both: bool) -> Iterator[tuple[int, int | None, int]]:
-            for world in self.worlds(state, v, known):
-                played_score, moves = None, 0
-                if both:
-                    line = world.copy()
-                    line.push(played, seat)
-                    played_score, moves = self.play_out(line, levels)
-                world.push(best, seat)
-                best_score, more = self.play_out(world, levels)
-                yield best_score, played_score, moves + more
+        def samples(both: bool) -> Iterator[tuple[Results, int]]:
+            moves = [played, *candidates] if both else [best]
+            return paired_samples(
+                self.worlds(state, v, known), moves, seat, lambda line: self.play_out(line, levels)
+            )
 
         return Decision(
-            index, turn, state.phase, str(played), str(best), same, state.phase == "draw", samples
+            index,
+            turn,
+            state.phase,
+            str(played),
+            str(best),
+            same,
+            state.phase == "draw",
+            samples,
+            tuple(str(c) for c in candidates),
         )
+
+
+def _playing(level: str | None) -> str:
+    """The bot that plays a seat of ``level`` out: its own, the analyst for a Meister's."""
+    return level if level in PLAIN_LEVELS else ANALYST
 
 
 def analyse_round(
@@ -237,9 +206,12 @@ def analyse_round(
     mode: str = "view",
     samples: int | None = None,
     source: dict[str, Any] | None = None,
+    table: bool = False,
 ) -> dict[str, Any]:
     """The ``pikdame-analysis/1`` document of ``seat``'s play in the round that ``moves`` play
-    from ``start`` (each ``(seat, move)`` in F2 notation, as a record's).
+    from ``start`` (each ``(seat, move)`` in F2 notation, as a record's). ``table``: a round of
+    a game played to a target, whose decisions are costed in the seat's standing against the
+    others as well (each entry's ``standing``, docs/ANALYSIS.md).
 
     ``seats`` says who plays out each seat (a bot its level; a human, like the analysed seat, the
     analyst); ``level_changes`` maps a move's index to the level changes made before it (R9,
@@ -257,7 +229,9 @@ def analyse_round(
     seat_list = list(seats) if seats is not None else [Seat("human", name="?")] * n
     if len(seat_list) != n:
         raise FormatError("one seat per player", seats)
-    levels = [s.level if s.kind == "bot" and s.level else ANALYST for s in seat_list]
+    # a Meister seat is played out by the analyst: its own play-outs inside the analysis' would
+    # multiply the time by its deals (issue 40 item 8, docs/ANALYSIS.md)
+    levels = [_playing(s.level) if s.kind == "bot" else ANALYST for s in seat_list]
     levels[seat] = ANALYST
     analyst = _Analyst(seat, mode, levels)
     state = start.copy()
@@ -267,7 +241,7 @@ def analyse_round(
     for index, (mover, text) in enumerate(moves):
         for changed, level in (level_changes or {}).get(index, ()):
             if changed != seat and 0 <= changed < n and level in LEVELS:
-                levels[changed] = level
+                levels[changed] = _playing(level)
         after = state.copy()
         try:
             done = after.push(text, mover)
@@ -280,7 +254,8 @@ def analyse_round(
             learn(known, state, after, mover, done)
         state = after
     sampling = SAMPLING if samples is None else replace(SAMPLING, fixed=samples)
-    entries, graph = evaluate(found, sampling, mode == "deal", MARKS)
+    standing = n - 1 if table else None
+    entries, graph, work = evaluate(found, sampling, mode == "deal", MARKS, standing)
     outcome = state.outcome
     result = None if outcome is None else outcome.round_scores[seat]
     return {
@@ -296,6 +271,8 @@ def analyse_round(
         "decisions": entries,
         "graph": graph,
         "summary": summary_json(entries, result),
+        "analysis": ANALYSIS_VERSION,
+        "work": work,
     }
 
 
@@ -425,6 +402,7 @@ def analyse(
         mode=mode,
         samples=samples,
         source=source,
+        table=kind == GAME_FORMAT,
     )
 
 

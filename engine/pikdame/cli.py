@@ -2,8 +2,9 @@
 
 Exit status: 0 all legal, 3 an illegal move (or a record that does not verify), 2 malformed input
 (the message on standard error). The plumbing is every game's, in ``engine.core.commandline``;
-``tournament`` runs bot matches (engine/pikdame/tournament.py); ``engine/cli.py`` dispatches to it,
-to this module and to each other game's command line (whose names this parser lists).
+``analyse`` a seat's play (docs/ANALYSIS.md) and ``tournament`` bot matches
+(engine/pikdame/tournament.py), both through :func:`dispatch`; ``engine/cli.py`` dispatches to it
+and to each other game's command line (whose names this parser lists).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from engine.pikdame.state import State
 
 #: F7's commands, the first word of their command lines.
 COMMANDS: Final = ("deal", "check", "replay")
+#: Every word this command line answers first (:func:`dispatch`): F7's commands, the analysis
+#: (docs/ANALYSIS.md) and the bot tournaments (engine/pikdame/tournament.py).
+VERBS: Final = (*COMMANDS, "analyse", "tournament")
 
 
 def cmd_deal(args: argparse.Namespace, out: TextIO) -> int:
@@ -82,6 +86,11 @@ def build_parser(named: Sequence[str] = ()) -> argparse.ArgumentParser:
         "replay and verify a game record (F6) with its seed",
     )
     sub.add_parser(
+        "analyse",
+        help="move-by-move analysis of a seat's play (docs/ANALYSIS.md; see --help after it)",
+        add_help=False,
+    )
+    sub.add_parser(
         "tournament", help="bot tournament (see --help after the command)", add_help=False
     )
     for name in named:
@@ -113,4 +122,46 @@ def main(
     return cl.run(command)
 
 
-__all__ = ["COMMANDS", "EXIT_ILLEGAL", "EXIT_MALFORMED", "EXIT_OK", "build_parser", "main"]
+def dispatch(
+    argv: list[str],
+    out: TextIO | None = None,
+    stdin: TextIO | None = None,
+    *,
+    named: Sequence[str] = (),
+) -> int:
+    """Run the command of :data:`VERBS` that ``argv`` starts with; anything else (``--help``,
+    a malformed line) as F7 answers it, ``named`` as for :func:`build_parser`."""
+    if argv[:1] == ["analyse"]:  # docs/ANALYSIS.md: a seat's play, move by move
+        return _analyse(argv[1:], out, stdin)
+    if argv[:1] == ["tournament"]:
+        from engine.pikdame.tournament import main as tournament_main  # only when asked: heavy
+
+        return int(tournament_main(argv[1:]))
+    return main(argv, out, stdin, named=named)
+
+
+def _analyse(argv: list[str], out: TextIO | None, stdin: TextIO | None) -> int:
+    from engine.pikdame.analysis import analyse, analyse_position  # only when asked: heavy
+
+    argv, output, source = cl.streams(argv, out, stdin)
+    return cl.analyse(
+        argv,
+        output,
+        source,
+        prog="python -m engine",
+        part="round",
+        of_record=analyse,
+        of_position=analyse_position,
+    )
+
+
+__all__ = [
+    "COMMANDS",
+    "EXIT_ILLEGAL",
+    "EXIT_MALFORMED",
+    "EXIT_OK",
+    "VERBS",
+    "build_parser",
+    "dispatch",
+    "main",
+]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from engine.core.game import GameType
+from engine.core.live import LivePlay
 from engine.core.records import commitment
 from engine.pikdame import record
 from engine.pikdame.errors import FormatError, IllegalMoveError
@@ -51,10 +52,13 @@ PIKDAME: Final[GameType[Rules, State, View, Move]] = PikDame()
 TAUSENDE: Final[GameType[Rules, State, View, Move]] = PikDame("tausende")
 
 
-class Game:
-    """One round in play: rules, seats, deal facts and the live state (history included)."""
+class Game(LivePlay[Move]):
+    """One round in play: rules, seats, deal facts and the live state (history included). Live
+    play (a human's move, then the bots', R10) is :class:`engine.core.live.LivePlay`'s."""
 
     __slots__ = ("commitment", "cut", "dealer", "engine", "rules", "seats", "state")
+
+    TIMER_LEVEL = TIMER_LEVEL
 
     def __init__(
         self,
@@ -92,45 +96,32 @@ class Game:
     def finished(self) -> bool:
         return self.state.outcome is not None
 
-    def play(self, move: Move | str, seat: int) -> list[tuple[int, str]]:
-        """Apply a human's move, then every bot move until a human must move or the round ends.
+    def to_move(self) -> int | None:
+        """The seat to move, or None once the round is over."""
+        state = self.state
+        return None if state.outcome is not None else state.turn
 
-        Returns every move made, the human's first. Raises on an illegal move, changing nothing.
-        """
+    # -- live play (engine.core.live): the moves, a bot's answer -------------------------------
+
+    def _refuse(self, move: Move | str, seat: int) -> None:
         if not 0 <= seat < len(self.seats):
             raise IllegalMoveError("not_your_turn", f"there is no seat {seat}", move, self.state)
         if self.seats[seat].kind != "human":
             raise IllegalMoveError("not_your_turn", f"seat {seat} is a bot", move, self.state)
-        done = self.state.push(move, seat)
-        return [(seat, str(done)), *self.run_bots()]
 
-    def autoplay_turn(self, seat: int) -> list[tuple[int, str]]:
-        """The turn timer (R9): the human's time ran out, so the ``advanced`` bot logic finishes
-        that seat's turn; its moves are ordinary moves in the record. Then the bots answer."""
-        state = self.state
-        if state.outcome is not None or state.turn != seat:
-            raise IllegalMoveError("not_your_turn", f"it is not seat {seat}'s turn", None, state)
-        events: list[tuple[int, str]] = []
-        while state.outcome is None and state.turn == seat:
-            done = state.push(self._bots(TIMER_LEVEL, view(state, seat)), seat)
-            events.append((seat, str(done)))
-        return events + self.run_bots()
+    def _apply(self, move: Move | str, seat: int) -> Move:
+        return self.state.push(move, seat)
+
+    def _bot_move(self, level: str, seat: int) -> Move:
+        return self._bots(level, view(self.state, seat))
+
+    def _context(self) -> State:
+        return self.state
 
     @property
     def _bots(self) -> Chooser:
         """The bots of the version that began this game."""
         return bots_of(self.engine)
-
-    def run_bots(self) -> list[tuple[int, str]]:
-        events: list[tuple[int, str]] = []
-        state = self.state
-        while state.outcome is None and self.seats[state.turn].kind == "bot":
-            seat = state.turn
-            level = self.seats[seat].level
-            assert level is not None
-            done = state.push(self._bots(level, view(state, seat)), seat)
-            events.append((seat, str(done)))
-        return events
 
     # -- documents -----------------------------------------------------------------------------
 

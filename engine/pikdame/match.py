@@ -9,11 +9,12 @@ only strings rounds together and writes the game record ``pikdame-game/1`` (docs
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.core.cards import NAMES, Card
+from engine.core.live import NOT_DEFERRED
 from engine.pikdame.cards import TAUSENDE_TOTAL, TOTAL_CARDS
 from engine.pikdame.deal import cutter
 from engine.pikdame.errors import (
@@ -102,11 +103,20 @@ class Round:
 class Match:
     """A whole game: finished rounds, the running one (or one waiting for its cut), the totals.
 
-    ``seq`` counts every event of the game (cuts and moves of every seat), the tables' seq."""
+    ``seq`` counts every event of the game (cuts and moves of every seat), the tables' seq.
+    ``defer``: the levels whose bots move only in :meth:`play_bot` (engine.core.live; the
+    tables' bots worker), never stored."""
 
-    def __init__(self, rules: Rules, seats: tuple[Seat, ...], first_dealer: int) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        seats: tuple[Seat, ...],
+        first_dealer: int,
+        defer: Collection[str] = NOT_DEFERRED,
+    ) -> None:
         if len(seats) != rules.players:
             raise FormatError("one seat per player", seats)
+        self.defer = defer
         self.rules = rules
         self.seats = seats
         self.first_dealer = first_dealer
@@ -183,9 +193,13 @@ class Match:
 
     @staticmethod
     def start(
-        rules: Rules, seats: tuple[Seat, ...], first_dealer: int, new_seed: SeedSource
+        rules: Rules,
+        seats: tuple[Seat, ...],
+        first_dealer: int,
+        new_seed: SeedSource,
+        defer: Collection[str] = NOT_DEFERRED,
     ) -> tuple[Match, list[tuple[int, str]]]:
-        match = Match(rules, seats, first_dealer)
+        match = Match(rules, seats, first_dealer, defer)
         return match, match._next_round(new_seed)
 
     def _next_round(self, new_seed: SeedSource) -> list[tuple[int, str]]:
@@ -214,7 +228,7 @@ class Match:
 
     def _cut(self, seat: int, k: int, new_seed: SeedSource) -> list[tuple[int, str]]:
         game = self._deal(k)
-        return [(seat, f"cut {k}"), *self._counted(game.run_bots(), new_seed)]
+        return [(seat, f"cut {k}"), *self._counted(game.run_bots(self.defer), new_seed)]
 
     def _counted(
         self, events: list[tuple[int, str]], new_seed: SeedSource
@@ -248,7 +262,23 @@ class Match:
             raise IllegalMoveError("wrong_phase", "the round has been cut already", text)
         game = self.game
         assert game is not None
-        return self._counted(game.play(text, seat), new_seed)
+        return self._counted(game.play(text, seat, self.defer), new_seed)
+
+    @property
+    def bot_due(self) -> bool:
+        """Whether a bot is to move in the running round: play stopped before a bot of a
+        ``defer`` level (a bot cutter cuts at once: never due)."""
+        game = self.game
+        return not self.finished and self.pending is None and game is not None and game.bot_due()
+
+    def play_bot(self, new_seed: SeedSource) -> list[tuple[int, str]]:
+        """The due bot's move, then the other bots' up to a human or the next deferred bot
+        (engine.core.live's ``play_bot``); a round it ends is followed by the next (its bot cut
+        at once); nothing when no bot is due."""
+        game = self.game
+        if not self.bot_due or game is None:
+            return []
+        return self._counted(game.play_bot(self.defer), new_seed)
 
     def autoplay_turn(self, seat: int, new_seed: SeedSource) -> list[tuple[int, str]]:
         """The turn timer (R9): the seat's time ran out, so the bot logic acts for it (a cut by
@@ -259,7 +289,7 @@ class Match:
             return self._cut(seat, self._bot_cut(self.pending[1]), new_seed)
         game = self.game
         assert game is not None
-        return self._counted(game.autoplay_turn(seat), new_seed)
+        return self._counted(game.autoplay_turn(seat, self.defer), new_seed)
 
     def resign(self, seat: int) -> list[tuple[int, str]]:
         """R8: the game ends at once; a running round is scored as R7.2 (no winner). A round still
@@ -334,9 +364,9 @@ class Match:
         }
 
     @staticmethod
-    def from_json(data: dict[str, Any]) -> Match:
+    def from_json(data: dict[str, Any], defer: Collection[str] = NOT_DEFERRED) -> Match:
         seats = tuple(Seat.from_json(s, LEVELS) for s in data["seats"])
-        match = Match(Rules.from_json(data["rules"]), seats, data["first_dealer"])
+        match = Match(Rules.from_json(data["rules"]), seats, data["first_dealer"], defer)
         match.seq = data["seq"]
         match.resigned_by = data["resigned_by"]
         pending = data["pending"]

@@ -20,7 +20,10 @@ from engine.pikdame.melds import Meld, melds_points
 
 GOAL: Final = 1000
 #: The bot levels a seat can have (R10); the bots themselves live in ``engine.pikdame.bots``.
-LEVELS: Final = ("beginner", "advanced", "zen")
+#: ``meister`` plays out the others' moves on sampled deals (bots/meister.py): a table's level.
+LEVELS: Final = ("beginner", "advanced", "zen", "meister")
+#: The levels that play by judgement alone (the analysis' play-outs use only these).
+PLAIN_LEVELS: Final = ("beginner", "advanced", "zen")
 #: How a round ends (R7): someone went out, the stock ran out, or a seat resigned (R8).
 ENDS: Final = ("out", "stock", "resign")
 
@@ -134,6 +137,7 @@ __all__ = [
     "ENDS",
     "GOAL",
     "LEVELS",
+    "PLAIN_LEVELS",
     "RULESETS",
     "TAUSENDE_OPTIONS",
     "Outcome",

@@ -18,12 +18,13 @@ from flask import Response, jsonify, session
 from service.accounts import models, owners, passkeys
 from service.accounts import store as accounts
 from service.accounts.models import CeremonyBody, DevicePath, SettingsBody, SignOutBody, SignUpBody
-from service.common import clock
+from service.common import clock, ownership
 from service.dailies import archive, seen
 from service.errors import ApiError
+from service.events import deals as event_deals
+from service.events import weeks
 from service.games import TABLE_GAMES
-from service.habit import suspicious
-from service.lobby import ratings
+from service.tables import ratings
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
 from service.web.inputs import EmptyBody
@@ -42,7 +43,7 @@ def _now_ms() -> int:
     return int(clock.now(settings()).timestamp() * 1000)
 
 
-def _doc(account: accounts.Account) -> dict[str, Any]:
+def _doc(account: ownership.Account) -> dict[str, Any]:
     devices = [
         {"id": c.id, "label": c.label, "created_at": _time(c.created_ms)}
         for c in accounts.credentials(get_redis(), account.id)
@@ -84,12 +85,12 @@ def signup(body: CeremonyBody) -> tuple[Response, int]:
     if accounts.credential(client, cred_id) is not None:
         raise ApiError(409, "credential_exists", "this passkey already belongs to an account")
     now_ms = _now_ms()
-    label = body.label or "Gerät 1"
+    label = body.label or "Gerät 1"  # unnamed: the account page says it in its language
     credential = accounts.Credential(cred_id, account_id, public_key, sign_count, now_ms, label)
     anonymous = identity.session_player() if attach else None
     account = accounts.create(client, name, credential, now_ms, account_id)
-    suspicious.note_account(client, account.id, client_address())
-    free = anonymous is not None and accounts.account_of(client, anonymous) is None
+    accounts.note_account(client, account.id, client_address())
+    free = anonymous is not None and ownership.account_of(client, anonymous) is None
     if free and anonymous is not None and accounts.attach(client, account.id, anonymous):
         _take_over(anonymous, account)
     _carry_seen_deals(account)
@@ -97,7 +98,7 @@ def signup(body: CeremonyBody) -> tuple[Response, int]:
     return jsonify(_doc(account)), 201
 
 
-def _carry_seen_deals(account: accounts.Account) -> None:
+def _carry_seen_deals(account: ownership.Account) -> None:
     """The deals this device has seen today (its anonymous player's starts, attached or not)
     are the account's too: a rehearsal "ohne Wertung" never earns a ranked attempt after
     signing up or in (service.dailies.seen). Before the session becomes the account's; a session
@@ -109,15 +110,17 @@ def _carry_seen_deals(account: accounts.Account) -> None:
         return
     today = clock.today(settings())
     seen.carry_over(get_redis(), today, device, account.player, seen.keep_s(today, settings()))
+    # and the week's event deals it started (docs/EVENTS.md, "No rehearsal")
+    event_deals.carry_over(get_redis(), weeks.current_week(settings()), device, account.player)
 
 
-def _take_over(anonymous: str, account: accounts.Account) -> None:
+def _take_over(anonymous: str, account: ownership.Account) -> None:
     """The device's history becomes the account's: its streaks, statistics and leagues (kept
     per owner), its all-time board entry, and today's ranked attempt (so the account's first
     attempt of the day stays its only ranked one, per daily game: README.md "Operating")."""
     client = get_redis()
     today = clock.today(settings())
-    owner = owners.owner_of(client, account.player)
+    owner = ownership.owner_of(client, account.player)
     owners.take_over(client, get_rankings(), today, anonymous, account.player, owner)
 
 
@@ -133,7 +136,7 @@ def signin(body: CeremonyBody) -> Response:
     challenge, context = passkeys.take(body.handle)
     _context(context, "signin")
     stored = passkeys.verify_authentication(challenge, body.credential)
-    account = accounts.load(get_redis(), stored.account)
+    account = ownership.load(get_redis(), stored.account)
     if account is None:
         raise ApiError(400, "bad_credential", "this passkey's account was deleted")
     _carry_seen_deals(account)
@@ -204,7 +207,7 @@ def add_device(body: CeremonyBody) -> tuple[Response, int]:
     if accounts.credential(client, cred_id) is not None:
         raise ApiError(409, "credential_exists", "this passkey already belongs to an account")
     count = len(accounts.credentials(client, account.id))
-    label = body.label or f"Gerät {count + 1}"
+    label = body.label or f"Gerät {count + 1}"  # unnamed (templates/static/js/account.js)
     accounts.add_credential(
         client, accounts.Credential(cred_id, account.id, public_key, sign_count, _now_ms(), label)
     )
@@ -248,5 +251,9 @@ def delete_account() -> Response:
     ratings.forget(client, TABLE_GAMES, account.id)
     files = archive.from_settings(settings())
     accounts.erase_names(client, get_rankings(), player_ids, files, account.id)
+    # the week's tournaments it entered: "gelöscht" in their standings, results kept
+    event_deals.erase_names(
+        client, player_ids, accounts.DELETED_NAME, weeks.since_launch(settings())
+    )
     identity.sign_out()
     return jsonify({"ok": True})

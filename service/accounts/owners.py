@@ -1,6 +1,7 @@
-"""Who a per-player datum belongs to: the ONE mapping from the service's player id (the session's
-or bearer token's player, service.web.identity) to the id streaks, statistics and leagues are kept
-under, so an account (service.accounts.store) gathers every device's history under one owner."""
+"""A device's history taken over by an account: per-player data is kept under an owner
+(service.common.ownership.owner_of), so when a device's player id is attached to an account
+(service.accounts.store) its days, streaks, statistics, leagues and all-time entries move to
+the account's owner, and the day's ranked attempts are settled (:func:`take_over`)."""
 
 from __future__ import annotations
 
@@ -9,18 +10,10 @@ from typing import TYPE_CHECKING, Final, TypeAlias, cast
 import redis
 
 from service import games
-from service.accounts import store as accounts
 from service.common import keys
 from service.dailies.ranking import decode_key
 from service.dailies.store import Attempt, load
 from service.habit.field import bucket_of
-
-
-def owner_of(client: redis.Redis[str], player: str) -> str:
-    """``a:<account>`` for a player id linked to an account, else ``p:<player id>``."""
-    account = accounts.account_of(client, player)
-    return f"a:{account}" if account is not None else f"p:{player}"
-
 
 if TYPE_CHECKING:
     Pipe: TypeAlias = redis.client.Pipeline[str]

@@ -35,6 +35,13 @@ import redis
 from service import games
 from service.common import keys
 from service.common.keys import PREFIX
+from service.common.ownership import (
+    Account,
+    account_key,
+    player_link_key,
+    players,
+    players_key,
+)
 from service.dailies.archive import Archive, file_name, parse_file_name, rename, rename_later
 from service.errors import ArchiveBusy
 
@@ -44,24 +51,12 @@ ACCOUNTS_BY_TIME: Final = f"{PREFIX}:accounts"  # zset account id -> created ms
 RENAME_WAIT_S: Final = 5.0  # a deletion waits this long for an archive file being rewritten
 
 
-def account_key(account_id: str) -> str:
-    return f"{PREFIX}:{{a:{account_id}}}:account"
-
-
 def creds_key(account_id: str) -> str:
     return f"{PREFIX}:{{a:{account_id}}}:creds"
 
 
-def players_key(account_id: str) -> str:
-    return f"{PREFIX}:{{a:{account_id}}}:players"
-
-
 def settings_key(account_id: str) -> str:
     return f"{PREFIX}:{{a:{account_id}}}:settings"
-
-
-def player_link_key(player: str) -> str:
-    return f"{PREFIX}:{{p:{player}}}:account"
 
 
 def cred_key(credential_id: str) -> str:
@@ -73,15 +68,6 @@ def challenge_key(handle: str) -> str:
 
 
 @dataclass(frozen=True)
-class Account:
-    id: str
-    name: str
-    player: str  # the home player id of signed-in sessions
-    created_ms: int
-    generation: int  # bumped by "sign out everywhere": older sessions no longer count
-
-
-@dataclass(frozen=True)
 class Credential:
     id: str  # base64url credential id
     account: str
@@ -89,25 +75,6 @@ class Credential:
     sign_count: int
     created_ms: int
     label: str
-
-
-def account_of(client: redis.Redis[str], player_id: str) -> str | None:
-    """The account owning ``player_id`` (its home id or an attached anonymous one), else None."""
-    return client.get(player_link_key(player_id))
-
-
-def load(client: redis.Redis[str], account_id: str) -> Account | None:
-    stored = client.hgetall(account_key(account_id))
-    if not stored or stored.get("deleted") == "1":
-        return None
-    h = stored
-    return Account(
-        id=account_id,
-        name=h["name"],
-        player=h["player"],
-        created_ms=int(h["created_ms"]),
-        generation=int(h.get("generation", "0")),
-    )
 
 
 def create(
@@ -191,10 +158,6 @@ def attach(client: redis.Redis[str], account_id: str, player: str) -> bool:
         return False
     client.sadd(players_key(account_id), player)
     return True
-
-
-def players(client: redis.Redis[str], account_id: str) -> list[str]:
-    return sorted(m for m in client.smembers(players_key(account_id)))
 
 
 def delete(client: redis.Redis[str], account_id: str) -> list[str]:
@@ -318,3 +281,9 @@ def created_between(client: redis.Redis[str], start_ms: int, end_ms: int) -> lis
     """Accounts created in [start_ms, end_ms] with their creation time (pikdame suspicious)."""
     rows = client.zrangebyscore(ACCOUNTS_BY_TIME, start_ms, end_ms, withscores=True)
     return [(m, int(s)) for m, s in rows]
+
+
+def note_account(client: redis.Redis[str], account_id: str, address: str) -> None:
+    """Remember the address an account was created from (pikdame suspicious: many accounts
+    from one address)."""
+    client.hset(account_key(account_id), "address", address)

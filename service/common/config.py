@@ -117,11 +117,15 @@ VARIABLES: Final = (
     # API.md's 60 a second, counted over ten seconds so a crowd behind one address is served
     Variable("PIKDAME_LIMIT_DEFAULT", "limit_default", "600 per 10 seconds"),
     Variable("PIKDAME_LIMIT_REPLAYS", "limit_replays", "120 per minute"),
+    # analyses queued per caller (a cached document, or a job that waits or runs, costs nothing)
+    Variable("PIKDAME_LIMIT_ANALYSES", "limit_analyses", "30 per 10 minutes"),
     Variable("PIKDAME_PROXIES", "proxies", "", parse_networks),
     Variable("PIKDAME_SECURE_COOKIES", "secure_cookies", "0", _flag),
     Variable("PIKDAME_QUEUE", "queue", "verify"),
     # the analyses' own queue: the reset hour's verification never waits behind them
     Variable("PIKDAME_ANALYSIS_QUEUE", "analysis_queue", "analysis"),
+    # an analysis job's CPU seconds (the engine's budget, at most 10 s in the view mode, with room)
+    Variable("PIKDAME_ANALYSIS_CPU_S", "analysis_cpu_s", "30", int),
     Variable("PIKDAME_RETRY_INTERVALS", "retry_intervals", "5,30,120", _intervals),
     Variable("PIKDAME_ARCHIVE_DIR", "archive_dir", None, Path),
     Variable("PIKDAME_KEEP_DAYS", "keep_days", "7", int),
@@ -145,12 +149,21 @@ VARIABLES: Final = (
     # release modules to import (service.common.releases.load): previous bot versions kept so a
     # record replays with the bots that played it
     Variable("PIKDAME_RELEASES", "release_modules", "", _words),
+    # game modules kept outside the house's packages (the toy game under tests/): the games'
+    # registry (service.games.EXTRA_GAMES) reads it itself as it is imported, before any
+    # settings exist, and imports each: it registers its game
+    Variable("PIKDAME_EXTRA_GAMES", "extra_games", "", _words),
     # the first day of the archive: GET /api/days lists every closed day from it on
     Variable("PIKDAME_LAUNCH_DATE", "launch_date", "2026-01-01", _date),
     # tables (docs/TABLES.md)
     Variable("PIKDAME_TABLE_IDLE_HOURS", "table_idle_hours", "24", int),
     Variable("PIKDAME_TABLE_KEEP_DAYS", "table_keep_days", "30", int),
+    # the week's tournament (docs/EVENTS.md, "Retention"): how long after an event's close its
+    # deals (attempts, replays) and the per-entrant data are kept; the final standings stay
+    Variable("PIKDAME_EVENT_KEEP_DAYS", "event_keep_days", "28", int),
     Variable("PIKDAME_TABLE_QUEUE", "table_queue", "tables"),
+    # the bots that move off the request (the Meister), on a queue and worker of their own
+    Variable("PIKDAME_BOT_QUEUE", "bot_queue", "bots"),
     Variable("PIKDAME_LIMIT_TABLES", "limit_tables", "20 per hour"),
     Variable("PIKDAME_LIMIT_JOINS", "limit_joins", "60 per hour"),
     Variable("PIKDAME_LIMIT_TABLE_MOVES", "limit_table_moves", "20 per second"),
@@ -167,6 +180,14 @@ VARIABLES: Final = (
     Variable("PIKDAME_STREAMS_PER_ADDRESS", "streams_per_address", "64", int),
     # Redis connections per web or stream process (a request waits up to 20 s for a free one)
     Variable("PIKDAME_REDIS_CONNECTIONS", "redis_connections", "100", int),
+    # Prometheus metrics listeners, one per role (service/common/exposition.py; empty: none).
+    # Loopback by default: the shipped nginx site never proxies them (deploy/README.md). A
+    # verification worker has none unless given one (deploy/systemd/pikdame-worker@.service: a
+    # port per instance).
+    Variable("PIKDAME_METRICS_BIND", "metrics_bind", "127.0.0.1:9100"),
+    Variable("PIKDAME_STREAM_METRICS_BIND", "stream_metrics_bind", "127.0.0.1:9101"),
+    Variable("PIKDAME_PUBLISH_METRICS_BIND", "publish_metrics_bind", "127.0.0.1:9102"),
+    Variable("PIKDAME_WORKER_METRICS_BIND", "worker_metrics_bind", ""),
 )
 
 
@@ -193,6 +214,7 @@ class Settings:
     limit_moves: str
     limit_default: str
     limit_replays: str
+    limit_analyses: str
     proxies: tuple[Network, ...]
     secure_cookies: bool
     queue: str
@@ -209,11 +231,15 @@ class Settings:
     origins: tuple[str, ...]
     rank_anonymous: bool
     release_modules: tuple[str, ...]
+    extra_games: tuple[str, ...]
     launch_date: str
     table_idle_hours: int
     table_keep_days: int
+    event_keep_days: int
     table_queue: str
+    bot_queue: str
     analysis_queue: str
+    analysis_cpu_s: int
     limit_tables: str
     limit_joins: str
     limit_table_moves: str
@@ -226,6 +252,10 @@ class Settings:
     streams_per_seat: int
     streams_per_address: int
     redis_connections: int
+    metrics_bind: str
+    stream_metrics_bind: str
+    publish_metrics_bind: str
+    worker_metrics_bind: str
     now: Clock | None = None  # tests: a settable clock (service.common.clock)
 
     def site_address(self) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.core.analysis import ANALYSIS_VERSION
 from service import games
 
 PREFIX: Final = "pd"
@@ -23,6 +24,7 @@ ARCHIVED: Final = f"{PREFIX}:archived"  # hash attempt id -> date of its archive
 ARCHIVED_DAYS: Final = f"{PREFIX}:archived:days"  # zset date -> ordinal, days archived
 RECONCILE_LOCK: Final = f"{PREFIX}:lock:reconcile"  # one worker reconciles per tick
 TIMERS_LOCK: Final = f"{PREFIX}:lock:timers"  # one worker sweeps the turn timers per tick
+BOTS_LOCK: Final = f"{PREFIX}:lock:bots"  # one bots worker sweeps the due bot turns per tick
 
 
 ARCHIVE_RENAMES: Final = f"{PREFIX}:archive:renames"  # hash "file|attempt id" -> name, pending
@@ -111,7 +113,7 @@ def day_names(date: str, game: str = DEFAULT) -> str:
 
 
 def day_skeletons(date: str, game: str = DEFAULT) -> str:
-    """Hash name skeleton (service.accounts.names) -> player id of a day's ranked attempts: no two
+    """Hash name skeleton (service.common.names) -> player id of a day's ranked attempts: no two
     players of a day's field (per game) may have names that look alike."""
     return f"{day_tag(date)}{_game(game)}:skeletons"
 
@@ -128,9 +130,10 @@ def replay(attempt_id: str) -> str:
 
 def analysis(attempt_id: str, mode: str, engine: str, part: int = 1) -> str:
     """A finished attempt's analysis document (JSON) of round (hand) ``part`` in ``mode`` by
-    engine version ``engine``: the same record and engine give the same document
-    (docs/ANALYSIS.md), so it is computed once. Part 1's key as it always was."""
-    base = f"{attempt_tag(attempt_id)}:analysis:{mode}:{engine}"
+    engine version ``engine`` and the analysis's method (``ANALYSIS_VERSION``): the same
+    record, engine and method give the same document (docs/ANALYSIS.md), so it is computed
+    once. Part 1's key has no part number."""
+    base = f"{attempt_tag(attempt_id)}:analysis:{mode}:{engine}:{ANALYSIS_VERSION}"
     return base if part == 1 else f"{base}:{part}"
 
 
@@ -153,7 +156,7 @@ def player_attempts(player_id: str) -> str:
 
 
 def player_games(player_id: str) -> str:
-    """Sorted set of a player's finished games (service.habit.played): a JSON summary -> when it
+    """Sorted set of a player's finished games (service.common.played): a JSON summary -> when it
     finished (ms), the newest 50 kept."""
     return f"{PREFIX}:{{p:{player_id}}}:games"
 
@@ -171,7 +174,7 @@ def day_unranked_starts(date: str, game: str = DEFAULT) -> str:
     return f"{PREFIX}:day:{date}{_game(game)}:unranked-starts"
 
 
-# --- the daily habit: keyed by owner (service.accounts.owners.owner_of) ---------------
+# --- the daily habit: keyed by owner (service.common.ownership.owner_of) ---------------
 
 
 def owner(owner_id: str) -> str:
@@ -246,8 +249,9 @@ def table(table_id: str) -> str:
 
 def table_analysis(table_id: str, part: int, seat: int, mode: str, engine: str) -> str:
     """A table round's (Gin: hand's) analysis document (JSON) of one seat in ``mode`` by engine
-    version ``engine`` (docs/ANALYSIS.md): a round's record never changes once it ended."""
-    return f"{PREFIX}:{{t:{table_id}}}:analysis:{part}:{seat}:{mode}:{engine}"
+    version ``engine`` and the analysis's method (docs/ANALYSIS.md): a round's record never
+    changes once it ended."""
+    return f"{PREFIX}:{{t:{table_id}}}:analysis:{part}:{seat}:{mode}:{engine}:{ANALYSIS_VERSION}"
 
 
 def table_events(table_id: str) -> str:
@@ -275,6 +279,10 @@ def stream_address(address: str) -> str:
 # transaction sets that deadline: the index service.reconcile.reconcile_timers sweeps for
 # overdue turns whose timer job was lost. A hint: the table's document has the last word.
 TABLE_DEADLINES: Final = f"{PREFIX}:tables:deadlines"
+# Zset table id -> when (ms, on the app's clock) a change left a bot of a deferred level to move
+# (docs/TABLES.md "Bots off the request"), written before the table's transaction: the index
+# service.reconcile.reconcile_bots sweeps for due bot turns whose job was lost. A hint too.
+TABLE_BOTS: Final = f"{PREFIX}:tables:bots"
 
 
 def invite(code: str) -> str:
@@ -374,6 +382,22 @@ def rating_settled(game: str, table_id: str) -> str:
 def rating_pairs(game: str) -> str:
     """Hash ``account|account`` or ``addr:address|address`` -> rated games played together."""
     return f"{rating_tag(game)}:pairs"
+
+
+def rating_meetings(game: str) -> str:
+    """Hash ``account|account`` -> when (ms, comma-separated) the two's rated results were
+    settled within the repeat period (service.tables.ratings: repeated results count less)."""
+    return f"{rating_tag(game)}:meetings"
+
+
+def rating_results(game: str) -> str:
+    """List of the latest settled rated results (JSON), newest first: ``pikdame suspicious``."""
+    return f"{rating_tag(game)}:results"
+
+
+def rating_forgotten(game: str) -> str:
+    """Set of deleted accounts: a rated game settled after a deletion never brings one back."""
+    return f"{rating_tag(game)}:forgotten"
 
 
 def table_phrases(table_id: str) -> str:

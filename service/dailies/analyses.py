@@ -12,6 +12,7 @@ asked for only once the day has closed (service.dailies.api_attempts checks).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Final
 
 import redis
@@ -27,7 +28,6 @@ __all__ = ["CACHE_S", "JOB_PATH", "MODES", "cached", "compute", "enqueue", "job_
 
 JOB_PATH: Final = "worker.jobs.analyse_attempt"
 MODES: Final = ("view", "deal")
-JOB_TIMEOUT: Final = 120  # seconds; a daily round takes a few (BENCHMARKS.md)
 CACHE_S: Final = 7 * 86400  # as long as the attempt's records are kept live
 
 
@@ -44,12 +44,19 @@ def cached(
     return client.get(keys.analysis(attempt.id, mode, attempt.daily.engine_version, part))
 
 
-def enqueue(q: Queue, attempt: store.Attempt, mode: str, part: int = 1) -> Asked:
+def enqueue(
+    q: Queue,
+    attempt: store.Attempt,
+    mode: str,
+    part: int = 1,
+    admit: Callable[[], None] | None = None,
+) -> Asked:
     """Queue the attempt's analysis in ``mode`` once: ``queued``, or ``failed`` once after its
-    job failed (service.common.analysis_queue.ask)."""
+    job failed (service.common.analysis_queue.ask; ``admit``: the caller's limit)."""
     args: tuple[object, ...] = (attempt.id, mode) if part == 1 else (attempt.id, mode, part)
+    engine = attempt.daily.engine_version
     return analysis_queue.ask(
-        q, JOB_PATH, args, job_id(attempt.id, mode, attempt.daily.engine_version, part), JOB_TIMEOUT
+        q, JOB_PATH, args, job_id(attempt.id, mode, engine, part), admit=admit
     )
 
 
@@ -67,8 +74,8 @@ def compute(
     if attempt.status != "finished":
         raise AttemptNotFinished(attempt_id)
     daily = attempt.daily
-    record = daily.daily_record(attempt.played, daily.seed(settings.secret, attempt.date))
-    doc: dict[str, Any] = daily.analyse(record, mode, part)
+    record = daily.daily_record(attempt.played, store.attempt_seed(attempt, settings.secret))
+    doc: dict[str, Any] = attempt.analysis.analyse(record, mode, part)
     text = json.dumps(doc, separators=(",", ":"))
     client.set(keys.analysis(attempt_id, mode, daily.engine_version, part), text, ex=CACHE_S)
     return True

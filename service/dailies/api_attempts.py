@@ -11,6 +11,7 @@ from typing import Any
 import redis
 from flask import Response, current_app, jsonify, request
 
+from service import games
 from service.common import clock, keys
 from service.dailies import (
     analyses,
@@ -26,7 +27,7 @@ from service.dailies.models import AnalysisQuery, AttemptPath, MoveBody, WaitQue
 from service.errors import ApiError, NoHint
 from service.web import identity, outputs, pending
 from service.web.apidoc import api_blueprint
-from service.web.limits import counted_read, limit_moves, read_pipeline
+from service.web.limits import admit_analysis, counted_read, limit_moves, read_pipeline
 from service.web.redisconn import (
     acknowledge,
     get_analysis_queue,
@@ -65,6 +66,13 @@ def _readable(attempt_id: str) -> store.Attempt:
     attempt = _load(attempt_id)
     identity.require_reader(attempt)
     return attempt
+
+
+def verify_queue() -> queue.VerifyQueue:
+    """The verification queue the app built (service.app: the platform holds it as an RQ Queue)."""
+    q = get_queue()
+    assert isinstance(q, queue.VerifyQueue)
+    return q
 
 
 @bp.get(
@@ -207,7 +215,7 @@ def post_move(path: AttemptPath, body: MoveBody) -> Response:
     updated = played.attempt
     if played.finished and updated.ranked:
         try:
-            queue.enqueue_verify(get_queue(), attempt_id)
+            queue.enqueue_verify(verify_queue(), attempt_id)
         except redis.RedisError:
             # The attempt is in the finished set: the reconciler will queue it.
             current_app.logger.warning("could not enqueue verification for %s", attempt_id)
@@ -227,7 +235,9 @@ def get_log(path: AttemptPath) -> Response:
         raise ApiError(409, "not_finished", "the record is available once the round has ended")
     # Before the day closes the record can't be replayed anyway (no seed): it shows the moves
     # as the player saw them, without a bot's face-down card (R4.3, G6).
-    seed = present.published_seed(attempt.date, settings(), attempt.kind)
+    config = settings()
+    closed = clock.is_closed(attempt.date, config)  # an event deal's date closes with its event
+    seed = store.attempt_seed(attempt, config.secret) if closed else None
     return jsonify(attempt.daily.daily_record(attempt.played, seed))
 
 
@@ -248,6 +258,8 @@ def _analysable(attempt_id: str, mode: str = "view") -> store.Attempt:
     only of a verified one, and on the real deal only once the day has closed (its seed is
     secret until then, F4)."""
     attempt = _readable(attempt_id)
+    if not games.offers(attempt.kind, games.ANALYSIS):  # a game that declares none
+        raise ApiError(404, "not_found", "this game has no analysis")
     if attempt.status != "finished":
         raise ApiError(409, "not_finished", "a game is analysed once it has ended")
     if attempt.verification != "verified":
@@ -272,15 +284,15 @@ def get_analysis(path: AttemptPath, query: AnalysisQuery) -> Response:
     202 ``{"status": "queued"}`` while it is computed (ask again in a moment), then 200; 503
     ``analysis_failed`` once when its job failed (ask again: it is queued anew)."""
     attempt = _analysable(path.attempt_id, query.mode)
-    daily = attempt.daily
-    word = daily.part_name
+    analysis = attempt.analysis
+    word = analysis.part_name
     asked = {"round": query.round, "hand": query.hand}
     if any(n is not None for w, n in asked.items() if w != word):
         raise ApiError(422, "bad_value", f"this game's analysis takes ?{word}=N")
     part = asked[word] or 1
-    if part > daily.daily_parts(attempt.played):
+    if part > analysis.daily_parts(attempt.played):
         raise ApiError(404, f"unknown_{word}", f"the game has no such {word}")
     return pending.analysis_answer(
         analyses.cached(get_redis(), attempt, query.mode, part),
-        lambda: analyses.enqueue(get_analysis_queue(), attempt, query.mode, part),
+        lambda: analyses.enqueue(get_analysis_queue(), attempt, query.mode, part, admit_analysis),
     )

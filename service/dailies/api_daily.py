@@ -13,13 +13,11 @@ from typing import Any
 from flask import Response, jsonify, request, session
 
 from service import games
-from service.accounts import store as accounts
-from service.common import clock, keys
+from service.common import clock, keys, ownership
 from service.dailies import archive, models, present, seen, store
 from service.dailies.days import known_day
 from service.dailies.models import DayPath, DaysQuery, GameQuery, StartBody
 from service.errors import ApiError, AttemptExists, NameTaken
-from service.habit import suspicious
 from service.web import caching, identity, outputs
 from service.web.apidoc import api_blueprint
 from service.web.inputs import calendar_day
@@ -126,7 +124,7 @@ def _new_game(
     date: str, name: str, ranked: bool, player: str, kind: str, practice: bool = False
 ) -> tuple[Response, int]:
     config = settings()
-    daily = games.get(kind)
+    daily = games.daily(kind)
     game = daily.new(daily.seed(config.secret, date), name)
     now = clock.now(config)
     try:
@@ -151,14 +149,14 @@ def _new_game(
         seen.mark(get_redis(), date, player, attempt.id, kind, seen.keep_s(date, settings()))
     acknowledge()  # a 503 here: asking again finds the attempt (409 attempt_exists)
     if not practice:
-        suspicious.note_start(get_redis(), date, attempt.id, client_address(), kind, ranked)
+        seen.note_start(get_redis(), date, attempt.id, client_address(), kind, ranked)
     return _created(attempt, token, game)
 
 
 def ranks(player: str) -> bool:
     """An account's attempts are ranked; an anonymous player's only where the operator
     ranks anonymous play (PIKDAME_RANK_ANONYMOUS), else they are played "ohne Wertung"."""
-    return settings().rank_anonymous or accounts.account_of(get_redis(), player) is not None
+    return settings().rank_anonymous or ownership.account_of(get_redis(), player) is not None
 
 
 def _requested_game() -> str:

@@ -212,7 +212,7 @@ def _archive_day(
 ) -> int:
     """:func:`archive_day` holding the file's lock: the attempts are read under it, so a
     deletion's renamed names are either read here or rewritten in the file after."""
-    seed = games.get(game).seed(settings.secret, date)
+    seed = games.daily(game).seed(settings.secret, date)
     name = file_name(date, game)
     ids = day_attempt_ids(client, date, game)
     attempts = [a for a in map(lambda i: store.load(client, i), ids) if a]

@@ -212,6 +212,11 @@ class Attempt(Document):
     game: games.MarkedDailyGameName | None = Field(
         None, description="gin on a Gin daily attempt; absent: Pik Dame (docs/GIN_DAILY.md)"
     )
+    event: str | None = Field(
+        None,
+        description="an event deal's attempt: WEEK/N (docs/EVENTS.md); its date is the week's"
+        " Sunday, so it closes with the event",
+    )
     name: str
     ranked: bool = Field(
         description="false for practice of a closed day and, unless the operator ranks "

@@ -27,6 +27,7 @@ def attempt_json(attempt: Attempt, seat_view: dict[str, Any], rank: int | None) 
         "id": attempt.id,
         "date": attempt.date,
         **({"game": daily.name} if daily.marked else {}),
+        **({"event": attempt.event} if attempt.event is not None else {}),
         "name": attempt.name,
         "ranked": attempt.ranked,
         "status": attempt.status,
@@ -67,7 +68,7 @@ def seed_if_published(date: str, settings: Settings, game: str = games.DEFAULT) 
     None."""
     if not clock.is_closed(date, settings):
         return None
-    return games.get(game).seed(settings.secret, date).hex()
+    return games.daily(game).seed(settings.secret, date).hex()
 
 
 def published_seed(date: str, settings: Settings, game: str = games.DEFAULT) -> bytes | None:
@@ -93,7 +94,7 @@ def _day_frame(game: str, date: str, secret: bytes, grace_minutes: int) -> dict[
     """What a day's document holds that never changes (its commitment, times, rules, seats):
     built once per day and game, not on every read of today's challenge. Shared: never
     mutated."""
-    daily = games.get(game)
+    daily = games.daily(game)
     facts = daily.day_facts(daily.seed(secret, date))
     closes = clock.ends_at(date) + dt.timedelta(minutes=grace_minutes)  # clock.closes_at
     return {

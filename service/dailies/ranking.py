@@ -123,7 +123,7 @@ def _page(
     # One pass, the key unpacked inline (decode_key's arithmetic): a page of 50 is built on
     # every leaderboard read.
     first = int(start) + 1
-    tie_break = games.get(game).tie_break  # a game's own tie-break named beside ``turns``
+    tie_break = games.daily(game).tie_break  # a game's own tie-break named beside ``turns``
     named = tie_break != "turns"
     entries = []
     for i, (attempt_id, key, name) in enumerate(zip(ids, flat[1::2], found, strict=True)):

@@ -30,7 +30,7 @@ def _record(
         if attempt.status != "finished" or not clock.is_closed(attempt.date, settings):
             raise DayOpen(attempt_id)
         daily = attempt.daily
-        seed = daily.seed(settings.secret, attempt.date)
+        seed = store.attempt_seed(attempt, settings.secret)
         return attempt.date, attempt.kind, daily.daily_record(attempt.played, seed)
     item = archive.archived_entry(client, store_of, attempt_id)
     if item is None:
@@ -56,7 +56,7 @@ def document(
     if cached is not None:
         return cached
     date, game, record = _record(client, store_of, attempt_id, settings)
-    doc = _document(date, game, record, games.get(game).replay_steps(record))
+    doc = _document(date, game, record, games.daily(game).replay_steps(record))
     text = json.dumps(doc, separators=(",", ":"))
     client.set(keys.replay(attempt_id), text, ex=CACHE_S)
     return text
@@ -79,7 +79,7 @@ def owner_document(attempt: store.Attempt, settings: Settings) -> str:
     assert attempt.status == "finished"
     daily = attempt.daily
     game = attempt.played
-    steps = daily.owner_steps(game, daily.seed(settings.secret, attempt.date))
+    steps = daily.owner_steps(game, store.attempt_seed(attempt, settings.secret))
     doc = _document(attempt.date, attempt.kind, daily.daily_record(game, None), steps)
     doc["seen_by"] = 0
     return json.dumps(doc, separators=(",", ":"))

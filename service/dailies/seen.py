@@ -14,6 +14,7 @@ lives until the day's grace has closed: a duration on the app's clock (``ttl_s``
 from __future__ import annotations
 
 import math
+from typing import Final
 
 import redis
 
@@ -50,3 +51,24 @@ def carry_over(client: redis.Redis[str], date: str, source: str, target: str, tt
     for game, attempt_id in zip(games.DAILY_GAMES, pipe.execute(), strict=True):
         if attempt_id is not None:
             mark(client, date, target, str(attempt_id), game, ttl_s)
+
+
+#: How long a day's start addresses are kept for the operator's review (pikdame suspicious).
+STARTS_KEEP_S: Final = 30 * 86400
+
+
+def note_start(
+    client: redis.Redis[str],
+    date: str,
+    attempt_id: str,
+    address: str,
+    game: str = games.DEFAULT,
+    ranked: bool = True,
+) -> None:
+    """Remember which address started an attempt of today (per daily game): the ranked ones
+    and, apart, those "ohne Wertung", which show the same deal (a rehearsal)."""
+    key = keys.day_starts(date, game) if ranked else keys.day_unranked_starts(date, game)
+    pipe = client.pipeline(transaction=False)
+    pipe.hset(key, attempt_id, address)
+    pipe.expire(key, STARTS_KEEP_S)
+    pipe.execute()

@@ -16,12 +16,10 @@ from typing import Any, Final, NamedTuple, TypeVar, cast
 
 import redis
 
+from engine.core.events import event_seed
 from service import games
-from service.accounts import names
-from service.common import keys
+from service.common import keys, names, played
 from service.errors import AttemptExists, NameTaken, Stale
-from service.games import GameAdapter
-from service.habit import played
 
 
 @dataclass(frozen=True)
@@ -55,10 +53,20 @@ class Attempt:
     turns: int | None  # the tie-break (the adapter's ``tie_break``: turns, hands …)
     reason: str | None
     kind: str = games.DEFAULT  # the daily game; stored only for a marked one
+    #: An event deal's attempt (service.events: ``WEEK/N``, docs/EVENTS.md): its seed is the
+    #: event's (F4e), its ``date`` the week's Sunday (so it closes with the event); None for a
+    #: day's attempt, whose hash has no such field.
+    event: str | None = None
 
     @property
-    def daily(self) -> GameAdapter:
-        return games.get(self.kind)
+    def daily(self) -> games.Daily:
+        """The daily game's adapter, as the registry offers it (``games.DAILY``)."""
+        return games.offering(games.DAILY)[self.kind]
+
+    @property
+    def analysis(self) -> games.Analysis:
+        """The daily game's analysis (``games.ANALYSIS``; every daily game declares one)."""
+        return games.offering(games.ANALYSIS)[self.kind]
 
     @property
     def played(self) -> Any:
@@ -91,6 +99,7 @@ class Attempt:
             turns=opt_int("turns"),
             reason=h.get("reason") or None,
             kind=h.get("kind") or games.DEFAULT,
+            event=h.get("event") or None,
         )
 
 
@@ -198,7 +207,7 @@ class Played(NamedTuple):
 Renderer = Callable[[Attempt, Any, list[tuple[int, str]]], tuple[str, str] | None]
 
 
-def _dumps(daily: GameAdapter, game: Any) -> str:
+def _dumps(daily: games.Daily, game: Any) -> str:
     return json.dumps(daily.to_json(game), separators=(",", ":"))
 
 
@@ -210,6 +219,54 @@ def token_hash(token: str) -> str:
 def load(client: redis.Redis[str], attempt_id: str) -> Attempt | None:
     h = client.hgetall(keys.attempt(attempt_id))
     return Attempt.from_hash(h) if h else None
+
+
+def _fields(
+    date: str, name: str, player: str, ranked: bool, game: Any, now_ms: int, kind: str
+) -> tuple[str, dict[str | bytes, str | int | float | bytes]]:
+    """A new attempt's id and hash fields (its token hash included, ``token`` holds the hash)."""
+    daily = games.daily(kind)
+    fields: dict[str | bytes, str | int | float | bytes] = {
+        "id": secrets.token_hex(8),
+        "date": date,
+        "name": name,
+        "player": player,
+        "token": "",
+        "ranked": "1" if ranked else "0",
+        "status": "playing",
+        "seq": str(daily.seq(game)),
+        "game": _dumps(daily, game),
+        "created": str(now_ms),
+    }
+    if daily.marked:  # the first daily game's attempt hash keeps its fields
+        fields["kind"] = kind
+    return str(fields["id"]), fields
+
+
+def _write(
+    client: redis.Redis[str],
+    key: str,
+    fields: dict[str | bytes, str | int | float | bytes],
+    expiry: Expiry | None,
+) -> None:
+    def write_attempt(pipe: redis.client.Pipeline[str]) -> None:
+        pipe.multi()
+        pipe.hset(key, mapping=fields)
+        if expiry is not None and expiry.attempt_s is not None:
+            pipe.expire(key, expiry.attempt_s)
+
+    transaction(client, write_attempt)
+
+
+def _issue_token(
+    client: redis.Redis[str], attempt_id: str, token: str, expiry: Expiry | None
+) -> Attempt:
+    client.set(
+        keys.token(token_hash(token)), attempt_id, ex=None if expiry is None else expiry.token_s
+    )
+    stored = load(client, attempt_id)
+    assert stored is not None
+    return stored
 
 
 def create(
@@ -232,33 +289,13 @@ def create(
     one ``AttemptExists``, and a look-alike of another player's name of the day ``NameTaken``.
     Slots, names, counts and ids are per daily game ``kind``.
     """
-    daily = games.get(kind)
-    attempt_id = secrets.token_hex(8)
+    attempt_id, fields = _fields(date, name, player, ranked, game, now_ms, kind)
     token = secrets.token_urlsafe(32)
-    fields: dict[str | bytes, str | int | float | bytes] = {
-        "id": attempt_id,
-        "date": date,
-        "name": name,
-        "player": player,
-        "token": token_hash(token),
-        "ranked": "1" if ranked else "0",
-        "status": "playing",
-        "seq": str(daily.seq(game)),
-        "game": _dumps(daily, game),
-        "created": str(now_ms),
-    }
-    if daily.marked:  # the first daily game's attempt hash keeps its fields
-        fields["kind"] = kind
+    fields["token"] = token_hash(token)
     slot = keys.player_day(date, player, kind)
     lookalikes = keys.day_skeletons(date, kind)
     shape = names.skeleton(name)
     key = keys.attempt(attempt_id)
-
-    def write_attempt(pipe: redis.client.Pipeline[str]) -> None:
-        pipe.multi()
-        pipe.hset(key, mapping=fields)
-        if expiry is not None and expiry.attempt_s is not None:
-            pipe.expire(key, expiry.attempt_s)
 
     def claim(pipe: redis.client.Pipeline[str]) -> None:
         existing = pipe.get(slot)
@@ -278,7 +315,7 @@ def create(
     # look (the one transaction that decides), then the token. A start refused by the claim
     # deletes its unclaimed attempt; one that dies half way leaves at most an attempt no token
     # or slot points at (expiring with its day), never a slot or a token without its attempt.
-    transaction(client, write_attempt)
+    _write(client, key, fields, expiry)
     if ranked:
         try:
             transaction(client, claim, slot, lookalikes)
@@ -287,17 +324,62 @@ def create(
             raise
         # idempotent, read by the archive's index
         client.zadd(keys.days_index(kind), {date: day_ordinal})
-    token_key = keys.token(str(fields["token"]))
-    client.set(token_key, attempt_id, ex=None if expiry is None else expiry.token_s)
-    stored = load(client, attempt_id)
-    assert stored is not None
-    return stored, token
+    return _issue_token(client, attempt_id, token, expiry), token
+
+
+def create_event_attempt(
+    client: redis.Redis[str],
+    *,
+    date: str,
+    event: str,
+    name: str,
+    player: str,
+    ranked: bool,
+    game: Any,
+    now_ms: int,
+    kind: str,
+    claim: Callable[[str], bool],
+    keep_s: int,
+) -> tuple[Attempt, str] | None:
+    """An event deal's attempt (service.events): stored as a day's attempt with its ``event``
+    field, the same moves, verification and tokens, but none of a day's slots, counts or names.
+    ``claim(attempt_id)`` (the event's own one-start-per-deal claim) runs after the attempt is
+    written and before its token: when it answers False the attempt is deleted and None is
+    returned. The attempt and its token live ``keep_s`` seconds (the event's retention:
+    PIKDAME_EVENT_KEEP_DAYS after its close, docs/EVENTS.md)."""
+    attempt_id, fields = _fields(date, name, player, ranked, game, now_ms, kind)
+    token = secrets.token_urlsafe(32)
+    fields["token"] = token_hash(token)
+    fields["event"] = event
+    key = keys.attempt(attempt_id)
+    expiry = Expiry(token_s=keep_s, attempt_s=keep_s)
+    _write(client, key, fields, expiry)
+    if not claim(attempt_id):
+        client.delete(key)
+        return None
+    return _issue_token(client, attempt_id, token, expiry), token
+
+
+def attempt_seed(attempt: Attempt, secret: bytes) -> bytes:
+    """The seed that dealt ``attempt``: its day's (F4), or an event deal's (F4e, ``WEEK/N``).
+    Secret until its day (the event) has closed."""
+    if attempt.event is None:
+        return attempt.daily.seed(secret, attempt.date)
+    week, n = attempt.event.split("/")
+    return event_seed(secret, attempt.kind, week, int(n))
 
 
 def attempt_for_token(client: redis.Redis[str], token: str) -> Attempt | None:
     """The attempt a bearer token was issued for, or None."""
     attempt_id = client.get(keys.token(token_hash(token)))
     return None if attempt_id is None else load(client, str(attempt_id))
+
+
+def player_for_token(client: redis.Redis[str], token: str) -> str | None:
+    """The player of the attempt a bearer token was issued for, or None (service.web.identity's
+    token reader, registered by the app)."""
+    attempt = attempt_for_token(client, token)
+    return None if attempt is None else attempt.player
 
 
 def attempt_for_player(
@@ -368,9 +450,10 @@ def play(
         return Played(updated, game, events, finished)
 
     result: Played | None = transaction(client, move_on, key)
-    if result is not None and result.finished:
+    if result is not None and result.finished and result.attempt.event is None:
         # After the finish is stored (the list is in the player's slot): the player's own games
-        # list it from now on ("Meine Spiele", service.habit.played).
+        # list it from now on ("Meine Spiele", service.common.played); an event's deal is listed
+        # by its event (docs/EVENTS.md).
         done = result.attempt
         summary = played.attempt_summary(done.id, done.kind, done.date, done.ranked, done.score)
         played.note(client, done.player, summary, now_ms)

@@ -1,5 +1,6 @@
 """Gin Rommé's adapter (GIN.md, engine/gin/): a daily match to 100 against the strong bot
-(docs/GIN_DAILY.md) and matches at two-seat tables.
+(docs/GIN_DAILY.md), the week's tournament's deal, one hand against the strong bot
+(docs/EVENTS.md), and matches at two-seat tables.
 
 One seed deals a whole match (G3), so a match's commitment stands for every hand, its seed is
 revealed at its end and a table can deal it again ("Wiederholen"). A hand-ending move shows that
@@ -13,18 +14,19 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.core.errors import EngineError, IllegalMoveError, ReplayError
+from engine.core.live import MatchSession
 from engine.core.records import commitment, parse_seed
 from engine.gin.analysis import analyse
-from engine.gin.bots import LEVELS
+from engine.gin.bots import LEVELS, PLAIN_LEVELS
 from engine.gin.cards import from_mask, names, parse_card, to_mask
 from engine.gin.daily import (
     DAILY_RULES,
     daily_hands,
     daily_match,
-    daily_score,
     daily_seats,
     daily_seed,
 )
+from engine.gin.event import event_match, ranked_score
 from engine.gin.match import GinMatch, Seat
 from engine.gin.melds import min_deadwood
 from engine.gin.record import ENGINE_VERSION, read_record
@@ -33,6 +35,13 @@ from engine.gin.replay import replay
 from engine.gin.state import HandState
 from engine.gin.view import FACE_DOWN, public_moves, view
 from service.games.adapter import (
+    ANALYSIS,
+    DAILY,
+    EVENT,
+    HOUSE_RULES,
+    LESSONS,
+    TABLES,
+    Capability,
     Events,
     Lesson,
     NoHint,
@@ -40,13 +49,15 @@ from service.games.adapter import (
     SeedSource,
     Session,
     Step,
+    TableForm,
     Verdict,
     seat_facts,
 )
 
 # The parts of a Gin daily record fixed for everyone on a day (docs/GIN_DAILY.md): the seats (the
-# attempt's name against the strong bot) and the day's commitment.
-SETUP_FIELDS: Final = ("format", "seats", "seeds")
+# attempt's name against the strong bot), the day's commitment and the rules (none: a match to
+# 100; an event deal's one hand, docs/EVENTS.md, is not a day's record, nor the other way round).
+SETUP_FIELDS: Final = ("format", "rules", "seats", "seeds")
 
 Shown = Callable[[HandState], dict[str, Any]]
 
@@ -57,7 +68,8 @@ def steps(
     """A match's viewer steps (docs/GIN_DAILY.md): ``deals`` (each hand right after its deal,
     gin-position/1) and ``positions`` (the hand after each move; a hand-ending move shows that
     hand with its outcome), each as ``shown`` writes it (by default all of it)."""
-    match = GinMatch(seed, read_record(record).seats)
+    fields = read_record(record)
+    match = GinMatch(seed, fields.seats, fields.one_hand)
     deals = [shown(match.state)]
     after = []
     for entry in record["moves"]:
@@ -82,57 +94,58 @@ def seen_by_player(state: HandState) -> dict[str, Any]:
     return position
 
 
-def setup_mismatch(record: dict[str, Any], seed: bytes, name: str) -> str | None:
-    """The first part of a Gin record's setup that is not the day's, or None."""
-    day = daily_match(seed, name).to_record(reveal_seed=False)
+def setup_mismatch(
+    record: dict[str, Any], seed: bytes, name: str, setup: Callable[[bytes, str], GinMatch]
+) -> str | None:
+    """The first part of a Gin record's setup that is not ``setup``'s of ``seed`` (the day's
+    match, or an event deal's hand), or None."""
+    day = setup(seed, name).to_record(reveal_seed=False)
     for part in SETUP_FIELDS:
         mine = record.get(part)
         if part == "seeds" and isinstance(mine, dict):
             mine = {**mine, "seed": None}  # the stored record holds the seed; the day's is hidden
-        if mine != day[part]:
+        if mine != day.get(part):
             return part
     return None
 
 
-class GinSession:
+def judged(
+    record: dict[str, Any],
+    seed: bytes,
+    name: str,
+    score: int | None,
+    setup: Callable[[bytes, str], GinMatch],
+) -> Verdict:
+    """Pin the record to ``setup``'s of ``seed`` (seats, commitment, rules, a released engine),
+    replay every move with every bot move recomputed by the bots of the record's version and
+    every hand result and the totals compared (engine.gin.replay), then compare the score (the
+    match's own: a day's or an event deal's, engine.gin.event.ranked_score) with the live one."""
+    if not isinstance(record, dict):
+        return Verdict.rejected("bad_format")
+    bots = bots_of(record.get("engine"))
+    part = setup_mismatch(record, seed, name, setup)
+    if part is not None:
+        return Verdict.rejected(f"setup_mismatch in {part}")
+    try:
+        match = replay(record, seed, bots)
+    except ReplayError as e:
+        where = "" if e.move_index is None else f" at move {e.move_index}"
+        return Verdict.rejected(f"{e.code}{where}")  # the code only (hidden cards)
+    except EngineError as e:
+        return Verdict.rejected(e.code)
+    if not match.finished:
+        return Verdict.rejected("not_finished")
+    if ranked_score(match) != score:
+        return Verdict.rejected("score_mismatch")
+    return Verdict.verified(ranked_score(match), daily_hands(match))
+
+
+class GinSession(MatchSession[GinMatch]):
     """A Gin match (engine.gin.GinMatch, GIN.md) as a table's session: one seed deals every
     hand, so its commitment stands for the whole match and the seed is revealed at its end."""
 
-    def __init__(self, match: GinMatch) -> None:
-        self.match = match
-
-    @property
-    def seq(self) -> int:
-        return len(self.match.moves)
-
-    @property
-    def finished(self) -> bool:
-        return self.match.finished
-
-    @property
-    def turn(self) -> int | None:
-        return self.match.to_move()
-
-    @property
-    def round(self) -> int:
-        return self.match.hand_no
-
-    def play(self, text: str, seat: int, new_seed: SeedSource) -> Events:
-        return self.match.play(text, seat)
-
-    def autoplay_turn(self, seat: int, new_seed: SeedSource) -> Events:
-        return self.match.autoplay_turn(seat)
-
-    def resign(self, seat: int) -> Events:
-        done = self.match.push("resign", seat)
-        return [(seat, str(done))]
-
-    def set_level(self, seat: int, level: str) -> None:
-        # gin-log/1 names each seat's level once: a change in play would not replay.
-        raise IllegalMoveError("bad_value", "a Gin bot keeps its level once the match runs", level)
-
-    def to_json(self) -> dict[str, Any]:
-        return self.match.to_json()
+    # gin-log/1 names each seat's level once: a change in play would not replay.
+    LEVEL_KEPT = "a Gin bot keeps its level once the match runs"
 
 
 def _gin(session: Session) -> GinSession:
@@ -223,22 +236,38 @@ LESSON: Final = Lesson(
 
 
 class Gin:
-    """Gin Rommé to 100 (GIN.md): the daily match against the strong bot, and two-seat tables."""
+    """Gin Rommé to 100 (GIN.md): the daily match against the strong bot, the week's
+    tournament's one hand against it, and two-seat tables."""
 
     name: Final = "gin"
     title: Final = "Gin Rommé"
     engine_version: Final = ENGINE_VERSION
-    daily: Final = True
+    #: tables (storing R9's keys, off: API v1's T), the daily match, analysis, a lesson, the
+    #: week's tournament (one hand)
+    offers: Final[tuple[Capability[Any], ...]] = (
+        TABLES,
+        HOUSE_RULES,
+        DAILY,
+        ANALYSIS,
+        LESSONS,
+        EVENT,
+    )
     marked: Final = True
     tie_break: Final = "hands"
-    has_par: Final = False
     pages: Final = Pages(prefix="/gin", rules="/rules/gin")
+    badges: Final[tuple[tuple[str, str], ...]] = ()  # G2: no card scores apart from its rank
     lesson: Final = LESSON
+    #: Every bot level (G9), the Meister too (engine/gin/bots/meister.py, issue 40 item 8)
     levels: Final = LEVELS
+    #: The levels whose moves the bots' worker plays, off the request (a Meister's decision
+    #: takes up to about a second of CPU: docs/TABLES.md "Bots off the request")
+    deferred: Final = frozenset(LEVELS) - frozenset(PLAIN_LEVELS)
     default_level: Final = "strong"
     options: Final = ("hand_out_double", "strict_1000")  # R9's keys, stored as before (off)
     hints: Final = False  # the view carries Gin's help: the exact deadwood and a suggestion
     seat_counts: Final = (2,)  # G2: a duel
+    #: R9's house rules are not Gin's: none offered; the computer offered as the opponent first
+    form: Final = TableForm(lead="gin.newLead", versus_bot=True)
     repeatable: Final = True
     view_lists_moves: Final = True
 
@@ -277,7 +306,8 @@ class Gin:
         return game.finished
 
     def result(self, game: GinMatch) -> tuple[int, int]:
-        return daily_score(game), daily_hands(game)
+        # a day's match or an event deal's hand: the match knows its rules
+        return ranked_score(game), daily_hands(game)
 
     def seat_view(self, game: GinMatch) -> dict[str, Any]:
         # never the bot's hand, the stock, the seed or the bot's face-down knock card
@@ -289,7 +319,9 @@ class Gin:
 
     def daily_hint(self, game: GinMatch) -> dict[str, Any]:
         # Gin's view carries its help (deadwood, suggestion)
-        raise NoHint("wrong_phase", "a hint is available in Pik Dame's play phase")
+        raise NoHint(
+            "wrong_phase", "Gin has no hint: its view shows the exact deadwood and a suggested move"
+        )
 
     def daily_record(self, game: GinMatch, seed: bytes | None) -> dict[str, Any]:
         # ``gin-log/1``: complete with its seed once the day has closed; before, without the
@@ -320,31 +352,19 @@ class Gin:
         return len(game.results)  # every hand played to the match's end (G2)
 
     def judge(self, record: dict[str, Any], seed: bytes, name: str, score: int | None) -> Verdict:
-        """Pin the record to the day (seats, commitment, a released engine), replay every move
-        from the day's seed with every bot move recomputed by the bots of the record's version
-        and every hand result and the totals compared (engine.gin.replay), then compare the
-        score with the live one."""
-        if not isinstance(record, dict):
-            return Verdict.rejected("bad_format")
-        bots = bots_of(record.get("engine"))
-        part = setup_mismatch(record, seed, name)
-        if part is not None:
-            return Verdict.rejected(f"setup_mismatch in {part}")
-        try:
-            match = replay(record, seed, bots)
-        except ReplayError as e:
-            where = "" if e.move_index is None else f" at move {e.move_index}"
-            return Verdict.rejected(f"{e.code}{where}")  # the code only (hidden cards)
-        except EngineError as e:
-            return Verdict.rejected(e.code)
-        if not match.finished:
-            return Verdict.rejected("not_finished")
-        if daily_score(match) != score:
-            return Verdict.rejected("score_mismatch")
-        return Verdict.verified(daily_score(match), daily_hands(match))
+        """The day's record judged (:func:`judged`) against the day's match of ``seed``."""
+        return judged(record, seed, name, score, daily_match)
 
-    def par(self, seed: bytes) -> tuple[int, int]:
-        raise NotImplementedError("Gin's daily has no bot's par")
+    # --- the week's tournament (docs/EVENTS.md): one hand against the strong bot ----------
+
+    def event_new(self, seed: bytes, player_name: str) -> GinMatch:
+        return event_match(seed, player_name)
+
+    def event_judge(
+        self, record: dict[str, Any], seed: bytes, name: str, score: int | None
+    ) -> Verdict:
+        """An event deal's record judged (:func:`judged`) against the one hand of ``seed``."""
+        return judged(record, seed, name, score, event_match)
 
     # --- tables (GIN.md G2: two seats) ---------------------------------------------------
 
@@ -362,11 +382,20 @@ class Gin:
     ) -> tuple[Session, Events]:
         if len(seats) != 2:
             raise IllegalMoveError("bad_value", "a Gin match has two seats (G2)", seats)
-        match = GinMatch.start(new_seed(), (seats[0], seats[1]))
-        return GinSession(match), list(match.moves)  # the bots' first moves, if any
+        match = GinMatch.start(new_seed(), (seats[0], seats[1]), defer=self.deferred)
+        # the bots' first moves, if any (a deferred bot's are the bots' worker's)
+        return GinSession(match, self.deferred), list(match.moves)
 
     def load_session(self, data: dict[str, Any]) -> Session:
-        return GinSession(GinMatch.from_json(data))
+        return GinSession(GinMatch.from_json(data), self.deferred)
+
+    def in_turn(self, move: str) -> bool:
+        return True  # no cut (G3): every move is a turn's
+
+    @property
+    def table_fields(self) -> dict[str, Any]:
+        # no cut (G3), no lucky grab: the fields API v1's Gin T has always carried, empty
+        return {"cutter": None, "awaiting_cut": False, "lucky": []}
 
     def facts(self, session: Session, seat: int | None) -> dict[str, Any]:
         match = _gin(session).match
@@ -448,4 +477,13 @@ class Gin:
 
 ADAPTER: Final = Gin()
 
-__all__ = ["ADAPTER", "LESSON", "Gin", "GinSession", "seen_by_player", "setup_mismatch", "steps"]
+__all__ = [
+    "ADAPTER",
+    "LESSON",
+    "Gin",
+    "GinSession",
+    "judged",
+    "seen_by_player",
+    "setup_mismatch",
+    "steps",
+]

@@ -20,18 +20,28 @@ from engine.pikdame.hints import seat_hint
 from engine.pikdame.match import Match
 from engine.pikdame.releases import bots_of
 from engine.pikdame.replay import replay
-from engine.pikdame.rules import LEVELS, Rules, Seat
+from engine.pikdame.rules import LEVELS, PLAIN_LEVELS, Rules, Seat
 from engine.pikdame.state import State
 from engine.pikdame.version import ENGINE_VERSION
 from engine.pikdame.view import FACE_DOWN_DISCARD, view
 from service.games.adapter import (
+    ANALYSIS,
+    DAILY,
+    EVENT,
+    HOUSE_RULES,
+    LESSONS,
+    PAR,
+    TABLES,
+    Capability,
     Events,
     Lesson,
     NoHint,
+    Option,
     Pages,
     SeedSource,
     Session,
     Step,
+    TableForm,
     Verdict,
     seat_facts,
 )
@@ -100,6 +110,7 @@ def _match(session: Session) -> Match:
 LESSON: Final = Lesson(
     game="pikdame",
     rules_url="/rules",
+    anchors_en={"zug": "turn", "kombinationen": "melds"},
     start={
         "format": "pikdame-position/1",
         "rules": {"players": 2, "hand_out_double": False, "strict_1000": False},
@@ -161,23 +172,47 @@ class PikDame:
     name: str = "pikdame"
     title: str = "Pik Dame"
     engine_version: str = ENGINE_VERSION
-    daily: bool = True
+    #: every capability: tables with house rules, the daily round, analysis, a lesson, the
+    #: week's tournament (its deal is the daily's round)
+    offers: tuple[Capability[Any], ...] = (
+        TABLES,
+        HOUSE_RULES,
+        DAILY,
+        ANALYSIS,
+        LESSONS,
+        EVENT,
+        PAR,
+    )
     marked: bool = False
     tie_break: Final = "turns"
-    has_par: bool = True
     pages: Pages = Pages(prefix="", rules="/rules")
+    #: R1, R12: Q♠ scores 100 wherever it lies (Tausende inherits it)
+    badges: tuple[tuple[str, str], ...] = (("QS", "100"),)
     lesson: Lesson = LESSON
-    levels: Final = LEVELS
+    #: Every bot level (R10), the Meister too (engine/pikdame/bots/meister.py, issue 40 item 8).
+    #: The daily's seats are fixed (R11): its bots stay.
+    levels: tuple[str, ...] = LEVELS
+    #: The levels whose moves the bots' worker plays, off the request: a Meister's decision
+    #: takes up to about 1.5 s of CPU, which would hold a web thread (docs/TABLES.md "Bots off
+    #: the request")
+    deferred: frozenset[str] = frozenset(LEVELS) - frozenset(PLAIN_LEVELS)
     default_level: Final = "advanced"  # R9's default
     options: tuple[str, ...] = ("hand_out_double", "strict_1000")
     hints: Final = True
     seat_counts: tuple[int, ...] = (2, 3, 4)  # R9 players
+    form: TableForm = TableForm(
+        lead="tables.newLead",
+        options=(
+            Option("hand_out_double", "tables.handOutDouble"),
+            Option("strict_1000", "tables.strict1000"),
+        ),
+    )
     repeatable: Final = False
     view_lists_moves: Final = False
 
     def preload(self) -> None:
         # The levels load on first use: the optimiser behind them is heavy to import.
-        from engine.pikdame.bots import advanced, beginner, zen  # noqa: F401
+        from engine.pikdame.bots import advanced, beginner, meister, zen  # noqa: F401
 
     # --- the daily challenge (R11) --------------------------------------------------------
 
@@ -281,6 +316,16 @@ class PikDame:
             return Verdict.rejected("score_mismatch")
         return Verdict.verified(outcome.round_scores[0], player_turns(game))
 
+    # --- the week's tournament (docs/EVENTS.md): a deal is the daily's round -------------
+
+    def event_new(self, seed: bytes, player_name: str) -> Game:
+        return self.new(seed, player_name)
+
+    def event_judge(
+        self, record: dict[str, Any], seed: bytes, name: str, score: int | None
+    ) -> Verdict:
+        return self.judge(record, seed, name, score)
+
     def par(self, seed: bytes) -> tuple[int, int]:
         """The day's round with four zen bots, played to its end (Game.start runs the bots)."""
         seats = tuple(Seat("bot", level="zen") for _ in range(DAILY_RULES.players))
@@ -317,10 +362,10 @@ class PikDame:
     ) -> tuple[Session, Events]:
         # R2: round 1's dealer is the last seat, so the creator (seat 0) starts and, with two
         # seats, also cuts; with more, the seat before the dealer cuts.
-        return Match.start(rules, seats, rules.players - 1, new_seed)
+        return Match.start(rules, seats, rules.players - 1, new_seed, self.deferred)
 
     def load_session(self, data: dict[str, Any]) -> Session:
-        return Match.from_json(data)
+        return Match.from_json(data, self.deferred)
 
     def facts(self, session: Session, seat: int | None) -> dict[str, Any]:
         match = _match(session)
@@ -360,6 +405,14 @@ class PikDame:
             "result": match.result(),
             "view": seat_view,
         }
+
+    @property
+    def table_fields(self) -> dict[str, Any]:
+        # R2, R3: who cuts, whether the cut is awaited, the cut's lucky grab (R3.2)
+        return {"cutter": None, "awaiting_cut": False, "lucky": []}
+
+    def in_turn(self, move: str) -> bool:
+        return not move.strip().lower().startswith("cut")  # R3: the cut is no turn's move
 
     def face_down(self, session: Session, seq: int) -> bool:
         match = _match(session)

@@ -1,19 +1,30 @@
 """Tausende's adapter (RULES.md R12, engine/pikdame/tausende.py): a ruleset of Pik Dame's engine
 with 108 cards, played to 1000 at tables, with R12.8's options chosen when the table is made.
-No daily challenge: its daily part is Pik Dame's, never offered (``daily`` False)."""
+No daily challenge: its daily part is Pik Dame's, never offered (``offers`` no ``Daily``)."""
 
 from __future__ import annotations
 
 from typing import Final
 
-from engine.pikdame.rules import TAUSENDE_OPTIONS, Rules
+from engine.pikdame.rules import PLAIN_LEVELS, TAUSENDE_OPTIONS, Rules
 from engine.pikdame.version import TAUSENDE_ENGINE_VERSION
-from service.games.adapter import Lesson, Pages, Step
+from service.games.adapter import (
+    ANALYSIS,
+    HOUSE_RULES,
+    LESSONS,
+    TABLES,
+    Lesson,
+    Option,
+    Pages,
+    Step,
+    TableForm,
+)
 from service.games.pikdame import PikDame
 
 LESSON: Final = Lesson(
     game="tausende",
     rules_url="/rules/tausende",
+    anchors_en={"t-eroeffnung": "t-opening", "t-auslagen": "t-melds", "t-dame": "t-queen"},
     start={
         "format": "pikdame-position/1",
         "rules": {
@@ -91,6 +102,14 @@ LESSON: Final = Lesson(
 )
 
 
+#: What the API's documentation adds to "Tausende only (R12.8)" for each R12.8 option.
+API_WORDS: Final = {
+    "ace_high_only": ": no A-2-3",
+    "no_joker_swap": "",
+    "go_out_on_opening": ": going out in the turn one opens",
+}
+
+
 class Tausende(PikDame):
     """Tausende to 1000 (R12, R8): Pik Dame's whole game with R12's ruleset and R12.8's options
     chosen at the table's creation. The cut is 1 … 107 (R12.1: 108 cards), no lucky grab."""
@@ -98,12 +117,27 @@ class Tausende(PikDame):
     name = "tausende"
     title = "Tausende"
     engine_version = TAUSENDE_ENGINE_VERSION
-    daily = False
+    #: no daily challenge: its daily part is Pik Dame's, never offered
+    offers = (TABLES, HOUSE_RULES, ANALYSIS, LESSONS)
     marked = True
-    has_par = False
     pages = Pages(prefix="/tausende", rules="/rules/tausende")  # no daily pages: its rules
     lesson = LESSON
     options = ("strict_1000", *TAUSENDE_OPTIONS)
+    #: no Meister: its play-outs are Pik Dame's (a Meister seat would play zen's Tausende move)
+    levels = PLAIN_LEVELS
+    #: R12.7: no hand-out doubling; R8's strict 1000 and R12.8's options, with its rules a click
+    #: away
+    form = TableForm(
+        lead="tables.newLead",
+        options=(
+            Option("strict_1000", "tables.strict1000"),
+            *(
+                Option(key, f"tausende.option.{key}", f"Tausende only (R12.8){API_WORDS[key]}")
+                for key in TAUSENDE_OPTIONS
+            ),
+        ),
+        rules_link="tausende.rulesLink",
+    )
 
     def rules_of(self, players: int, options: dict[str, bool]) -> Rules:
         # R12.7: no hand-out doubling; R8's strict_1000 and R12.8's options as the table chose

@@ -1,7 +1,7 @@
 """The daily habit: the caller's streaks and statistics, a finished attempt's place in
 the field (matchpoints, histogram, the bot's par) and its spoiler-free share text.
 
-Every per-player datum is read under :func:`service.accounts.owners.owner_of` of the caller's
+Every per-player datum is read under :func:`service.common.ownership.owner_of` of the caller's
 player.
 """
 
@@ -12,16 +12,15 @@ from typing import Any
 from flask import Response, jsonify
 
 from service import games
-from service.accounts import owners
-from service.common import clock
+from service.common import clock, ownership, played
 from service.dailies import par, ranking, store
 from service.dailies.models import AttemptPath, GameQuery
 from service.errors import ApiError
 from service.games import GAMES
-from service.habit import field, history, models, played, streaks
+from service.habit import field, history, models, streaks
 from service.habit.models import LangQuery
-from service.lobby import ratings
 from service.pages.strings import strings
+from service.tables import ratings
 from service.web import identity, outputs
 from service.web.apidoc import api_blueprint
 from service.web.limits import counted_read
@@ -121,7 +120,7 @@ def place_doc(attempt: store.Attempt) -> dict[str, Any]:
         "total": where.others + 1,
         "histogram": field.histogram(client, attempt.date, game),
         "mark": field.bucket_of(attempt.score),
-        "par": par.read(client, attempt.date) if attempt.daily.has_par else None,
+        "par": par.read(client, attempt.date) if games.offers(attempt.kind, games.PAR) else None,
     }
 
 
@@ -171,7 +170,7 @@ def share_text(doc: dict[str, Any], streak: int, lang: str, game: str = games.DE
 def share(path: AttemptPath, query: LangQuery) -> Response:
     """The spoiler-free share text of a finished attempt (no card names)."""
     attempt = _finished(path.attempt_id)
-    owner = owners.owner_of(get_redis(), attempt.player)
+    owner = ownership.owner_of(get_redis(), attempt.player)
     today = clock.today(settings())
     streak = streaks.read(get_rankings(), owner, today)[attempt.kind]["current"]
     assert isinstance(streak, int)

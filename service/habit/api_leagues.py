@@ -7,8 +7,7 @@ from typing import Any
 from flask import Response, jsonify
 
 from service import games
-from service.accounts import owners
-from service.common import clock
+from service.common import clock, ownership
 from service.errors import ApiError, LeagueFull
 from service.habit import leagues, models
 from service.habit.models import LeagueBody, LeaguePath, LeagueQuery
@@ -26,7 +25,7 @@ def joining_owner() -> str:
     """The caller's owner; a browser that has never played gets its player id now."""
     player = identity.player_for_new_attempt()
     identity.remember(player)
-    return owners.owner_of(get_redis(), player)  # accounts: the state server
+    return ownership.owner_of(get_redis(), player)  # accounts: the state server
 
 
 def known_league(code: str) -> str:
@@ -59,7 +58,7 @@ def create(body: LeagueBody) -> tuple[Response, int]:
 
     def make() -> dict[str, str]:
         player = identity.player_for_new_attempt()
-        owner = owners.owner_of(get_redis(), player)  # accounts: the state server
+        owner = ownership.owner_of(get_redis(), player)  # accounts: the state server
         now_ms = int(clock.now(settings()).timestamp() * 1000)
         code = leagues.create(get_rankings(), body.name, owner, now_ms)
         return {"league": code, "owner": owner, "player": player}

@@ -7,7 +7,7 @@ from typing import Annotated, Final, Literal, TypeAlias
 from pydantic import AfterValidator, Field
 
 from service import games
-from service.accounts import names
+from service.common import names
 from service.dailies.models import GAME_FIELD, DailyGameName
 from service.web.inputs import MAX_ID, NAME_PATTERN, DayText, Lang
 from service.web.outputs import Document
@@ -17,7 +17,7 @@ MAX_LEAGUE_NAME: Final = 40  # service.habit.leagues.MAX_NAME
 
 
 def league_name(name: str) -> str:
-    """A league's name: a player name's rules (service.accounts.names), up to MAX_LEAGUE_NAME."""
+    """A league's name: a player name's rules (service.common.names), up to MAX_LEAGUE_NAME."""
     return names.normalise(name, MAX_LEAGUE_NAME, "name")
 
 

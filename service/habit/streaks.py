@@ -19,21 +19,24 @@ from service.common import keys
 
 GAMES: Final = games.DAILY_GAMES  # every daily game has its streak
 
-# KEYS[1] the streak, ARGV[1] the day's ordinal, ARGV[2] its date. Also run inside the verifier's
-# ranking script (worker.verify.RANK_LUA), with its own key and argument numbers.
-ADVANCE_BODY: Final = """
-do
-local last = tonumber(redis.call('HGET', KEYS[1], 'last') or '-1')
-local day = tonumber(ARGV[1])
-if last < day then
-local current = 1
-if last == day - 1 then current = tonumber(redis.call('HGET', KEYS[1], 'current') or '0') + 1 end
-local best = math.max(current, tonumber(redis.call('HGET', KEYS[1], 'best') or '0'))
-redis.call('HSET', KEYS[1], 'current', current, 'best', best, 'last', day, 'last_date', ARGV[2])
-end
+# Count a day in a streak: a Lua function (key, day's ordinal, date) that a script defines before
+# calling it. Also part of the verifier's ranking script (worker.verify.RANK_LUA), which calls it
+# with its own keys and arguments.
+ADVANCE_FUNCTION: Final = """
+local function advance_streak(key, day, date)
+  local last = tonumber(redis.call('HGET', key, 'last') or '-1')
+  if last < day then
+    local current = 1
+    if last == day - 1 then current = tonumber(redis.call('HGET', key, 'current') or '0') + 1 end
+    local best = math.max(current, tonumber(redis.call('HGET', key, 'best') or '0'))
+    redis.call('HSET', key, 'current', current, 'best', best, 'last', day, 'last_date', date)
+  end
 end
 """
-ADVANCE_LUA: Final = ADVANCE_BODY + "return 0"
+# KEYS[1] the streak, ARGV[1] the day's ordinal, ARGV[2] its date.
+ADVANCE_LUA: Final = (
+    ADVANCE_FUNCTION + "advance_streak(KEYS[1], tonumber(ARGV[1]), ARGV[2])\nreturn 0\n"
+)
 
 
 def ordinal(date: str) -> int:

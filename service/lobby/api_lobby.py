@@ -10,21 +10,22 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import redis
 from flask import Response, current_app, jsonify
 
 from service.common import clock, connect, keys
+from service.common.ownership import Account
 from service.errors import ApiError
 from service.games import GAMES
-from service.lobby import matcher, models, present, ratings, stream
+from service.lobby import matcher, models, present, stream
 from service.lobby.matcher import Pool, Seeker
 from service.lobby.models import BoardQuery, GamePath, LobbyQuery, MatchBody
-from service.tables import stream_leases, timers
+from service.tables import public, ratings, stream_leases, timers
 from service.tables.store import Lifetimes, Table
 from service.tables.stream import caps
-from service.web import identity, limits, outputs
+from service.web import idempotency, identity, limits, outputs
 from service.web.apidoc import api_blueprint
 from service.web.envelope import error_response
 from service.web.redisconn import get_redis, settings
@@ -182,18 +183,61 @@ def _doc(ticket: dict[str, str]) -> dict[str, Any]:
     return {"match": present.match(get_redis(), ticket, _now_ms())}
 
 
+def _same_request(found: dict[str, str], pool: Pool, body: MatchBody) -> bool:
+    """The live ticket was asked for with this request (the same pool, name and wait)."""
+    bots_after = -1 if body.bots_after is None else body.bots_after * 1000
+    return (
+        found.get("pool") == pool.name
+        and found.get("name") == body.name
+        and found.get("bots_after") == str(bots_after)
+    )
+
+
+def _live(
+    client: redis.Redis[str], found: dict[str, str], pool: Pool, body: MatchBody, now: int
+) -> dict[str, str] | None:
+    """Issue 38: a join asked again while the player's ticket is live gets that ticket back,
+    waiting or matched with its table, never a second one: the same request (a retry, a double
+    POST) its ticket, another one 409 (``already_queued``, or ``already_matched`` with ``M``).
+    None: the ticket is over (left, expired, its matched game finished or its seat left)."""
+    if found.get("status") == "waiting":
+        if not _same_request(found, pool, body):
+            raise ApiError(
+                409, "already_queued", "you wait in the quick match already", match=found["id"]
+            )
+        matcher.keep_alive(client, found["id"], now)
+        matcher.step_and_build(client, pool.name, _lifetimes(), now, _scheduler())
+        return matcher.ticket(client, found["id"]) or found
+    seated = matcher.held(client, found, _lifetimes(), now, _scheduler())
+    if seated is not None and not _same_request(seated, pool, body):
+        raise ApiError(
+            409,
+            "already_matched",
+            "your quick match found a table whose game is not over",
+            match=present.match(client, seated, now),
+        )
+    return seated
+
+
 @bp.post(
     "/match",
-    responses=outputs.answers(models.MatchDoc, 400, 401, 403, 409, 413, 415, 422, status=201),
+    responses={
+        **outputs.answers(models.MatchDoc, 400, 401, 403, 409, 413, 415, 422, status=201),
+        200: models.MatchDoc,
+    },
 )
 @limits.limit_table_entries(limits.joins_limit)
 def join_match(body: MatchBody) -> tuple[Response, int]:
     """Enter the quick match: seated with waiting players of similar rating (the range widens
     as you wait); after ``bots_after`` seconds bots fill the free seats (null: keep waiting).
-    403 ``account_required`` (rated, not signed in); 409 ``already_queued`` (you wait already:
-    its ``match`` id in the error); 422 ``bad_value`` (seats the game has not, a rated match
-    without a timer). Poll ``GET /api/match`` or stream ``/api/match/events`` at least every
-    15 s, or the ticket lapses (30 s)."""
+    Asked again while your ticket is live (waiting, or matched and its game not over): 200 with
+    that ticket and its table, never a second seat; without a session, an ``Idempotency-Key``
+    header makes a retry answer the ticket made first (docs/TABLES.md). 403
+    ``account_required`` (rated, not signed in); 409 ``already_queued`` (you wait already for
+    something else: its ``match`` id in the error) or ``already_matched`` (your matched table's
+    game is not over: ``M`` in ``match``); 422 ``bad_value`` (seats the game has not, a rated
+    match without a timer). Poll ``GET /api/match`` or stream ``/api/match/events`` at least
+    every 15 s, or the ticket lapses (30 s)."""
     account = identity.signed_in()
     if body.rated and account is None:
         raise ApiError(403, "account_required", "a rated match seats signed-in accounts")
@@ -204,7 +248,28 @@ def join_match(body: MatchBody) -> tuple[Response, int]:
     if body.rated and not body.turn_timer:
         raise ApiError(422, "bad_value", "a rated match is timed: choose a turn_timer")
     client = get_redis()
-    player = _caller_player() or identity.player_for_new_attempt()
+
+    def make() -> dict[str, str]:
+        player = _caller_player() or identity.player_for_new_attempt()
+        ticket_id, status = _join(client, player, body, account)
+        return {"ticket": ticket_id, "player": player, "status": str(status)}
+
+    def answer(made: dict[str, str]) -> tuple[Response, int]:
+        identity.remember(made["player"])  # a retry whose first answer (and cookie) was lost
+        found = matcher.ticket(client, made["ticket"])
+        if found is None:
+            raise ApiError(404, "not_queued", "you are not in the quick match")
+        return jsonify(_doc(found)), int(made["status"])
+
+    response, status = idempotency.once("match", body, make, answer)
+    response.status_code = status
+    return cast(Response, response), status
+
+
+def _join(
+    client: redis.Redis[str], player: str, body: MatchBody, account: Account | None
+) -> tuple[str, int]:
+    """The player's ticket for this request: its live one (200) or a new one (201)."""
     skill = ratings.read(client, body.game, account.id) if account is not None else ratings.NEW
     seeker = Seeker(
         player,
@@ -216,16 +281,25 @@ def join_match(body: MatchBody) -> tuple[Response, int]:
     )
     pool = Pool(body.game, body.seats, body.turn_timer, body.rated)
     now = _now_ms()
-    queued, ticket_id = matcher.join(client, seeker, pool, body.bots_after, now)
-    if not queued:
+    release: str | None = None
+    found = matcher.current(client, player)
+    if found is not None:
+        again = _live(client, found, pool, body, now)
+        if again is not None:
+            return again["id"], 200
+        release = found["id"]
+    queued, ticket_id = matcher.join(client, seeker, pool, body.bots_after, now, release)
+    if not queued:  # a concurrent join or step came first: what it made
+        raced = matcher.ticket(client, ticket_id)
+        again = None if raced is None else _live(client, raced, pool, body, now)
+        if again is not None:
+            return again["id"], 200
         raise ApiError(
             409, "already_queued", "you wait in the quick match already", match=ticket_id
         )
-    identity.remember(player)
+    public.announce(client, "queue")  # the lobby's count of waiting players (docs/LOBBY.md)
     matcher.step_and_build(client, pool.name, _lifetimes(), now, _scheduler(), gap_ms=0)
-    found = matcher.ticket(client, ticket_id)
-    assert found is not None
-    return jsonify(_doc(found)), 201
+    return ticket_id, 201
 
 
 @bp.get("/match", responses=outputs.answers(models.MatchDoc, 401, 404))
@@ -254,6 +328,8 @@ def leave_match() -> Response:
         raise ApiError(404, "not_queued", "you are not in the quick match")
     found = matcher.ticket(get_redis(), ticket_id)
     assert found is not None
+    if status == "left":
+        public.announce(get_redis(), "queue")
     if status == "matched":
         raise ApiError(
             409,

@@ -24,10 +24,11 @@ from typing import Any, Final
 
 import redis
 
-from service.common import keys
+from service.common import keys, metrics
 from service.errors import TableError
-from service.games import GAMES
-from service.lobby import ratings, scripts
+from service.games import GAMES, HOUSE_RULES, TABLES, offering
+from service.lobby import scripts
+from service.tables import public, ratings
 from service.tables import store as tables
 from service.tables.store import Changed, Lifetimes, Sitter, Table
 
@@ -86,10 +87,16 @@ def _eval(client: redis.Redis[str], script: str, keys_: list[str], *args: Any) -
 
 
 def join(
-    client: redis.Redis[str], seeker: Seeker, pool: Pool, bots_after_s: int | None, now_ms: int
+    client: redis.Redis[str],
+    seeker: Seeker,
+    pool: Pool,
+    bots_after_s: int | None,
+    now_ms: int,
+    release: str | None = None,
 ) -> tuple[bool, str]:
     """Queue the seeker (``bots_after_s`` None: keep waiting for people). Returns (queued, the
-    ticket): (False, the ticket it waits with) when the player waits already."""
+    ticket): (False, its live ticket) when the player waits already or holds a matched ticket
+    other than ``release`` (the one whose table the caller found over: :func:`held`)."""
     ticket = secrets.token_hex(8)
     fields: dict[str, Any] = {
         "player": seeker.player,
@@ -120,9 +127,35 @@ def join(
         pool.name,
         now_ms,
         TICKET_TTL_S,
+        release or "",
         *flat,
     )
     return bool(queued), str(which)
+
+
+def held(
+    client: redis.Redis[str],
+    found: dict[str, str],
+    lifetimes: Lifetimes,
+    now_ms: int,
+    schedule: Schedule,
+) -> dict[str, str] | None:
+    """A matched ticket that still holds its player (issue 38): its table unfinished with the
+    player seated. Its table is built first if its builder has not yet (or died). None: the
+    ticket is over (its game finished, the player left the seat, the table gone), and its
+    player may queue again (``release`` it in :func:`join`)."""
+    if found.get("status") != "matched":
+        return None
+    if not found.get("table") and found.get("match"):
+        build(client, found["match"], lifetimes, now_ms, schedule)
+        found = ticket(client, found["id"]) or found
+    table_id = found.get("table")
+    table = tables.load(client, table_id) if table_id else None
+    if table is None or table.status == "finished":
+        return None
+    if table.seat_of(None, found.get("player")) is None:
+        return None
+    return found
 
 
 def leave(client: redis.Redis[str], player: str) -> tuple[str, str]:
@@ -208,12 +241,11 @@ Schedule = Callable[[Table], None]
 
 
 def default_options(game: str, rated: bool) -> dict[str, bool]:
-    """A matched table's options: the game's defaults (R9, R12.8 all off); hints off at a rated
-    table (a seat's hint is the exact optimiser: no help in a rated game)."""
-    kind = GAMES[game]
-    offered = getattr(kind, "options", ("hand_out_double", "strict_1000"))
-    options = dict.fromkeys(offered, False)
-    if kind.hints:
+    """A matched table's options: the house rules its game declares, all off (R9, R12.8); hints
+    off at a rated table (a seat's hint is the exact optimiser: no help in a rated game)."""
+    house = offering(HOUSE_RULES).get(game)
+    options = dict.fromkeys(house.options if house is not None else (), False)
+    if offering(TABLES)[game].hints:
         options["hints"] = not rated
     return options
 
@@ -229,7 +261,7 @@ def build(
         return None
     pool = Pool.parse(group["pool"])
     ids = group["tickets"].split(",")
-    held = [client.hgetall(keys.match_ticket(t)) for t in ids]
+    held_facts = [client.hgetall(keys.match_ticket(t)) for t in ids]
     client.hsetnx(
         keys.match_group(group_id),
         "tokens",
@@ -238,12 +270,13 @@ def build(
     tokens = json.loads(client.hget(keys.match_group(group_id), "tokens") or "[]")
     kind = GAMES[pool.game]
     seats: list[dict[str, Any]] = []
-    for facts, token in zip(held, tokens, strict=True):
+    for facts, token in zip(held_facts, tokens, strict=True):
         sitter = Sitter(
             facts.get("name") or "?",
             facts.get("player") or secrets.token_hex(8),
             account=facts.get("account") or None,
-            rating=int(facts.get("rating") or ratings.NEW.rating),
+            # shown at a rated table only: a casual game moves no rating (issue 38)
+            rating=int(facts.get("rating") or ratings.NEW.rating) if pool.rated else None,
             provisional=facts.get("provisional") == "1",
             address=facts.get("address") or None,
         )
@@ -269,10 +302,17 @@ def build(
             schedule(table)
     except TableError:
         table = tables.load(client, group_id)  # started by another builder
+    for facts in held_facts:  # seated now (a second builder finds the table named already)
+        if facts.get("since") and not facts.get("table"):
+            waited_s = max(0, now_ms - int(facts["since"])) / 1000
+            metrics.TIME_TO_SEAT.labels(pool.game).observe(waited_s)
     pipe = client.pipeline(transaction=False)
-    for t, token in zip(ids, tokens, strict=True):
+    keep = max(TICKET_TTL_S, lifetimes.idle)  # as long as the table may run (issue 38)
+    for t, token, facts in zip(ids, tokens, held_facts, strict=True):
         pipe.hset(keys.match_ticket(t), mapping={"table": group_id, "token": token})
-        pipe.expire(keys.match_ticket(t), TICKET_TTL_S)
+        pipe.expire(keys.match_ticket(t), keep)
+        if facts.get("player"):
+            pipe.expire(keys.match_player(facts["player"]), keep)
     pipe.hset(keys.match_group(group_id), "table", group_id)
     pipe.zrem(keys.MATCH_MADE, group_id)
     pipe.execute()
@@ -294,6 +334,8 @@ def step_and_build(
     groups = step(client, pool, now_ms, gap_ms)
     for group in groups:
         build(client, group.id, lifetimes, now_ms, schedule)
+    if groups:
+        public.announce(client, "queue")  # the lobby's queue counts changed
     return groups
 
 
@@ -335,6 +377,7 @@ __all__ = [
     "Seeker",
     "build",
     "current",
+    "held",
     "join",
     "keep_alive",
     "leave",

@@ -101,6 +101,11 @@ class Match(Document):
     waited_ms: int
     waiting: int = Field(description="players waiting in your pool")
     table: str | None = Field(description="matched: your table (GET /api/tables/{id})")
+    table_status: Literal["waiting", "playing", "finished"] | None = Field(
+        None,
+        description="matched: your table's status now (null: not made yet, or gone); a page "
+        "goes to a waiting or playing table, never back to a finished one",
+    )
     token: str | None = Field(description="matched: your seat's bearer token")
     now: str = Field(json_schema_extra={"format": "date-time"})
 

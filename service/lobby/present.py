@@ -11,6 +11,7 @@ import redis
 from service.common import keys
 from service.lobby import matcher
 from service.tables import public
+from service.tables import store as tables
 from service.tables.documents import iso_ms
 
 MOST_TABLES = 200  # the public tables the lobby reads at most
@@ -45,6 +46,8 @@ def match(client: redis.Redis[str], ticket: dict[str, str], now_ms: int) -> dict
     status = ticket.get("status", "expired")
     bots = int(ticket.get("bots_after", "-1"))
     waiting = int(client.zcard(keys.match_pool(pool, "since"))) if pool else 0
+    table_id = ticket.get("table") or None
+    table = tables.load(client, table_id) if table_id is not None else None
     return {
         "id": ticket["id"],
         "status": status,
@@ -57,7 +60,10 @@ def match(client: redis.Redis[str], ticket: dict[str, str], now_ms: int) -> dict
         "range": matcher.range_after(waited),
         "waited_ms": waited,
         "waiting": waiting,
-        "table": ticket.get("table") or None,
+        "table": table_id,
+        # the matched table's status now (None: none yet, or gone): a page goes to a table
+        # that is waiting or playing, never back to a finished one
+        "table_status": table.status if table is not None else None,
         "token": ticket.get("token") or None,
         "now": iso_ms(now_ms),
     }

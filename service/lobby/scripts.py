@@ -21,18 +21,21 @@ from __future__ import annotations
 from typing import Final
 
 # KEYS: the player's pointer, the ticket, the pools' set, the pool's rating and since sets.
-# ARGV: ticket id, pool, now (ms), the pointer's lifetime (s), then field/value pairs.
-# Returns {1, id} when queued, {0, the waiting ticket's id} when the player waits already.
+# ARGV: ticket id, pool, now (ms), the pointer's lifetime (s), the matched ticket the caller
+# found over (its table finished or left: '' for none), then field/value pairs.
+# Returns {1, id} when queued, {0, the live ticket's id} when the player waits already or holds
+# a matched ticket not let go (issue 38: a join asked again never seats a player twice; only the
+# caller, which can read the table on its own slot, knows the matched table is over).
 JOIN: Final = """
 local current = redis.call('GET', KEYS[1])
 if current then
   local status = redis.call('HGET', '{prefix}:ticket:' .. current, 'status')
-  if status == 'waiting' then
+  if status == 'waiting' or (status == 'matched' and current ~= ARGV[5]) then
     return {0, current}
   end
 end
 local fields = {}
-for i = 5, #ARGV do fields[#fields + 1] = ARGV[i] end
+for i = 6, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('HSET', KEYS[2], 'status', 'waiting', 'pool', ARGV[2], 'since', ARGV[3], unpack(fields))
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[4])

@@ -23,7 +23,7 @@ from typing import Final
 
 import redis
 
-from service.common import keys
+from service.common import keys, metrics
 from service.common.config import Settings
 from service.lobby import matcher, present
 from service.tables import stream as tables_stream
@@ -52,10 +52,14 @@ def lobby(
     now_ms: Callable[[], int],
 ) -> Iterator[str]:
     """The lobby's SSE text for one viewer (``viewer``: its lease in the lobby's viewers)."""
+    metrics.stream_opened("lobby")
     try:
         yield from _lobby(client, viewer, game, limit, settings, now_ms)
     except redis.RedisError as e:
+        metrics.redis_error("stream")
         tables_stream.log_end("lobby", f"redis unavailable ({type(e).__name__})")
+    finally:
+        metrics.stream_closed("lobby")
 
 
 def _lobby(
@@ -116,10 +120,14 @@ def match(
     schedule: matcher.Schedule,
 ) -> Iterator[str]:
     """A ticket's SSE text (its own player's: checked by the route)."""
+    metrics.stream_opened("match")
     try:
         yield from _match(client, ticket_id, settings, now_ms, lifetimes, schedule)
     except redis.RedisError as e:
+        metrics.redis_error("stream")
         tables_stream.log_end(f"match:{ticket_id}", f"redis unavailable ({type(e).__name__})")
+    finally:
+        metrics.stream_closed("match")
 
 
 def _match(

@@ -22,19 +22,12 @@ from typing import Any, Final
 from service import games
 from service.games.adapter import Lesson, Step
 
+#: The games that declare a lesson (``games.LESSONS``), as the registry offers them.
+_TEACHING: Final = games.offering(games.LESSONS)
 #: The games with a lesson, in the order the pages list them.
-LESSONS: Final = games.LISTED
+LESSONS: Final = tuple(game for game in games.LISTED if game in _TEACHING)
 #: Each game's lesson (its adapter's ``lesson``).
-BY_GAME: Final = {game: games.get(game).lesson for game in LESSONS}
-
-#: The rules pages' section ids in English and Dutch where they differ from the German ones.
-ANCHORS_EN: Final = {
-    "zug": "turn",
-    "kombinationen": "melds",
-    "t-eroeffnung": "t-opening",
-    "t-auslagen": "t-melds",
-    "t-dame": "t-queen",
-}
+BY_GAME: Final = {game: _TEACHING[game].lesson for game in LESSONS}
 
 
 def positions(lesson: Lesson) -> list[dict[str, Any]]:
@@ -42,12 +35,12 @@ def positions(lesson: Lesson) -> list[dict[str, Any]]:
     if a step is not legal: a broken script fails its test, never reaches a page). Each run
     starts from a copy of the lesson's deal, so the lesson's constant stays as written."""
     moves = [step.move for step in lesson.steps]
-    return games.get(lesson.game).lesson_positions(lesson.start, moves)
+    return _TEACHING[lesson.game].lesson_positions(lesson.start, moves)
 
 
 def scene(game: str, doc: dict[str, Any]) -> dict[str, Any]:
     """What the page shows of one position (from seat 0)."""
-    return games.get(game).scene(doc)
+    return _TEACHING[game].scene(doc)
 
 
 @cache
@@ -55,6 +48,7 @@ def document(game: str, lang: str = "de") -> dict[str, Any]:
     """The lesson as the page reads it: ``{"game", "rules", "steps": [...], "end": scene}``;
     each step carries its scene (the position before it) and what the learner must do."""
     lesson = BY_GAME[game]
+    english = lesson.anchors_en  # the rules page's English and Dutch section ids
     docs = positions(lesson)
     steps = []
     for step, doc in zip(lesson.steps, docs, strict=False):
@@ -66,7 +60,7 @@ def document(game: str, lang: str = "de") -> dict[str, Any]:
                 "move": step.move,
                 "text": step.text,
                 "rule": step.rule,
-                "anchor": step.anchor if lang == "de" else ANCHORS_EN.get(step.anchor, step.anchor),
+                "anchor": step.anchor if lang == "de" else english.get(step.anchor, step.anchor),
                 "wrong": {key: code for key, (_, code) in step.wrong.items()},
                 "scene": scene(game, doc),
             }
@@ -80,4 +74,4 @@ def document(game: str, lang: str = "de") -> dict[str, Any]:
     }
 
 
-__all__ = ["ANCHORS_EN", "BY_GAME", "LESSONS", "Lesson", "Step", "document", "positions", "scene"]
+__all__ = ["BY_GAME", "LESSONS", "Lesson", "Step", "document", "positions", "scene"]

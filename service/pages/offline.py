@@ -24,6 +24,8 @@ SHELL: Final = (
     "js/lib/offline.js",
     "js/lib/settings.js",
     "js/lib/api.js",
+    "js/lib/connection.js",
+    "js/lib/i18n.js",
     "js/lib/store.js",
     "img/favicon.svg",
     "img/icon-192.png",

@@ -9,16 +9,35 @@ their own game again as they saw it at the table (no seed, no hidden card).
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    jsonify,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
+from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
+from werkzeug.utils import cached_property
 
+from engine.core import events as identity_of
+from engine.core.errors import FormatError
 from service import games
+from service.common import clock
 from service.dailies import replays, store
 from service.dailies.archive import from_settings as archive_of
 from service.errors import DayOpen, UnknownReplay
+from service.events import deals as event_deals
+from service.events import seasons as event_seasons
+from service.events import weeks as event_weeks
+from service.games.adapter import form_facts
 from service.pages import assets, learn, offline
 from service.pages.strings import LANG_NAMES, LANGS, strings
 from service.tables import store as tables
@@ -34,7 +53,22 @@ LANG_COOKIE: Final = "lang"
 TABLE_GAMES: Final = tuple(g for g in games.LISTED if g in games.TABLE_GAMES)
 PLAYABLE: Final = TABLE_GAMES
 
-bp = Blueprint(
+
+class PagesBlueprint(Blueprint):
+    """The pages' blueprint: templates/ first, then each game kept outside the house
+    (service.games.FOLDERS) for the templates under its name only (``<game>/table.html`` from
+    its folder's ``templates/table.html``; Jinja refuses a name that leaves a folder)."""
+
+    @cached_property
+    def jinja_loader(self) -> BaseLoader | None:
+        own = FileSystemLoader(str(TEMPLATES))
+        if not games.FOLDERS:
+            return own
+        extra = {name: FileSystemLoader(str(f / "templates")) for name, f in games.FOLDERS.items()}
+        return ChoiceLoader([own, PrefixLoader(extra)])
+
+
+bp = PagesBlueprint(
     "pages",
     __name__,
     template_folder=str(TEMPLATES),
@@ -42,6 +76,16 @@ bp = Blueprint(
     static_url_path="/static",
 )
 assets.register(bp, STATIC)
+
+
+@bp.get("/static/games/<game>/<path:filename>")
+def game_static(game: str, filename: str) -> Response:
+    """A static file of a game kept outside the house (its folder's ``static/``; a name that
+    leaves it is 404, as ``send_from_directory`` joins safely); 404 for any other game."""
+    folder = games.FOLDERS.get(game)
+    if folder is None:
+        abort(404)
+    return send_from_directory(folder / "static", filename)
 
 
 def current_lang() -> str:
@@ -62,17 +106,28 @@ def game_page(game: str, name: str) -> str:
     return f"{game}/{name}.html"
 
 
-def page(template: str, name: str, **context: Any) -> Response:
+def page(template: str, name: str, *, personal: bool = True, **context: Any) -> Response:
+    """``template`` in the asker's language; ``personal`` False for a page kept for whoever uses
+    the device next (the service worker's offline page): it names no account."""
     lang = current_lang()
     table = strings(lang)
 
     def t(key: str) -> str:
         return table.get(key, key)
 
-    account = identity.signed_in()
+    account = identity.signed_in() if personal else None
+    game = context.get("game")  # a game's page: its cards' badges (the adapter's, R1)
+    # as [rank, suit, text]: a badge is declared for every page of the game, held or not, so it
+    # names no card code a leak check could mistake for a card on the table (R10)
+    badges = (
+        [[code[0], code[1], text] for code, text in games.GAMES[game].badges]
+        if isinstance(game, str) and game in games.GAMES
+        else []
+    )
     html = render_template(
         template,
         lang=lang,
+        card_badges=badges,
         account_name=account.name if account is not None else None,
         t=t,
         strings=table,
@@ -97,7 +152,9 @@ def today() -> Response:
     """Today's challenge: start or continue. Whether a start here is ranked is said before it
     (an account's, or anyone's where the operator ranks anonymous play): an anonymous player
     learns up front that the game is "ohne Wertung" and where to sign in."""
-    return page("today.html", "today", rank_anonymous=settings().rank_anonymous)
+    return page(
+        "today.html", "today", rank_anonymous=settings().rank_anonymous, event_games=_event_games()
+    )
 
 
 def _game_pages(name: str) -> None:
@@ -111,16 +168,18 @@ def _game_pages(name: str) -> None:
         return f"{name}_{endpoint}" if adapter.marked else endpoint
 
     def rules() -> Response:
-        return page(game_page(name, f"rules_{current_lang()}"), "rules")
+        return page(game_page(name, f"rules_{current_lang()}"), "rules", game=name)
 
     def play(attempt_id: str) -> Response:
-        return page(game_page(name, "play"), "play", attempt_id=attempt_id)
+        return page(game_page(name, "play"), "play", attempt_id=attempt_id, game=name)
 
     def replay_viewer(attempt_id: str) -> Response:
-        return page(game_page(name, "replay"), "replay", attempt_id=attempt_id, table_id="")
+        return page(
+            game_page(name, "replay"), "replay", attempt_id=attempt_id, table_id="", game=name
+        )
 
     bp.add_url_rule(adapter.pages.rules, f"rules_{name}" if adapter.marked else "rules", rules)
-    if adapter.daily:
+    if games.offers(name, games.DAILY):
         prefix = adapter.pages.prefix
         bp.add_url_rule(f"{prefix}/play/<attempt_id>", own("play"), play)
         bp.add_url_rule(f"{prefix}/replay/<attempt_id>", own("replay_viewer"), replay_viewer)
@@ -132,7 +191,7 @@ for _name in games.LISTED:
 
 @bp.get("/rankings")
 def rankings() -> Response:
-    return page("rankings.html", "rankings", daily_games=_daily_games())
+    return page("rankings.html", "rankings", daily_games=_daily_games(), event_games=_event_games())
 
 
 @bp.get("/archive")
@@ -147,10 +206,161 @@ def _daily_games() -> list[dict[str, Any]]:
             "name": name,
             "marked": games.get(name).marked,
             "prefix": games.get(name).pages.prefix,
-            "tie_break": games.get(name).tie_break,
+            "tie_break": games.daily(name).tie_break,
         }
         for name in games.DAILY_GAMES
     ]
+
+
+#: The daily games whose week's tournament has pages: those that declare ``EVENT`` (the
+#: registry's, docs/EVENTS.md), each shown by the same pages.
+EVENT_GAMES: Final = event_deals.EVENT_GAMES
+#: The game of a tournament page without ``?game=``: the unmarked daily game if it has an event
+#: (its URLs stay as they were), as the rankings' switch chooses (lib/switch.js).
+EVENT_DEFAULT: Final = games.DEFAULT if games.DEFAULT in EVENT_GAMES else EVENT_GAMES[0]
+#: How many closed weeks back the tournament's archive looks for events with entrants.
+ARCHIVE_WEEKS: Final = 52
+_WEEK: Final = dt.timedelta(days=7)
+
+
+def _event_query(game: str) -> str:
+    """The query that names ``game`` on the tournament's pages: none for the default game."""
+    return "" if game == EVENT_DEFAULT else f"?{urlencode({'game': game})}"
+
+
+def _event_games() -> list[dict[str, Any]]:
+    """The event games as the game switch (templates/_game_switch.html) and the links to the
+    tournament show them."""
+    return [
+        {
+            "name": name,
+            "marked": games.get(name).marked,
+            "prefix": games.get(name).pages.prefix,
+            "tie_break": games.daily(name).tie_break,
+            "query": _event_query(name),
+        }
+        for name in EVENT_GAMES
+    ]
+
+
+def _event_game() -> str:
+    """The tournament page's game: ``?game=`` (404 for a game without an event, as the API's
+    ``unknown_event``), else :data:`EVENT_DEFAULT`."""
+    asked = request.args.get("game") or EVENT_DEFAULT
+    if asked not in EVENT_GAMES:
+        abort(404)
+    return asked
+
+
+def event_page(template: str, **context: Any) -> Response:
+    """A tournament page of the asked game: its switch to the other event games, its own
+    query for the links between the pages, its daily pages' prefix and rules."""
+    game = _event_game()
+    return page(
+        template,
+        "event",
+        game=game,
+        daily_games=_event_games(),
+        game_query=_event_query(game),
+        prefix=games.get(game).pages.prefix,
+        rules_url=games.get(game).pages.rules,
+        **context,
+    )
+
+
+def _event_week(week: str) -> str:
+    """``week`` if it names an ISO week that has opened (404 otherwise, as the API's
+    ``unknown_event``: no page for a week whose commitments are not out)."""
+    try:
+        opens = identity_of.opens_at(week)
+    except FormatError:
+        abort(404)
+    if clock.now(settings()) < opens:
+        abort(404)
+    return week
+
+
+@bp.get("/turnier")
+def event_current() -> Response:
+    """This week's tournament (docs/EVENTS.md): the deals' commitments, the time left, the
+    caller's progress and each played deal's result against the field; start the next deal."""
+    return event_page("event.html", week="")
+
+
+@bp.get("/turnier/<week>")
+def event_week(week: str) -> Response:
+    """A week's tournament, as :func:`event_current` (closed: the seeds too)."""
+    return event_page("event.html", week=_event_week(week))
+
+
+@bp.get("/turnier/<week>/stand")
+def event_standings(week: str) -> Response:
+    """A week's standings with the caller's place (live, then final); after the close the
+    seeds and the links to the caller's replays and analyses."""
+    return event_page("event_standings.html", week=_event_week(week))
+
+
+@bp.get("/turnier/saison")
+def event_season_current() -> Response:
+    """This month's season standing (the month of the current week's Thursday)."""
+    month = event_seasons.month_of(event_weeks.current_week(settings()))
+    return _season_page(month)
+
+
+@bp.get("/turnier/saison/<month>")
+def event_season(month: str) -> Response:
+    """A calendar month's season standing: each player's best four events of the month."""
+    return _season_page(month)
+
+
+def _season_page(month: str) -> Response:
+    """The season page of ``month`` with its neighbours' links (the next one only once its
+    first event has opened); 404 for a malformed month or one not yet begun."""
+    try:
+        weeks = event_seasons.weeks_of(month)
+    except ValueError:
+        abort(404)
+    _event_week(weeks[0])
+    before = event_seasons.month_of(identity_of.week_of(identity_of.week_monday(weeks[0]) - _WEEK))
+    following = identity_of.week_of(identity_of.week_monday(weeks[-1]) + _WEEK)
+    after = None
+    if clock.now(settings()) >= identity_of.opens_at(following):
+        after = event_seasons.month_of(following)
+    return event_page(
+        "event_season.html",
+        month=month,
+        weeks=weeks,
+        before=before,
+        after=after,
+    )
+
+
+@bp.get("/turnier/archiv")
+def event_archive() -> Response:
+    """The closed weeks with entrants, newest first (up to a year back), each linking to its
+    final standings. Which weeks had entrants is read from the events' ranked starts (or, past
+    the retention, their kept final standings)."""
+    config = settings()
+    game = _event_game()
+    week = identity_of.week_of(identity_of.week_monday(event_weeks.current_week(config)) - _WEEK)
+    candidates = []
+    for _ in range(ARCHIVE_WEEKS):
+        if event_weeks.is_closed(week, config):
+            candidates.append(week)
+        week = identity_of.week_of(identity_of.week_monday(week) - _WEEK)
+    pipe = get_redis().pipeline(transaction=False)
+    for week in candidates:  # its ranked starts, or once trimmed its kept final standings
+        pipe.exists(event_deals.started_key(game, week), event_deals.final_key(game, week))
+    held = [w for w, n in zip(candidates, pipe.execute(), strict=True) if n]
+    past = [
+        {
+            "week": w,
+            "monday": identity_of.week_monday(w).isoformat(),
+            "sunday": (identity_of.week_monday(w) + _WEEK - dt.timedelta(days=1)).isoformat(),
+        }
+        for w in held
+    ]
+    return event_page("event_archive.html", past=past)
 
 
 @bp.get("/account")
@@ -200,11 +410,22 @@ def league(code: str) -> Response:
 def new_table() -> Response:
     """The lobby (the open public tables, live), the quick match, and making a table: game, seats,
     bot levels, house rules (R9), public or private, rated or casual. A game is offered
-    once the backend has it and the table page can show it; the others show "bald"."""
+    once the backend has it and the table page can show it; the others show "bald". The form
+    is built from each offered game's declaration (``forms``: service.games.adapter.form_facts),
+    embedded as JSON for the script too."""
     offered = [game for game in PLAYABLE if game in games.GAMES]
     seat_counts = {game: games.GAMES[game].seat_counts for game in offered}
+    forms = [form_facts(games.offering(games.TABLES)[game]) for game in offered]
     return page(
-        "table_new.html", "tables", games=TABLE_GAMES, offered=offered, seat_counts=seat_counts
+        "table_new.html",
+        "tables",
+        games=TABLE_GAMES,
+        offered=offered,
+        seat_counts=seat_counts,
+        forms=forms,
+        most_seats=max(n for form in forms for n in form["seats"]),
+        seat_choices=sorted({n for form in forms for n in form["seats"]}),
+        options=list({o["key"]: o for form in forms for o in form["options"]}.values()),
     )
 
 
@@ -252,7 +473,7 @@ def table_replay(table_id: str) -> Response:
     """A finished table's game, round by round, in its game's replay viewer."""
     found = tables.load(get_redis(), table_id)
     game = found.game if found is not None else games.DEFAULT
-    return page(game_page(game, "replay"), "replay", attempt_id="", table_id=table_id)
+    return page(game_page(game, "replay"), "replay", attempt_id="", table_id=table_id, game=game)
 
 
 @bp.get("/tables/<id:table_id>/replay/positions")
@@ -316,8 +537,9 @@ def settings_page() -> Response:
 
 @bp.get("/offline")
 def offline_page() -> Response:
-    """What the service worker shows for a page asked without a network: that it needs one."""
-    return page("offline.html", "offline")
+    """What the service worker shows for a page asked without a network: that it needs one. It
+    keeps the page from its install on, past a sign-out and for the next account: none named."""
+    return page("offline.html", "offline", personal=False)
 
 
 @bp.get("/sw.js")

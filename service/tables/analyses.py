@@ -15,6 +15,7 @@ the ``view`` mode, nothing the seat did not see. Flask-free: the route and the w
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Final
 
 import redis
@@ -29,9 +30,6 @@ from service.tables.store import Table
 
 JOB_PATH: Final = "worker.jobs.analyse_table"
 MODES: Final = ("view", "deal")
-#: seconds: a round takes a few (BENCHMARKS.md), more where the analyst plays several seats
-#: (the table's humans), on a busy machine
-JOB_TIMEOUT: Final = 300
 #: The table_analysable reasons by their answer's status.
 STATUS: Final = {"round_running": 409, "seed_secret": 409}
 MESSAGES: Final = {
@@ -60,10 +58,10 @@ def check(table: Table, caller: int | None, seat: int | None, part: int | None, 
         )
     if wanted is None:
         raise TableError(422, "bad_value", "name the seat to analyse (?seat=N)")
-    word = table.kind.part_name
+    word = table.analysis.part_name
     if part is None:
         raise TableError(422, "bad_value", f"name the {word} to analyse (?{word}=N)")
-    reason = table.kind.table_analysable(table.loaded(), part, mode)
+    reason = table.analysis.table_analysable(table.loaded(), part, mode)
     if reason is not None:
         status = STATUS.get(reason, 404)
         message = MESSAGES.get(reason, f"no such {word}")
@@ -83,10 +81,18 @@ def cached(client: redis.Redis[str], table: Table, part: int, seat: int, mode: s
     return client.get(keys.table_analysis(table.id, part, seat, mode, table.kind.engine_version))
 
 
-def enqueue(q: Queue, table: Table, part: int, seat: int, mode: str) -> Asked:
-    """Queue the analysis once: ``queued``, or ``failed`` once after its job failed."""
+def enqueue(
+    q: Queue,
+    table: Table,
+    part: int,
+    seat: int,
+    mode: str,
+    admit: Callable[[], None] | None = None,
+) -> Asked:
+    """Queue the analysis once: ``queued``, or ``failed`` once after its job failed
+    (``admit``: the caller's limit, service.common.analysis_queue.ask)."""
     return analysis_queue.ask(
-        q, JOB_PATH, (table.id, part, seat, mode), job_id(table, part, seat, mode), JOB_TIMEOUT
+        q, JOB_PATH, (table.id, part, seat, mode), job_id(table, part, seat, mode), admit=admit
     )
 
 
@@ -101,12 +107,13 @@ def compute(
         return False
     kind = table.kind
     session = table.loaded()
-    reason = kind.table_analysable(session, part, mode) if mode in MODES else "bad_mode"
+    analysis = table.analysis
+    reason = analysis.table_analysable(session, part, mode) if mode in MODES else "bad_mode"
     if reason is not None or not 0 <= seat < table.players:
         raise RoundNotAnalysable(f"{table_id} {part} {seat} {mode}: {reason or 'unknown_seat'}")
     first = Table(**{**table.__dict__, "seats": table.first_seats or table.seats})
     record = kind.record(session, first.engine_seats())
-    doc: dict[str, Any] = kind.analyse(record, mode, part, seat)
+    doc: dict[str, Any] = analysis.analyse(record, mode, part, seat)
     text = json.dumps(doc, separators=(",", ":"))
     key = keys.table_analysis(table_id, part, seat, mode, kind.engine_version)
     client.set(key, text, ex=settings.table_keep_days * 86400)

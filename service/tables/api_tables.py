@@ -1,7 +1,9 @@
 """Tables (API.md "Tables", docs/TABLES.md): whole games with friends and bots, live.
 
 Each change goes through :mod:`service.tables.store` (one WATCHed read and write of the table);
-then its turn-timer job is scheduled. Every answer is the caller's view (R10).
+then its turn-timer job is scheduled, and when it left a deferred bot (the Meister) to move, the
+bots' job is queued (service.tables.bots): that bot moves off the request. Every answer is the
+caller's view (R10).
 """
 
 from __future__ import annotations
@@ -18,8 +20,7 @@ from service.common import clock, connect
 from service.dailies import models as dailies_models
 from service.dailies.models import MoveBody
 from service.errors import ApiError, NoHint, PhraseTooSoon, Stale, TableError
-from service.lobby import ratings
-from service.tables import analyses, models, stream_leases, talk, timers
+from service.tables import analyses, bots, models, ratings, stream_leases, talk, timers
 from service.tables import store as tables
 from service.tables.models import (
     EventsQuery,
@@ -33,7 +34,7 @@ from service.tables.models import (
     TablePath,
     TableRules,
 )
-from service.tables.reads import events_doc, table_doc
+from service.tables.reads import move_answer, table_doc
 from service.tables.store import Changed, Lifetimes, Sitter, Table
 from service.tables.stream import caps, stream
 from service.web import idempotency, identity, limits, outputs, pending
@@ -45,6 +46,7 @@ from service.web.validation import checks_first
 
 bp = api_blueprint("tables", __name__, "/api/tables", authorised=True)
 TIMER_QUEUE = "pikdame_table_timers"
+BOT_QUEUE = "pikdame_table_bots"
 
 
 def _now_ms() -> int:
@@ -62,6 +64,16 @@ def _timer_queue() -> Any:
         config = settings()
         q = current_app.extensions[TIMER_QUEUE] = timers.queue_on(
             connect.client(config, config.redis_queue_url, text=False), config.table_queue
+        )
+    return q
+
+
+def _bot_queue() -> Any:
+    q = current_app.extensions.get(BOT_QUEUE)
+    if q is None:
+        config = settings()
+        q = current_app.extensions[BOT_QUEUE] = bots.queue_on(
+            connect.client(config, config.redis_queue_url, text=False), config.bot_queue
         )
     return q
 
@@ -103,7 +115,17 @@ def _apply(action: Any) -> Changed:
     table = done.table
     if table.deadline_ms is not None and done.events:
         _schedule(table)  # a new turn: its deadline's job (a job of an older seq does nothing)
+    if table.bot_due_ms is not None:
+        _wake_bots(table)  # a deferred bot (the Meister) moves in the bots' worker
     return done
+
+
+def _wake_bots(table: Table) -> None:
+    """Queue the bots' job of the table's seq (once: a job already queued for it stays)."""
+    try:
+        bots.enqueue(_bot_queue(), table.id, table.seq)
+    except redis.RedisError:  # the bots' sweep queues it (service.reconcile.reconcile_bots)
+        current_app.logger.warning("could not queue the bots of %s", table.id)
 
 
 def _schedule(table: Table) -> None:
@@ -129,7 +151,7 @@ def _player() -> str:
 def create_table(body: NewTableBody) -> Response:
     """Make a table: seat 0 is yours; human seats wait for friends (invite), bots play (R9).
     An ``Idempotency-Key`` header makes a retry answer the table made first (docs/TABLES.md)."""
-    kind = games.GAMES.get(body.game)
+    kind = games.offering(games.TABLES).get(body.game)
     if kind is None:
         raise ApiError(422, "bad_value", f"the game {body.game!r} is not offered yet")
     if body.seats[0].kind != "human":
@@ -167,7 +189,7 @@ def create_table(body: NewTableBody) -> Response:
             body.rules.turn_timer or 0,
             _lifetimes(),
             _now_ms(),
-            sitter=_sitter(body.name, player, body.game, body.public or body.rated),
+            sitter=_sitter(body.name, player, body.game, body.public or body.rated, body.rated),
             public=body.public,
             rated=body.rated,
         )
@@ -190,9 +212,10 @@ def _require_account() -> None:
         raise ApiError(403, "account_required", "a rated table seats signed-in accounts")
 
 
-def _sitter(name: str, player: str, game: str, strangers: bool) -> Sitter:
-    """The caller as seated: with the signed-in account (and, at a table for strangers, its
-    rating in the game and the address the operator's review compares)."""
+def _sitter(name: str, player: str, game: str, strangers: bool, rated: bool) -> Sitter:
+    """The caller as seated: with the signed-in account (at a rated table its rating in the
+    game, which the game moves: a casual table shows none), and at a table for strangers the
+    address the operator's review compares."""
     account = identity.signed_in()
     if account is None:
         return Sitter(name, player, address=limits.client_address() if strangers else None)
@@ -201,22 +224,25 @@ def _sitter(name: str, player: str, game: str, strangers: bool) -> Sitter:
         name,
         player,
         account=account.id,
-        rating=skill.rating if strangers else None,
+        rating=skill.rating if rated else None,
         provisional=skill.provisional,
         address=limits.client_address() if strangers else None,
     )
 
 
 def _options(game: str, rules: TableRules) -> dict[str, bool]:
-    """The table's options (T's ``rules``): R9's for Pik Dame; for Tausende R8's ``strict_1000``
-    and R12.8's, never ``hand_out_double`` (R12.7). An option of another game is 422."""
+    """The table's options (T's ``rules``): the house rules its game declares (``HOUSE_RULES``:
+    R9's for Pik Dame; for Tausende R8's ``strict_1000`` and R12.8's, never ``hand_out_double``,
+    R12.7; none for a game without house rules), and ``hints`` where the game offers them. An
+    option of another game is 422."""
     given = rules.model_dump(exclude={"turn_timer", "hints"})
-    offered = games.get(game).options
+    house = games.offering(games.HOUSE_RULES).get(game)
+    offered = house.options if house is not None else ()
     wrong = sorted(key for key, on in given.items() if on and key not in offered)
     if wrong:
         raise ApiError(422, "bad_value", f"{game} has no option {', '.join(wrong)}")
     options = {key: bool(given[key]) for key in offered}
-    if games.get(game).hints:
+    if games.offering(games.TABLES)[game].hints:
         options["hints"] = rules.hints is not False  # the house option: hints on unless off
     elif rules.hints is False:
         raise ApiError(422, "bad_value", f"{game} has no option hints")
@@ -242,7 +268,7 @@ def join_table(path: InvitePath, body: NameBody) -> Response:
 def _join(found: Table, name: str, player: str, *, by_id: bool) -> Response:
     """Take a seat (by invite or, at a public table, by id); schedule the turn timer when the
     last stranger's seat started the game."""
-    sitter = _sitter(name, player, found.game, found.from_lobby or found.rated)
+    sitter = _sitter(name, player, found.game, found.from_lobby or found.rated, found.rated)
     tokens: list[str] = []
 
     def take() -> Changed:
@@ -291,10 +317,12 @@ def start_table(path: TablePath) -> Response:
 
 @bp.get("/<id:table_id>", responses=outputs.answers(models.TableDoc, 401, 403, 404))
 def get_table(path: TablePath) -> Response:
-    """The table in your seat's view; anyone may read a finished table (``view`` null)."""
+    """The table in your seat's view; anyone may read a finished table, and watch a public
+    table's game (docs/LOBBY.md "Watching"): ``seat`` and ``view`` null, no invite, no card."""
     table = _load(path.table_id)
     seat = _caller_seat(table)
-    if seat is None and table.status != "finished":
+    watched = table.public and table.status == "playing"
+    if seat is None and table.status != "finished" and not watched:
         _member(table)
     return jsonify({"table": _doc(table, seat)})
 
@@ -344,8 +372,10 @@ def get_table_analysis(path: TablePath, query: TableAnalysisQuery) -> Response:
     computed, then 200; 503 ``analysis_failed`` once when its job failed (ask again: it is
     queued anew)."""
     table, seat = _analysis_reader(path.table_id)
+    if not games.offers(table.game, games.ANALYSIS):  # a game that declares none
+        raise ApiError(404, "not_found", "this game has no analysis")
     asked = {"round": query.round, "hand": query.hand}
-    word = table.kind.part_name  # the other word names no part of this game: as if none
+    word = table.analysis.part_name  # the other word names no part of this game: as if none
     part = None if any(n is not None for w, n in asked.items() if w != word) else asked[word]
     try:
         analysed = analyses.check(table, seat, query.seat, part, query.mode)
@@ -354,7 +384,9 @@ def get_table_analysis(path: TablePath, query: TableAnalysisQuery) -> Response:
     assert part is not None  # check refused a missing one
     return pending.analysis_answer(
         analyses.cached(get_redis(), table, part, analysed, query.mode),
-        lambda: analyses.enqueue(get_analysis_queue(), table, part, analysed, query.mode),
+        lambda: analyses.enqueue(
+            get_analysis_queue(), table, part, analysed, query.mode, limits.admit_analysis
+        ),
     )
 
 
@@ -374,8 +406,7 @@ def post_table_move(path: TablePath, body: MoveBody) -> Response:
     )
     table = done.table
     after = table.seq - len(done.events)  # this move's events: not a later one already logged
-    events = events_doc(client, table, after, seat, upto=table.seq)
-    return jsonify({"table": _doc(table, seat), "events": events})
+    return jsonify(move_answer(client, table, after, seat, _now_ms()))
 
 
 @bp.get(
@@ -494,14 +525,16 @@ def get_table_record(path: TablePath) -> Response:
 @limits.limit_table_route(limits.table_moves_limit)
 def rematch_table(path: TablePath) -> Response:
     """A rematch with the same seats and rules once the game is over (any seated human; asking
-    again gives the same table). Every human keeps their token and session; the creator starts
-    it. The finished table's ``rematch`` names it (streams see it too)."""
+    again gives the same table, and accepts it). Every human keeps their token and session; it
+    starts only once every human seat accepted (``POST .../accept``; strangers' at once,
+    friends' by the creator's start). The finished table's ``rematch`` names it (streams see it
+    too). 409 ``not_finished``, ``rematch_declined``."""
     _, seat = _seated(path.table_id)
     try:
         new = tables.rematch(get_redis(), path.table_id, seat, _lifetimes(), _now_ms())
     except TableError as e:
         raise ApiError(e.status, e.code, e.message) from None
-    if new.agreed is not None:  # strangers: it starts once every human asked
+    if new.agreed is not None:  # asking is agreeing; strangers' starts once every human did
         done = _apply(
             lambda: tables.agree_rematch(get_redis(), new.id, seat, _lifetimes(), _now_ms())
         )
@@ -509,6 +542,77 @@ def rematch_table(path: TablePath) -> Response:
         if new.status == "playing" and new.deadline_ms is not None and not done.events:
             _schedule(new)
     return jsonify({"table": _doc(new, seat)})
+
+
+def _answer_rematch(table_id: str, agree: bool) -> Response:
+    _, seat = _seated(table_id)
+    done = _apply(
+        lambda: tables.answer_rematch(
+            get_redis(), table_id, seat, _lifetimes(), _now_ms(), agree=agree
+        )
+    )
+    if done.table.deadline_ms is not None and not done.events and done.table.status == "playing":
+        _schedule(done.table)  # it started with a human's cut first
+    return jsonify({"table": _doc(done.table, seat)})
+
+
+@bp.post(
+    "/<id:table_id>/accept",
+    responses=outputs.answers(models.TableDoc, 401, 403, 404, 409, 415),
+)
+@limits.limit_table_route(limits.table_moves_limit)
+def accept_rematch(path: TablePath) -> Response:
+    """Accept this rematch (a waiting table that follows a finished game, ``T.rematch_of``):
+    ``T.rematch_agreed`` adds your seat. A rematch starts only once every human seat accepted:
+    among strangers at once, among friends by the creator's start. 409 ``not_a_rematch``,
+    ``rematch_declined``, ``already_started``."""
+    return _answer_rematch(path.table_id, True)
+
+
+@bp.post(
+    "/<id:table_id>/decline",
+    responses=outputs.answers(models.TableDoc, 401, 403, 404, 409, 415),
+)
+@limits.limit_table_route(limits.table_moves_limit)
+def decline_rematch(path: TablePath) -> Response:
+    """Decline this rematch: the offer ends for everyone (``T.rematch_declined`` names your
+    seat; it never starts, and asking for it again is 409 ``rematch_declined``). 409
+    ``not_a_rematch``, ``already_started``."""
+    return _answer_rematch(path.table_id, False)
+
+
+@bp.post(
+    "/<id:table_id>/resign/decline",
+    responses=outputs.answers(models.TableDoc, 401, 403, 404, 409, 415),
+)
+@limits.limit_table_route(limits.table_moves_limit)
+def decline_resign(path: TablePath) -> Response:
+    """Say no to the pending resign proposal (R8: every human must agree): the proposal ends,
+    the game goes on, ``T.resign_declined`` names your seat. 409 ``not_playing``,
+    ``no_resign_proposal``."""
+    _, seat = _seated(path.table_id)
+    done = _apply(
+        lambda: tables.decline_resign(get_redis(), path.table_id, seat, _lifetimes(), _now_ms())
+    )
+    return jsonify({"table": _doc(done.table, seat)})
+
+
+@bp.post(
+    "/<id:table_id>/claim",
+    responses=outputs.answers(models.TableDoc, 400, 401, 403, 404, 409, 415, 422),
+)
+@limits.limit_table_route(limits.table_moves_limit)
+def claim_game(path: TablePath, body: models.ClaimBody) -> Response:
+    """Claim the game against an away seat (``T.seats[n].claimable``: a human with no live
+    stream whose turn the timer has played since its own last move): the game ends as that
+    seat's forfeit (``T.result.forfeited_by``, last place, never the winner). 404
+    ``unknown_seat``; 409 ``not_playing``, ``not_claimable``; 422 ``bad_value`` (your own seat,
+    a bot)."""
+    _, seat = _seated(path.table_id)
+    done = _apply(
+        lambda: tables.claim(get_redis(), path.table_id, seat, body.seat, _lifetimes(), _now_ms())
+    )
+    return jsonify({"table": _doc(done.table, seat)})
 
 
 @bp.post(

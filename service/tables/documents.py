@@ -2,8 +2,10 @@
 
 Every card comes from the game's own view function (its adapter's ``facts``), every event
 through :func:`seen_by`: another seat's face-down card (R4.3, G6) stays hidden. Presenters get
-data and read nothing: the callers read the store (service.tables.reads) and hand it here.
-Flask-free, so the stream's generator can build its messages outside a request.
+data and read nothing: the callers read the store once (service.tables.reads, one
+:class:`~service.tables.store.TableRead` an answer) and hand the value here; this module never
+gets a Redis client (tests/service/test_table_answer.py). Flask-free, so the stream's generator
+can build its messages outside a request.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import datetime as dt
 import json
 from typing import Any
 
-from service.games.adapter import GameAdapter
-from service.tables.store import Table
+from service.games.adapter import Tables
+from service.tables.store import TIMEOUT_RESIGN, Table, TableRead, claimable, result_of
 
 
 def iso_ms(ms: int | None) -> str | None:
@@ -23,7 +25,7 @@ def iso_ms(ms: int | None) -> str | None:
     return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def seen_by(event: dict[str, Any], seat: int | None, kind: GameAdapter) -> dict[str, Any]:
+def seen_by(event: dict[str, Any], seat: int | None, kind: Tables) -> dict[str, Any]:
     """A stored event as ``seat`` may see it (R10): another seat's face-down card as the game
     hides it (R4.3: a bare ``discard``; G6: ``knock ?? <groups>``, as in the Gin view)."""
     move = event["move"]
@@ -39,18 +41,16 @@ def facts(table: Table, seat: int | None) -> dict[str, Any]:
     """``T``'s game fields in ``seat``'s view, from the game's adapter."""
     if table.session is not None:
         return table.kind.facts(table.loaded(), seat)
-    return {  # the game has not started
+    return {  # the game has not started: every game's fields, and the game's own
         "round": 0,
         "dealer": None,
-        "cutter": None,
-        "awaiting_cut": False,
         "turn": None,
-        "lucky": [],
         "totals": [0] * table.players,
         "commitment": None,
         "rounds": [],
         "result": None,
         "view": None,
+        **table.kind.table_fields,
     }
 
 
@@ -90,11 +90,17 @@ def table_json(
             shown["away"] = (
                 table.status == "playing" and s.get("name") is not None and not connected[n]
             )
-            if s.get("rating") is not None:
+            if table.rated and s.get("rating") is not None:  # a casual table shows none
                 shown["rating"] = s["rating"]
                 shown["provisional"] = s.get("provisional", False)
             if n < len(table.timed_out):
                 shown["timed_out"] = table.timed_out[n]
+            if table.status == "playing" and s.get("name") is not None:
+                # the others may end the game as this seat's forfeit (docs/TABLES.md)
+                shown["claimable"] = claimable(table, n, connected)
+                if table.rated:  # the timer rule: missed turns left before it resigns the seat
+                    missed = table.timed_out[n] if n < len(table.timed_out) else 0
+                    shown["forfeit_after"] = max(0, TIMEOUT_RESIGN - missed)
         seats.append(shown)
     if logged:
         _mark_timer_moves(game["view"]["history"], logged)
@@ -117,22 +123,36 @@ def table_json(
         "creator": 0,
         "invite": table.invite if seat is not None else None,
         "turn": game["turn"],
-        "cutter": game["cutter"],
-        "awaiting_cut": game["awaiting_cut"],
-        "lucky": game["lucky"],
+        **{key: game[key] for key in table.kind.table_fields},  # the game's own (its adapter's)
         "pending_resign": table.resign,
+        "resign_declined": table.resign_declined,
         "rematch": table.rematch,
+        "rematch_of": table.rematch_of,
         "repeat_of": table.repeat_of,
         "repeated": table.repeated,
-        "result": game["result"],
+        "result": result_of(table, game["result"]),
         "public": table.public,
         "rated": table.rated,
         "matched": table.matched is not None,
         "forfeits": table.forfeits,
         "rating_changes": table.rating_changes,
         "rematch_agreed": table.agreed,
+        "rematch_declined": table.declined,
         "muted": muted,
     }
+
+
+def table_of(
+    read: TableRead, seat: int | None, now_ms: int, game: dict[str, Any]
+) -> dict[str, Any]:
+    """``T`` of a read (:func:`table_json`): ``game`` is :func:`facts` of its table."""
+    return table_json(read.table, seat, now_ms, game, read.connected, read.logged, read.muted)
+
+
+def answer(read: TableRead, seat: int, now_ms: int, game: dict[str, Any]) -> dict[str, Any]:
+    """A move's answer (API.md "Tables"): ``T`` and the move's events, in ``seat``'s view."""
+    events = events_json(read.events, seat, read.table.kind)
+    return {"table": table_of(read, seat, now_ms, game), "events": events}
 
 
 def _rules(table: Table) -> dict[str, Any]:
@@ -163,7 +183,7 @@ def invite_preview(table: Table) -> dict[str, Any]:
 
 
 def events_json(
-    events: list[dict[str, Any]], seat: int | None, kind: GameAdapter
+    events: list[dict[str, Any]], seat: int | None, kind: Tables
 ) -> list[dict[str, Any]]:
     """Stored events in ``seat``'s view."""
     return [seen_by(e, seat, kind) for e in events]

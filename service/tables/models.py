@@ -4,9 +4,9 @@ models of their routes and the documents they answer.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeAlias
 
-from pydantic import Field
+from pydantic import Field, create_model
 
 from service import games
 from service.dailies.models import Event
@@ -17,8 +17,9 @@ from service.web.validation import ApiModel
 GameName: TypeAlias = games.GameName  # every game a table can hold
 
 
-#: Pik Dame's levels (R9) and Gin's (GIN.md); each game accepts its own (else 422 bad_value).
-Level: TypeAlias = Literal["beginner", "advanced", "zen", "plain", "strong"]
+#: Every game's bot levels, as the adapters declare them (R9, GIN.md); each game accepts its
+#: own (else 422 bad_value).
+Level: TypeAlias = games.LevelName
 
 
 class TablePath(ApiModel):
@@ -44,24 +45,43 @@ class SeatSpec(ApiModel):
     level: Level | None = Field(default=None, description="bots: R9's level (default advanced)")
 
 
-class TableRules(ApiModel):
-    """R9's options (``players`` is the number of seats; ``bot_levels`` are the seats' levels)."""
+TURN_TIMER: Final = Field(default=None, description="seconds per human turn; 0 or null: off")
+HINTS: Final = Field(
+    default=None,
+    description="Pik Dame and Tausende: whether seats may ask GET /api/tables/{id}/hint "
+    "(absent or null: true); false turns the hint off for every seat. Gin has no such "
+    "option (its view shows the exact deadwood): false there is 422",
+)
 
-    turn_timer: Literal[0, 30, 60, 90] | None = Field(
-        default=None, description="seconds per human turn; 0 or null: off"
-    )
-    hand_out_double: bool = False
-    strict_1000: bool = False
-    ace_high_only: bool = Field(default=False, description="Tausende only (R12.8): no A-2-3")
-    no_joker_swap: bool = Field(default=False, description="Tausende only (R12.8)")
-    go_out_on_opening: bool = Field(
-        default=False, description="Tausende only (R12.8): going out in the turn one opens"
-    )
-    hints: bool | None = Field(
-        default=None,
-        description="Pik Dame and Tausende: whether seats may ask GET /api/tables/{id}/hint "
-        "(absent or null: true); false turns the hint off for every seat. Gin has no such "
-        "option (its view shows the exact deadwood): false there is 422",
+
+def _house_rule(option: games.Option) -> Any:
+    """A house rule's field: off unless chosen, with the API's words its game declares."""
+    if option.description is None:
+        return (bool, False)
+    return (bool, Field(default=False, description=option.description))
+
+
+if TYPE_CHECKING:
+
+    class TableRules(ApiModel):
+        """R9's options (``players`` is the number of seats; ``bot_levels`` are the seats'
+        levels), and every game's house rules (``games.OPTIONS``)."""
+
+        turn_timer: Literal[0, 30, 60, 90] | None = TURN_TIMER
+        hints: bool | None = HINTS
+
+else:
+    #: R9's options and every house rule a game's form offers, as the games declare them
+    #: (``games.OPTIONS``): a new game's options need no line here.
+    TableRules = create_model(
+        "TableRules",
+        __base__=ApiModel,
+        __doc__="R9's options (``players`` is the number of seats; ``bot_levels`` are the "
+        "seats' levels).",
+        __module__=__name__,
+        turn_timer=(Literal[0, 30, 60, 90] | None, TURN_TIMER),
+        **{option.key: _house_rule(option) for option in games.OPTIONS},
+        hints=(bool | None, HINTS),
     )
 
 
@@ -96,6 +116,12 @@ class MuteBody(ApiModel):
 
     seat: Annotated[int, Field(ge=0, le=3)]
     muted: bool = True
+
+
+class ClaimBody(ApiModel):
+    """The away seat whose game is claimed (docs/TABLES.md "Claiming an away seat's game")."""
+
+    seat: Annotated[int, Field(ge=0, le=3)]
 
 
 class Phrase(Document):
@@ -177,6 +203,17 @@ class TableSeat(Document):
     timed_out: int | None = Field(
         default=None, description="turns in a row the turn timer played for this seat (R9)"
     )
+    claimable: bool | None = Field(
+        default=None,
+        description="while the game runs: the other seats may claim the game against this seat "
+        "(POST /api/tables/{id}/claim): it is away and the timer has played its turn since "
+        "its own last move",
+    )
+    forfeit_after: int | None = Field(
+        default=None,
+        description="a rated game: the missed turns in a row left before the timer rule "
+        "resigns this seat (its forfeit)",
+    )
 
 
 class TableRound(Document):
@@ -239,14 +276,35 @@ class Table(Document):
     rated: bool | None = Field(default=None, description="the ratings move when it ends")
     matched: bool | None = Field(default=None, description="made by the quick match")
     forfeits: list[int] | None = Field(
-        default=None, description="seats resigned by the timer rule at a rated table"
+        default=None,
+        description="seats that forfeited: resigned by the timer rule at a rated table, or "
+        "claimed against while away (docs/TABLES.md)",
     )
     rating_changes: list[RatingChange] | None = Field(
         default=None, description="a finished rated game: each account seat's change"
     )
     rematch_agreed: list[int] | None = Field(
         default=None,
-        description="a lobby table's rematch: the seats that asked (it starts once all did)",
+        description="a rematch: the seats that asked or accepted (it starts only once every "
+        "human seat did)",
+    )
+    rematch_declined: int | None = Field(
+        default=None, description="a rematch: the seat that declined it (it never starts)"
+    )
+    rematch_of: str | None = Field(
+        default=None, description="a rematch: the finished table it follows"
+    )
+    pending_resign: list[int] | None = Field(
+        default=None, description="a resign proposal: the seats that agreed, the proposer first"
+    )
+    resign_declined: int | None = Field(
+        default=None, description="the seat that declined the last resign proposal (R8)"
+    )
+    result: dict[str, Any] | None = Field(
+        default=None,
+        description="once finished: end, winner, totals (and resigned_by), as the record; at a "
+        "forfeit also forfeited_by (never the winner), claimed_by and places (each seat's "
+        "place, the forfeiter last)",
     )
     muted: list[int] | None = Field(
         default=None, description="the seats whose phrases your seat has muted"

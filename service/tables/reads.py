@@ -1,6 +1,7 @@
-"""A table's documents for one seat: the store read here (one round trip each), then handed as
-plain data to the presenter (service.tables.documents). Used by the routes
-(service.tables.api_tables) and the live stream (service.tables.stream)."""
+"""A table's documents for one seat: the store read here (one round trip each, into one
+:class:`~service.tables.store.TableRead`), then handed as that value to the presenter
+(service.tables.documents), which reads nothing. Used by the routes (service.tables.api_tables)
+and the live stream (service.tables.stream)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,20 @@ def table_doc(
     """``T`` as ``seat`` (None: not seated) may see it, with the seats' presence and the turn
     timer's marks read from the table's keys."""
     game = documents.facts(table, seat)
-    read = tables.seat_reads(client, table, documents.listed(table, game), now_ms, seat)
-    return documents.table_json(table, seat, now_ms, game, read.connected, read.logged, read.muted)
+    read = tables.read_answer(client, table, documents.listed(table, game), now_ms, seat)
+    return documents.table_of(read, seat, now_ms, game)
+
+
+def move_answer(
+    client: redis.Redis[str], table: Table, after: int, seat: int, now_ms: int
+) -> dict[str, Any]:
+    """A move's answer: ``T`` and the events with seq in (``after``, the table's seq] (the
+    move's own: another seat's later move may be in the log already) in ``seat``'s view, read
+    with the presence, the view's marked moves and the mutes in one round trip."""
+    game = documents.facts(table, seat)
+    listed = documents.listed(table, game)
+    read = tables.read_answer(client, table, listed, now_ms, seat, after)
+    return documents.answer(read, seat, now_ms, game)
 
 
 def events_doc(
@@ -54,8 +67,8 @@ def stream_read(
     """One SSE message with what the stream keeps of the table it was made of: the events
     after ``after`` up to the table's seq and the table, in ``seat``'s view, read together
     with the seats' presence and the seat's mutes (one transaction: the message's id is the
-    seq its events end at; a timer table's listed events take a second round trip); None
-    when the table is gone (expired)."""
+    seq its events end at; a timer table's listed events the message's own do not hold take a
+    second round trip); None when the table is gone (expired)."""
     read = tables.read_for_seat(client, table_id, after, seat, now_ms)
     if read is None:
         return None
@@ -63,8 +76,15 @@ def stream_read(
     events = documents.events_json(read.events, seat, table.kind)
     game = documents.facts(table, seat)
     listed = documents.listed(table, game)  # none: no round trip
-    logged = tables.events_after(client, table.id, table.seq - listed, table.seq)
-    doc = documents.table_json(table, seat, now_ms, game, read.connected, logged, read.muted)
+    since = table.seq - listed  # the listed events are those with seq > since
+    if not listed:
+        logged = []
+    elif after <= since:  # read already: the message's events hold them
+        logged = [e for e in read.events if e["seq"] > since]
+    else:
+        logged = tables.events_after(client, table.id, since, table.seq)
+    whole = tables.TableRead(table, read.events, read.connected, logged, read.muted)
+    doc = documents.table_of(whole, seat, now_ms, game)
     text = documents.stream_text(table, events, now_ms, doc)
     return Sent(
         table.seq, documents.followers(table), table.status == "finished", table.public, text

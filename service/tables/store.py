@@ -20,13 +20,20 @@ import redis
 
 from engine.core.records import Seat
 from service import games
-from service.common import keys
+from service.common import keys, played
 from service.dailies.store import token_hash, transaction
-from service.errors import Stale, TableError, TurnMoved
-from service.games.adapter import Events, GameAdapter, Session
-from service.habit import played
-from service.lobby import ratings
-from service.tables import public, talk
+from service.errors import (
+    NO_RESIGN_PROPOSAL,
+    NOT_A_REMATCH,
+    NOT_CLAIMABLE,
+    REMATCH_DECLINED,
+    REMATCH_NOT_AGREED,
+    Stale,
+    TableError,
+    TurnMoved,
+)
+from service.games.adapter import Analysis, Events, Session, Tables
+from service.tables import public, ratings, talk
 
 TIMERS: Final = (0, 30, 60, 90)  # R9 turn_timer: off (0) or seconds
 #: At a rated table, the turn timer playing this many turns in a row for one seat (R9) resigns
@@ -70,7 +77,7 @@ class Table:
     repeated: str | None = None
     #: listed in the lobby (docs/LOBBY.md); private tables are reached by invite only
     public: bool = False
-    #: rated: account seats only, timed, the ratings move when it ends (service.lobby.ratings)
+    #: rated: account seats only, timed, the ratings move when it ends (service.tables.ratings)
     rated: bool = False
     #: the quick match's group that made this table (docs/LOBBY.md), if any
     matched: str | None = None
@@ -78,14 +85,35 @@ class Table:
     timed_out: list[int] = field(default_factory=list)
     #: seats resigned by the timer rule at a rated table (TIMEOUT_RESIGN turns in a row)
     forfeits: list[int] = field(default_factory=list)
-    #: a finished rated game's rating changes, one per account seat (service.lobby.ratings)
+    #: a finished rated game's rating changes, one per account seat (service.tables.ratings)
     rating_changes: list[dict[str, Any]] | None = None
-    #: a rematch of a lobby table: the seats that asked for it (it starts once every human did)
+    #: a rematch: the seats that asked for it or accepted it (it starts only once every human
+    #: did: by itself among strangers, by the creator's start among friends)
     agreed: list[int] | None = None
+    #: per seat: the moves it made itself (not the timer's, not bots'): a rated game needs
+    #: ratings.MIN_MOVES from every account seat to count (docs/LOBBY.md, issue 38)
+    moved: list[int] = field(default_factory=list)
+    #: a rematch: the seat that declined it (the offer is over: it never starts)
+    declined: int | None = None
+    #: a rematch: the finished table it follows
+    rematch_of: str | None = None
+    #: the seat that declined the last resign proposal (R8), until the next proposal
+    resign_declined: int | None = None
+    #: the seat that claimed the game against an away seat (its forfeit), if one did
+    claimed_by: int | None = None
+    #: when (ms) the last change left a bot of a deferred level to move (the Meister): the bots'
+    #: worker plays it off the request (service.tables.bots); None while no bot is due
+    bot_due_ms: int | None = None
 
     @property
-    def kind(self) -> GameAdapter:
-        return games.get(self.game)
+    def kind(self) -> Tables:
+        """The table's game, as the registry offers it at tables (``games.TABLES``)."""
+        return games.offering(games.TABLES)[self.game]
+
+    @property
+    def analysis(self) -> Analysis:
+        """The table's game's analysis (``games.ANALYSIS``; every table game declares one)."""
+        return games.offering(games.ANALYSIS)[self.game]
 
     def loaded(self) -> Session:
         assert self.session is not None
@@ -172,31 +200,49 @@ def events_after(
 
 
 @dataclass(frozen=True)
-class SeatReads:
-    """What a seat's ``T`` needs besides the table (:func:`seat_reads`)."""
+class TableRead:
+    """Everything one seat's answer shows, read at once (:func:`read_answer`): the presenter
+    (service.tables.documents) presents this value and reads nothing."""
 
+    table: Table
+    events: list[dict[str, Any]]  # the stored events the answer sends (a move's own)
     connected: list[bool]  # per seat: a live stream of it is open now (:func:`connected`)
     logged: list[dict[str, Any]]  # the log's events the seat's view lists (the timer's marks)
     muted: list[int]  # the seats whose phrases the seat muted (none for a reader)
 
 
-def seat_reads(
-    client: redis.Redis[str], table: Table, listed: int, now_ms: int, seat: int | None
-) -> SeatReads:
-    """What ``seat``'s ``T`` needs besides the table, in one round trip: per seat whether a live
-    stream of it is open now, the log's last ``listed`` events up to the table's seq (those a
-    seat's view lists; none when 0), and the seats whose phrases ``seat`` muted."""
+def read_answer(
+    client: redis.Redis[str],
+    table: Table,
+    listed: int,
+    now_ms: int,
+    seat: int | None,
+    after: int | None = None,
+) -> TableRead:
+    """What ``seat``'s answer needs besides the table, in one round trip: the stored events with
+    seq in (``after``, the table's seq] (none when ``after`` is None: a ``T`` alone; later ones
+    may be in the log already), per seat whether a live stream of it is open now, the log's last
+    ``listed`` events up to the table's seq (those a seat's view lists; none when 0) and the
+    seats whose phrases ``seat`` muted. The events and the listed ones are both the log's tail
+    up to the table's seq: one LRANGE reads them both."""
+    seq = table.seq
+    first = [max(after, 0)] if after is not None and after < seq else []  # the events' start
+    if listed:
+        first.append(seq - listed)
+    start = min(first, default=seq)
     pipe = client.pipeline(transaction=False)
     pipe.zrangebyscore(keys.table_presence(table.id), now_ms, "+inf")
-    if listed:
-        pipe.lrange(keys.table_events(table.id), table.seq - listed, table.seq - 1)
+    if start < seq:
+        pipe.lrange(keys.table_events(table.id), start, seq - 1)
     if seat is not None:
         pipe.hget(keys.table_mutes(table.id), str(seat))
     replies = iter(pipe.execute())
     connected = _connected(next(replies), table.players)
-    logged = [json.loads(e) for e in next(replies)] if listed else []
+    tail = [json.loads(e) for e in next(replies)] if start < seq else []
+    events = tail[first[0] - start :] if after is not None and after < seq else []
+    logged = tail[seq - listed - start :] if listed else []
     muted = talk.mutes_of(next(replies)) if seat is not None else []
-    return SeatReads(connected, logged, muted)
+    return TableRead(table, events, connected, logged, muted)
 
 
 def _connected(present: list[str], players: int) -> list[bool]:
@@ -223,9 +269,10 @@ def read_for_seat(
     """The table and its stored events with seq > ``after`` read in one transaction (one slot),
     so the events end exactly at the table's seq: a change committed meanwhile is in neither, and
     a stream resuming from that seq sends it once (docs/TABLES.md, "The live stream"). In the
-    same transaction, the parts of :func:`seat_reads` that need no table (the presence, the
-    seat's mutes): one round trip for each message of a stream (a timer table's listed events
-    take one more: :func:`events_after`). None when the table is gone."""
+    same transaction, the parts of :func:`read_answer` that need no table (the presence, the
+    seat's mutes): one round trip for each message of a stream (a timer table's listed events,
+    when these events do not hold them, take one more: :func:`events_after`). None when the
+    table is gone."""
     pipe = client.pipeline(transaction=True)
     pipe.get(keys.table(table_id))
     pipe.lrange(keys.table_events(table_id), max(after, 0), -1)
@@ -277,6 +324,7 @@ def change(
             raise TableError(404, "unknown_table", "no such table")
         table = Table.from_json(str(text))
         deadline = table.deadline_ms
+        due = table.bot_due_ms
         was = table.status
         events = body(table)
         ended[:] = [was != "finished" and table.status == "finished"]
@@ -286,6 +334,9 @@ def change(
             # transaction): a deadline is never stored without its index entry, so the
             # reconciler finds the turn whatever happens to its timer job.
             client.zadd(keys.TABLE_DEADLINES, {table.id: table.deadline_ms})
+        if table.bot_due_ms is not None and table.bot_due_ms != due:
+            # The same for a due bot turn (service.tables.bots): the bots' sweep finds it.
+            client.zadd(keys.TABLE_BOTS, {table.id: table.bot_due_ms})
         session = None
         face_down: list[bool] = []
         if events:
@@ -318,7 +369,7 @@ def _timer_run(events: Events) -> int:
 
 def _note_finished(client: redis.Redis[str], table: Table, now_ms: int) -> None:
     """Every human who played the game (seated at its start or at its end) has it among their own
-    finished games (service.habit.played), after the table's transaction (other slots)."""
+    finished games (service.common.played), after the table's transaction (other slots)."""
     summary = played.table_summary(table.id, table.game, table.players)
     players = {s.get("player") for s in [*table.first_seats, *table.seats] if s["kind"] == "human"}
     for player in sorted(p for p in players if p):
@@ -328,7 +379,7 @@ def _note_finished(client: redis.Redis[str], table: Table, now_ms: int) -> None:
 
 
 def settle_ratings(client: redis.Redis[str], table_id: str, now_ms: int) -> list[dict[str, Any]]:
-    """A finished rated table's ratings (service.lobby.ratings), once: the account seats ranked
+    """A finished rated table's ratings (service.tables.ratings), once: the account seats ranked
     by the result (a seat resigned by the timer rule last; bots do not rate), the changes written
     into the table (``T.rating_changes``, its streams told). Idempotent: the worker's sweep
     settles a table whose finishing process died before it did (``keys.RATED_OPEN``)."""
@@ -339,15 +390,19 @@ def settle_ratings(client: redis.Redis[str], table_id: str, now_ms: int) -> list
     if table.rating_changes is not None:
         client.zrem(keys.RATED_OPEN, table_id)
         return table.rating_changes
-    result = table.kind.facts(table.loaded(), None)["result"] or {}
+    result = result_of(table, table.kind.facts(table.loaded(), None)["result"]) or {}
     totals = list(result.get("totals") or [0] * table.players)
-    order = ratings.places(totals, result.get("winner"), table.forfeits)
+    order = result.get("places") or ratings.places(totals, result.get("winner"), table.forfeits)
     rated = [
         ratings.Rated(n, s["account"], s["name"], s.get("address"), order[n])
         for n, s in enumerate(table.seats)
         if s["kind"] == "human" and s.get("account")
     ]
-    changes = ratings.settle(client, table.game, table.id, rated, now_ms)
+    # no real game (issue 38): ended, with no seat forfeited by the timer, before every
+    # account seat made ratings.MIN_MOVES moves of its own (an agreed resignation)
+    moved = [*table.moved, *[0] * table.players]
+    counts = bool(table.forfeits) or all(moved[r.seat] >= ratings.MIN_MOVES for r in rated)
+    changes = ratings.settle(client, table.game, table.id, rated, now_ms, counts)
 
     def note(t: Table) -> Events:
         t.rating_changes = changes
@@ -357,6 +412,32 @@ def settle_ratings(client: redis.Redis[str], table_id: str, now_ms: int) -> list
     change(client, table.id, note, lifetimes, now_ms)
     client.zrem(keys.RATED_OPEN, table_id)
     return changes
+
+
+def result_of(table: Table, result: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``T.result`` says what happened: the game's own result (R8, G2, as the record says it)
+    and, at a forfeit (the timer rule, or a claim against an away seat), ``forfeited_by`` (and
+    ``claimed_by``): the forfeiter is never the winner (the winner is the lone highest total of
+    the other seats) and comes last in ``places`` (each seat's place: a forfeit last, then the
+    winner, then by total, highest first; equal keys share a place), the order the ratings are
+    settled in. The record keeps the engine's result (``end: "resign"``, replayed as played)."""
+    if result is None:
+        return None
+    forfeits = [n for n in table.forfeits if 0 <= n < table.players]
+    if not forfeits:
+        return result  # as the record says it, and its replay (tests/service/test_tables_live.py)
+    totals = list(result.get("totals") or [0] * table.players)
+    others = [n for n in range(table.players) if n not in forfeits]
+    best = max((totals[n] for n in others), default=0)
+    tops = [n for n in others if totals[n] == best]
+    winner = tops[0] if len(tops) == 1 else None
+    return {
+        **result,
+        "winner": winner,
+        "forfeited_by": forfeits[0],
+        "claimed_by": table.claimed_by,
+        "places": ratings.places(totals, winner, forfeits),
+    }
 
 
 def _remaining(client: redis.Redis[str], table_id: str) -> int:
@@ -405,7 +486,7 @@ def _announce(client: redis.Redis[str], table: Table, lifetimes: Lifetimes) -> N
     client.set(keys.invite(table.invite), table.id, ex=_ttl(table, lifetimes))
     client.publish(keys.table_channel(table.id), str(table.seq))
     if table.public:
-        listed = table.status != "finished"
+        listed = table.status != "finished" and table.declined is None
         public.note(client, table.id, table.created_ms, lobby_entry(table) if listed else None)
 
 
@@ -416,8 +497,8 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         shown: dict[str, Any] = {"kind": s["kind"]}
         if s["kind"] == "human":
             shown["name"] = s.get("name")
-            shown["rating"] = s.get("rating")
-            shown["provisional"] = s.get("provisional", False)
+            shown["rating"] = s.get("rating") if table.rated else None  # a casual game: none
+            shown["provisional"] = s.get("provisional", False) if table.rated else False
         else:
             shown["level"] = s["level"]
         seats.append(shown)
@@ -437,8 +518,8 @@ def lobby_entry(table: Table) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Sitter:
-    """Who takes a human seat: a name and a player id; for a rated table also the account, and
-    at lobby tables the rating shown to strangers and the address (the operator's review of
+    """Who takes a human seat: a name and a player id; for a rated table also the account and
+    the rating shown to strangers, and at lobby tables the address (the operator's review of
     repeated pairings only: never in ``T``)."""
 
     name: str
@@ -601,7 +682,9 @@ def take_seat(
 def start(
     client: redis.Redis[str], table_id: str, seat: int | None, lifetimes: Lifetimes, now: int
 ) -> Changed:
-    """The creator starts: open seats become bots at R9's default level; round 1 begins."""
+    """The creator starts: open seats become bots at R9's default level; round 1 begins. A
+    rematch starts only once every human seat agreed (the creator's start is the creator's
+    consent): 409 ``rematch_declined`` / ``rematch_not_agreed``."""
 
     def begin(table: Table) -> Events:
         member(table, seat)
@@ -609,6 +692,15 @@ def start(
             raise TableError(403, "forbidden", "only the table's creator starts the game")
         if table.status != "waiting":
             raise TableError(409, "already_started", "this table's game has started")
+        if table.agreed is not None:
+            if table.declined is not None:
+                raise TableError(409, REMATCH_DECLINED, "the rematch was declined")
+            missing = [n for n in table.humans() if n != 0 and n not in table.agreed]
+            if missing:
+                raise TableError(
+                    409, REMATCH_NOT_AGREED, f"seats {missing} have not agreed to the rematch"
+                )
+            table.agreed = sorted({*table.agreed, 0})
         return _begin(table, now)
 
     return change(client, table_id, begin, lifetimes, now)
@@ -647,6 +739,7 @@ def _after(
     the deadline stays."""
     table.session = session.to_json()
     table.resign = None if session.finished else table.resign
+    table.bot_due_ms = now_ms if session.bot_due and not session.finished else None
     if session.finished:
         table.status = "finished"
         table.deadline_ms = None
@@ -667,7 +760,8 @@ def play(
     lifetimes: Lifetimes,
     now: int,
 ) -> Changed:
-    """A seated human's move (F2 or ``cut K``), then the bots' answers."""
+    """A seated human's move (its game's notation: F2, Pik Dame's ``cut K``), then the bots'
+    answers."""
 
     def move_on(table: Table) -> Events:
         me = member(table, seat)
@@ -676,15 +770,41 @@ def play(
         if table.status != "playing":
             raise TableError(409, "not_playing", f"the table is {table.status}")
         session = table.loaded()
-        # a cut is an action of its own: the first turn after it gets its own time
-        turn = None if move.strip().lower().startswith("cut") else (me, session.round)
+        # an action of its own (Pik Dame's cut): the first turn after it gets its own time
+        turn = (me, session.round) if table.kind.in_turn(move) else None
         events = session.play(move, me, new_seed)
         if me < len(table.timed_out):
             table.timed_out[me] = 0  # the player is back: the timer's count starts anew
+        table.moved = [*table.moved, *[0] * (table.players - len(table.moved))]
+        table.moved[me] += 1
         _after(table, session, now, turn)
         return events
 
     return change(client, table_id, move_on, lifetimes, now)
+
+
+def play_bots(
+    client: redis.Redis[str], table_id: str, seq: int, lifetimes: Lifetimes, now: int
+) -> Changed | None:
+    """One step of the bots' worker (service.tables.bots): if the table is still at ``seq`` with
+    a bot due, that bot's move and the other bots' answers up to a human or the next deferred
+    bot, committed as one change (its streams hear it). A job for a seq that has moved on, or a
+    table with no bot due, does nothing (None)."""
+
+    def step(table: Table) -> Events:
+        if table.status != "playing" or table.seq != seq or table.bot_due_ms is None:
+            raise TurnMoved
+        session = table.loaded()
+        events = session.play_bot(new_seed)
+        if not events:
+            raise TurnMoved  # no bot to move after all: nothing to write
+        _after(table, session, now)
+        return events
+
+    try:
+        return change(client, table_id, step, lifetimes, now)
+    except (TurnMoved, TableError):
+        return None
 
 
 def autoplay(
@@ -764,6 +884,8 @@ def resign(
             raise TableError(409, "not_playing", f"the table is {table.status}")
         agreed = [*(table.resign or []), *([] if me in (table.resign or []) else [me])]
         pending[:] = [n for n in table.humans() if n not in agreed]
+        if not table.resign:
+            table.resign_declined = None  # a new proposal: the last one's "no" is history
         if pending:
             table.resign = agreed
             return []
@@ -776,12 +898,86 @@ def resign(
     return change(client, table_id, agree, lifetimes, now), pending
 
 
+def decline_resign(
+    client: redis.Redis[str], table_id: str, seat: int | None, lifetimes: Lifetimes, now: int
+) -> Changed:
+    """A seated human says no to the pending resign proposal (R8: all must agree): the proposal
+    ends and the game goes on; ``T.resign_declined`` names who said no (the proposer's "no"
+    withdraws it). 409 ``not_playing``, ``no_resign_proposal``."""
+
+    def refuse(table: Table) -> Events:
+        me = member(table, seat)
+        if table.status != "playing":
+            raise TableError(409, "not_playing", f"the table is {table.status}")
+        if not table.resign:
+            raise TableError(409, NO_RESIGN_PROPOSAL, "no resign proposal is pending")
+        table.resign = None
+        table.resign_declined = me
+        return []
+
+    return change(client, table_id, refuse, lifetimes, now)
+
+
+def claimable(table: Table, target: int, connected: list[bool]) -> bool:
+    """Whether the other seats may claim the game against ``target`` now (docs/TABLES.md
+    "Claiming an away seat's game"): a seated human, away (no live stream), whose turn the
+    timer has played at least once since the seat's own last move (R9)."""
+    if table.status != "playing" or not 0 <= target < table.players:
+        return False
+    seat = table.seats[target]
+    if seat["kind"] != "human" or not seat.get("name"):
+        return False
+    timed = table.timed_out[target] if target < len(table.timed_out) else 0
+    return timed >= 1 and not connected[target]
+
+
+def claim(
+    client: redis.Redis[str],
+    table_id: str,
+    seat: int | None,
+    target: int,
+    lifetimes: Lifetimes,
+    now: int,
+) -> Changed:
+    """Another seated human claims the game against the away seat ``target``: the game ends as
+    ``target``'s forfeit (``T.forfeits``, last place, never the winner; at a rated table a loss
+    for the ratings), recorded as its resign (R8). 404 ``unknown_seat``, 422 ``bad_value`` (your
+    own seat, a bot), 409 ``not_playing`` / ``not_claimable``."""
+    found = load(client, table_id)
+    present = connected(client, table_id, found.players if found else 0, now)
+
+    def take(table: Table) -> Events:
+        me = member(table, seat)
+        if table.status != "playing":
+            raise TableError(409, "not_playing", f"the table is {table.status}")
+        if not 0 <= target < table.players:
+            raise TableError(404, "unknown_seat", f"the table has no seat {target}")
+        if target == me or table.seats[target]["kind"] != "human":
+            raise TableError(422, "bad_value", "claim the game against another human's seat")
+        if len(present) != table.players or not claimable(table, target, present):
+            raise TableError(
+                409,
+                NOT_CLAIMABLE,
+                "a game is claimed against a seat that is away after the timer played its turn",
+            )
+        table.forfeits = [*table.forfeits, target]
+        table.claimed_by = me
+        session = table.loaded()
+        events = session.resign(target)
+        table.resign = None
+        _after(table, session, now)
+        return events
+
+    return change(client, table_id, take, lifetimes, now)
+
+
 def rematch(
     client: redis.Redis[str], table_id: str, seat: int | None, lifetimes: Lifetimes, now: int
 ) -> Table:
     """A new waiting table with the same seats, rules and game (any seated human asks, once the
-    game is over): every human keeps their seat, token and session, so the creator just starts
-    it. Asking again gives the same rematch."""
+    game is over): every human keeps their seat, token and session. The asker agreed; it starts
+    once every human seat did (:func:`answer_rematch`, the creator's :func:`start`). Asking again
+    gives the same rematch; 409 ``rematch_declined`` once a seat declined it."""
     made: list[Table] = []
 
     def again(table: Table) -> Events:
@@ -808,34 +1004,65 @@ def rematch(
             public=table.public,
             rated=table.rated,
             matched=table.matched,
-            # strangers' consent: it starts once every human asked (friends: the creator starts)
-            agreed=[me] if table.from_lobby else None,
+            # every human's consent: strangers' starts once all agreed, friends' by the creator
+            agreed=[me],
+            rematch_of=table.id,
         )
         table.rematch = new.id
         made.append(new)
         return []
 
     done = change(client, table_id, again, lifetimes, now, announce=False)
-    return _follower(client, done.table, made, done.table.rematch, "the rematch", lifetimes, now)
+    new = _follower(client, done.table, made, done.table.rematch, "the rematch", lifetimes, now)
+    if new.declined is not None:
+        raise TableError(409, REMATCH_DECLINED, "the rematch was declined")
+    return new
+
+
+def answer_rematch(
+    client: redis.Redis[str],
+    table_id: str,
+    seat: int | None,
+    lifetimes: Lifetimes,
+    now: int,
+    *,
+    agree: bool = True,
+) -> Changed:
+    """``seat``'s answer to a rematch (a waiting table with ``agreed``): accept, or decline,
+    which ends the offer for everyone (it never starts). Strangers' rematch starts once every
+    seated human accepted; friends' waits for the creator's start. Accepting again, or a
+    started rematch one accepted, changes nothing. 409 ``not_a_rematch``, ``rematch_declined``,
+    ``already_started``."""
+
+    def consent(table: Table) -> Events:
+        me = member(table, seat)
+        if table.agreed is None:
+            raise TableError(409, NOT_A_REMATCH, "this table is no rematch offer")
+        if table.status != "waiting":
+            if agree and me in table.agreed:
+                return []
+            raise TableError(409, "already_started", "this table's game has started")
+        if table.declined is not None:
+            if agree:
+                raise TableError(409, REMATCH_DECLINED, "the rematch was declined")
+            return []
+        if not agree:
+            table.declined = me
+            return []
+        if me not in table.agreed:
+            table.agreed = sorted([*table.agreed, me])
+        if table.from_lobby and all(n in table.agreed for n in table.humans()):
+            return _begin(table, now)
+        return []
+
+    return change(client, table_id, consent, lifetimes, now)
 
 
 def agree_rematch(
     client: redis.Redis[str], table_id: str, seat: int | None, lifetimes: Lifetimes, now: int
 ) -> Changed:
-    """A lobby table's rematch (``agreed`` not None): ``seat`` asks for it too; once every
-    seated human has, it starts (a rematch with strangers is played on everyone's consent)."""
-
-    def consent(table: Table) -> Events:
-        me = member(table, seat)
-        if table.agreed is None or table.status != "waiting":
-            return []
-        if me not in table.agreed:
-            table.agreed = sorted([*table.agreed, me])
-        if all(n in table.agreed for n in table.humans()):
-            return _begin(table, now)
-        return []
-
-    return change(client, table_id, consent, lifetimes, now)
+    """``seat`` accepts the rematch (:func:`answer_rematch`)."""
+    return answer_rematch(client, table_id, seat, lifetimes, now, agree=True)
 
 
 def repeat(
@@ -926,24 +1153,30 @@ __all__ = [
     "Changed",
     "Lifetimes",
     "SeatRead",
-    "SeatReads",
     "Table",
     "TableError",
+    "TableRead",
     "agree_rematch",
+    "answer_rematch",
     "autoplay",
     "change",
+    "claim",
+    "claimable",
     "connected",
     "create",
+    "decline_resign",
     "events_after",
     "join",
     "load",
     "new_seed",
     "play",
+    "play_bots",
+    "read_answer",
     "read_for_seat",
     "rematch",
     "repeat",
     "resign",
-    "seat_reads",
+    "result_of",
     "set_level",
     "start",
 ]

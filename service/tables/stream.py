@@ -33,7 +33,7 @@ from typing import Final
 
 import redis
 
-from service.common import keys
+from service.common import keys, metrics
 from service.common.config import Settings
 from service.tables import public, stream_leases, talk
 from service.tables import store as tables
@@ -164,10 +164,14 @@ def stream(
 ) -> Iterator[str]:
     """The SSE text of one connection of ``lease.seat`` (a member: checked by the route, which
     took the lease; given back when the stream ends)."""
+    metrics.stream_opened("table")
     try:
         yield from _stream(client, lease, after, settings, now_ms)
     except redis.RedisError as e:  # Redis away: end here; EventSource tries again later
+        metrics.redis_error("stream")
         _log_end(lease.table_id, f"redis unavailable ({type(e).__name__})")
+    finally:
+        metrics.stream_closed("table")
 
 
 def _stream(

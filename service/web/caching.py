@@ -6,7 +6,9 @@ short lifetime when the request carried no credentials: a 200 answered to a requ
 bearer token or the session cookie cannot depend on who asked, so it is the same for everyone.
 Anything asked with credentials, and every other route (an attempt's view, a table's view, moves,
 hints), stays private and is never stored by a proxy. A read whose answer changes at a day's end
-or close is never kept past it (:func:`lifetime`, on the app's clock): neither fresh nor stale.
+or close is never kept past it (:func:`lifetime`, on the app's clock): neither fresh nor stale,
+in the micro-cache nor in a browser that got it from there (NGINX_LATE_S), and nginx answers no
+day's document stale when the app fails (deploy/nginx/proxy.conf).
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ PUBLIC_READS: Final = {
     "leaderboard.all_time": 1,
     "leaderboard.day_board": 1,
     "leaderboard.around": 1,
+    # an event's standings without credentials (every "you" false): the same for everyone;
+    # published as a file too (service.web.publishing's kept reads)
+    "events.standings": 1,
     # only a finished attempt of a closed day answers 200 without credentials: it never changes
     "attempts.get_log": 60,
 }
@@ -45,6 +50,12 @@ DAY_BOUND: Final = frozenset(
 # app says it per answer and can stop it at a day's change): a crowd never waits for the renewal,
 # and after a quiet spell the first read is answered anew, not with an answer of minutes ago.
 STALE_S: Final = 1
+# nginx sends a stored answer with the app's Cache-Control as it was (no Age header), so a
+# browser's hold begins where the micro-cache's ends; and nginx counts an entry's lifetime in
+# whole seconds of its cached clock, so it may answer it up to a second past (and by the few
+# milliseconds that clock lags). A day-bound answer's hold h is therefore over everywhere
+# h + NGINX_LATE_S + h after the app gave it.
+NGINX_LATE_S: Final = 1.25
 
 
 def until_change() -> float:
@@ -66,12 +77,14 @@ def until_change() -> float:
 
 def lifetime(endpoint: str, seconds: int) -> str | None:
     """The Cache-Control of a public answer of ``endpoint`` (``seconds``: its PUBLIC_READS
-    lifetime); None when it must not be stored at all (its day changes within a second)."""
+    lifetime); None when it must not be stored at all (its day changes before the micro-cache
+    and then a browser could have held it a second each: NGINX_LATE_S)."""
     date = (request.view_args or {}).get("date")
     closed = isinstance(date, str) and clock.is_closed(date, settings())  # (a 200: a real date)
     if endpoint not in DAY_BOUND or closed:  # a closed day's answer no longer changes at one
         return f"public, max-age={seconds}, stale-while-revalidate={STALE_S}"
-    left = math.floor(until_change())
+    # the micro-cache's hold, its late second and a browser's hold all end by the change
+    left = math.floor((until_change() - NGINX_LATE_S) / 2)
     max_age = min(seconds, left)
     if max_age < 1:
         return None

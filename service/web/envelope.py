@@ -10,6 +10,7 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from engine.core.errors import EngineError
+from service.common import metrics
 from service.errors import ApiError, AttemptExists, Stale
 
 # Werkzeug's HTTP errors mapped onto stable codes (API.md lists the statuses).
@@ -81,6 +82,7 @@ def register(app: Flask) -> None:
         # A server down or failing over (Sentinel promotes a replica within seconds): the client
         # asks again after Retry-After.
         app.logger.error("redis unavailable: %s", type(e).__name__)
+        metrics.redis_error("request")
         response = error_response(503, "unavailable", "storage unavailable, try again shortly")
         response.headers["Retry-After"] = str(RETRY_AFTER_S)
         return response

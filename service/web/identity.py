@@ -3,24 +3,60 @@
 A token authorises exactly the attempt it was issued for; the session's player owns every attempt
 it started. Before a day closes only the owner may read an attempt; afterwards finished attempts are
 public (API.md).
+
+The platform knows no domain: a bearer token's player is read by the reader the app registers
+(:func:`init_app`: service.dailies.store's, whose attempts the tokens are issued for), and an
+attempt is anything :class:`Owned`.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
+from typing import Protocol, TypeAlias
 
-from flask import request, session
+import redis
+from flask import Flask, current_app, request, session
 
-from service.accounts import owners
-from service.accounts import store as accounts
-from service.common import clock
-from service.dailies import store
+from service.common import clock, ownership
 from service.errors import ApiError
 from service.web.redisconn import get_redis, settings
 
 SESSION_KEY = "player"
 ACCOUNT_KEY = "account"
 GENERATION_KEY = "generation"
+TOKENS = "pikdame_token_player"
+
+#: The player of the attempt a bearer token was issued for, None for an unknown token.
+TokenReader: TypeAlias = "Callable[[redis.Redis[str], str], str | None]"
+
+
+class Owned(Protocol):
+    """An attempt as ownership sees it (service.dailies.store's Attempt and AttemptHead)."""
+
+    @property
+    def player(self) -> str: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def date(self) -> str: ...
+
+    def owned_by_token(self, token: str) -> bool: ...
+
+
+def init_app(app: Flask, token_player: TokenReader) -> None:
+    app.extensions[TOKENS] = token_player
+
+
+def token_player(token: str) -> str:
+    """The bearer token's player; an unknown token is 401."""
+    reader: TokenReader = current_app.extensions[TOKENS]
+    player = reader(get_redis(), token)
+    if player is None:
+        raise ApiError(401, "unauthorized", "unknown bearer token")
+    return player
 
 
 def bearer_token() -> str | None:
@@ -45,26 +81,26 @@ def session_player() -> str | None:
     return value
 
 
-def signed_in() -> accounts.Account | None:
+def signed_in() -> ownership.Account | None:
     """The session's account, if it is signed in and not signed out everywhere since (its
     generation is the account's current one) nor deleted."""
     account_id = session.get(ACCOUNT_KEY)
     if not isinstance(account_id, str):
         return None
-    account = accounts.load(get_redis(), account_id)
+    account = ownership.load(get_redis(), account_id)
     if account is None or session.get(GENERATION_KEY) != account.generation:
         return None
     return account
 
 
-def require_account() -> accounts.Account:
+def require_account() -> ownership.Account:
     account = signed_in()
     if account is None:
         raise ApiError(401, "unauthorized", "sign in with a passkey first")
     return account
 
 
-def sign_in(account: accounts.Account) -> None:
+def sign_in(account: ownership.Account) -> None:
     """The session belongs to the account from now on: its player is the account's home id."""
     session[SESSION_KEY] = account.player
     session[ACCOUNT_KEY] = account.id
@@ -82,10 +118,7 @@ def player_for_new_attempt() -> str:
     id, written into its session only once the attempt exists (:func:`remember`)."""
     token = bearer_token()
     if token is not None:
-        attempt = store.attempt_for_token(get_redis(), token)
-        if attempt is None:
-            raise ApiError(401, "unauthorized", "unknown bearer token")
-        return attempt.player
+        return token_player(token)
     account = signed_in()
     if account is not None:
         return account.player
@@ -101,20 +134,20 @@ def remember(player: str) -> None:
         session.permanent = True
 
 
-def is_owner(attempt: store.Attempt | store.AttemptHead) -> bool:
+def is_owner(attempt: Owned) -> bool:
     token = bearer_token()
     if token is not None and attempt.owned_by_token(token):
         return True
     return session_player() == attempt.player
 
 
-def owns(attempt: store.Attempt | store.AttemptHead) -> bool:
+def owns(attempt: Owned) -> bool:
     """Whether the caller owns ``attempt``: by its token or session (:func:`is_owner`), or as the
     signed-in account its player (a device's id attached to the account) belongs to."""
     if is_owner(attempt):
         return True
     account = signed_in()
-    return account is not None and accounts.account_of(get_redis(), attempt.player) == account.id
+    return account is not None and ownership.account_of(get_redis(), attempt.player) == account.id
 
 
 def players_of_caller() -> list[str]:
@@ -122,18 +155,15 @@ def players_of_caller() -> list[str]:
     account's every attached id (its home id among them); else the session's player."""
     token = bearer_token()
     if token is not None:
-        attempt = store.attempt_for_token(get_redis(), token)
-        if attempt is None:
-            raise ApiError(401, "unauthorized", "unknown bearer token")
-        return [attempt.player]
+        return [token_player(token)]
     account = signed_in()
     if account is not None:
-        return sorted({account.player, *get_redis().smembers(accounts.players_key(account.id))})
+        return sorted({account.player, *get_redis().smembers(ownership.players_key(account.id))})
     player = session_player()
     return [] if player is None else [player]
 
 
-def require_owner(attempt: store.Attempt | store.AttemptHead) -> None:
+def require_owner(attempt: Owned) -> None:
     """401 without any credentials, 403 with someone else's."""
     if is_owner(attempt):
         return
@@ -142,7 +172,7 @@ def require_owner(attempt: store.Attempt | store.AttemptHead) -> None:
     raise ApiError(403, "forbidden", "this attempt belongs to another player")
 
 
-def require_reader(attempt: store.Attempt | store.AttemptHead) -> None:
+def require_reader(attempt: Owned) -> None:
     """Owner, or anyone once the attempt is finished and its day has closed."""
     if attempt.status == "finished" and clock.is_closed(attempt.date, settings()):
         return
@@ -154,10 +184,7 @@ def caller_owner() -> str | None:
     browser that has never played."""
     token = bearer_token()
     if token is not None:
-        attempt = store.attempt_for_token(get_redis(), token)
-        if attempt is None:
-            raise ApiError(401, "unauthorized", "unknown bearer token")
-        return owners.owner_of(get_redis(), attempt.player)
+        return ownership.owner_of(get_redis(), token_player(token))
     account = signed_in()
     player = account.player if account is not None else session_player()
-    return None if player is None else owners.owner_of(get_redis(), player)
+    return None if player is None else ownership.owner_of(get_redis(), player)

@@ -14,8 +14,7 @@ from typing import Annotated, Any, Final, Literal, TypeAlias
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from service.accounts import names
-from service.common import clock
+from service.common import clock, names
 from service.web.validation import ApiModel
 
 MAX_ID: Final = 64  # longer than any id the service hands out (keys.py: 16 hex digits)
@@ -57,7 +56,7 @@ def _integer(value: Any) -> Any:
 
 
 def player_name(name: str) -> str:
-    """API.md's name, normalised by the rules (service.accounts.names: NFKC, visible,
+    """API.md's name, normalised by the rules (service.common.names: NFKC, visible,
     1–24 characters). The one check of a name: the schema's bounds and pattern below document
     it without checking, so the message of :class:`BadName` is the one a client reads."""
     return names.normalise(name)

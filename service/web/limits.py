@@ -270,18 +270,29 @@ def limit_moves() -> Callable[[Callable[P, R]], Callable[P, R]]:
 MISSES: Final = (401, 403, 404)  # a move that found no attempt of the caller's
 
 
+def _fixed_window(limit: str) -> tuple[RateLimitItem, int, int]:
+    """A limit's parsed item, its window in seconds and the current window's start (by the
+    service's clock, so a test's clock moves it): the fixed-window counters' shared arithmetic."""
+    item = _parsed(limit)
+    window = item.get_expiry()
+    now = int(now_s())
+    return item, window, now - now % window
+
+
+def _count(pipe: redis.client.Pipeline[str], key: str, window: int) -> None:
+    """One more in a fixed window's counter, which expires a second after its window."""
+    pipe.incr(key)
+    pipe.expire(key, window + 1)
+
+
 def _count_move() -> None:
     if not current_app.config["RATELIMIT_ENABLED"]:
         return
-    item = _parsed(settings().limit_moves)
-    window = item.get_expiry()
-    now = int(now_s())
-    start = now - now % window
+    item, window, start = _fixed_window(settings().limit_moves)
     mine = f"pd:limits:move:{per_attempt_key()}:{start}"
     misses = f"pd:limits:move-misses:{address_key()}:{start}"
     pipe = connect_state().pipeline(transaction=False)
-    pipe.incr(mine)
-    pipe.expire(mine, window + 1)
+    _count(pipe, mine, window)
     pipe.get(misses)
     count, _, missed = pipe.execute()
     g.move_misses = misses, window
@@ -291,14 +302,30 @@ def _count_move() -> None:
         raise ApiError(429, "rate_limited", f"rate limit exceeded ({item})")
 
 
+def admit_analysis() -> None:
+    """Before an analysis is queued for the caller (service.common.analysis_queue.ask): one
+    count per account or player (address without a session) in PIKDAME_LIMIT_ANALYSES's fixed
+    window; over it, 429 and nothing is queued. A cached document or a job that already waits or
+    runs is not counted: polling is free, computing is not (issue 38)."""
+    if not current_app.config["RATELIMIT_ENABLED"]:
+        return
+    item, window, start = _fixed_window(settings().limit_analyses)
+    key = f"pd:limits:analyses:{client_key()}:{start}"
+    pipe = connect_state().pipeline(transaction=False)
+    _count(pipe, key, window)
+    count, _ = pipe.execute()
+    if int(count) > item.amount:
+        g.read_limit = ReadCount(key, item.amount, start + window, str(item))
+        raise ApiError(429, "rate_limited", f"rate limit exceeded ({item})")
+
+
 def _count_miss(response: Response) -> Response:
     """A move that found no attempt of the caller's counts against the address."""
     counted = g.get("move_misses")
     if counted is not None and response.status_code in MISSES:
         key, window = counted
         pipe = connect_state().pipeline(transaction=False)
-        pipe.incr(key)
-        pipe.expire(key, window + 1)
+        _count(pipe, key, window)
         pipe.execute()
     return response
 

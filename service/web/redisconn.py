@@ -7,13 +7,15 @@ servers: a request uses the client of the keys it touches, and no operation span
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeAlias
+
 import redis
 from flask import Flask, Response, current_app, g, request
 from rq import Queue
 
-from service.common import connect
+from service.common import analysis_queue, connect
 from service.common.config import Settings
-from service.dailies import analyses, queue
 
 EXTENSION = "pikdame_redis"
 RANKINGS = "pikdame_rankings"
@@ -21,15 +23,18 @@ QUEUE = "pikdame_queue"
 ANALYSIS_QUEUE = "pikdame_analysis_queue"
 
 
-def init_app(app: Flask) -> None:
+#: The verification queue on the queue server's (bytes-mode) client, as the app builds it
+#: (service.dailies.queue): the platform holds it without knowing the daily challenges.
+QueueMaker: TypeAlias = "Callable[[redis.Redis[bytes], Settings], Queue]"
+
+
+def init_app(app: Flask, verify_queue: QueueMaker) -> None:
     config = settings_of(app)
     app.extensions[EXTENSION], app.extensions[RANKINGS] = connect.role_clients(config)
-    app.extensions[QUEUE] = queue.queue_on(
-        connect.client(config, config.redis_queue_url, text=False),
-        config.queue,
-        config.retry_intervals,
+    app.extensions[QUEUE] = verify_queue(
+        connect.client(config, config.redis_queue_url, text=False), config
     )
-    app.extensions[ANALYSIS_QUEUE] = analyses.queue_on(
+    app.extensions[ANALYSIS_QUEUE] = analysis_queue.queue_on(
         connect.client(config, config.redis_queue_url, text=False), config.analysis_queue
     )
 
@@ -104,12 +109,12 @@ def register_acknowledgements(app: Flask) -> None:
 
 
 def get_analysis_queue() -> Queue:
-    """The analyses' queue (service.dailies.analyses), beside the verification's."""
+    """The analyses' queue (service.common.analysis_queue), beside the verification's."""
     q: Queue = current_app.extensions[ANALYSIS_QUEUE]
     return q
 
 
-def get_queue() -> queue.VerifyQueue:
-    """The verification queue (RQ needs its own bytes-mode connection)."""
-    q: queue.VerifyQueue = current_app.extensions[QUEUE]
+def get_queue() -> Queue:
+    """The verification queue (RQ needs its own bytes-mode connection; init_app's maker)."""
+    q: Queue = current_app.extensions[QUEUE]
     return q

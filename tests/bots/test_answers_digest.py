@@ -14,7 +14,8 @@ import hashlib
 import json
 
 from engine import Card, Meld, Rules, State, view
-from engine.pikdame.bots import BOTS_VERSION, LEVELS, choose_move
+from engine.pikdame.bots import BOTS_VERSION, choose_move
+from engine.pikdame.bots import PLAIN_LEVELS as LEVELS  # the Meister: tests/bots/test_meister.py
 from engine.pikdame.optimiser import Arrangement, best_arrangement
 
 #: The digest per BOTS_VERSION (version 9 computed on commit 949ac3b, before the refactor).

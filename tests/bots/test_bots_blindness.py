@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.pikdame.bots import LEVELS, choose_move
+from engine.pikdame.bots import PLAIN_LEVELS as LEVELS  # the Meister: tests/bots/test_meister.py
+from engine.pikdame.bots import choose_move
 from engine.pikdame.view import view
 from tests.support.bot_positions import TAUSENDE, permute_hidden, sample_states
 

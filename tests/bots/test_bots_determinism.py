@@ -9,7 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.pikdame.bots import LEVELS, choose_move
+from engine.pikdame.bots import PLAIN_LEVELS as LEVELS  # the Meister: tests/bots/test_meister.py
+from engine.pikdame.bots import choose_move
 from engine.pikdame.state import State
 from engine.pikdame.view import view
 from tests.support.bot_positions import TAUSENDE, sample_states
@@ -17,7 +18,8 @@ from tests.support.bot_positions import TAUSENDE, sample_states
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = """
 import json, sys
-from engine.pikdame.bots import LEVELS, choose_move
+from engine.pikdame.bots import PLAIN_LEVELS as LEVELS  # the Meister: tests/bots/test_meister.py
+from engine.pikdame.bots import choose_move
 from engine.pikdame.state import State
 from engine.pikdame.view import view
 out = []

@@ -97,3 +97,16 @@ def page(context: BrowserContext) -> Iterator[Page]:
     yield tab
     real = [e for e in errors if "Failed to load resource" not in e]
     assert not real, real
+
+
+@pytest.fixture
+def strangers(browser: Browser, stack: Stack) -> Iterator[list[BrowserContext]]:
+    """Three fresh profiles on http://localhost:PORT (passkeys need a domain, not an IP)."""
+    base = stack.base_url.replace("127.0.0.1", "localhost")
+    contexts = [
+        browser.new_context(base_url=base, viewport={"width": 1280, "height": 900})
+        for _ in range(3)
+    ]
+    yield contexts
+    for ctx in contexts:
+        ctx.close()

@@ -144,12 +144,21 @@ STATIC_PAGES = (
     "/tables/0000000000000000",
     "/settings",
     "/offline",
+    "/turnier",
+    "/turnier/2030-W23/stand",  # the week of the test's day, 2030-06-06
+    "/turnier/archiv",
+    "/turnier/saison",
+    "/turnier?game=gin",  # Gin's week on the same pages
+    "/turnier/2030-W23/stand?game=gin",
+    "/turnier/archiv?game=gin",
+    "/turnier/saison?game=gin",
 )
 
 
 def test_every_page(page: Page, stack: Stack, artifacts: Path) -> None:
     """The pages outside a game: today's, the rules, rankings, archive, statistics, leagues, the
-    account, "Spielen", the lessons, an unknown game and table, the settings, the offline page;
+    account, "Spielen", the lessons, an unknown game and table, the settings, the offline page,
+    the week's tournament (its page, standings, archive and season);
     the settings page once more with four colours, the largest cards and high contrast."""
     stack.clock.set_day("2030-06-06")
     audit = Audit(page, artifacts, "pages")

@@ -174,3 +174,22 @@ def test_at_an_ip_address_the_page_says_where_passkeys_work(page: Page, stack: S
     expect(page.locator("#account-error")).not_to_contain_text("(SecurityError)")
     assert [a for a in answers if a[1] >= 400] == []
     assert not [a for a in answers if urlsplit(a[0]).path == "/api/account"]
+
+
+def test_an_unnamed_device_is_named_in_the_pages_language(
+    localhost: BrowserContext, stack: Stack
+) -> None:
+    """Defect (issue 38): Dutch pages listed the account's device as "Gerät 1", the service's
+    default name for a device the player did not name; the page now says it in its language."""
+    page = localhost.new_page()
+    virtual_authenticator(page)
+    page.goto("/account?lang=nl")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#account-name", "Apparaat Anna")
+    page.click("#signup-button")
+    expect(page.locator("#signed-in")).to_be_visible()
+    expect(page.locator("#devices li")).to_contain_text("Apparaat 1")
+    page.goto("/account?lang=en")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#devices li")).to_contain_text("Device 1")
+    expect(page.locator("#devices li")).not_to_contain_text("Gerät")

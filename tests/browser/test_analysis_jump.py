@@ -1,6 +1,7 @@
-"""The replay viewer's analysis (docs/ANALYSIS.md): "Analysieren" shows the player's marked
-decisions, computed by the stack's worker once the game is verified; a marked decision jumps to
-its position (the one before its move) and names the move played there and the better one."""
+"""The replay viewer's analysis (docs/ANALYSIS.md): "Analysieren" shows every decision of the
+player that differed from the analyst, computed by the stack's worker once the game is verified; a
+decision jumps to its position (the one before its move) and names the move played there and the
+better one in the page's words with card symbols (issue 40), never the engine's F2 text."""
 
 from __future__ import annotations
 
@@ -13,6 +14,17 @@ from tests.support.browser_stack import Stack
 from tests.support.gin_daily import play_gin_to_end
 from tests.support.page_flows import patient_call
 from tests.support.player import play_to_end
+
+SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def expect_in_words(note: Any, move: str) -> None:
+    """The note names ``move`` (F2) in words: its card's suit symbol, not the engine's text."""
+    expect(note).not_to_contain_text(move)
+    card = re.search(r"\b[2-9TJQKA]([SHDC])\b", move)
+    if card:
+        expect(note).to_contain_text(SYMBOL[card.group(1)])
+
 
 ANALYSIS_TIMEOUT_MS = 120_000
 
@@ -54,19 +66,20 @@ def test_a_marked_move_jumps_to_its_position_and_shows_the_better_move(
     assert status == 200, doc
     marked = [d for d in doc["decisions"] if d["mark"]]
     assert marked, "the scripted player's round has marked decisions"
+    differed = [d for d in doc["decisions"] if d["same"] is None]
     items = page.locator("#replay-analysis .analysis-decision")
-    expect(items).to_have_count(len(marked))
+    expect(items).to_have_count(len(differed))
 
     last = marked[-1]
-    item = items.nth(len(marked) - 1)
+    item = items.nth(differed.index(last))
     expect(item).to_have_attribute("data-move", str(last["move_index"]))
     item.locator(".analysis-jump").click()
     # the position before the marked move: its step, the move played there, the better one
     expect(page.locator("#step-range")).to_have_value(str(last["move_index"]))
     note = page.locator("#replay-better")
     expect(note).to_be_visible()
-    expect(note).to_contain_text(last["played"])
-    expect(note).to_contain_text(last["best"])
+    expect_in_words(note, last["played"])
+    expect_in_words(note, last["best"])
     played = page.locator("#replay-moves li").nth(last["move_index"])
     expect(played).to_have_class(re.compile(r"\banalysis-marked\b"))
     page.locator("#forward").click()  # the next position: the note belongs to the marked one
@@ -112,8 +125,8 @@ def test_a_gin_hands_marked_move_jumps_to_its_position(page: Page, stack: Stack)
     item = page.locator(f"#replay-analysis .analysis-decision[data-move='{marked_at}']")
     item.locator(".analysis-jump").click()
     note = page.locator("#replay-better")
-    expect(note).to_contain_text(decision["played"])
-    expect(note).to_contain_text(decision["best"])
+    expect_in_words(note, decision["played"])
+    expect_in_words(note, decision["best"])
     expect(page.locator("#replay-hand")).to_contain_text(f"Hand {hand}")
     step = page.locator("body").get_attribute("data-step")
     page.locator("#replay-next").click()  # the note belongs to the marked position alone

@@ -11,6 +11,8 @@ from typing import Any
 from playwright.sync_api import Page
 
 from engine import Card, Meld
+from service.errors import API_CODES, PAGE_CODES
+from service.pages.strings import LANGS, strings
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -153,3 +155,23 @@ def test_the_selection_line_says_what_the_cards_can_become(page: Page) -> None:
         )
         assert got == expected, lang
     page.goto("/rules?lang=de")
+
+
+def test_every_api_error_code_reads_as_its_text_in_every_language(page: Page) -> None:
+    """Defect: "Das hat nicht geklappt (account_required)": the pages' one explainer
+    (lib/explain.js) fell back to the raw code for some 14 codes. Every code the API can return
+    (service.errors.API_CODES), and the pages' own for a failure without an error document
+    (PAGE_CODES: nginx's 502 with the app away), now reads as its own text in German, English
+    and Dutch."""
+    for lang in LANGS:
+        page.goto(f"/rules?lang={lang}")
+        said: list[str] = page.evaluate(
+            """async (codes) => {
+                const {explain} = await import('/static/js/lib/explain.js');
+                const {ApiError} = await import('/static/js/lib/api.js');
+                return codes.map((code) => explain(new ApiError(400, code, 'message')));
+            }""",
+            [*API_CODES, *PAGE_CODES],
+        )
+        table = strings(lang)
+        assert said == [table[f"err.{code}"] for code in [*API_CODES, *PAGE_CODES]], lang

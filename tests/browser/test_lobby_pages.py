@@ -7,42 +7,15 @@ turn timer's rule."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from service.tables import store as tables
 from tests.support.browser_stack import Stack
 from tests.support.lobby import moves_for, timer_plays
-from tests.support.virtual_passkeys import virtual_authenticator
-
-
-@pytest.fixture
-def strangers(browser: Browser, stack: Stack) -> Iterator[list[BrowserContext]]:
-    """Three fresh profiles on http://localhost:PORT (passkeys need a domain, not an IP)."""
-    base = stack.base_url.replace("127.0.0.1", "localhost")
-    contexts = [
-        browser.new_context(base_url=base, viewport={"width": 1280, "height": 900})
-        for _ in range(3)
-    ]
-    yield contexts
-    for ctx in contexts:
-        ctx.close()
-
-
-def signed_up(ctx: BrowserContext, name: str, errors: list[str]) -> Page:
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
-    virtual_authenticator(page)
-    page.goto("/account")
-    page.wait_for_selector("body[data-ready='1']")
-    page.fill("#account-name", name)
-    page.click("#signup-button")
-    expect(page.locator("#signed-in")).to_be_visible()
-    return page
+from tests.support.virtual_passkeys import signed_up
 
 
 def ask_for_rated_gin(page: Page) -> None:

@@ -117,3 +117,10 @@ def test_archive_rankings_and_replay_of_a_closed_day(
     expect(page.locator("#practice-flag")).to_be_visible()
     Player(page).act("draw")
     expect(page.locator("#hand li")).to_have_count(16)
+    # Defect (issue 38): a practice game's end screen showed an empty share box; a practice
+    # game has nothing to share (no rank, no score of the day), so it shows none.
+    page.locator("#resign").click()
+    page.locator("#confirm-ok").click()
+    expect(page.locator("#verify-status")).to_have_attribute("data-state", "practice")
+    expect(page.locator("#share-text")).to_be_hidden()
+    expect(page.locator("#share-copy")).to_be_hidden()

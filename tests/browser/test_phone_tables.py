@@ -21,7 +21,7 @@ from tests.support.browser_stack import Stack
 from tests.support.gin_flows import create_gin_table, table_doc
 from tests.support.gin_player import gin_choice
 from tests.support.page_flows import api_call
-from tests.support.table_flows import create_table, my_turn, play_until
+from tests.support.table_flows import create_table, cut_at, lucky_cut, my_turn, play_until
 
 WIDTH, HEIGHT = 390, 844
 I18N = Path(__file__).resolve().parents[2] / "templates" / "static" / "i18n"
@@ -160,6 +160,24 @@ def assert_longest_turn_fits(page: Page, lang: str) -> None:
     assert zero is not None
     page.evaluate(LONGEST, [texts["tausende.briefNone"], zero.group(1)])
     assert_first_screen(page, [*TURN, "#tausende-brief"])
+
+
+def test_a_lucky_grab_leaves_the_turn_in_the_first_screen(phone: Page, stack: Stack) -> None:
+    """R3/F3 step 4: Ada cuts where the most cards are lucky; the grab's line with its cards is
+    shown below the hand, and the turn's status, hand and buttons still fit the first screen. A
+    bot's lucky cut on CI pushed the action buttons 27 px past the screen's edge."""
+    page = phone
+    create_table(page, "Ada", ["zen"])
+    page.locator("#start-button").click()
+    expect(page.locator("#cut-control")).to_be_visible()  # two seats: the creator cuts (R2)
+    table_id = page.url.rsplit("/", 1)[1]
+    k, grabbed = lucky_cut(stack.redis_url, table_id, most=True)
+    cut_at(page, k)
+    expect(page.locator("#lucky .preview-cards > *")).to_have_count(len(grabbed))
+    my_turn(page)
+    idle(page)
+    assert_first_screen(page, TURN)
+    expect(page.locator("#lucky")).to_be_visible()
 
 
 def round_over(table: dict[str, Any]) -> bool:

@@ -63,3 +63,29 @@ def test_replay_of_a_round_that_ends_going_out(page: Page, stack: Stack, artifac
     assert overflow(page) <= 0
     page.screenshot(path=str(artifacts / "replay-phone-en.png"), full_page=True)
     page.goto("/rules?lang=de")
+
+
+BADGE_PAGES = [
+    ("/gin/replay/0123456789abcdef", None),  # Gin's replay viewer (G2: no card scores apart)
+    ("/lernen/gin", None),
+    ("/replay/0123456789abcdef", "100"),  # Pik Dame's (R1: Q♠ = 100)
+    ("/lernen/pikdame", "100"),
+    ("/rules/tausende", "100"),  # R12: Q♠ = 100 in Tausende too
+]
+
+
+def test_only_a_game_whose_q_of_spades_scores_100_badges_it(page: Page) -> None:
+    """Defect: the Gin replay drew Pik Dame's "100" badge on Q♠: the shared card face drew it on
+    every game's. The badge is now a fact the game declares (its adapter's ``badges``), passed
+    to the page as data; a page of no game's (the settings) draws none either."""
+    for path, badge in [*BADGE_PAGES, ("/settings", None)]:
+        page.goto(path)
+        drawn = page.evaluate(
+            """async () => {
+                const {face} = await import('/static/js/lib/cards.js');
+                const queen = face('QS');
+                const mark = queen.querySelector('.badge');
+                return [mark ? mark.textContent : null, face('KS').querySelector('.badge')];
+            }"""
+        )
+        assert drawn == [badge, None], path

@@ -412,7 +412,7 @@ def test_every_table_state_of_each_game(
     swapping round), a round's results, the final standings and the replay."""
     page.set_viewport_size(SIZES[size])
     sweep = Sweep(page, artifacts, f"{game}-{lang}-{size}")
-    options = ("strict-1000", "ace_high_only") if game == "tausende" else ("hand-out-double",)
+    options = ("strict_1000", "ace_high_only") if game == "tausende" else ("hand_out_double",)
     link = create_table(page, LONG_NAME, ["advanced"], lang=lang, timer=90, game=game,
                         options=options)  # fmt: skip
     expect(page.locator("#waiting .game-name")).to_be_visible()

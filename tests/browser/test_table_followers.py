@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 import redis
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from service.tables import store as tables
 from tests.support.browser_stack import Stack
+from tests.support.table_flows import two_players
 
 LIFETIMES = tables.Lifetimes(3600, 3600)
 
@@ -24,18 +25,8 @@ LIFETIMES = tables.Lifetimes(3600, 3600)
 @pytest.fixture
 def two(browser: Browser, stack: Stack) -> Iterator[tuple[Page, Page]]:
     """Ada and Bea, each in their own browser profile (their own session cookie)."""
-    contexts: list[BrowserContext] = [
-        browser.new_context(base_url=stack.base_url, viewport={"width": 1280, "height": 900})
-        for _ in range(2)
-    ]
-    errors: list[str] = []
-    pages = (contexts[0].new_page(), contexts[1].new_page())
-    for p in pages:
-        p.on("pageerror", lambda e: errors.append(str(e)))
-    yield pages
-    for c in contexts:
-        c.close()
-    assert not errors, errors
+    with two_players(browser, stack) as pages:
+        yield pages
 
 
 def table_id_of_url(url: str) -> str:

@@ -8,15 +8,19 @@ import re
 from collections.abc import Iterator
 
 import pytest
-import redis
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from engine.pikdame.deal import deal
-from engine.pikdame.match import Match
-from service.tables import store as tables
 from tests.support.browser_stack import Stack
 from tests.support.page_flows import api_call
-from tests.support.table_flows import CAPTURE_STREAM, create_table, join_table, play_until
+from tests.support.table_flows import (
+    create_table,
+    cut_at,
+    join_table,
+    lucky_cut,
+    new_player,
+    play_until,
+    two_players,
+)
 
 # The page's clock six years ahead of the server's (the stack's clock is 2030-01-01): a deadline
 # read against it would be long past.
@@ -33,42 +37,11 @@ SKEWED_CLOCK = """
 """
 
 
-def person(browser: Browser, stack: Stack, script: str | None = None) -> BrowserContext:
-    ctx = browser.new_context(base_url=stack.base_url, viewport={"width": 1280, "height": 900})
-    ctx.add_init_script("localStorage.setItem('pikdame.speed', JSON.stringify('veryfast'))")
-    ctx.add_init_script(CAPTURE_STREAM)
-    if script is not None:
-        ctx.add_init_script(script)
-    return ctx
-
-
 @pytest.fixture
 def two(browser: Browser, stack: Stack) -> Iterator[tuple[Page, Page]]:
-    a, b = person(browser, stack), person(browser, stack)
-    pages = (a.new_page(), b.new_page())
-    errors: list[str] = []
-    for p in pages:
-        p.on("pageerror", lambda e: errors.append(str(e)))
-    yield pages
-    a.close()
-    b.close()
-    assert not errors, errors
-
-
-def lucky_cut(redis_url: str, table_id: str) -> tuple[int, tuple[int, ...]]:
-    """The test peeks at the pending round's seed (never sent to anyone) for a cut point whose
-    card is a lucky one (F3 step 4): the cut K and the grabbed card ids."""
-    client: redis.Redis[str] = redis.Redis.from_url(redis_url, decode_responses=True)
-    table = tables.load(client, table_id)
-    assert table is not None
-    match = table.loaded()
-    assert isinstance(match, Match) and match.pending is not None
-    seed = match.pending[1]
-    for k in range(1, 110):
-        d = deal(seed, match.rules.players, match.dealer, k)
-        if d.lucky:
-            return k, d.lucky
-    raise AssertionError("no lucky card at any cut point")
+    """Two people, each in their own browser profile (their own session cookie)."""
+    with two_players(browser, stack) as pages:
+        yield pages
 
 
 def test_the_lucky_grab_is_shown_to_everyone_at_the_table(
@@ -84,12 +57,7 @@ def test_the_lucky_grab_is_shown_to_everyone_at_the_table(
     expect(ada.locator("#cut-control")).to_be_visible()  # two seats: the creator cuts (R2)
     table_id = ada.url.rsplit("/", 1)[1]
     k, grabbed = lucky_cut(stack.redis_url, table_id)
-    ada.locator("#cut-range").focus()
-    ada.keyboard.press("Home")
-    for _ in range(k - 1):
-        ada.keyboard.press("ArrowRight")
-    expect(ada.locator("#cut-value")).to_contain_text(str(k))
-    ada.locator("#cut-button").click()
+    cut_at(ada, k)
     for page in (ada, bea):
         box = page.locator("#lucky")
         expect(box).to_be_visible()
@@ -105,7 +73,7 @@ def test_the_countdown_is_the_servers_on_a_page_with_a_wrong_clock(
 ) -> None:
     """R9: the page's clock is six years ahead; the countdown still shows the server's time left
     (deadline − T.now), not zero."""
-    ctx = person(browser, stack, SKEWED_CLOCK)
+    ctx = new_player(browser, stack, scripts=(SKEWED_CLOCK,))
     page = ctx.new_page()
     assert page.evaluate("() => new Date().getUTCFullYear()") >= 2031
     create_table(page, "Ada", ["zen"], timer=90)
@@ -121,7 +89,7 @@ def test_the_countdown_is_the_servers_on_a_page_with_a_wrong_clock(
 def test_the_round_result_names_who_went_out(browser: Browser, stack: Stack) -> None:
     """R7.1: a round ended by going out names its winner (T.rounds[].winner) on the page; one
     ended by the stock (R7.2) says there is no winner."""
-    ctx = person(browser, stack)
+    ctx = new_player(browser, stack)
     page = ctx.new_page()
     create_table(page, "Ada", ["zen"], timer=90)
     page.locator("#start-button").click()

@@ -46,10 +46,10 @@ def rule(page: Page, key: str, root: str) -> str:
 @pytest.mark.parametrize(
     ("game", "options", "on", "off"),
     [
-        ("pikdame", ("hand-out-double",), ["hand_out_double"], ["strict_1000"]),
+        ("pikdame", ("hand_out_double",), ["hand_out_double"], ["strict_1000"]),
         (
             "tausende",
-            ("strict-1000", "ace_high_only"),
+            ("strict_1000", "ace_high_only"),
             ["strict_1000", "ace_high_only"],
             ["no_joker_swap", "go_out_on_opening"],
         ),

@@ -10,52 +10,31 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from engine import Rules, State, view
 from tests.support.browser_stack import Stack
 from tests.support.page_checks import keys_of, overflow, raw_text
 from tests.support.page_flows import api_call
 from tests.support.table_flows import (
-    CAPTURE_STREAM,
     create_table,
     discard_first,
     draw,
     join_table,
     my_turn,
+    new_player,
     play_until,
+    two_players,
 )
 
 HIDDEN_KEYS = {"hands", "stock", "seed_hex", "position", "state", "token_hash", "player"}
 
 
-def new_player(
-    browser: Browser, stack: Stack, width: int = 1280, height: int = 900, touch: bool = False
-) -> BrowserContext:
-    """A new person in their own browser profile; ``touch``: a phone driven by taps."""
-    ctx = browser.new_context(
-        base_url=stack.base_url,
-        viewport={"width": width, "height": height},
-        has_touch=touch,
-        is_mobile=touch,
-    )
-    ctx.add_init_script("localStorage.setItem('pikdame.speed', JSON.stringify('veryfast'))")
-    ctx.add_init_script(CAPTURE_STREAM)
-    return ctx
-
-
 @pytest.fixture
 def two(browser: Browser, stack: Stack) -> Iterator[tuple[Page, Page]]:
     """Two people, each in their own browser profile (their own session cookie)."""
-    a, b = new_player(browser, stack), new_player(browser, stack)
-    pages = (a.new_page(), b.new_page())
-    errors: list[str] = []
-    for p in pages:
-        p.on("pageerror", lambda e: errors.append(str(e)))
-    yield pages
-    a.close()
-    b.close()
-    assert not errors, errors
+    with two_players(browser, stack) as pages:
+        yield pages
 
 
 def started_table(a: Page, b: Page, lang: str = "de") -> None:

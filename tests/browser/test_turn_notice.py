@@ -13,7 +13,14 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.support.browser_stack import Stack
 from tests.support.gin_flows import play_by_keys
-from tests.support.table_flows import CAPTURE_STREAM, create_table, discard_first, draw, join_table
+from tests.support.table_flows import (
+    create_table,
+    discard_first,
+    draw,
+    join_table,
+    new_player,
+    two_players,
+)
 
 # Counts every Notification.requestPermission call of the page's scripts (the real browser API
 # underneath: the call is only observed).
@@ -36,25 +43,15 @@ LOADS = """src => new Promise((done) => {
 })"""
 
 
-def new_player(browser: Browser, stack: Stack) -> BrowserContext:
-    ctx = browser.new_context(base_url=stack.base_url, viewport={"width": 1280, "height": 900})
-    ctx.add_init_script("localStorage.setItem('pikdame.speed', JSON.stringify('veryfast'))")
-    ctx.add_init_script(CAPTURE_STREAM)
-    ctx.add_init_script(COUNT_PERMISSION_ASKS)
-    return ctx
+def notice_player(browser: Browser, stack: Stack) -> BrowserContext:
+    """A new player whose page counts its asks for the permission to notify."""
+    return new_player(browser, stack, scripts=(COUNT_PERMISSION_ASKS,))
 
 
 @pytest.fixture
 def two(browser: Browser, stack: Stack) -> Iterator[tuple[Page, Page]]:
-    a, b = new_player(browser, stack), new_player(browser, stack)
-    pages = (a.new_page(), b.new_page())
-    errors: list[str] = []
-    for p in pages:
-        p.on("pageerror", lambda e: errors.append(str(e)))
-    yield pages
-    a.close()
-    b.close()
-    assert not errors, errors
+    with two_players(browser, stack, scripts=(COUNT_PERMISSION_ASKS,)) as pages:
+        yield pages
 
 
 def icon(page: Page) -> str:
@@ -126,7 +123,7 @@ def test_gin_tables_say_whose_turn_too(two: tuple[Page, Page]) -> None:
 
 
 def test_the_tone_is_off_until_turned_on_and_remembered(browser: Browser, stack: Stack) -> None:
-    ctx = new_player(browser, stack)
+    ctx = notice_player(browser, stack)
     page = ctx.new_page()
     create_table(page, "Ada", ["zen"])
     page.locator("#start-button").click()
@@ -146,7 +143,7 @@ def test_the_tone_is_off_until_turned_on_and_remembered(browser: Browser, stack:
 def test_notifications_are_offered_only_after_a_finished_table_game(
     browser: Browser, stack: Stack
 ) -> None:
-    ctx = new_player(browser, stack)
+    ctx = notice_player(browser, stack)
     page = ctx.new_page()
     create_table(page, "Ada", ["zen"])
     page.locator("#start-button").click()
@@ -164,6 +161,10 @@ def test_notifications_are_offered_only_after_a_finished_table_game(
     offer = page.locator("#notice-end #notice-ask")
     expect(offer).to_be_visible()
     expect(page.locator("#notice-end")).to_contain_text("Bescheid geben")
+    # Defect (issue 38): the offer stood twice, in the head and under the standings, and
+    # crowded a phone's screen: once now, where the finished game leaves the player.
+    expect(page.locator("#notice-ask")).to_have_count(1)
+    expect(page.locator(".notice-ask")).to_have_count(1)
     assert asked(page) == 0  # offered, not asked
     offer.click()
     page.wait_for_function("window.__asked === 1")
@@ -176,7 +177,7 @@ def test_notifications_are_offered_only_after_a_finished_table_game(
 def test_the_hint_shows_at_a_table_and_a_table_can_turn_it_off(
     browser: Browser, stack: Stack
 ) -> None:
-    ctx = new_player(browser, stack)
+    ctx = notice_player(browser, stack)
     page = ctx.new_page()
     create_table(page, "Ada", ["zen"])
     expect(page.locator("[data-rule='hints'] .rule-value")).to_have_text("an")
@@ -224,7 +225,7 @@ def test_the_hint_at_a_tausende_table_says_why_when_no_opening_is_possible(
     browser: Browser, stack: Stack
 ) -> None:
     """R12.3: before the 30-point opening nothing may be laid, and an empty hint says so."""
-    ctx = new_player(browser, stack)
+    ctx = notice_player(browser, stack)
     page = ctx.new_page()
     create_table(page, "Ada", ["zen"], game="tausende")
     page.locator("#start-button").click()

@@ -29,9 +29,13 @@ FIRST_ROUND: dict[str, Any] = {
 
 
 def test_the_registry_names_every_game_once() -> None:
-    assert games.NAMES == ("pikdame", "gin", "tausende")
-    assert dict(games.GAMES) == {"pikdame": PIKDAME, "gin": GIN, "tausende": TAUSENDE}
+    """Every game of the registry once, by its own name (a game added there needs no line
+    here); the three of the engine's own packages among them, in the pages' order."""
+    assert tuple(games.GAMES) == games.NAMES and len(set(games.NAMES)) == len(games.NAMES)
     assert all(game.name == name for name, game in games.GAMES.items())
+    known = {"pikdame": PIKDAME, "gin": GIN, "tausende": TAUSENDE}
+    assert {name: games.GAMES[name] for name in known} == known
+    assert [name for name in games.NAMES if name in known] == ["pikdame", "gin", "tausende"]
     with pytest.raises(TypeError):
         games.GAMES["gin"] = PIKDAME  # type: ignore[index]
 
@@ -55,9 +59,13 @@ NAMED = tuple(cli.named_games())
 
 
 def test_the_command_lines_game_words_come_from_the_registry() -> None:
-    """F7's commands are Pik Dame's rulesets'; every other game's follow its name (G9)."""
+    """F7's commands are Pik Dame's rulesets'; every other game's follow its name (G9), each
+    running its package's command line (``<package>.cli``'s ``main``)."""
     assert tuple(n for n in games.NAMES if n not in games.PIKDAME_RULESETS) == NAMED
-    assert NAMED == ("gin",)
+    assert "gin" in NAMED
+    for name, main in cli.named_games().items():
+        assert main.__module__ == games.COMMAND_LINES[name] == f"{games.package(name)}.cli"
+    assert games.COMMAND_LINES["gin"] == "engine.gin.cli"
 
 
 def test_f7s_commands_are_the_pikdame_parsers() -> None:
@@ -94,7 +102,7 @@ def test_help_lists_f7s_commands_and_every_named_game() -> None:
     assert (code, err) == (0, "")
     commands = out.splitlines()[0]
     assert commands.startswith("usage: python -m engine")
-    for word in ("deal", "check", "replay", "tournament", *NAMED):
+    for word in ("deal", "check", "replay", "tournament", "analyse", *NAMED):
         assert word in commands
         assert any(line.split()[:1] == [word] for line in out.splitlines()), word
 
@@ -105,6 +113,8 @@ def test_each_named_games_help_follows_its_name(name: str) -> None:
     assert code == 0
     assert out.startswith(f"usage: python -m engine {name} ")
     assert "deal" in out and "check" in out and "replay" in out
+    # issue 40 item 7: analyse (docs/ANALYSIS.md) is named in every --help
+    assert any(line.split()[:1] == ["analyse"] for line in out.splitlines()), out
 
 
 def test_an_unknown_command_is_malformed_whatever_the_registry_holds() -> None:

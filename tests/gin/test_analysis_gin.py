@@ -224,3 +224,19 @@ def test_a_sampled_world_looks_like_the_real_hand_to_the_seat(seed: int, skip: i
         assert view(world, seat).to_json() == v.to_json()
         assert world.took[1 - seat] & ~world.hands[1 - seat] == 0
         world.push(choose_move("strong", view(world, seat)), seat)
+
+
+def test_samples_above_48_are_honoured_and_the_candidates_named() -> None:
+    """Issue 40 items 1 and 4: ``samples=60`` gave 48 deals while the document said
+    {"fixed": 60}; the best shown is the candidate measured best (the bots' choices, the
+    analyst's first), each candidate's value beside it."""
+    got = analysis_of(["discard KD"], samples=60)
+    assert got["sampling"] == {"fixed": 60}
+    assert got["analysis"] == "analysis-4" and got["work"] > 0
+    (decision,) = got["decisions"]
+    assert decision["samples"] == 60
+    candidates = decision["candidates"]
+    assert candidates[0]["move"].startswith("knock KD ")
+    values = [Fraction(c["expected"]) for c in candidates]
+    assert Fraction(decision["expected"]["best"]) == max(values)
+    assert decision["played_better"] is False and decision["unjudged"] is False

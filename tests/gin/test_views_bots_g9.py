@@ -10,14 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.gin.bots import LEVELS, choose_move
+from engine.gin.bots import PLAIN_LEVELS as LEVELS  # the Meister: test_meister_gin.py
+from engine.gin.bots import choose_move
 from engine.gin.cards import NAMES, from_mask, to_mask
 from engine.gin.melds import is_meld, min_deadwood
 from engine.gin.state import HandState
 from engine.gin.view import FACE_DOWN, view
 from tests.support.determinism import violations
 from tests.support.gin_matches import seed
-from tests.support.gin_positions import pts, state
+from tests.support.gin_positions import permuted, pts, state
 
 GIN = Path(__file__).resolve().parents[2] / "engine" / "gin"
 
@@ -27,18 +28,6 @@ def hidden_from(s: HandState, seat: int) -> int:
     stock."""
     other = 1 - seat
     return (s.hands[other] & ~s.took[other]) | to_mask(s.stock)
-
-
-def permuted(s: HandState, seat: int, rng: random.Random) -> HandState:
-    """The same public situation with every hidden card moved to another hidden place."""
-    other = 1 - seat
-    unknown = from_mask(s.hands[other] & ~s.took[other])
-    pool = unknown + list(s.stock)
-    rng.shuffle(pool)
-    t = s.copy()
-    t.hands[other] = s.took[other] | to_mask(pool[: len(unknown)])
-    t.stock = pool[len(unknown) :]
-    return t
 
 
 def positions(k: int, limit: int = 400) -> list[HandState]:

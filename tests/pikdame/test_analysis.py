@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from engine.core.records import commitment
+from engine.core.analysis import FLOOR
+from engine.core.records import commitment, parse_seed
 from engine.pikdame.analysis import ANALYSIS_FORMAT, SAMPLING, analyse, analyse_position
 from engine.pikdame.bots import choose_move
 from engine.pikdame.daily import DAILY_DEALER, DAILY_RULES, daily_seats
@@ -20,7 +21,7 @@ from engine.pikdame.errors import FormatError, ReplayError
 from engine.pikdame.game import Game
 from engine.pikdame.match import Match
 from engine.pikdame.rules import Rules, Seat
-from engine.pikdame.state import State
+from engine.pikdame.state import State, deal_for
 from engine.pikdame.view import view
 from tests.support.engine_cli import run
 from tests.support.pikdame import doc
@@ -220,23 +221,29 @@ def test_bad_arguments_are_format_errors(record: dict[str, Any]) -> None:
 def test_the_default_sampling_spends_its_budget_of_play_out_moves(
     record: dict[str, Any],
 ) -> None:
-    """docs/ANALYSIS.md: without a fixed count each judged decision gets between ``least`` and
-    ``most`` deals, and the document says which budget shared them out."""
+    """docs/ANALYSIS.md: without a fixed count each judged decision gets at least FLOOR deals
+    and at most ``most``, fewer than ``least`` only once the budget of work is spent (no deal
+    starts past it), and the document says which budget shared them out and what it spent;
+    the graph points of their own get ``graph`` deals while half the budget lasts."""
     got = analyse(record)
     assert got["sampling"] == SAMPLING.to_json()
     assert set(got["sampling"]) == {"moves", "graph", "least", "most"}
     judged = [d["samples"] for d in got["decisions"] if d["same"] is None]
-    assert judged and all(8 <= n <= 48 for n in judged)
-    assert all(
-        p["samples"] == 8
+    assert judged and all(FLOOR <= n <= SAMPLING.most for n in judged)
+    if any(n < SAMPLING.least for n in judged):
+        assert got["work"] >= SAMPLING.moves
+    assert not any(d["unjudged"] for d in got["decisions"])
+    own = [
+        p["samples"]
         for p in got["graph"]
         if p["move_index"] not in {d["move_index"] for d in got["decisions"] if d["same"] is None}
-    )
+    ]
+    assert own and all(1 <= n <= SAMPLING.graph for n in own)
 
 
-def test_a_tausende_table_round_is_analysed_like_a_daily_round() -> None:
-    """R12 at a table (``pikdame-game/1``): a round picked by number, its own level changes
-    and rules; the same record gives the same document; the real-deal mode too."""
+def table_record() -> dict[str, Any]:
+    """A Tausende table's game (``pikdame-game/1``, R12): Ada (seat 0) plays like the advanced
+    bot against zen and the beginner, through round 1 into round 2, then resigns."""
     counter = [0]
 
     def new_seed() -> bytes:
@@ -254,7 +261,13 @@ def test_a_tausende_table_round_is_analysed_like_a_daily_round() -> None:
         assert game is not None
         match.play(str(choose_move("advanced", view(game.state, 0))), 0, new_seed)
     match.resign(0)
-    record = match.to_record()
+    return match.to_record()
+
+
+def test_a_tausende_table_round_is_analysed_like_a_daily_round() -> None:
+    """R12 at a table (``pikdame-game/1``): a round picked by number, its own level changes
+    and rules; the same record gives the same document; the real-deal mode too."""
+    record = table_record()
     got = analyse(record, round=1, samples=2)
     assert got["rules"]["ruleset"] == "tausende"
     assert got["source"] == {"format": "pikdame-game/1", "engine": record["engine"], "round": 1}
@@ -269,3 +282,51 @@ def test_a_tausende_table_round_is_analysed_like_a_daily_round() -> None:
     assert deal["summary"]["result"] == got["summary"]["result"]
     with pytest.raises(FormatError):
         analyse(record, round=3)
+
+
+def test_a_table_rounds_decisions_are_costed_in_standing_too() -> None:
+    """Issue 40: at a table played to a target, a decision is costed in the seat's standing
+    against the others as well (``standing``: its round score minus the others' mean, R7,
+    R12.7). In the real deal each judged decision's standing cost is recomputed by brute force:
+    the best and the played move played out by every seat's bot (Ada's by the analyst, zen); a
+    daily round's document has no standing (its score is against the field, not the table)."""
+    record = table_record()
+    got = analyse(record, round=1, mode="deal")
+    judged = {d["move_index"]: d for d in got["decisions"] if d["same"] is None}
+    assert judged, "the advanced bot differs from zen somewhere"
+    same = [d for d in got["decisions"] if d["same"] is not None]
+    assert all(d["standing"] == {"cost": "0", "interval": None} for d in same)
+    levels = ["zen", "zen", "beginner"]
+    rnd = record["rounds"][0]
+    rules = Rules.from_json(record["rules"])
+    dealt = deal_for(parse_seed(rnd["seed"]), rules, rnd["dealer"], rnd["cut"])
+    state = State.from_deal(dealt, rules, rnd["dealer"], round=1)
+    checked = 0
+    for index, entry in enumerate(rnd["moves"]):
+        d = judged.get(index)
+        if d is not None:
+            standing = {}
+            for move in (d["best"], d["played"]):
+                line = state.copy()
+                line.push(move, 0)
+                while line.outcome is None:
+                    s = line.turn
+                    line.push(choose_move(levels[s], view(line, s)), s)
+                scores = line.outcome.round_scores
+                standing[move] = scores[0] - Fraction(sum(scores) - scores[0], len(scores) - 1)
+            assert Fraction(d["standing"]["cost"]) == standing[d["best"]] - standing[d["played"]]
+            checked += 1
+        state.push(entry["move"], entry["seat"])
+    assert checked == len(judged)
+    total = sum((Fraction(d["standing"]["cost"]) for d in got["decisions"]), Fraction(0))
+    assert Fraction(got["summary"]["total_standing"]) == total
+    viewed = analyse(record, round=1, samples=3)
+    for d in viewed["decisions"]:
+        if d["same"] is None and not d["unjudged"]:
+            low, high = (Fraction(x) for x in d["standing"]["interval"])
+            assert low <= Fraction(d["standing"]["cost"]) <= high
+
+
+def test_a_daily_document_has_no_standing(analysed: dict[str, Any]) -> None:
+    assert all("standing" not in d for d in analysed["decisions"])
+    assert "total_standing" not in analysed["summary"]

@@ -67,6 +67,27 @@ def test_the_interval_is_students_t_rounded_outward(values: list[int]) -> None:
     assert high - low <= 2 * Fraction(half) + Fraction(4, 100) + Fraction(1, 10**9)
 
 
+@given(st.lists(st.integers(-1200, 1200), min_size=2, max_size=64), st.integers(1, 3))
+def test_a_scaled_estimate_is_the_estimate_of_its_fractions(values: list[int], scale: int) -> None:
+    """A table's standing (issue 40) is n·s − Σ over n − 1: samples that are integers over
+    ``scale``. Its mean is exact and its interval Student's t of the fractions, rounded
+    outward to hundredths, as for whole points."""
+    e = Estimate.of(values, scale)
+    n = len(values)
+    mean = Fraction(sum(values), n * scale)
+    assert Fraction(e.mean_text()) == mean
+    bounds = e.bounds()
+    assert bounds is not None
+    variance = sum((Fraction(v, scale) - mean) ** 2 for v in values) / (n - 1)
+    half = t_quantile(n - 1) / 1000 * math.sqrt(variance / n)
+    low, high = Fraction(bounds[0], 100), Fraction(bounds[1], 100)
+    assert low <= mean - Fraction(half) + Fraction(1, 10**9)
+    assert high >= mean + Fraction(half) - Fraction(1, 10**9)
+    assert high - low <= 2 * Fraction(half) + Fraction(4, 100) + Fraction(1, 10**9)
+    if scale == 1:
+        assert e == Estimate.of(values)
+
+
 def test_a_certain_value_has_no_interval_and_equal_samples_a_point() -> None:
     assert Estimate.certain(95).interval_json() is None
     assert Estimate.of([95, 95, 95]).interval_json() == ["95.00", "95.00"]

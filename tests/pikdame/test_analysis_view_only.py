@@ -36,7 +36,8 @@ def _played(seed: int, players: int, ruleset: str, skip: int) -> State | None:
 
 def _go_on(state: State, count: int) -> tuple[list[dict[str, Any]], list[list[int]], State]:
     """``count`` more moves, seat 0 by the beginner (a player who errs), the others by zen; the
-    moves, per seat the least count of each card kind it held at any moment, the end state."""
+    moves, per seat the least count of each card kind it held at any moment (none of a kind its
+    moves named), the end state."""
     lowest = [hand[:] for hand in state.hands]
     moves = []
     for _ in range(count):
@@ -47,6 +48,9 @@ def _go_on(state: State, count: int) -> tuple[list[dict[str, Any]], list[list[in
         moves.append({"seat": seat, "move": str(done)})
         for s, hand in enumerate(state.hands):
             lowest[s] = [min(a, b) for a, b in zip(lowest[s], hand, strict=True)]
+        for token in str(done).split():  # a card a move names is shown, even one that stays
+            if token in NAMES:  # in hand (Tausende's swap-up of a kind for the same kind, R12)
+                lowest[seat][NAMES.index(token)] = 0
     return moves, lowest, state
 
 

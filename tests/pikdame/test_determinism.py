@@ -28,7 +28,8 @@ def test_rules_module_is_deterministic(name: str) -> None:
 def test_every_rules_module_is_checked() -> None:
     """The shared core and every Pik Dame rules module (the bots and the optimiser are checked in
     tests/bots/test_bot_sources.py)."""
-    expected = {f"core/{m}.py" for m in ("cards", "errors", "game", "melds", "records", "rng")} | {
+    core = ("cards", "deadwood", "errors", "game", "live", "melds", "records", "rng", "standard")
+    expected = {f"core/{m}.py" for m in core} | {
         f"pikdame/{m}.py"
         for m in (
             "cards",

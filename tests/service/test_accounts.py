@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 
 from engine import replay
 from service.accounts import store as accounts
-from service.common import keys
+from service.common import keys, ownership
 from service.dailies import archive
 from service.web.limits import address_of
 from service.web.redisconn import settings_of
@@ -75,8 +75,8 @@ def test_sign_up_in_two_steps_then_the_first_attempt_of_the_day_is_ranked(
     again = client.post(f"/api/daily/{clock.today}/attempts", json={"name": "Ada"})
     assert again.status_code == 409
     assert again.get_json()["error"]["code"] == "attempt_exists"
-    player = rdb.hget(accounts.account_key(account["id"]), "player")
-    assert player is not None and accounts.account_of(rdb, player) == account["id"]
+    player = rdb.hget(ownership.account_key(account["id"]), "player")
+    assert player is not None and ownership.account_of(rdb, player) == account["id"]
 
 
 def test_anonymous_play_is_ohne_wertung_and_not_limited_to_one(
@@ -221,10 +221,10 @@ def test_anonymous_history_is_attached_to_a_new_account(
 ) -> None:
     anonymous, _ = start(client, clock.today)
     player = rdb.hget(keys.attempt(anonymous["id"]), "player")
-    assert player is not None and accounts.account_of(rdb, player) is None
+    assert player is not None and ownership.account_of(rdb, player) is None
     account = sign_up(client, Authenticator(ORIGIN))
-    assert accounts.account_of(rdb, player) == account["id"]
-    assert player in accounts.players(rdb, account["id"])
+    assert ownership.account_of(rdb, player) == account["id"]
+    assert player in ownership.players(rdb, account["id"])
 
 
 def test_delete_account_keeps_scores_as_geloescht(
@@ -371,7 +371,7 @@ def test_attached_history_becomes_the_accounts(
     owner = f"a:{account['id']}"
     assert rankings.smembers(keys.league_members(league["code"])) == {owner}
     assert not rankings.exists(keys.owner_days(f"p:{player}", "pikdame"))
-    home = accounts.load(rdb, account["id"])
+    home = ownership.load(rdb, account["id"])
     assert home is not None
     assert rankings.zscore(keys.ALLTIME, home.player) == total
     assert rankings.zscore(keys.ALLTIME, player) is None

@@ -1,5 +1,5 @@
-"""A finished daily attempt's analysis on the real stack: a real Redis and a stock ``rq worker``
-serving the analyses' own queue after the verification's (service.dailies.analyses).
+"""A finished daily attempt's analysis on the real stack: a real Redis, the steady worker that
+verifies and the analysis worker serving the analyses' own queue (service.dailies.analyses).
 
 The owner asks once the attempt is verified: 202 ``queued`` while the worker computes it, then
 the document, cached per record and engine version; the real deal's analysis only after the day
@@ -29,7 +29,7 @@ from service.web.redisconn import settings_of
 from tests.support.api import caller, start
 from tests.support.gin_daily import play_gin_to_end
 from tests.support.player import play_to_end
-from tests.support.processes import service_env, start_worker, wait_for
+from tests.support.processes import service_env, start_analysis_worker, start_worker, wait_for
 from tests.support.service_app import SECRET, Clock
 
 pytestmark = pytest.mark.integration
@@ -41,8 +41,8 @@ def error(response: Any) -> tuple[int, str]:
 
 def secrets_of(date: str) -> list[str]:
     """What must not leave the service before the close: the day's seed and its commitment."""
-    seed = games.get("pikdame").seed(SECRET, date)
-    return [seed.hex(), games.get("pikdame").day_facts(seed).get("commitment", seed.hex())]
+    seed = games.daily("pikdame").seed(SECRET, date)
+    return [seed.hex(), games.daily("pikdame").day_facts(seed).get("commitment", seed.hex())]
 
 
 def test_an_analysis_is_queued_computed_cached_and_served_by_the_rules(
@@ -70,7 +70,9 @@ def test_an_analysis_is_queued_computed_cached_and_served_by_the_rules(
     for secret in secrets_of(clock.today):
         assert secret not in answer.get_data(as_text=True)
 
-    worker = start_worker(service_env(redis_url, SECRET.decode()), tmp_path / "worker.log")
+    env = service_env(redis_url, SECRET.decode())
+    worker = start_worker(env, tmp_path / "worker.log")
+    analyst = start_analysis_worker(env, tmp_path / "analysis.log")
     try:
 
         def verified() -> bool:
@@ -113,6 +115,7 @@ def test_an_analysis_is_queued_computed_cached_and_served_by_the_rules(
         assert rdb.get(keys.analysis(aid, "deal", engine)) is not None
     finally:
         worker.stop()
+        analyst.stop()
 
 
 def test_a_gin_attempts_analysis_is_its_first_hands_from_the_players_view(

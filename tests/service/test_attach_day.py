@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 from service.accounts import owners
 from service.accounts import store as accounts
-from service.common import keys
+from service.common import keys, ownership
 from service.dailies import store
 from tests.support.accounts import ORIGIN, sign_up
 from tests.support.api import resign_at_once
@@ -35,7 +35,7 @@ def _player(rdb: redis.Redis[str], attempt_id: str) -> str:
 
 
 def _home(rdb: redis.Redis[str], account: dict[str, Any]) -> str:
-    return rdb.hget(accounts.account_key(account["id"]), "player") or ""
+    return rdb.hget(ownership.account_key(account["id"]), "player") or ""
 
 
 @pytest.mark.parametrize("game", ["pikdame", "gin"])
@@ -178,7 +178,7 @@ def test_a_ranking_that_resolved_the_owner_before_the_attach_follows_the_move(
     attempt_id, device = _finished_on_device(ranked_anonymous, clock, rdb)
     account = sign_up(ranked_anonymous.test_client(), Authenticator(ORIGIN), "Bea")
     home, owner = _home(rdb, account), f"a:{account['id']}"
-    stale = owners.owner_of(rdb, device)
+    stale = ownership.owner_of(rdb, device)
     assert stale == f"p:{device}"
     assert accounts.attach(rdb, account["id"], device)
     owners.take_over(rdb, rankings, clock.today, device, home, owner)
@@ -228,7 +228,7 @@ def test_the_all_time_best_forgets_the_dropped_attempt(
     kept_score = (store.load(rdb, kept) or pytest.fail("no attempt")).score
     assert kept_score is not None
     later = store.load(rdb, dropped) or pytest.fail("no attempt")
-    assert rank_once(rankings, later, kept_score + 37, 1, owners.owner_of(rdb, later.player))
+    assert rank_once(rankings, later, kept_score + 37, 1, ownership.owner_of(rdb, later.player))
     device, home = _player(rdb, ids[id(laptop)]), _home(rdb, account)
 
     assert accounts.attach(rdb, account["id"], device)

@@ -21,6 +21,8 @@ LONG_RUNNING = [
     "pikdame-web.service",
     "pikdame-stream.service",
     "pikdame-worker@.service",
+    "pikdame-analysis@.service",
+    "pikdame-bots@.service",
     "pikdame-publish.service",
 ]
 
@@ -53,9 +55,20 @@ def test_the_stream_group_is_first_on_a_contended_core() -> None:
     stream = weights.pop("pikdame-stream.service")
     assert stream == 400 and max(weights.values()) == 100, weights
     assert "    cpu_shares: 4096" in compose_service("stream")
-    assert "cpu_shares" not in (DEPLOY / "docker-compose.yml").read_text().replace(
-        compose_service("stream"), ""
-    )
+    others = (DEPLOY / "docker-compose.yml").read_text()
+    for service in ("stream", "analysis"):
+        others = others.replace(compose_service(service), "")
+    assert "cpu_shares" not in others
+
+
+def test_analyses_take_what_the_timers_and_moves_leave_of_a_core() -> None:
+    """Issue 38: the analysis workers weigh least (systemd's and Docker's defaults are 100 and
+    1,024), and only they serve the analyses' queue."""
+    unit = directives((DEPLOY / "systemd" / "pikdame-analysis@.service").read_text())
+    assert int(unit["CPUWeight"]) < 100
+    assert unit["ExecStart"].endswith("pikdame analysis-worker")
+    assert "    cpu_shares: 256" in compose_service("analysis")
+    assert '["pikdame", "analysis-worker"]' in compose_service("analysis")
 
 
 def test_a_sentinel_setups_redis_is_promotable_only_after_its_first_sync() -> None:
@@ -110,9 +123,9 @@ def test_compose_mounts_every_file_the_site_includes_and_shares_the_published_re
         r"root (\S+?)/\$time_iso8601/", (DEPLOY / "nginx" / "proxy.conf").read_text()
     )
     assert roots and set(roots) == {shipped}
-    assert "service.web.publishing" in publisher
+    assert "service.publish" in publisher
     unit = (DEPLOY / "systemd" / "pikdame-publish.service").read_text()
-    assert "python -m service.web.publishing" in unit and "RuntimeDirectory=pikdame" in unit
+    assert "python -m service.publish" in unit and "RuntimeDirectory=pikdame" in unit
 
 
 def test_nginx_reads_whole_requests_before_proxying() -> None:

@@ -31,22 +31,31 @@ def bearer(token: str, tag: str | None = None) -> dict[str, str]:
     return headers if tag is None else {**headers, "If-None-Match": tag}
 
 
+def around_early_views(app: Flask) -> Any:
+    """The middleware whose next app is the early views (TrustedProxies, inside the requests'
+    metrics: service.web.measure is outermost)."""
+    outer: Any = app.wsgi_app
+    while not isinstance(outer.app, EarlyViews):
+        outer = outer.app
+    return outer
+
+
 @contextmanager
 def flask_only(app: Flask) -> Iterator[None]:
     """The app without the middleware: Flask answers every request itself."""
-    front = app.wsgi_app.app  # type: ignore[attr-defined]  # TrustedProxies' next app
-    assert isinstance(front, EarlyViews)
-    app.wsgi_app.app = front.app  # type: ignore[attr-defined]
+    outer = around_early_views(app)
+    front = outer.app
+    outer.app = front.app
     try:
         yield
     finally:
-        app.wsgi_app.app = front  # type: ignore[attr-defined]
+        outer.app = front
 
 
 @contextmanager
 def flask_calls(app: Flask) -> Iterator[list[str]]:
     """The paths of the requests that reached Flask (the middleware left them to it)."""
-    front = app.wsgi_app.app  # type: ignore[attr-defined]
+    front = around_early_views(app).app
     assert isinstance(front, EarlyViews)
     inner, calls = front.app, []
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 
 from service.app import create_app
 from service.web import security
@@ -396,7 +397,7 @@ def test_a_changed_document_is_never_served_stale(
     day = clock.today
     path = f"/api/daily/{day}" if path == "DAY" else path
     moment = _moment(day, change)
-    clock.moment = moment - dt.timedelta(seconds=1.5)  # a second of it may be kept
+    clock.moment = moment - dt.timedelta(seconds=3.5)  # a second of it may be kept
     stored = fetch(front.base, path)
     assert not _changed(path, day, stored)
     clock.moment = moment + dt.timedelta(seconds=0.5)
@@ -409,6 +410,36 @@ def test_a_changed_document_is_never_served_stale(
     assert answer.headers["X-Cache-Status"] not in ("STALE", "UPDATING")
     assert _changed(path, day, answer)
     assert stored.headers["Cache-Control"] == "public, max-age=1"
+
+
+DAY_BOUND_PATHS = ["/api/daily", "/api/days", "DAY"]
+
+
+@pytest.mark.parametrize("path", DAY_BOUND_PATHS)
+def test_a_day_bound_document_is_never_served_stale_when_the_app_fails(path: str) -> None:
+    """No cache serves a day's document after its end (issue 38): nginx answered the last entry
+    of any read, however old, when the app could not answer (proxy_cache_use_stale error,
+    http_503), so Redis down at midnight served yesterday's challenge as today's. A day-bound
+    read is now answered stale only within the app's stale-while-revalidate (cut to the change),
+    then the app's 503 goes on."""
+    with clocked_site() as site:
+        day = site.clock.today
+        asked = f"/api/daily/{day}" if path == "DAY" else path
+        site.clock.moment = _moment(day, "end") - dt.timedelta(seconds=8)
+        stored = fetch(site.front.base, asked)
+        assert stored.status == 200
+        assert stored.headers["Cache-Control"] == "public, max-age=1, stale-while-revalidate=1"
+        redis.Redis.from_url(site.redis_url).shutdown(nosave=True)
+        site.clock.moment = _moment(day, "end") + dt.timedelta(seconds=0.5)
+        answer = stored
+        # a condition, not a time: until the entry's lifetime and the app's stale-while-revalidate
+        # (both within the day, as the app cut them) are over; a stale answer past them never ends
+        for _ in range(200):
+            answer = fetch(site.front.base, asked)
+            if answer.headers.get("X-Cache-Status") not in ("HIT", "UPDATING", "STALE"):
+                break
+            threading.Event().wait(0.05)
+        assert answer.status == 503, (answer.status, answer.headers.get("X-Cache-Status"))
 
 
 def test_a_private_304_is_never_served_from_nor_stored_in_the_cache(

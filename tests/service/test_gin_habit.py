@@ -10,7 +10,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.habit import suspicious
+from service.accounts import suspicious
 from tests.support.accounts import ORIGIN, sign_up
 from tests.support.api import resign_at_once
 from tests.support.authenticator import Authenticator

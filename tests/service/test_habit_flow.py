@@ -18,8 +18,8 @@ from flask import Flask
 
 from engine import DAILY_DEALER, DAILY_RULES, Game, Seat, daily_seed
 from service.common import keys
+from service.common.jobs import INTERMEDIATE_GRACE_S
 from service.dailies import par, queue
-from service.dailies.queue import INTERMEDIATE_GRACE_S
 from service.reconcile import reconcile_par
 from tests.support.api import resign_at_once
 from tests.support.player import play_to_end

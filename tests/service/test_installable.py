@@ -16,6 +16,7 @@ from flask import Flask
 from service.pages import icons, offline
 from service.pages.pages import STATIC
 from service.pages.strings import LANGS, strings
+from tests.support.lobby import signed_up
 
 
 def png_pixels(data: bytes) -> tuple[int, int, bytes]:
@@ -92,3 +93,13 @@ def test_the_offline_page_in_every_language(app: Flask) -> None:
         page = client.get(f"/offline?lang={lang}").get_data(as_text=True)
         assert strings(lang)["offline.title"] in page
         assert strings(lang)["offline.text"] in page
+
+
+def test_the_offline_page_carries_no_account(app: Flask) -> None:
+    """Defect: the service worker keeps /offline as it was asked at install, with the signed-in
+    account's name (data-account-name): after signing out, and for the next account on the
+    device, the kept page still named the last one. It now carries no account's data."""
+    client = signed_up(app, "Offline Olga")
+    assert "Offline Olga" in client.get("/").get_data(as_text=True)  # a page for the account
+    page = client.get("/offline").get_data(as_text=True)
+    assert "Offline Olga" not in page and "data-account-name" not in page

@@ -6,6 +6,7 @@ the switch offers all three."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -141,3 +142,33 @@ def test_the_switch_offers_every_language(app: Flask) -> None:
         assert link in page, lang
         assert LANG_NAMES[lang] in page
     assert 'hreflang="en" lang="en" aria-current="true"' in page
+
+
+#: Words a language has its own word for, as another language writes them: Gin's "deadwood" is
+#: "Restpunkte" in German and "restpunten" in Dutch (the table's word, the lesson's and the
+#: rules' alike); a device is no "Gerät" outside German.
+FOREIGN = {
+    "de": ("deadwood",),
+    "en": ("restpunkte", "restpunten", "gerät"),
+    "nl": ("deadwood", "restpunkte", "gerät", "exakt"),
+}
+#: Letters of German words that neither English nor Dutch writes.
+GERMAN_LETTERS = {"en": "äöüß", "nl": "äüß"}
+PAGES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def words(text: str) -> set[str]:
+    return set(re.findall(r"[^\W\d_]+", text.lower()))
+
+
+def test_no_language_uses_another_languages_word() -> None:
+    """Defect (issue 38): Dutch pages showed "Deadwood (exact)" and "Gerät 1", and German said
+    "Restpunkte" at the table but "Deadwood" in the Gin lesson. Every string and every rules
+    page of a language uses its own words; English and Dutch have no German letters."""
+    for lang in LANGS:
+        texts = {f"{lang}.json:{key}": text for key, text in strings(lang).items()}
+        for rules in sorted(PAGES.glob(f"*/rules_{lang}.html")):
+            texts[str(rules.relative_to(PAGES))] = rules.read_text(encoding="utf-8")
+        for where, text in texts.items():
+            assert not words(text) & set(FOREIGN[lang]), (where, words(text) & set(FOREIGN[lang]))
+            assert not set(text) & set(GERMAN_LETTERS.get(lang, "")), where

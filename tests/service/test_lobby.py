@@ -217,3 +217,37 @@ def test_the_lobby_entry_leaves_when_the_game_ends(app: Flask, rdb: redis.Redis[
     assert rdb.hget(keys.LOBBY, table_id) is None
     table = tables.load(rdb, table_id)
     assert table is not None and table.status == "finished"
+
+
+def test_a_visitor_watches_a_public_game_in_its_public_view(
+    app: Flask, rdb: redis.Redis[str]
+) -> None:
+    """Issue 38: /spielen lists the public games playing and a visitor may watch one: ``T`` with
+    ``seat`` and ``view`` null (as a finished table's public page), no invite and no card of any
+    hand (R10), move after move. A private table stays its seats' own; a public one waiting is
+    joined, not watched."""
+    ada = app.test_client()
+    _, made = create(ada, public=True)
+    table_id = made["table"]["id"]
+    visitor = app.test_client()
+    assert visitor.get(f"/api/tables/{table_id}").status_code in (401, 403)  # waiting
+    bob = app.test_client()
+    joined = bob.post(f"/api/tables/{table_id}/join", json={"name": "Bob"}).get_json()
+    players = {0: (ada, made["token"]), 1: (bob, joined["token"])}
+    table = joined["table"]
+    for _ in range(30):
+        response = visitor.get(f"/api/tables/{table_id}")
+        assert response.status_code == 200, response.get_json()
+        seen = response.get_json()["table"]
+        assert seen["seat"] is None and seen["view"] is None and seen["invite"] is None
+        assert seen["status"] == "playing" and [s["name"] for s in seen["seats"]] == ["Ada", "Bob"]
+        assert seen["turn"] == table["turn"] and seen["seq"] == table["seq"]
+        text = json.dumps(seen)
+        for seat in (0, 1):
+            assert_nothing_hidden(rdb, table_id, seat, text)
+        client, token = players[table["turn"]]
+        mine = client.get(f"/api/tables/{table_id}").get_json()["table"]
+        table = play_own_turn(client, mine, token)
+    # a private game is not watched
+    _, private = create(app.test_client())
+    assert visitor.get(f"/api/tables/{private['table']['id']}").status_code in (401, 403)

@@ -91,7 +91,8 @@ def test_the_reconciler_requeues_a_job_parked_in_the_intermediate_queue(
 ) -> None:
     """The ``pikdame reconcile`` path for the same state: the first sighting only marks the job
     (a live worker starts it within milliseconds); a later one requeues it."""
-    from service.dailies.queue import INTERMEDIATE_GRACE_S, queue
+    from service.common.jobs import INTERMEDIATE_GRACE_S
+    from service.dailies.queue import queue
 
     aid = resigned(app, clock, "Ada")
     jid = job_id(aid)

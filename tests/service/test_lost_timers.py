@@ -37,6 +37,7 @@ from tests.support.processes import (
 )
 from tests.support.servers import RedisServer, role_url, start_redis
 from tests.support.service_app import Clock
+from tests.support.tables import timed_table
 
 pytestmark = pytest.mark.integration
 
@@ -54,24 +55,6 @@ def server() -> Iterator[RedisServer]:
         yield s
     finally:
         s.close()
-
-
-def new_table(web: Any) -> tuple[str, str]:
-    """A started two-seat table (Ada and a bot) with a 30 s turn timer: Ada's cut is timed."""
-    status, body = web.call(
-        "POST",
-        "/api/tables",
-        {
-            "name": "Ada",
-            "seats": [HUMAN, {"kind": "bot", "level": "beginner"}],
-            "rules": {"turn_timer": TIMER_S},
-        },
-    )
-    assert status == 201, body
-    table_id, token = body["table"]["id"], body["token"]
-    status, body = web.call("POST", f"/api/tables/{table_id}/start", {}, token)
-    assert status == 200 and body["table"]["awaiting_cut"], body
-    return table_id, token
 
 
 def drop_timer(queue_url: str, queue_name: str, table_id: str, seq: int) -> None:
@@ -103,7 +86,7 @@ def test_a_burst_of_due_timers_with_the_worker_killed_at_random_points(
     logs = iter(tmp_path / f"worker{i}.log" for i in range(1000))
     worker: Process | None = None
     try:
-        ids = [new_table(web)[0] for _ in range(30)]
+        ids = [timed_table(web)[0] for _ in range(30)]
         for table_id in rng.sample(ids, 2):
             drop_timer(queue_url, queue_name, table_id, 0)
         first = tables.load(client, ids[0])
@@ -141,7 +124,7 @@ def test_a_timer_job_taken_by_a_worker_killed_before_starting_it(
     web = start_web(env, tmp_path / "web.log")
     worker = back = None
     try:
-        table_id, _ = new_table(web)
+        table_id, _ = timed_table(web)
     finally:
         web.process.stop()
     client: redis.Redis[str] = redis.Redis.from_url(server.url, decode_responses=True)
@@ -202,7 +185,7 @@ def test_a_timer_job_cut_off_by_a_redis_outage_is_run_again(down: str, tmp_path:
         }
         env = service_env(jobs.url, "r" * 64, PIKDAME_TABLE_QUEUE="tables-outage", **roles)
         web = start_web(env, tmp_path / "web.log")
-        table_id, _ = new_table(web)
+        table_id, _ = timed_table(web)
         client: redis.Redis[str] = redis.Redis.from_url(state.url, decode_responses=True)
         qdb: redis.Redis[str] = redis.Redis.from_url(jobs.url, decode_responses=True)
         table = tables.load(client, table_id)

@@ -8,8 +8,8 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from service.accounts.names import normalise, skeleton
 from service.common import keys
+from service.common.names import normalise, skeleton
 from service.errors import BadName
 from tests.support.api import start
 from tests.support.service_app import Clock

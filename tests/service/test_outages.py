@@ -72,7 +72,7 @@ def test_a_worker_rides_out_redis_outages_busy_and_idle(clock: Clock, tmp_path: 
 
 
 def children_of(pid: int) -> dict[str, int]:
-    """The supervisor's direct children by role (redis, web, stream, worker)."""
+    """The supervisor's direct children by role (redis, web, stream, worker, analysis)."""
     found: dict[str, int] = {}
     for child in descendants(pid):
         try:
@@ -86,7 +86,8 @@ def children_of(pid: int) -> dict[str, int]:
             ("redis", "redis-server"),
             ("web", "gunicorn.conf"),
             ("stream", "gunicorn_stream.conf"),
-            ("worker", "rq"),
+            ("worker", "worker.settings "),
+            ("analysis", "worker.analysis_settings "),
         ):
             if marker in cmdline:
                 found[role] = child
@@ -101,7 +102,7 @@ def test_make_run_restarts_a_killed_child_and_stops_cleanly(tmp_path: Path) -> N
     try:
         wait_for(lambda: healthy(web), timeout=60, interval=0.2)
         pid = process.popen.pid
-        wait_for(lambda: len(children_of(pid)) == 4, timeout=30)
+        wait_for(lambda: len(children_of(pid)) == 5, timeout=30)
         first = children_of(pid)
         os.kill(first["worker"], signal.SIGKILL)
         wait_for(lambda: children_of(pid).get("worker") not in (None, first["worker"]), timeout=60)

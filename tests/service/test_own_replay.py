@@ -52,7 +52,7 @@ def test_the_owner_replays_a_finished_attempt_as_seen_before_the_close(
     assert doc["seen_by"] == 0 and doc["date"] == clock.today
 
     # Nothing the owner did not see at the table: not the day's seed, no bot's hand, no stock.
-    seed = games.get("pikdame").seed(SECRET, clock.today)
+    seed = games.daily("pikdame").seed(SECRET, clock.today)
     assert seed.hex() not in text
     assert doc["record"]["deal"]["seed"] is None
     stored = store.load(rdb, aid)

@@ -1,7 +1,8 @@
 """The quick match on a real Redis (docs/LOBBY.md "Quick match"): bad requests change nothing,
 two players meet, leaving is instant, the rating range widens with the wait, bots fill after the
 chosen wait (or the player keeps waiting), a ticket nobody polls lapses, and no player is seated
-twice when many threads and processes join, leave and run steps at once."""
+twice when many threads and processes join, leave and run steps at once, nor when a join is
+asked again (a retry after a lost answer, a double POST: issue 38)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ from service.lobby.matcher import Pool, Seeker
 from service.tables import store as tables
 from service.tables import timers
 from tests.support.clock import Clock
-from tests.support.lobby import LIFETIMES, signed_up
+from tests.support.lobby import LIFETIMES, Browser, signed_up
+from tests.support.processes import WebServer
+from tests.support.service_app import make_app
 
 
 def ask(client: FlaskClient, **body: Any) -> tuple[int, Any]:
@@ -100,8 +103,16 @@ def test_two_players_meet_and_leaving_is_instant(app: Flask, rdb: redis.Redis[st
     late = ada.delete("/api/match", json={})
     assert late.status_code == 409 and late.get_json()["error"]["code"] == "already_matched"
     assert late.get_json()["error"]["match"]["table"] == table_id
-    # once seated, the player may queue again (a new ticket)
-    assert ask(ada)[0] == 201
+    # seated at an unfinished table, asking again gets it back (issue 38: never two tables);
+    # once its game is over, the player may queue again (a new ticket)
+    status, again = ask(ada, bots_after=None)
+    assert status == 200 and again["match"]["id"] == mine["id"]
+    assert again["match"]["table"] == table_id
+    for client in (ada, bob):
+        assert client.post(f"/api/tables/{table_id}/resign", json={}).status_code == 200
+    assert ada.get(f"/api/tables/{table_id}").get_json()["table"]["status"] == "finished"
+    status, fresh = ask(ada)
+    assert status == 201 and fresh["match"]["id"] != mine["id"]
 
 
 def test_the_range_widens_with_the_wait(rdb: redis.Redis[str]) -> None:
@@ -271,3 +282,203 @@ def test_a_pool_is_stepped_a_few_times_a_second_however_many_ask(rdb: redis.Redi
         assert matcher.join(rdb, seeker, pool, None, t + 100)[0]
     assert matcher.step(rdb, pool.name, t + 300, matcher.STEP_GAP_MS) == []
     assert len(matcher.step(rdb, pool.name, t + 350, matcher.STEP_GAP_MS)) == 1
+
+
+def seatings(rdb: redis.Redis[str]) -> dict[str, list[str]]:
+    """Every seated human's name -> the tables they sit at."""
+    found: dict[str, list[str]] = {}
+    for key in sorted(rdb.scan_iter(keys.table("*"))):
+        table = tables.Table.from_json(str(rdb.get(key)))
+        for seat in table.seats:
+            if seat["kind"] == "human" and seat.get("name"):
+                found.setdefault(seat["name"], []).append(table.id)
+    return found
+
+
+def test_a_double_post_returns_the_same_ticket_and_table(app: Flask, rdb: redis.Redis[str]) -> None:
+    """Issue 38: a quick-match join asked twice (a retry, a double click) gets the same ticket,
+    waiting or matched, and its table: nobody is seated at two tables. Without any key."""
+    ada, bob = app.test_client(), app.test_client()
+    status, first = ask(ada, bots_after=None)
+    assert status == 201
+    status, again = ask(ada, bots_after=None)  # the same request while waiting: that ticket
+    assert status == 200 and again["match"]["id"] == first["match"]["id"]
+    assert again["match"]["status"] == "waiting"
+    status, bobs = ask(bob, name="Bob", bots_after=None)
+    assert status == 201 and bobs["match"]["status"] == "matched"
+    table_id = bobs["match"]["table"]
+    for client, body, mine in ((bob, {"name": "Bob"}, bobs), (ada, {}, first)):
+        for _ in range(3):
+            status, retry = ask(client, bots_after=None, **body)
+            assert status == 200, retry
+            assert retry["match"]["id"] == mine["match"]["id"]
+            assert retry["match"]["table"] == table_id
+            assert retry["match"]["token"] == poll(client)["token"]
+    # another request while seated at the unfinished table: refused, the table in the error
+    status, other = ask(bob, name="Bob", game="pikdame", seats=3)
+    assert status == 409 and other["error"]["code"] == "already_matched"
+    assert other["error"]["match"]["table"] == table_id
+    assert seatings(rdb) == {"Ada": [table_id], "Bob": [table_id]}
+
+
+def test_a_join_whose_answer_was_lost_after_the_match_seats_the_player_once(
+    redis_url: str, rdb: redis.Redis[str], clock: Clock
+) -> None:
+    """Issue 38: a rated join matched, its answer lost (a 503: no replica confirmed the write);
+    the client asks again, four times: the same ticket and table each time, one seat, and no
+    second rated table whose timer would resign the absent seat."""
+    app = make_app(redis_url, clock)
+    ada, bob = signed_up(app, "Ada"), signed_up(app, "Bob")
+    status, waiting = ask(ada, rated=True, bots_after=None)
+    assert status == 201 and waiting["match"]["status"] == "waiting"
+    lossy = make_app(redis_url, clock, PIKDAME_REDIS_WAIT_REPLICAS=1).test_client()
+    assert bob._cookies is not None
+    for cookie in bob._cookies.values():  # the same browser: Bob's session cookie
+        lossy.set_cookie(cookie.key, cookie.value, domain=cookie.domain, path=cookie.path)
+    lost = lossy.post(
+        "/api/match",
+        json={
+            "game": "gin",
+            "name": "Bob",
+            "seats": 2,
+            "turn_timer": 30,
+            "rated": True,
+            "bots_after": None,
+        },
+    )
+    assert lost.status_code == 503, lost.get_json()
+    seated = seatings(rdb)
+    assert len(seated["Bob"]) == 1  # matched, its answer lost
+    table_id = seated["Bob"][0]
+    for _ in range(4):
+        status, retry = ask(bob, name="Bob", rated=True, bots_after=None)
+        assert status == 200, retry
+        assert retry["match"]["status"] == "matched" and retry["match"]["table"] == table_id
+    assert seatings(rdb) == {"Ada": [table_id], "Bob": [table_id]}
+    assert poll(ada)["table"] == table_id
+
+
+def test_a_join_racing_its_own_match_gets_the_matched_ticket(rdb: redis.Redis[str]) -> None:
+    """The join script itself refuses a second ticket while the first is matched (a request that
+    saw it waiting, then the step matched it): only a ticket whose table is over is let go."""
+    pool = Pool("gin", 2, 30, False)
+    now = 3_000_000
+    for player in ("a", "b"):
+        assert matcher.join(rdb, Seeker(player, player, None, 1500, False, None), pool, None, now)[
+            0
+        ]
+    assert len(matcher.step_and_build(rdb, pool.name, LIFETIMES, now, lambda t: None, 0)) == 1
+    held = matcher.current(rdb, "a")
+    assert held is not None and held["status"] == "matched"
+    seeker = Seeker("a", "a", None, 1500, False, None)
+    assert matcher.join(rdb, seeker, pool, None, now) == (False, held["id"])
+    queued, fresh = matcher.join(rdb, seeker, pool, None, now, release=held["id"])
+    assert queued and fresh != held["id"]
+
+
+def test_an_anonymous_join_whose_answer_and_cookie_were_lost_comes_back_by_its_key(
+    redis_url: str, rdb: redis.Redis[str], clock: Clock
+) -> None:
+    """Without an account the first answer carried the player's cookie: lost with it, only the
+    Idempotency-Key (service/web/idempotency.py) knows the retry; it gets the same ticket and
+    table, and its cookie, so a later plain retry is known by the session (issue 38)."""
+    app = make_app(redis_url, clock)
+    ada = app.test_client()
+    assert ask(ada, bots_after=None)[0] == 201
+    lossy = make_app(redis_url, clock, PIKDAME_REDIS_WAIT_REPLICAS=1).test_client()
+    body = {"game": "gin", "name": "Bob", "seats": 2, "turn_timer": 30, "bots_after": None}
+    key = {"Idempotency-Key": "match-retry-0001"}
+    assert lossy.post("/api/match", json=body, headers=key).status_code == 503
+    table_id = seatings(rdb)["Bob"][0]
+    bob = app.test_client()  # no cookie came back
+    retry = bob.post("/api/match", json=body, headers=key)
+    assert retry.status_code == 201, retry.get_json()
+    assert retry.get_json()["match"]["table"] == table_id
+    again = bob.post("/api/match", json=body)  # the session now: no key needed
+    assert again.status_code == 200 and again.get_json()["match"]["table"] == table_id
+    assert seatings(rdb) == {"Ada": [table_id], "Bob": [table_id]}
+
+
+@pytest.mark.integration
+def test_joins_asked_at_once_on_the_real_server_seat_each_player_once(
+    web: WebServer, rdb: redis.Redis[str]
+) -> None:
+    """Issue 38 on the stock gunicorn (several processes): a waiting player and a second one
+    whose join is sent six times at once (a double POST, retries in waves); one ticket, one
+    table, everyone seated once."""
+    ada, bob = Browser(web.base), Browser(web.base)
+    body = {"game": "gin", "name": "Ada", "seats": 2, "turn_timer": 30, "bots_after": None}
+    assert ada.call("POST", "/api/match", body)[0] == 201
+    # Bob's session first (a join he leaves), then his join six times at once
+    other = {**body, "name": "Bob", "game": "pikdame", "seats": 3}
+    assert bob.call("POST", "/api/match", other)[0] == 201
+    assert bob.call("DELETE", "/api/match", {})[0] == 200
+    answers: list[tuple[int, Any]] = []
+    lock = threading.Lock()
+
+    def join() -> None:
+        got = bob.call("POST", "/api/match", {**body, "name": "Bob"})
+        with lock:
+            answers.append(got)
+
+    for _wave in range(2):
+        threads = [threading.Thread(target=join) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    statuses = sorted(status for status, _ in answers)
+    assert statuses == [200] * 5 + [201], answers
+    ids = {answer["match"]["id"] for _, answer in answers}
+    assert len(ids) == 1
+    table_id = seatings(rdb)["Bob"]
+    assert seatings(rdb) == {"Ada": table_id, "Bob": table_id} and len(table_id) == 1
+
+
+def test_a_ticket_names_its_tables_status_so_a_finished_table_is_not_reentered(
+    app: Flask, clock: Clock
+) -> None:
+    """Issue 38: after any quick match, /spielen went back to the finished table for as long as
+    the ticket lived. ``M.table_status`` says whether the table still waits or plays."""
+    ada = app.test_client()
+    status, body = ask(ada, game="gin", bots_after=5)
+    assert status == 201 and body["match"]["table_status"] is None  # no table yet
+    clock.advance(seconds=5)
+    mine = poll(ada)
+    assert mine["status"] == "matched" and mine["table_status"] == "playing", mine
+    # against a bot alone a resignation ends the game at once (R8)
+    resigned = ada.post(f"/api/tables/{mine['table']}/resign", json={})
+    assert resigned.status_code == 200, resigned.get_json()
+    after = poll(ada)
+    assert after["status"] == "matched" and after["table"] == mine["table"]
+    assert after["table_status"] == "finished"
+
+
+def test_every_change_of_the_queue_wakes_the_lobbys_streams(
+    app: Flask, rdb: redis.Redis[str]
+) -> None:
+    """Issue 38: "0 in der Schnellsuche" while a player waited: a join, a leave and a match
+    changed the lobby's counters without a word on the lobby's channel, so its streams (which
+    send on a notice or a heartbeat) kept the old count."""
+    listener = rdb.pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(keys.LOBBY_CHANNEL)
+
+    def notices() -> list[str]:
+        heard = []
+        while (message := listener.get_message(timeout=0.5)) is not None:
+            heard.append(message["data"])
+        return heard
+
+    ada, bob = app.test_client(), app.test_client()
+    notices()
+    assert ask(ada, bots_after=None)[0] == 201
+    assert notices(), "a join changes the queue's count"
+    assert ada.delete("/api/match", json={}).status_code == 200
+    assert notices(), "a leave changes the queue's count"
+    assert ask(ada, bots_after=None)[0] == 201
+    notices()
+    status, body = ask(bob, name="Bob")
+    assert status == 201 and body["match"]["status"] == "matched"
+    assert notices(), "a match empties the queue"
+    assert app.test_client().get("/api/lobby").get_json()["queued"].get("gin", 0) == 0
+    listener.close()

@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 import redis
 
-from service.accounts import owners
 from service.app import create_app
-from service.common import keys
+from service.common import keys, ownership
 from service.dailies import store
 from tests.support.api import caller, start
 from tests.support.player import play_to_end
@@ -105,7 +104,7 @@ def test_a_retried_verify_job_ranks_exactly_once_across_the_servers(
     score, turns = verdict.score, verdict.tie_break
     assert verdict.status == "verified" and score is not None and turns is not None
     # the first run ranks, then its worker dies before recording the verdict
-    owner = owners.owner_of(state, attempt.player)
+    owner = ownership.owner_of(state, attempt.player)
     assert rank_once(rankings, attempt, score, turns, owner) is True
     assert state.hget(keys.attempt(attempt_id), "verification") == "queued"
     # the retry and one more

@@ -17,9 +17,13 @@ ROOT = Path(__file__).resolve().parents[2]
 # Reading the process environment elsewhere, and why it is not configuration:
 ENVIRONMENT_READERS = {
     "service/common/config.py": "the one reader",
-    "service/dailies/queue.py": "RQ_WORKER_ID, set by rq (and worker.steady) in worker processes",
-    "worker/steady.py": "sets RQ_WORKER_ID for service.dailies.queue",
+    "service/common/jobs.py": "RQ_WORKER_ID, set by rq (and worker.steady) in worker processes",
+    "worker/steady.py": "sets RQ_WORKER_ID for service.common.jobs",
+    "service/games/__init__.py": "PIKDAME_EXTRA_GAMES (declared in config.VARIABLES), read as the "
+    "games' registry is imported: every list of games is built before any settings exist",
     "service/run.py": "hands its environment on to its children unchanged",
+    "service/common/exposition.py": "sets PROMETHEUS_MULTIPROC_DIR (prometheus_client's) for a "
+    "gunicorn group's workers",
 }
 
 

@@ -7,10 +7,16 @@ always when the beat carries a lifetime of its own (a job's), and writes a state
 changes, so the reconciler (``WORKER_SILENCE_S``) and RQ (the key's lifetime) still see it alive.
 
 Its way out: the thread listening on its channel of RQ's commands looks every ``PUBSUB_WAIT_S``
-whether to stop (RQ's waited 60 s, which a burst worker of the fault tests once did)."""
+whether to stop (RQ's waited 60 s, which a burst worker of the fault tests once did).
+
+Its scheduler: ``--with-scheduler`` starts a TimerScheduler through RQ's public work loop
+(tests/test_rq_api.py keeps the worker on RQ's public API)."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import signal
 import subprocess
 import sys
 import threading
@@ -21,15 +27,19 @@ import pytest
 import redis
 from rq import Queue
 from rq.exceptions import StopRequested
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry
+from rq.serializers import JSONSerializer
 from rq.suspension import resume, suspend
 from rq.worker import WorkerStatus
 
-from service.dailies.queue import WORKER_SILENCE_S
+from service.common.jobs import WORKER_SILENCE_S
+from service.tables import timers
 from tests.support.imports import ROOT
 from tests.support.processes import service_env
 from tests.support.servers import command_calls
 from worker import steady
-from worker.steady import SteadyWorker
+from worker.steady import SteadyWorker, TimerScheduler
 
 pytestmark = pytest.mark.integration
 
@@ -190,3 +200,94 @@ def test_the_workers_settings_freeze_start_up_and_collect_the_young_less_often(
     frozen, young, *_ = (int(x) for x in done.stdout.split())
     assert young == steady.GC_YOUNG != 700
     assert frozen > 10_000  # the engines, RQ and the settings: tens of thousands of objects
+
+
+@contextlib.contextmanager
+def process_left_as_found() -> Iterator[None]:
+    """A worker's ``work`` in this process: its signal handlers and RQ's log handlers undone."""
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    loggers = [logging.getLogger(name) for name in ("rq.worker", "rq.job", "rq.scheduler")]
+    saved = [(log, log.handlers[:], log.propagate, log.level) for log in loggers]
+    try:
+        yield
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+        for log, log_handlers, propagate, level in saved:
+            log.handlers[:] = log_handlers
+            log.propagate = propagate
+            log.setLevel(level)
+
+
+def test_with_scheduler_the_work_loop_starts_the_timer_scheduler(
+    queue_url: str, qdb: redis.Redis[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``rq worker --with-scheduler`` runs ``work(with_scheduler=True)``: RQ is asked for no
+    scheduler and the worker's bootstrap starts a TimerScheduler, whose burst run moves a turn
+    timer due by the millisecond that RQ's whole-second registry has not moved."""
+    raw = redis.Redis.from_url(queue_url)
+    q = timers.queue_on(raw, "timers-unit")
+    now_ms = int(time.time() * 1000)
+    timers.schedule(q, "t1", 3, now_ms - 1000, now_ms, scheduler_ms=now_ms)  # due a second ago
+    registry = ScheduledJobRegistry(queue=q)  # type: ignore[no-untyped-call]
+    raw.zadd(registry.key, {"timer-t1-3": 4_000_000_000})  # RQ's own tick: not yet
+    w = SteadyWorker([q], connection=raw, serializer=JSONSerializer)
+    ran: list[str] = []
+
+    def execute_job(job: Job, queue: Queue) -> None:
+        ran.append(job.id)
+
+    monkeypatch.setattr(w, "execute_job", execute_job)
+    for sweep in ("reconcile", "rescue_timers", "sweep_timers", "sweep_lobby"):
+        monkeypatch.setattr(w, sweep, lambda: None)  # the app's, not the scheduler's
+    with process_left_as_found():
+        assert w.work(burst=True, with_scheduler=True)
+    raw.close()
+    assert isinstance(w.scheduler, TimerScheduler)
+    assert ran == ["timer-t1-3"]
+
+
+def test_a_stop_asked_for_while_busy_ends_the_wait_for_redis(
+    worker: SteadyWorker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``rq shutdown`` (or SIGTERM) during a job, then Redis lost: the worker fails the job and
+    leaves instead of waiting for Redis (RQ's own stop flag is private: the worker keeps one)."""
+    worker.set_state(WorkerStatus.BUSY)
+    with process_left_as_found():
+        worker.request_stop(signal.SIGTERM, None)
+    assert worker.stopping
+    pings: list[object] = []
+    monkeypatch.setattr(worker.connection, "ping", lambda: pings.append(1))
+    worker.wait_for_redis()
+    assert pings == []  # no wait at all
+
+
+# A process of its own session: a SteadyWorker (no horse: it runs jobs in its own process) is
+# told to stop an execution, as RQ's stop-job command does (rq.command.send_stop_job_command).
+STOP_EXECUTION = """
+import sys, redis
+from rq import Queue
+from worker.steady import SteadyWorker
+raw = redis.Redis.from_url(sys.argv[1])
+w = SteadyWorker([Queue("verify", connection=raw)], connection=raw)
+assert w.horse_pid == 0
+w.kill_horse()
+print("alive")
+"""
+
+
+def test_stopping_an_execution_never_kills_the_workers_own_process_group(queue_url: str) -> None:
+    """RQ's forking Worker kills its horse's process group (os.killpg(os.getpgid(horse_pid))):
+    with no horse, pid 0 named the worker's own group, so a stop-job command for a running
+    verification killed the worker and, under ``make run``, the supervisor and the web with it.
+    Without a horse there is nothing to kill."""
+    done = subprocess.run(
+        [sys.executable, "-c", STOP_EXECUTION, queue_url],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        start_new_session=True,
+        check=False,
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-400:])
+    assert done.stdout.strip() == "alive"

@@ -215,16 +215,23 @@ def test_pooled_connections_read_into_a_small_buffer(redis_url: str) -> None:
         client.close()
 
 
-@pytest.mark.parametrize(("made", "trips"), [("pikdame", 1), ("pikdame timed", 1), ("gin", 2)])
+@pytest.mark.parametrize(
+    ("made", "trips"),
+    [("pikdame", 1), ("pikdame timed", 1), ("gin", 1), ("gin resumed", 2)],
+)
 def test_a_message_is_one_round_trip_and_the_routes_table(
     redis_url: str, rdb: redis.Redis[str], made: str, trips: int
 ) -> None:
     """A stream reads its table, the events since its last seq, the seats' presence and its
     seat's mutes in one transaction: one round trip a message, as many messages as a move has
     streams. A Gin timer table's view lists the log's marks (R9), which need the table first:
-    one more. The message's ``T`` is the one the route answers (reads.table_doc)."""
-    if made == "gin":
-        table_id, after, _ = timer_played_first_turn(rdb, LIFETIMES, NOW)
+    taken from the message's own events when they hold them (a stream from before the listed
+    moves), else one more round trip (a stream resumed after the first of them). The message's
+    ``T`` is the one the route answers (reads.table_doc)."""
+    if made.startswith("gin"):
+        table_id, after, last = timer_played_first_turn(rdb, LIFETIMES, NOW)
+        if made.endswith("resumed"):
+            after = last - 1
     else:
         table_id, seq = seat_zero_to_draw(rdb, 30 if made.endswith("timed") else 0)
         after = seq - 1

@@ -1,5 +1,5 @@
 """A table round's analysis on the real stack (service.tables.analyses, docs/TABLES.md
-"Analysis"): a real Redis and the stock ``rq worker`` serving the analyses' own queue.
+"Analysis"): a real Redis and the analysis worker serving the analyses' own queue.
 
 Your own seat's round once it has ended, while the game goes on; another seat's only once the
 game has ended (never a running game); the real deal once its seed is revealed (Pik Dame: the
@@ -31,7 +31,7 @@ from service.tables.store import Table
 from tests.support.api import caller, start
 from tests.support.gin_daily import play_gin_to_end
 from tests.support.gin_player import gin_choice
-from tests.support.processes import service_env, start_worker
+from tests.support.processes import service_env, start_analysis_worker, start_worker
 from tests.support.service_app import SECRET, Clock
 from tests.support.tables import play_turn
 
@@ -50,9 +50,12 @@ def new_table(app: Flask, game: str, level: str) -> tuple[str, Any]:
     return body["table"]["id"], caller(app.test_client(), body["token"])
 
 
-def run_jobs(redis_url: str, tmp_path: Path, name: str) -> None:
-    """A stock ``rq worker --burst``: every queued job done, then it exits."""
-    worker = start_worker(service_env(redis_url, SECRET.decode()), tmp_path / name, burst=True)
+def run_jobs(redis_url: str, tmp_path: Path, name: str, verify: bool = False) -> None:
+    """The analysis worker ``--burst`` (``verify``: the steady worker): every queued job done,
+    then it exits."""
+    env = service_env(redis_url, SECRET.decode())
+    start = start_worker if verify else start_analysis_worker
+    worker = start(env, tmp_path / name, burst=True)
     try:
         assert worker.popen.wait(timeout=300) == 0
     finally:
@@ -191,10 +194,10 @@ def test_a_gin_daily_match_is_analysed_hand_by_hand(
     aid = str(attempt["id"])
     play_gin_to_end(caller(client, token), aid)
     path = f"/api/attempts/{aid}/analysis"
-    run_jobs(redis_url, tmp_path, "verify.log")  # the verification first
+    run_jobs(redis_url, tmp_path, "verify.log", verify=True)  # the verification first
     stored = store.load(rdb, aid)
     assert stored is not None and stored.verification == "verified"
-    hands = stored.daily.daily_parts(stored.played)
+    hands = stored.analysis.daily_parts(stored.played)
     assert hands >= 1
     assert client.get(f"{path}?hand={hands + 1}").get_json()["error"]["code"] == "unknown_hand"
     assert client.get(f"{path}?round=1").status_code == 422

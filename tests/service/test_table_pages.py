@@ -5,21 +5,29 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from engine import Rules, State
+from engine import games as engine_games
+from service import games
+from service.games.adapter import form_facts
+from service.tables import store as tables
 from tests.support.api import caller
 
 
 def make_table(client: FlaskClient, game: str = "pikdame") -> str:
-    seats = [{"kind": "human"}, {"kind": "bot", "level": "zen"}, {"kind": "bot", "level": "zen"}]
-    rules: dict[str, Any] = {"turn_timer": None, "strict_1000": False}
-    if game == "pikdame":
-        rules["hand_out_double"] = False
-    if game == "gin":  # a duel, its own levels and no house rules (G2)
-        seats, rules = [{"kind": "human"}, {"kind": "bot", "level": "plain"}], {"turn_timer": None}
+    """A table of ``game`` as its declaration allows (service.games): three seats where it may
+    have them (else its most), bots at its last level, its house rules off."""
+    adapter = games.offering(games.TABLES)[game]
+    players = 3 if 3 in adapter.seat_counts else max(adapter.seat_counts)
+    bot = {"kind": "bot", "level": adapter.levels[-1]}
+    seats = [{"kind": "human"}, *(bot for _ in range(players - 1))]
+    rules: dict[str, Any] = {"turn_timer": None}
+    rules |= {option.key: False for option in adapter.form.options}
     spec = {"game": game, "name": "Ada", "seats": seats, "rules": rules}
     status, body = caller(client)("POST", "/api/tables", spec)
     assert status == 201, body
@@ -40,12 +48,14 @@ def test_every_game_has_its_pages_and_scripts(client: FlaskClient) -> None:
     """Each game's pages are templates/<game>/<page>.html with the game's own scripts
     (static/js/<game>/): a table's page and its replay by the table's game, the rules in both
     languages, the dailies' pages; an unknown table gets Pik Dame's page, which says so."""
-    for game in ("pikdame", "tausende", "gin"):
+    assert {"pikdame", "tausende", "gin"} <= set(games.TABLE_GAMES)
+    for game in games.TABLE_GAMES:
         table_id = make_table(client, game)
         table = client.get(f"/tables/{table_id}").get_data(as_text=True)
         assert scripts(table) == [f"/static/js/{game}/table.js"], game
         replay = client.get(f"/tables/{table_id}/replay").get_data(as_text=True)
-        viewer = "gin" if game == "gin" else "pikdame"  # Tausende's rounds in Pik Dame's viewer
+        # the viewer of the engine that plays it: Tausende's rounds in Pik Dame's (R12)
+        viewer = engine_games.package(game).rpartition(".")[2]
         assert scripts(replay) == [f"/static/js/{viewer}/replay.js"], game
     unknown = client.get("/tables/0000000000000000")
     assert unknown.status_code == 200
@@ -109,6 +119,79 @@ def test_replay_positions_only_once_finished(client: FlaskClient) -> None:
     shown = doc["rounds"][0]
     assert shown["positions"][0] == deal.to_position()
     assert len(shown["positions"]) == len(entry["moves"]) + 1
+
+
+def _create_and_start(client: FlaskClient, game: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A table of ``game`` with bots as its declaration allows: T waiting, then started."""
+    adapter = games.offering(games.TABLES)[game]
+    players = 3 if 3 in adapter.seat_counts else max(adapter.seat_counts)
+    seats = [{"kind": "human"}, *({"kind": "bot"} for _ in range(players - 1))]
+    status, made = caller(client)(
+        "POST", "/api/tables", {"game": game, "name": "Ada", "seats": seats}
+    )
+    assert status == 201, made
+    call = caller(client, made["token"])
+    status, started = call("POST", f"/api/tables/{made['table']['id']}/start", {})
+    assert status == 200, started
+    return made["table"], started["table"]
+
+
+class _Undeclared:
+    """A game's adapter that declares no field of its own (a game without a cut), else the
+    real one's."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.table_fields: dict[str, Any] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def test_a_tables_document_carries_its_games_own_fields_and_no_others(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39 item 2: T's fields are every game's and those the game's adapter declares
+    (``table_fields``: Pik Dame's cut and lucky grab, R2, R3), as it declares them before the
+    first deal and as its facts fill them after; shared code adds no game's field."""
+    shared: set[str] | None = None
+    for game in games.TABLE_GAMES:
+        adapter = games.offering(games.TABLES)[game]
+        waiting, started = _create_and_start(client, game)
+        own = set(adapter.table_fields)
+        assert {key: waiting[key] for key in own} == adapter.table_fields, game
+        shared = set(waiting) - own if shared is None else shared
+        assert set(waiting) - own == shared, game
+        assert own <= set(started) and set(started) - own == shared, game
+    assert shared is not None and not {"cutter", "awaiting_cut", "lucky"} & shared
+    # a game that declares none of them: its T has none, waiting or started
+    monkeypatch.setattr(tables.Table, "kind", property(lambda t: _Undeclared(games.get(t.game))))
+    for doc in _create_and_start(client, games.TABLE_GAMES[0]):
+        assert set(doc) == shared
+
+
+def test_the_new_table_form_is_built_from_the_games_declarations(client: FlaskClient) -> None:
+    """Issue 39 item 3: the form's data (templates/table_new.html, js/tables/new.js) is each
+    offered game's declaration (service.games.adapter.form_facts): seat counts, levels with
+    their names, hints, house rules; the page offers a seat count, a seat and a checkbox for
+    each, and names no game's levels or options itself."""
+    html = client.get("/spielen").get_data(as_text=True)
+    start = html.index('id="table-forms">') + len('id="table-forms">')
+    forms = json.loads(html[start : html.index("</script>", start)])
+    tables = games.offering(games.TABLES)
+    assert forms == [form_facts(tables[game]) for game in games.LISTED if game in tables]
+    for form in forms:
+        assert form["levels"] and form["default_level"] in [lv["level"] for lv in form["levels"]]
+        for n in form["seats"]:
+            assert f'name="players" value="{n}"' in html, (form["game"], n)
+        for seat in range(1, max(form["seats"])):
+            assert f'id="level-{seat}"' in html and f'id="kind-{seat}"' in html
+        for option in form["options"]:
+            assert f'id="{option["key"]}" name="{option["key"]}" data-house-rule' in html
+    template = (Path(__file__).resolve().parents[2] / "templates" / "table_new.html").read_text()
+    written = {*games.LEVELS, *(o["key"] for form in forms for o in form["options"])}
+    for word in written:  # as the old form listed them: ['beginner', 'advanced', 'zen']
+        assert f"'{word}'" not in template and f'"{word}"' not in template, word
 
 
 def preview_of(html: str) -> dict[str, Any]:

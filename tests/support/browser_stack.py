@@ -87,15 +87,25 @@ class Stack:
     worker_log: Path
     front: Front
     app_url: str  # the app behind the front
+    analysis_worker: subprocess.Popen[bytes] | None = None  # the analyses' queue alone
+    bots_worker: subprocess.Popen[bytes] | None = None  # the bots' queue alone (the Meister)
 
     def close(self) -> None:
         self.front.stop()
         self.server.shutdown()
         self.thread.join(timeout=10)
         end(self.worker)
+        for other in (self.analysis_worker, self.bots_worker):
+            if other is not None:
+                end(other)
 
 
-def start_worker(redis_url: str, log: Path) -> subprocess.Popen[bytes]:
+def start_worker(
+    redis_url: str, log: Path, settings: str = "worker.settings"
+) -> subprocess.Popen[bytes]:
+    """An rq worker with ``settings``' queues: worker.settings (turn timers, verifications),
+    worker.analysis_settings (the analyses, docs/ANALYSIS.md) or worker.bots_settings (the bots
+    that move off the request, docs/TABLES.md)."""
     env = dict(os.environ)
     env.update(
         {
@@ -106,12 +116,13 @@ def start_worker(redis_url: str, log: Path) -> subprocess.Popen[bytes]:
         }
     )
     rq = Path(sys.executable).parent / "rq"
-    args = [str(rq), "worker", "-c", "worker.settings", "--serializer", "json", "--url", redis_url]
+    args = [str(rq), "worker", "-c", settings, "--serializer", "json", "--url", redis_url]
     with log.open("wb") as out:
         worker = subprocess.Popen(args, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
     client = redis.Redis.from_url(redis_url)
     deadline = time.monotonic() + 30
-    while not any(key.startswith(b"rq:worker:") for key in client.scan_iter("rq:worker:*")):
+    before = len(list(client.scan_iter("rq:worker:*")))
+    while len(list(client.scan_iter("rq:worker:*"))) <= before:
         if worker.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(f"rq worker did not start: {log.read_text()[-2000:]}")
         time.sleep(0.1)
@@ -176,5 +187,9 @@ def _behind(front: Front, clock: Clock, port: int, redis_url: str, artifacts: Pa
     thread.start()
     log = artifacts / "rq-worker.log"
     worker = start_worker(redis_url, log)
+    analysis = start_worker(redis_url, artifacts / "rq-analysis.log", "worker.analysis_settings")
+    bots = start_worker(redis_url, artifacts / "rq-bots.log", "worker.bots_settings")
     app_url = f"http://127.0.0.1:{port}"
-    return Stack(front.base, redis_url, clock, server, thread, worker, log, front, app_url)
+    return Stack(
+        front.base, redis_url, clock, server, thread, worker, log, front, app_url, analysis, bots
+    )

@@ -7,7 +7,11 @@ the standard library's pure helpers and the engine itself.
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
@@ -69,3 +73,43 @@ def engine_sources(*folders: str, recursive: bool = False) -> list[str]:
         pattern = "**/*.py" if recursive else "*.py"
         found.extend(p.relative_to(ENGINE).as_posix() for p in (ENGINE / folder).glob(pattern))
     return sorted(found)
+
+
+# A bot's moves for positions, computed in a fresh interpreter (another hash seed, no PATH):
+# the package's ``choose_move`` on each position's view of the seat to move.
+_CHILD = """import json, sys
+from {bots} import choose_move
+from {state_module} import {state_class}
+from {view_module} import view
+{setup}
+states = [{state_class}.from_position(d) for d in json.load(sys.stdin)]
+print(json.dumps([str(choose_move({level!r}, view(s, s.turn))) for s in states]))
+"""
+
+
+def moves_in_another_process(
+    level: str, docs: list[Any], *, bots: str, state: str, view_module: str, setup: str = ""
+) -> list[str]:
+    """``level``'s moves for the position documents ``docs`` in a child process with
+    PYTHONHASHSEED 4242; ``state`` is ``module.Class`` of the game's state, ``setup`` a line run
+    first (a smaller budget)."""
+    state_module, _, state_class = state.rpartition(".")
+    child = _CHILD.format(
+        bots=bots,
+        state_module=state_module,
+        state_class=state_class,
+        view_module=view_module,
+        setup=setup,
+        level=level,
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", child],
+        input=json.dumps(docs),
+        capture_output=True,
+        text=True,
+        cwd=ENGINE.parent,
+        env={"PYTHONHASHSEED": "4242", "PATH": ""},
+        check=True,
+    )
+    moves: list[str] = json.loads(out.stdout)
+    return moves

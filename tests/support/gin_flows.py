@@ -22,7 +22,7 @@ def create_gin_table(page: Page, name: str = "Ada", level: str = "plain", lang: 
     page.locator("input[name=game][value=gin]").check()
     page.locator("#name").fill(name)
     page.locator("#kind-1").select_option("bot")
-    page.locator("#gin-level-1").select_option(level)
+    page.locator("#level-1").select_option(level)
     page.locator("#create-button").click()
     page.wait_for_url("**/tables/*")
     page.wait_for_selector("body[data-ready='1']")

@@ -7,13 +7,14 @@ checks a move's G9 code and that nothing changed.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from engine.core.errors import EngineError
-from engine.gin.cards import NAMES
+from engine.gin.cards import NAMES, from_mask, to_mask
 from engine.gin.state import HandState
 
 # G1 points written out independently of engine.gin.cards.
@@ -82,3 +83,15 @@ def play(s: HandState, moves: Sequence[str]) -> HandState:
     for m in moves:
         s.push(m)
     return s
+
+
+def permuted(s: HandState, seat: int, rng: random.Random) -> HandState:
+    """The same public situation with every hidden card moved to another hidden place."""
+    other = 1 - seat
+    unknown = from_mask(s.hands[other] & ~s.took[other])
+    pool = unknown + list(s.stock)
+    rng.shuffle(pool)
+    t = s.copy()
+    t.hands[other] = s.took[other] | to_mask(pool[: len(unknown)])
+    t.stock = pool[len(unknown) :]
+    return t

@@ -8,29 +8,45 @@ from typing import Any
 
 import redis
 
+from engine.gin import from_mask, names, public_moves
+from engine.gin.match import GinMatch
 from service.tables import store as tables
 from tests.support.gin_player import gin_choice
 from tests.support.tables import CARD
 
-__all__ = ["assert_gin_nothing_hidden", "gin_choice", "gin_hidden", "timer_played_first_turn"]
+__all__ = [
+    "assert_gin_nothing_hidden",
+    "gin_choice",
+    "gin_hidden",
+    "gin_hidden_in",
+    "timer_played_first_turn",
+]
+
+
+def gin_hidden_in(match: GinMatch, seat: int) -> set[str]:
+    """The cards of ``match``'s running hand ``seat`` may not know: the stock, the other hand
+    (until a knock by the other seat or a defence shows it) and the other seat's face-down knock
+    card (G6), less every card ``seat`` saw face up in this hand: named in a move as ``seat`` saw
+    it (a discard the other then took stays known even if it is later knocked with face down),
+    taken by the other seat, or on the pile."""
+    state = match.state
+    other = 1 - seat
+    knock = state.knock
+    hidden = set(names(state.stock))
+    if not (knock is not None and (knock.seat == other or state.defence is not None)):
+        hidden |= set(names(from_mask(state.hands[other])))
+    if knock is not None and knock.seat == other and knock.card is not None:
+        hidden |= set(names([knock.card]))
+    known = {c for _, text in public_moves(state.history, seat) for c in CARD.findall(text)}
+    known |= set(names(from_mask(state.took[other]))) | set(names(state.discard))
+    return hidden - known
 
 
 def gin_hidden(client: redis.Redis[str], table_id: str, seat: int) -> set[str]:
-    """The cards of the running hand ``seat`` may not know: the stock, the other hand less what
-    it took from the pile (all of it once revealed by a knock or a defence) and the other seat's
-    face-down knock card (G6)."""
+    """:func:`gin_hidden_in` of a table's running hand, read from its stored session."""
     table = tables.load(client, table_id)
     assert table is not None and table.session is not None
-    position = table.session["position"]
-    other = 1 - seat
-    hidden = set(position["stock"])
-    knock = position["knock"]
-    revealed = knock is not None and (knock["seat"] == other or position["defence"] is not None)
-    if not revealed:
-        hidden |= set(position["hands"][other]) - set(position["took"][other])
-    if knock is not None and knock["seat"] == other:
-        hidden.add(knock["card"])
-    return hidden
+    return gin_hidden_in(GinMatch.from_json(table.session), seat)
 
 
 def assert_gin_nothing_hidden(

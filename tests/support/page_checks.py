@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
 # Every element matching the selectors that is visible but not wholly inside the viewport (at the
 # current scroll position): [(selector, index, box)].
@@ -255,3 +255,33 @@ def keys_of(value: Any) -> set[str]:
     if isinstance(value, list):
         return {k for v in value for k in keys_of(v)}
     return set()
+
+
+# The WCAG contrast ratio of the chart's labels (SVG text: its fill) against the nearest opaque
+# background under them.
+_CHART_LABEL_CONTRAST = r"""(root) => {
+  const rgb = (s) => (s.match(/[\d.]+/g) || []).map(Number);
+  const lum = (c) => {
+    const v = c.slice(0, 3).map((x) => {
+      const s = x / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+  };
+  let bg = [255, 255, 255];
+  for (let n = root; n; n = n.parentElement) {
+    const c = rgb(getComputedStyle(n).backgroundColor);
+    if (c.length >= 3 && (c.length === 3 || c[3] >= 1)) { bg = c; break; }
+  }
+  return [...root.querySelectorAll("svg.chart text")].map((t) => {
+    const [a, b] = [lum(rgb(getComputedStyle(t).fill)), lum(bg)].sort((x, y) => y - x);
+    return (a + 0.05) / (b + 0.05);
+  });
+}"""
+
+
+def chart_label_contrast(root: Locator) -> list[float]:
+    """The WCAG contrast ratio of every chart label under ``root`` (SVG text, drawn with its
+    fill, which the text check above does not read) against the background under it."""
+    ratios: list[float] = root.evaluate(_CHART_LABEL_CONTRAST)
+    return ratios

@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from service.commands import gunicorn_args, stream_args, worker_args
+from service.commands import (
+    ANALYSIS_BEAT_S,
+    analysis_worker_args,
+    bots_worker_args,
+    gunicorn_args,
+    stream_args,
+    worker_args,
+)
 from tests.support.servers import free_port, role_urls
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,9 +97,24 @@ def spawn(args: list[str], env: dict[str, str], log: Path) -> Process:
 
 
 def start_worker(env: dict[str, str], log: Path, burst: bool = False) -> Process:
-    """The stock ``rq worker`` command, exactly as deploy/ runs it."""
+    """The steady ``rq worker`` command (turn timers, verifications), exactly as deploy/ runs
+    it."""
     args = worker_args(burst)
     return spawn(args, env, log)
+
+
+def start_analysis_worker(
+    env: dict[str, str], log: Path, burst: bool = False, beat_s: int = ANALYSIS_BEAT_S
+) -> Process:
+    """The analysis worker (the analyses' queue alone), exactly as deploy/ runs it; ``beat_s``:
+    its heartbeat while busy."""
+    return spawn(analysis_worker_args(burst, beat_s), env, log)
+
+
+def start_bots_worker(env: dict[str, str], log: Path, burst: bool = False) -> Process:
+    """The bots worker (the bots' queue alone: the Meister's moves), exactly as deploy/ runs
+    it."""
+    return spawn(bots_worker_args(burst), env, log)
 
 
 def json_call(

@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from playwright.sync_api import Page, expect
+import redis
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from engine.pikdame.deal import deal
+from engine.pikdame.match import Match
+from service.tables import store as tables
+from tests.support.browser_stack import Stack
 from tests.support.tables import Call, play_turn
 
 # Wraps EventSource before any page script: every message of the table's stream, as received.
@@ -21,6 +27,45 @@ window.EventSource = class extends Original {
   }
 };
 """
+
+
+def new_player(
+    browser: Browser,
+    stack: Stack,
+    width: int = 1280,
+    height: int = 900,
+    touch: bool = False,
+    scripts: tuple[str, ...] = (),
+) -> BrowserContext:
+    """A new person in their own browser profile (their own session cookie) with fast bot
+    playback and the table stream's messages captured (``CAPTURE_STREAM``); ``touch``: a phone
+    driven by taps; ``scripts``: more scripts to run before the pages' own."""
+    ctx = browser.new_context(
+        base_url=stack.base_url,
+        viewport={"width": width, "height": height},
+        has_touch=touch,
+        is_mobile=touch,
+    )
+    ctx.add_init_script("localStorage.setItem('pikdame.speed', JSON.stringify('veryfast'))")
+    for script in (CAPTURE_STREAM, *scripts):
+        ctx.add_init_script(script)
+    return ctx
+
+
+@contextlib.contextmanager
+def two_players(
+    browser: Browser, stack: Stack, scripts: tuple[str, ...] = ()
+) -> Iterator[tuple[Page, Page]]:
+    """Two people, each a page in a profile of their own; on the way out, no page threw."""
+    contexts = [new_player(browser, stack, scripts=scripts) for _ in range(2)]
+    pages = (contexts[0].new_page(), contexts[1].new_page())
+    errors: list[str] = []
+    for p in pages:
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    yield pages
+    for ctx in contexts:
+        ctx.close()
+    assert not errors, errors
 
 
 def create_table(
@@ -105,3 +150,34 @@ def play_until(
         assert table["status"] == "playing" and table["turn"] == seat, table
         table = play_turn(call, table)
     raise AssertionError("not done in 5000 moves")
+
+
+def lucky_cut(redis_url: str, table_id: str, most: bool = False) -> tuple[int, tuple[int, ...]]:
+    """The test peeks at the pending round's seed (never sent to anyone) for a cut point whose
+    card is a lucky one (F3 step 4): the cut K and the grabbed card ids; with ``most``, the
+    point that grabs the most cards (the longest line to show)."""
+    client: redis.Redis[str] = redis.Redis.from_url(redis_url, decode_responses=True)
+    table = tables.load(client, table_id)
+    assert table is not None
+    match = table.loaded()
+    assert isinstance(match, Match) and match.pending is not None
+    seed = match.pending[1]
+    found: list[tuple[int, tuple[int, ...]]] = []
+    for k in range(1, 110):
+        d = deal(seed, match.rules.players, match.dealer, k)
+        if d.lucky:
+            found.append((k, d.lucky))
+            if not most:
+                break
+    assert found, "no lucky card at any cut point"
+    return max(found, key=lambda kl: len(kl[1]))
+
+
+def cut_at(page: Page, k: int) -> None:
+    """Cut at card ``k`` with the cut slider's keys (R2), as a player without a mouse would."""
+    page.locator("#cut-range").focus()
+    page.keyboard.press("Home")
+    for _ in range(k - 1):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#cut-value")).to_contain_text(str(k))
+    page.locator("#cut-button").click()

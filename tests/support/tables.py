@@ -196,3 +196,23 @@ def assert_nothing_hidden(client: redis.Redis[str], table_id: str, seat: int, te
             leaked = set(CARD.findall(text)) & (hidden_from(game, seat) - public)
             assert not leaked, f"hidden cards {leaked} in {text}"
     assert '"stock":' not in text and '"hands":' not in text and '"position"' not in text
+
+
+def timed_table(web: Any) -> tuple[str, str]:
+    """A started two-seat table (Ada and a bot) with R9's shortest turn timer (30 s): Ada's cut
+    is timed. ``web`` answers ``call(method, path, body, token)``. Its id and Ada's token."""
+    status, body = web.call(
+        "POST",
+        "/api/tables",
+        {
+            "name": "Ada",
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "beginner"}],
+            "rules": {"turn_timer": 30},
+        },
+    )
+    assert status == 201, body
+    table_id, token = body["table"]["id"], body["token"]
+    status, body = web.call("POST", f"/api/tables/{table_id}/start", {}, token)
+    assert status == 200 and body["table"]["awaiting_cut"], body
+    assert body["table"]["deadline"] is not None, body
+    return str(table_id), str(token)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from playwright.sync_api import CDPSession, Page
+from playwright.sync_api import BrowserContext, CDPSession, Page, expect
 
 OPTIONS: dict[str, Any] = {
     "protocol": "ctap2",
@@ -31,3 +31,17 @@ def virtual_authenticator(
     for credential in credentials:
         cdp.send("WebAuthn.addCredential", {"authenticatorId": key, "credential": credential})
     return cdp, key
+
+
+def signed_up(ctx: BrowserContext, name: str, errors: list[str]) -> Page:
+    """A new page of ``ctx`` signed up as ``name`` with a virtual passkey; its page errors go
+    into ``errors``."""
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
+    virtual_authenticator(page)
+    page.goto("/account")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#account-name", name)
+    page.click("#signup-button")
+    expect(page.locator("#signed-in")).to_be_visible()
+    return page

@@ -13,6 +13,15 @@ import * as passkeys from "./lib/passkeys.js";
 // Where passkeys work: the relying party's own address (service.pages.pages passes it).
 const site = document.body.dataset.site || location.origin;
 
+// A device the player did not name keeps the service's default name, "Gerät N"
+// (service/accounts/api_accounts.py): shown in the page's language ("Apparaat 1").
+const UNNAMED = /^Gerät (\d+)$/;
+
+function deviceLabel(label) {
+  const unnamed = UNNAMED.exec(label);
+  return unnamed ? t("account.deviceLabel", { n: Number(unnamed[1]) }) : label;
+}
+
 function failed(e) {
   if (e && e.name === "SecurityError") {
     // the browser refuses the relying party here (an IP address such as 127.0.0.1, or another
@@ -32,7 +41,7 @@ function render(current) {
     $("#account-name-title").textContent = current.name;
     const last = current.devices.length === 1;
     clear($("#devices")).append(...current.devices.map((d) => h("li", { dataset: { id: d.id } },
-      h("span", { text: `${d.label} · ${formatDate(d.created_at.slice(0, 10))}` }), " ",
+      h("span", { text: `${deviceLabel(d.label)} · ${formatDate(d.created_at.slice(0, 10))}` }), " ",
       last ? null : h("button", {
         type: "button", class: "button small", text: t("account.remove"),
         onclick: () => removeDevice(d.id).then(render, failed),

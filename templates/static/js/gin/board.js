@@ -9,26 +9,32 @@
 // Its parts, along the seams of Pik Dame's board: layout.js (the skeleton), view.js (the other
 // seat, the piles, the move list, the status line), hand.js (the hand and the selection),
 // actions.js (discard, the knock dialog, sending), defend.js (G6's defence), results.js (the
-// hands' results), keys.js (the keys). Each gets the board's parts: {root, ui, el, buttons,
-// send, nameOf, v(), me(), other(), myTurn(), say()} and what the others add to it.
+// hands' results), keys.js (the keys), direct.js (the gestures: tap the stock or the pile, drag
+// a card onto the pile or onto "Klopfen …"), playback.js (the moves that come with a new view
+// played out one by one, their cards in flight). Each gets the board's parts: {root, ui, el,
+// buttons, send, nameOf, seatExtras, v(), me(), other(), myTurn(), say()} and what the others
+// add to it.
 //
-// createGinBoard(root, {send(move): Promise, nameOf(seat)}) -> {render(view), say(text, kind),
-// noteEvents(events), get busy, get selected}. Every card on it comes from the seat's view:
-// never a hidden one.
+// createGinBoard(root, {send(move): Promise, nameOf(seat), seatExtras(seat)?}) -> {render(view),
+// say(text, kind), noteEvents(events), playOut(events): Promise, get busy, get selected}; the
+// page's seatExtras adds to the other seat's heading (a table's presence). Every card on it
+// comes from the seat's view: never a hidden one.
 
 import { announce, announceTurn, turnPassed } from "../lib/announce.js";
 import { $ } from "../lib/dom.js";
 import { keepFocus } from "../lib/focus.js";
 import { createGinActions } from "./actions.js";
 import { createGinDefence } from "./defend.js";
+import { bindGinGestures } from "./direct.js";
 import { createGinHand } from "./hand.js";
+import { createGinPlayback } from "./playback.js";
 import { bindGinKeys } from "./keys.js";
 import { createLayout } from "./layout.js";
 import { createGinResults } from "./results.js";
 import { describeGinMove } from "./cards.js";
 import { renderLog, renderOther, renderPiles, statusText } from "./view.js";
 
-export function createGinBoard(root, { send, nameOf }) {
+export function createGinBoard(root, { send, nameOf, seatExtras = null }) {
   const ui = {
     view: null, selected: null, focus: 0, busy: false, layoffs: null, defendKey: null, seenResults: null,
     declared: [], // the running hand's knock, seen in events
@@ -37,7 +43,7 @@ export function createGinBoard(root, { send, nameOf }) {
   };
   const v = () => ui.view;
   const board = {
-    root, ui, send, nameOf, v,
+    root, ui, send, nameOf, seatExtras, v,
     me: () => v().seat,
     other: () => 1 - v().seat,
     myTurn: () => Boolean(v()) && v().outcome === null && v().match_winner === null && v().turn === v().seat,
@@ -48,8 +54,9 @@ export function createGinBoard(root, { send, nameOf }) {
   };
   Object.assign(board, createLayout(root, board));
   Object.assign(board, createGinHand(board), createGinActions(board), createGinResults(board),
-    createGinDefence(board));
+    createGinDefence(board), createGinPlayback(board));
   bindGinKeys(board);
+  bindGinGestures(board);
   const { el, buttons, myTurn } = board;
 
   const liveButtons = () => [buttons.pass, buttons.take, buttons.draw, buttons.discard, buttons.knock];
@@ -104,6 +111,7 @@ export function createGinBoard(root, { send, nameOf }) {
     render,
     say: board.say,
     noteEvents: board.noteEvents,
+    playOut: board.playOut,
     get busy() { return ui.busy; },
     get selected() { return ui.selected; },
   };

@@ -121,3 +121,7 @@ export function describeGinMove(move, name, mine) {
     default: return `${name}: ${move}`;
   }
 }
+
+// The seat's own move in words without the sentence's full stop ("Du wirfst 6♥ ab"), for the
+// analysis' "gespielt: … · besser: …" (lib/analysis.js).
+export const ownGinMove = (move) => describeGinMove(move, "", true).replace(/\.$/, "");

@@ -2,17 +2,23 @@
 // on the same Gin board as the tables (gin/board.js); every move goes to the server, which
 // answers with the bot's moves; the match lives there, so a reload (or another device with the
 // attempt's session) continues it. At the end: the totals, the score (your total minus the
-// bot's), the verification by replay and the way to the Gin rankings.
+// bot's), the verification by replay and the way to the Gin rankings. A deal of the week's
+// tournament (docs/EVENTS.md: the attempt's `event`, one hand) is titled as the tournament's,
+// scored by the server's verification (a resignation −123, the wall 0 with no winner) and leads
+// back to the event page instead of the day's share text.
 
 import { showAnalysis } from "../lib/analysis.js";
 import {
   ApiError, analysis, attempt as fetchAttempt, sendMove, shareOf, verification,
 } from "../lib/api.js";
 import { $, h, sleep } from "../lib/dom.js";
+import { eventDealTitle, showEventEnd } from "../lib/eventdeal.js";
 import { explain } from "../lib/explain.js";
 import { formatDate, signed, t } from "../lib/i18n.js";
+import { wirePace } from "../lib/pace.js";
 import { copyOnClick } from "../lib/share.js";
 import { createGinBoard } from "./board.js";
+import { ownGinMove } from "./cards.js";
 
 const attemptId = document.body.dataset.attempt;
 const state = { attempt: null, waiting: false };
@@ -20,7 +26,7 @@ const nameOf = (seat) => (seat === 0 ? state.attempt.name : t("gin.bot", { level
 const board = createGinBoard($("#gin-board"), { send: (move) => send(move), nameOf });
 
 function verdictText(v) {
-  if (state.attempt.ranked === false) return t("verify.practice");
+  if (state.attempt.ranked === false) return t(state.attempt.event ? "event.unranked" : "verify.practice");
   if (!v) return t("verify.pending");
   if (v.status === "queued") return t("verify.queued");
   if (v.status === "verified") return v.rank ? `${t("verify.verified")} ${t("share.rank", { rank: v.rank })}` : t("verify.verified");
@@ -40,11 +46,28 @@ async function waitVerdict() {
     }
     $("#end-verification").textContent = verdictText(v);
     $("#end-verification").dataset.status = v ? v.status : "";
+    // a busy server answered at once, asking to wait: ask again after that, not at once
+    if (v && v.status === "queued" && v.retryAfterS > 0) await sleep(v.retryAfterS * 1000);
   }
   if (v && v.status === "verified") {
-    showShare();
+    if (state.attempt.event) showEventScore(v);
+    else showShare();
     analyseHand(1, v.hands || 1);
   }
+}
+
+// An event deal's score is the server's, from its verification (docs/EVENTS.md): the hand's
+// points difference, a resignation counting the most a hand gives against the player.
+function showEventScore(v) {
+  const out = $("#end-event-score");
+  out.hidden = false;
+  if (state.attempt.ranked === false) {
+    out.textContent = t("event.unranked");
+    return;
+  }
+  const verified = v && v.status === "verified";
+  out.textContent = verified ? t("gin.event.score", { score: signed(v.score) }) : t("gin.event.scoreLater");
+  out.dataset.score = verified ? String(v.score) : "";
 }
 
 // Hand `n`'s analysis from your view (docs/ANALYSIS.md), with a button for each of the `hands`.
@@ -55,7 +78,7 @@ function analyseHand(n, hands) {
       dataset: { hand: String(i + 1) }, onclick: () => analyseHand(i + 1, hands),
     }, `${t("gin.handNo")} ${i + 1}`)));
   showAnalysis($("#end-analysis"), {
-    load: () => analysis(attemptId, "view", { hand: n }), before: hands > 1 ? nav : null,
+    load: () => analysis(attemptId, "view", { hand: n }), before: hands > 1 ? nav : null, say: ownGinMove,
   });
 }
 
@@ -78,6 +101,10 @@ function renderEnd() {
   if (box.hidden) return;
   const view = A.view;
   const totals = view.totals;
+  if (A.event) {
+    renderEventEnd(A);
+    return;
+  }
   const winner = view.match_winner ?? (totals[0] >= totals[1] ? 0 : 1);
   $("#end-outcome").textContent = t("tables.winner", { name: nameOf(winner) });
   const score = totals[0] - (view.results.some((r) => r.end === "resign") ? Math.max(totals[1], 100) : totals[1]);
@@ -87,11 +114,27 @@ function renderEnd() {
   waitVerdict();
 }
 
+// The end of an event deal: its one hand's winner (none at the wall), the hand's points, the
+// verified score, and the link back to the event page (no rankings of a day, no share text).
+function renderEventEnd(A) {
+  const view = A.view;
+  $("#end-outcome").textContent = view.match_winner === null ? t("gin.event.noWinner")
+    : t("tables.winner", { name: nameOf(view.match_winner) });
+  $("#end-score").textContent = t("gin.event.hand", { you: view.totals[0], bot: view.totals[1] });
+  $("#end-verification").textContent = verdictText(A.verification);
+  $("#end-rankings").hidden = true;
+  showEventScore(A.verification);
+  showEventEnd(A);
+  waitVerdict();
+}
+
 function render() {
   const A = state.attempt;
-  $("#table-date").textContent = `· ${formatDate(A.date)}`;
+  $("#table-date").textContent = A.event ? eventDealTitle(A) : `· ${formatDate(A.date)}`;
+  if (A.event) $("#table-kind").textContent = `${t("tables.game.gin")} ·`;
   $("#player-name").textContent = A.name;
   $("#practice-flag").hidden = A.ranked !== false;
+  if (A.event) $("#practice-flag").textContent = t("play.unranked"); // no account, not practice
   board.render(A.view);
   $("#resign").hidden = A.status !== "playing";
   document.body.dataset.seq = String(A.seq);
@@ -102,6 +145,7 @@ async function send(move) {
   try {
     const result = await sendMove(attemptId, move, state.attempt.seq);
     board.noteEvents(result.events);
+    await board.playOut(result.events); // the bot's moves one by one, then the new view
     state.attempt = result.attempt;
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
@@ -112,6 +156,7 @@ async function send(move) {
 }
 
 async function main() {
+  wirePace($("#speed"));
   try {
     state.attempt = await fetchAttempt(attemptId);
   } catch (e) {

@@ -10,7 +10,7 @@ import { back, cardList, face } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
 import { formatNumber, t } from "../lib/i18n.js";
-import { describeGinMove, sortGin } from "./cards.js";
+import { describeGinMove, ownGinMove, sortGin } from "./cards.js";
 
 const { attempt: attemptId, table: tableId } = document.body.dataset;
 // moveStep[i]: the step whose position move i (the record's numbering) was played from
@@ -105,7 +105,7 @@ function jump(decision) {
   state.note = {
     step,
     text: t("analysis.atMove", {
-      played: decision.played, best: decision.best, cost: Math.round(exact(decision.cost) * 10) / 10,
+      played: ownGinMove(decision.played), best: ownGinMove(decision.best), cost: Math.round(exact(decision.cost) * 10) / 10,
     }),
   };
   go(step);
@@ -118,6 +118,7 @@ function analyse() {
   showAnalysis($("#replay-analysis"), {
     load: () => (tableId ? tableAnalysis(tableId, { hand }, seat) : analysis(attemptId, "view", { hand })),
     jump,
+    say: ownGinMove,
     before: h("p", { class: "hint-text", text: `${t("gin.handNo")} ${hand}` }),
   });
 }

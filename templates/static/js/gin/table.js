@@ -12,8 +12,12 @@ import {
 import { $ } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
+import { wirePace } from "../lib/pace.js";
+import { presenceMark } from "../lib/table/seats.js";
 import { createShell } from "../lib/table/shell.js";
+import { forfeitText } from "../lib/table/summary.js";
 import { createGinBoard } from "./board.js";
+import { ownGinMove } from "./cards.js";
 
 const tableId = document.body.dataset.table;
 let confirming = null; // what the open confirmation does on OK
@@ -28,7 +32,9 @@ function nameOf(seat) {
 // The waiting room, the countdown, the rematch and the live stream are every table's (shell.js).
 const shell = createShell(tableId, { nameOf, say: (text, kind) => board.say(text, kind), show: (T) => absorb(T) });
 const { state, me, enqueue } = shell;
-const board = createGinBoard($("#gin-board"), { send: (move) => send(move), nameOf });
+const board = createGinBoard($("#gin-board"), {
+  send: (move) => send(move), nameOf, seatExtras: (seat) => presenceMark(state.table.seats[seat], seat),
+});
 
 function absorb(T) {
   shell.keep(T);
@@ -53,9 +59,9 @@ function renderStandings() {
   if (first) box.scrollIntoView({ block: "start" });
   const result = T.result || { totals: T.totals, winner: null, end: "score" };
   const winner = result.winner ?? (T.totals[0] >= T.totals[1] ? 0 : 1);
-  $("#standings-outcome").textContent = result.end === "resign"
+  $("#standings-outcome").textContent = forfeitText(result, nameOf) ?? (result.end === "resign"
     ? t("gin.resigned", { name: nameOf(1 - winner), winner: nameOf(winner) })
-    : t("tables.winner", { name: nameOf(winner) });
+    : t("tables.winner", { name: nameOf(winner) }));
   $("#standings-totals").textContent = [0, 1].map((s) => t("gin.totalOf", { name: nameOf(s), n: result.totals[s] })).join(" · ");
   $("#replay-link").href = `/tables/${tableId}/replay`;
   $("#rematch").hidden = me() === null;
@@ -77,7 +83,9 @@ function analyseHand() {
   const hand = Number($("#hand-analyse").dataset.hand);
   analysed = hand;
   $("#hand-analyse-row").hidden = true;
-  showAnalysis($("#hand-analysis"), { load: () => tableAnalysis(tableId, { hand }) });
+  showAnalysis($("#hand-analysis"), {
+    load: () => tableAnalysis(tableId, { hand }), say: ownGinMove,
+  });
 }
 
 function render() {
@@ -91,12 +99,15 @@ function render() {
   }
   $("#hand-no").textContent = T.view ? t("gin.handN", { n: T.view.hand_no }) : "";
   $("#repeat-flag").hidden = !T.repeat_of;
+  // the pace of the other seat's moves: only where a bot sits, as at Pik Dame's tables
+  $("#speed").closest(".settings").hidden = !T.seats.some((s) => s.kind === "bot");
   if (T.view) board.render(T.view);
   const playing = T.status === "playing";
-  $("#resign").hidden = !playing;
+  $("#resign").hidden = !playing || me() === null; // never for a visitor watching
   // against the bot alone "Wiederholen" works at any moment (the match is given up first)
   const friends = T.seats.filter((s, seat) => s.kind === "human" && seat !== me()).length;
   $("#repeat").hidden = !playing || friends > 0;
+  shell.renderResign();
   shell.renderCountdown();
   renderHandAnalysis();
   renderStandings();
@@ -105,8 +116,11 @@ function render() {
 async function send(move) {
   try {
     const result = await sendTableMove(tableId, move, state.seq);
-    await enqueue(() => {
-      if (result.table.seq > state.seq) board.noteEvents(result.events); // not seen on the stream yet
+    await enqueue(async () => {
+      if (result.table.seq > state.seq) { // not seen on the stream yet: played out, then drawn
+        board.noteEvents(result.events);
+        await board.playOut(result.events);
+      }
       absorb(result.table);
     });
   } catch (e) {
@@ -156,6 +170,7 @@ async function repeat() {
 }
 
 async function main() {
+  wirePace($("#speed"));
   shell.wire({ errorBox: "#end-error" });
   $("#resign").addEventListener("click", () => ask(t("gin.resign"), t("gin.resignText"), resign));
   $("#repeat").addEventListener("click", () => ask(t("gin.repeat"), t("gin.repeatText"), repeat));
@@ -172,8 +187,11 @@ async function main() {
   });
   if (!(await shell.load())) return;
   absorb(state.table);
-  shell.follow((message) => {
-    if (message.table.seq > state.seq) board.noteEvents(message.events);
+  shell.follow(async (message, behind) => {
+    if (message.table.seq > state.seq) {
+      board.noteEvents(message.events);
+      if (!behind) await board.playOut(message.events); // behind: drawn at once
+    }
     absorb(message.table);
   });
 }

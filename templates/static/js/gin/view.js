@@ -3,9 +3,10 @@
 // stock and the pile with the upcard's actions, the move list and the status line. Every card
 // comes from the view: never a hidden one.
 
-import { back, cardList, face } from "../lib/cards.js";
+import { back, cardList, face, fannedBacks } from "../lib/cards.js";
 import { clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
+import { placeOf } from "../lib/table/seats.js";
 import { describeGinMove, sortGin } from "./cards.js";
 
 // A meld's cards in a box, with its number (or none) and cards laid off onto it: a list of cards.
@@ -13,21 +14,30 @@ export const meldBox = (cards, n = null, extra = []) => h("span", { class: "meld
   n === null ? null : h("span", { class: "meld-no", "aria-hidden": "true", text: String(n) }),
   cardList([...cards, ...extra], { className: "meld-cards", label: n === null ? null : t("confirm.meldNo", { n }) }));
 
-// board: the board's parts (board.js): {ui, el, buttons, nameOf, v(), me(), other(), myTurn()}.
-export function renderOther({ el, nameOf, v, other }) {
+// The other seat, opposite the player (lib/table/seats.js): its name, presence (a page's
+// seatExtras), score, the turn's mark, its hand as fanned backs after the count (a card more
+// grows the fan to the right and moves nothing else), and what it laid open or took.
+// board: the board's parts (board.js): {ui, el, buttons, nameOf, seatExtras, v(), me(), other(), myTurn()}.
+export function renderOther({ el, nameOf, seatExtras, v, other }) {
   const view = v();
-  const name = nameOf(other());
-  const took = view.took[other()];
+  const seat = other();
+  const name = nameOf(seat);
+  const took = view.took[seat];
+  const toMove = view.turn === seat && !view.outcome && (view.match_winner ?? null) === null;
   const cards = view.revealed
     ? cardList(sortGin(view.revealed), { className: "meld-cards gin-revealed" })
-    : h("span", { class: "mini-hand", role: "img", "aria-label": t("gin.otherCards", { n: view.other_size }) },
-      back({ size: "small" }), back({ size: "small" }), back({ size: "small" }));
+    : fannedBacks(view.other_size);
+  el.other.classList.toggle("to-move", toMove);
+  el.other.dataset.place = placeOf(seat, view.seat, 2);
   // h() skips null children (Element.append would write "null")
   clear(el.other).append(
     h("h2", { id: "gin-other-title" }, name,
-      view.dealer === other() ? h("span", { class: "flag", text: t("gin.dealer") }) : null,
-      view.turn === other() && !view.outcome ? h("span", { class: "turn-flag", text: t("gin.toMove") }) : null),
-    h("p", { class: "hand-size" }, cards, view.revealed ? null : h("span", { text: t("gin.otherCards", { n: view.other_size }) })));
+      view.dealer === seat ? h("span", { class: "flag", text: t("gin.dealer") }) : null,
+      toMove ? h("span", { class: "turn-flag", text: t("gin.toMove") }) : null,
+      seatExtras ? seatExtras(seat) : null,
+      h("span", { class: "seat-score", dataset: { seatScore: String(seat) }, text: t("gin.points", { n: view.totals[seat] }) })),
+    h("p", { class: "hand-size" }, view.revealed ? null
+      : h("span", { class: "count", dataset: { otherSize: String(view.other_size) }, text: t("gin.otherCards", { n: view.other_size }) }), cards));
   if (took.length) {
     el.other.append(h("p", { class: "gin-took" }, t("gin.took", { name }), " ",
       cardList(took, { className: "meld-cards" })));

@@ -1,5 +1,8 @@
 // The JSON API client (API.md): same origin, the session cookie identifies the player. Every
-// page calls the service through the named calls below, never by building a URL itself.
+// page calls the service through the named calls below, never by building a URL itself. Each
+// answer and each failure to reach the server is told to lib/connection.js (its banner).
+
+import { back, lost, reached } from "./connection.js";
 
 export class ApiError extends Error {
   constructor(status, code, message, detail) {
@@ -9,6 +12,11 @@ export class ApiError extends Error {
     this.detail = detail || {};
   }
 }
+
+// Seconds the last answer of `path` asked to wait before asking again (its Retry-After), 0
+// without one: a busy server answers a long poll at once with it (docs/API_LAYER.md).
+const retryAfter = new Map();
+export const retryAfterS = (path) => retryAfter.get(path) || 0;
 
 async function request(method, path, body, headers = {}) {
   const options = {
@@ -24,8 +32,15 @@ async function request(method, path, body, headers = {}) {
   try {
     response = await fetch(path, options);
   } catch (e) {
+    lost();
     throw new ApiError(0, "network", String(e));
   }
+  if (!reached(response.status)) {
+    lost();
+    throw new ApiError(0, "network", `the front answered ${response.status}`);
+  }
+  back();
+  retryAfter.set(path, Number(response.headers.get("Retry-After")) || 0);
   let data = null;
   try {
     data = await response.json();
@@ -75,8 +90,23 @@ export const analysis = (id, mode = "view", part = {}) =>
   get(`${attemptUrl(id)}/analysis?${query({ mode, ...part })}`);
 // The verdict, answered as soon as it exists or after `wait` seconds with the current state
 // (a long poll; 404 where the service does not offer it).
-export const verification = (id, wait) =>
-  get(`${attemptUrl(id)}/verification?${query({ wait })}`).then((data) => data.verification);
+// The answer's `retryAfterS`: the seconds a busy server asked to wait before the next ask.
+export async function verification(id, wait) {
+  const path = `${attemptUrl(id)}/verification?${query({ wait })}`;
+  const data = await get(path);
+  return { ...data.verification, retryAfterS: retryAfterS(path) };
+}
+
+// The week's tournament (docs/EVENTS.md): `game` the page's, `week` YYYY-Www (null: this week's).
+const eventUrl = (game, week) =>
+  `/api/events/${encodeURIComponent(game)}${week ? `/${encodeURIComponent(week)}` : ""}`;
+export const eventOf = (game, week = null) => get(eventUrl(game, week)).then((data) => data.event);
+// The next deal: {n, attempt: A, token}; played through the attempts' routes like a daily game.
+export const startEventDeal = (game, week, name) => post(`${eventUrl(game, week)}/deals`, { name });
+export const eventStandings = (game, week) => get(`${eventUrl(game, week)}/standings`);
+// A calendar month's season standing: each player's best four events of the month summed.
+export const eventSeason = (game, month) =>
+  get(`${eventUrl(game, null)}/seasons/${encodeURIComponent(month)}`);
 
 // Rankings
 export const dayBoard = (date, offset, limit, game = null) =>
@@ -139,6 +169,13 @@ export const setBotLevel = (id, seat, level) =>
   post(`${tableUrl(id)}/seats/${seat}`, { level }).then((data) => data.table);
 export const resignTable = (id) => post(`${tableUrl(id)}/resign`, {});
 export const rematchTable = (id) => post(`${tableUrl(id)}/rematch`, {}).then((data) => data.table);
+// A rematch's waiting room: accept it, or decline it (the offer ends for everyone).
+export const acceptRematch = (id) => post(`${tableUrl(id)}/accept`, {}).then((data) => data.table);
+export const declineRematch = (id) => post(`${tableUrl(id)}/decline`, {}).then((data) => data.table);
+// Say no to the pending resign proposal (R8): the game goes on.
+export const declineResign = (id) => post(`${tableUrl(id)}/resign/decline`, {}).then((data) => data.table);
+// End the game as an away seat's forfeit (T.seats[n].claimable).
+export const claimGame = (id, seat) => post(`${tableUrl(id)}/claim`, { seat }).then((data) => data.table);
 // Gin's "Wiederholen": the same seeded match at a new table (docs/TABLES.md).
 export const repeatTable = (id) => post(`${tableUrl(id)}/replay-same`, {}).then((data) => data.table);
 export const tableRecord = (id) => get(`${tableUrl(id)}/record`);
@@ -162,8 +199,10 @@ function documentEvents(url, name, onMessage) {
   let stopped = false;
   const open = () => {
     source = new EventSource(url);
+    source.addEventListener("open", back);
     source.addEventListener(name, (e) => onMessage(JSON.parse(e.data)));
     source.addEventListener("error", () => {
+      lost();
       if (source.readyState === EventSource.CLOSED && !stopped) setTimeout(open, 2000);
     });
   };
@@ -185,7 +224,10 @@ export function tableEvents(id, after, onMessage, onState = () => {}, onPhrase =
   const open = () => {
     const after = last === null ? "" : `?after=${last}`;
     source = new EventSource(`${tableUrl(id)}/events${after}`);
-    source.addEventListener("open", () => onState("open"));
+    source.addEventListener("open", () => {
+      back();
+      onState("open");
+    });
     source.addEventListener("table", (e) => {
       const message = JSON.parse(e.data);
       last = message.seq;
@@ -193,6 +235,7 @@ export function tableEvents(id, after, onMessage, onState = () => {}, onPhrase =
     });
     source.addEventListener("phrase", (e) => onPhrase(JSON.parse(e.data)));
     source.addEventListener("error", () => {
+      lost();
       onState("error");
       if (source.readyState === EventSource.CLOSED && !stopped) setTimeout(open, 2000);
     });

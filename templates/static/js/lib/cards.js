@@ -8,6 +8,19 @@ export const SUITS = "SHDC";
 export const RANKS = "A23456789TJQK";
 const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
+// The cards this page's game marks with a badge, a game fact the server passes as data (the
+// adapter's badges, service/games): Pik Dame's and Tausende's Q♠ "100" (R1); none on Gin's.
+// The body lists them as [rank, suit, text], so the page names no card code it does not show.
+function readBadges() {
+  try {
+    const listed = JSON.parse((document.body && document.body.dataset.cardBadges) || "[]");
+    return Object.fromEntries(listed.map(([rank, suit, text]) => [`${rank}${suit}`, text]));
+  } catch (e) {
+    return {};
+  }
+}
+const BADGES = readBadges();
+
 export function parse(code) {
   if (code === "X") return { code, joker: true, rank: null, suit: null, points: 20 };
   const rank = code[0];
@@ -62,13 +75,14 @@ export function face(code, { size = "", tag = "span", standsFor = null, name = n
       h("span", { class: "sr", text: said }));
   }
   classes.push(`suit-${c.suit}`);
-  if (code === "QS") classes.push("queen-spades");
+  const badge = Object.prototype.hasOwnProperty.call(BADGES, code) ? BADGES[code] : null;
+  if (badge !== null && code === "QS") classes.push("queen-spades");
   return h(tag, { class: classes.join(" "), "data-card": code, title: cardName(code) },
     h("span", { class: "corner", "aria-hidden": "true" },
       h("b", { text: rankLabel(c.rank) }), h("i", { text: SYMBOLS[c.suit] })),
     h("span", { class: "pip", "aria-hidden": "true", text: SYMBOLS[c.suit] }),
     h("span", { class: "letter", "aria-hidden": "true", text: t(`suitletter.${c.suit}`) }),
-    code === "QS" ? h("span", { class: "badge", "aria-hidden": "true", text: "100" }) : null,
+    badge !== null ? h("span", { class: "badge", "aria-hidden": "true", text: badge }) : null,
     h("span", { class: "sr", text: name || cardName(code) }));
 }
 
@@ -88,6 +102,27 @@ export function back({ size = "", label = "" } = {}) {
     "aria-label": label || null,
     "aria-hidden": label ? null : "true",
   });
+}
+
+// Another seat's hand as fanned backs (issue 41), at most `most` of them, each back's place in the
+// fan (--fan) for table.css; hidden from screen readers (the seat's count says it). fanBacks
+// redraws a fan for a new size (a move played out).
+const FAN_MOST = 20;
+
+function fanned(fan, size) {
+  const shown = Math.min(size, FAN_MOST);
+  fan.replaceChildren(...Array.from({ length: shown }, (_, i) => {
+    const card = back({ size: "tiny" });
+    card.style.setProperty("--fan", String(i - (shown - 1) / 2));
+    return card;
+  }));
+  return fan;
+}
+
+export const fannedBacks = (size) => fanned(h("span", { class: "mini-hand", "aria-hidden": "true" }), size);
+
+export function fanBacks(fan, size) {
+  if (fan) fanned(fan, size);
 }
 
 function suitIndex(c) {

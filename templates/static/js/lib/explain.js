@@ -12,12 +12,11 @@ export function explain(error) {
 }
 
 // What a start of the day would be, said before any deal is shown (the day document's
-// ranked_start): anonymous play is unranked, and a deal once seen is not played ranked that day.
+// ranked_start): a deal once seen is not played ranked that day. That anonymous play is unranked
+// the front page says once, in its note beside the sign-in link (templates/today.html).
 export function explainRankedStart(day) {
   const reason = day.ranked_start ? day.ranked_start.reason : null;
-  if (reason === "deal_seen") return t("today.dealSeen");
-  if (reason === "anonymous") return t("today.unrankedNote");
-  return "";
+  return reason === "deal_seen" ? t("today.dealSeen") : "";
 }
 
 // A rejection reason from the verifier, e.g. "bot_mismatch at move 12".

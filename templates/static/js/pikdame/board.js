@@ -4,11 +4,13 @@
 // draws a view (API.md's V, whose `seat` is the player's) and gathers the move.
 
 import { keepFocus } from "../lib/focus.js";
-import { meldPoints } from "../lib/cards.js";
-import { $ } from "../lib/dom.js";
+import { face, meldPoints } from "../lib/cards.js";
+import { $, $$ } from "../lib/dom.js";
+import { clearNote, draggable, noteAt, tappable } from "../lib/drag.js";
 import { t } from "../lib/i18n.js";
 import { load, save } from "../lib/store.js";
 import { closePanel, openPanel, precheck, prepare } from "./actions.js";
+import { decideDiscard, decideLay, decideMeld, decidePile, decideStock } from "./direct.js";
 import { describeSelection } from "./explain.js";
 import { Hand } from "./hand.js";
 import { closeHint, hintOpen } from "./hint.js";
@@ -22,6 +24,25 @@ export const mySeat = (view) => view.seat ?? 0;
 export const myTurn = (view) => Boolean(view) && !view.outcome && view.turn === mySeat(view);
 
 const actionButtons = () => document.querySelectorAll("#actions button[data-action]");
+
+// Whether an element is drawn at all (not hidden, not inside a closed <details>).
+const inSight = (el) => (el.checkVisibility ? el.checkVisibility() : true) && el.getBoundingClientRect().height > 0;
+
+// Where a dragged card may land (direct.js says what it means), innermost first: a meld (the
+// own, another seat's, or one of Tausende's panel, "S.N"), the discard pile, the own melds' area.
+function dropZones(view) {
+  const me = mySeat(view);
+  const meld = (element, seat, n) => ({ element, kind: "lay", seat, n });
+  return [
+    ...$$("#own-melds .meld[data-meld]").map((el) => meld(el, me, Number(el.dataset.meld))),
+    ...$$("#opponents .seat .meld[data-meld]").map((el) => meld(el,
+      Number(el.closest(".seat").id.replace("seat-", "")), Number(el.dataset.meld))),
+    ...$$(".meld[data-meld-owner][data-address]").map((el) => meld(el,
+      Number(el.dataset.meldOwner), Number(el.dataset.address.split(".")[1]))),
+    { element: $("#discard-top").closest(".pile-box"), kind: "discard" },
+    { element: inSight($("#own-area")) ? $("#own-area") : $("#meld-drop"), kind: "meld" },
+  ];
+}
 
 // ctx: {seats, name, ...} for the seat names; handlers: {send(move), hint?()}.
 export function createBoard(ctx, handlers) {
@@ -113,6 +134,47 @@ export function createBoard(ctx, handlers) {
     open(prepare(name, view, chosen, preset, (seat) => seatName(seat, ctx.seats)));
   }
 
+  // A gesture's decision (direct.js): a move is sent at once, a choice the gesture cannot make
+  // opens the action's confirm panel with the cards selected, a refusal is said where the
+  // gesture ended (at: its point) and in the message line; nothing is sent then.
+  function direct(decision, cards, at = null) {
+    if (board.busy || !board.view) return;
+    if (decision.reason) {
+      say(decision.reason, "error");
+      if (at) noteAt(decision.reason, at);
+      return;
+    }
+    clearNote();
+    if (board.panel) cancel(false);
+    if (decision.panel) {
+      hand.selectCodes(cards);
+      action(decision.panel, decision.preset);
+      return;
+    }
+    say("");
+    handlers.send(decision.move);
+  }
+
+  // The dragged cards: the whole selection when the card pressed is in it, else that card.
+  function grab(item) {
+    if (!board.view || board.view.outcome || board.busy) return null;
+    const index = Number(item.dataset.index);
+    const cards = hand.selected.has(index) ? hand.selectedCards() : [item.dataset.card];
+    return { cards, ghost: cards.map((code) => face(code)) };
+  }
+
+  function dropped({ cards }, zone, at) {
+    const view = board.view;
+    const decide = {
+      discard: () => decideDiscard(view, cards),
+      meld: () => decideMeld(view, cards),
+      lay: () => decideLay(view, cards, zone.seat, zone.n),
+    }[zone.kind];
+    direct(decide(), cards, at);
+  }
+
+  const pointAt = (e) => ({ x: e.clientX, y: e.clientY });
+
   function cancel(refocus = true) {
     board.panel = null;
     closePanel();
@@ -151,6 +213,18 @@ export function createBoard(ctx, handlers) {
   }
 
   sortLabel();
+  // the own melds' area out of sight: the bar stands in for it while a card is carried
+  const meldBar = (show) => { $("#meld-drop").hidden = !show || inSight($("#own-area")); };
+  draggable($("#hand"), {
+    items: ".hand-card", grab, zones: () => dropZones(board.view), drop: dropped,
+    start: () => meldBar(true), end: () => meldBar(false),
+  });
+  tappable($("#stock"), (e) => {
+    if (board.view) direct(decideStock(board.view), [], pointAt(e));
+  });
+  tappable($("#discard-top"), (e) => {
+    if (board.view) direct(decidePile(board.view, hand.selectedCards()), hand.selectedCards(), pointAt(e));
+  });
   $("#sort").addEventListener("click", toggleSort);
   $("#pile-toggle").addEventListener("click", togglePile);
   if (handlers.hint && $("#hint-btn")) $("#hint-btn").addEventListener("click", handlers.hint);

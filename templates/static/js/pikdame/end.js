@@ -2,12 +2,13 @@
 // from queued to verified (or rejected, with the reason), the rank, and a spoiler-free share text.
 
 import { showAnalysis } from "../lib/analysis.js";
-import { ApiError, attempt as fetchAttempt, gameLog, shareOf, verification } from "../lib/api.js";
+import { ApiError, analysis, attempt as fetchAttempt, gameLog, shareOf, verification } from "../lib/api.js";
 import { $, clear, h, sleep } from "../lib/dom.js";
+import { showEventEnd } from "../lib/eventdeal.js";
 import { explain, explainReason } from "../lib/explain.js";
 import { formatDate, signed, t } from "../lib/i18n.js";
 import { copyOnClick } from "../lib/share.js";
-import { lays, parseMove, seatName, startsTurn } from "./moves.js";
+import { describe, lays, parseMove, seatName, startsTurn } from "./moves.js";
 
 // The verdict is waited for with a long poll (the service answers as soon as it exists); where the
 // service has no long poll (404), the attempt is polled with a growing pause instead.
@@ -87,6 +88,8 @@ async function awaitVerdict(id, current, show, failed) {
     try {
       v = await verification(id, WAIT_S);
       show(v);
+      // a busy server answered at once, asking to wait: ask again after that, not at once
+      if (!decided(v) && v.retryAfterS > 0) await sleep(v.retryAfterS * 1000);
     } catch (e) {
       if (e instanceof ApiError && e.status === 404 && e.code !== "unknown_attempt") break;
       failed(e);
@@ -131,6 +134,10 @@ export async function showEnd(attempt, ctx) {
   const status = $("#verify-status");
   const rank = $("#end-rank");
   const share = $("#share-text");
+  // a practice game has no result of the day to share, a tournament's deal is the week's (its
+  // result against the field is on the tournament's page)
+  $("#end-share").hidden = practice;
+  if (attempt.event) showEventEnd(attempt);
   const render = (a) => {
     const v = a.verification;
     status.textContent = verificationText(v, practice);
@@ -144,7 +151,7 @@ export async function showEnd(attempt, ctx) {
           text: t("field.link") }));
     }
     share.value = practice ? "" : shareText(a, turns ?? 0, pattern);
-    if (v && v.status === "verified") {
+    if (v && v.status === "verified" && !attempt.event) {
       // The server's text adds the place, the matchpoints and the streak (no card either).
       shareOf(a.id, document.documentElement.lang).then((text) => {
         const counted = t("share.turns", { n: turns ?? 0 }); // R11's tie-break, plural-aware
@@ -163,5 +170,9 @@ export async function showEnd(attempt, ctx) {
     render({ ...attempt, verification: v });
   }, (e) => { status.textContent = explain(e); });
   // Once verified, the analysis of the player's own view (docs/ANALYSIS.md), computed by a worker.
-  if (latest && latest.status === "verified") await showAnalysis($("#end-analysis"), attempt.id);
+  if (latest && latest.status === "verified") {
+    await showAnalysis($("#end-analysis"), {
+      load: () => analysis(attempt.id), say: (move) => describe(move),
+    });
+  }
 }

@@ -3,6 +3,7 @@
 
 import { ApiError, attempt as fetchAttempt, day as fetchDay, sendMove } from "../lib/api.js";
 import { $, h } from "../lib/dom.js";
+import { eventDealTitle } from "../lib/eventdeal.js";
 import { explain } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
 import { load, save } from "../lib/store.js";
@@ -113,7 +114,10 @@ async function start() {
   } catch (e) {
     ctx.seats = null;
   }
-  $("#table-date").textContent = game.attempt.date;
+  // A deal of the week's tournament (docs/EVENTS.md) is a daily attempt with its `event`.
+  if (game.attempt.event) ctx.closed = false; // unranked there means "no account", not practice
+  $("#table-date").textContent = game.attempt.event ? eventDealTitle(game.attempt)
+    : game.attempt.date;
   $("#player-name").textContent = game.attempt.name;
   guide();
   render();

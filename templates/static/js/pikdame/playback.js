@@ -4,19 +4,17 @@
 // A ruleset with an opening (Tausende, R12.3) gives its rule as ctx.opening = {goal, points(meld)}.
 
 import { announce, turnPassed } from "../lib/announce.js";
+import { back, face, fanBacks } from "../lib/cards.js";
+import { fly } from "../lib/fly.js";
 import { $, clear, h, sleep } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
+import { delay } from "../lib/pace.js"; // the player's pace
 import { load, save } from "../lib/store.js";
 import { describe, goesOut, parseMove, seatName } from "./moves.js";
-import { seatMelds, showTop } from "./view.js";
+import { seatMelds, seatMove, showTop } from "./view.js";
 
-export const SPEEDS = { slow: 1000, normal: 450, fast: 180, veryfast: 15 };
 // The move list kept in the browser (a round has a few hundred moves at most).
 const KEPT = 1000;
-
-export function delay() {
-  return SPEEDS[load("speed", "normal")] ?? SPEEDS.normal;
-}
 
 const logKey = (ctx) => `log.${ctx.attemptId}`;
 
@@ -85,6 +83,7 @@ export function restoreLog(ctx) {
 function setHandSize(seat, size) {
   const node = document.querySelector(`[data-hand-size="${seat}"]`);
   if (node) node.textContent = t("table.handSize", { n: size });
+  fanBacks(document.querySelector(`#seat-${seat} .mini-hand`), size);
 }
 
 function redrawMelds(seat, list, ctx) {
@@ -132,6 +131,42 @@ function apply(shown, seat, text, ctx) {
   setHandSize(seat, Math.max(0, shown.sizes[seat]));
 }
 
+// Where a seat's cards are on the table: an opponent's hand size, or the own hand.
+const seatSpot = (seat, ctx) => (seat === (ctx.me ?? 0) ? $("#hand")
+  : document.querySelector(`#seat-${seat} .hand-size`) || document.getElementById(`seat-${seat}`));
+
+// A draw, a take or a discard seen happen (lib/fly.js): the card flies from where it comes from
+// to where it goes, in the bots' pace; a card another seat draws flies face down.
+function flight(seat, text, ctx, ms) {
+  const move = parseMove(text);
+  const spot = seatSpot(seat, ctx);
+  if (move.kind === "draw") return fly(back({ size: "large" }), $("#stock .card"), spot, ms);
+  if (move.kind === "take") return fly(face(move.cards[0], { size: "large" }), $("#discard-top"), spot, ms);
+  if (move.kind === "discard") {
+    return fly(move.card ? face(move.card, { size: "large" }) : back({ size: "large" }), spot, $("#discard-top"), ms);
+  }
+  return Promise.resolve();
+}
+
+// A seat's last move shown where it happened, for a moment (issue 41): a line over the seat,
+// placed absolutely (the layout does not move) and hidden from screen readers (the announcer
+// says the move); view.js draws it again while it lasts when the seats are redrawn.
+const SEEN_MS = 2500;
+
+function markSeat(seat, text, ctx) {
+  ctx.lastMoves = ctx.lastMoves || {};
+  ctx.lastMoves[seat] = { text, until: Date.now() + Math.max(SEEN_MS, delay() * 3) };
+  const section = document.getElementById(`seat-${seat}`);
+  if (!section) return;
+  section.querySelectorAll(".seat-move").forEach((n) => n.remove());
+  section.append(seatMove(text));
+  setTimeout(() => {
+    if (ctx.lastMoves[seat] && ctx.lastMoves[seat].until <= Date.now()) {
+      document.querySelectorAll(`#seat-${seat} .seat-move`).forEach((n) => n.remove());
+    }
+  }, ctx.lastMoves[seat].until - Date.now() + 20);
+}
+
 function light(seat) {
   document.querySelectorAll(".seat.to-move").forEach((n) => n.classList.remove("to-move"));
   const section = document.getElementById(`seat-${seat}`);
@@ -176,6 +211,7 @@ export async function play(events, before, ctx) {
   for (const event of events) {
     const goingOut = goesOut(event.move, shown.sizes[event.seat]);
     if (event.seat === (ctx.me ?? 0)) {
+      await flight(event.seat, event.move, ctx, Math.min(delay(), 350));
       openings(shown, event.seat, event.move, ctx);
       logLine(event.seat, event.move, ctx, goingOut, event.timer);
       if (parseMove(event.move).kind === "discard") {
@@ -190,8 +226,9 @@ export async function play(events, before, ctx) {
     $("#status").textContent = t("status.botMove", {
       name: seatName(event.seat, ctx.seats), move: describe(event.move, { goingOut, who: { seat: event.seat, seats: ctx.seats, me: ctx.me ?? 0 } }),
     });
-    if (wait > 0) await sleep(wait);
+    if (wait > 0) await Promise.all([sleep(wait), flight(event.seat, event.move, ctx, wait * 0.8)]);
     apply(shown, event.seat, event.move, ctx);
+    markSeat(event.seat, describe(event.move, { goingOut, who: { seat: event.seat, seats: ctx.seats, me: ctx.me ?? 0 } }), ctx);
     openings(shown, event.seat, event.move, ctx);
     logLine(event.seat, event.move, ctx, goingOut, event.timer);
     if (wait > 0) await sleep(wait / 2);

@@ -80,7 +80,7 @@ function jump(decision) {
   state.note = {
     step: decision.move_index,
     text: t("analysis.atMove", {
-      played: decision.played, best: decision.best, cost: Math.round(exact(decision.cost) * 10) / 10,
+      played: describe(decision.played), best: describe(decision.best), cost: Math.round(exact(decision.cost) * 10) / 10,
     }),
   };
   go(decision.move_index);
@@ -100,6 +100,7 @@ function analyse() {
       return doc;
     },
     jump,
+    say: (move) => describe(move),
   });
 }
 

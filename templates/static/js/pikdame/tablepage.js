@@ -15,18 +15,22 @@ import { $, clear, h } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
 import { signed, t } from "../lib/i18n.js";
 import { load, save } from "../lib/store.js";
+import { presenceMark } from "../lib/table/seats.js";
 import { createShell } from "../lib/table/shell.js";
-import { gameName, seatText } from "../lib/table/summary.js";
+import { finishingOrder, forfeitText, gameName, seatText } from "../lib/table/summary.js";
 import { createBoard } from "./board.js";
 import { explainMove } from "./explain.js";
 import { closeHint, hintOpen, showHint } from "./hint.js";
-import { seatName } from "./moves.js";
+import { describe, seatName } from "./moves.js";
 import { logLine, play, restoreLog } from "./playback.js";
 import { renderOpponents } from "./view.js";
 
 const tableId = document.body.dataset.table;
 const LEVELS = ["beginner", "advanced", "zen"];
-const ctx = { seats: null, me: 0, attemptId: `table.${tableId}`, seatExtras: (seat) => seatExtras(seat) };
+const ctx = {
+  seats: null, me: 0, attemptId: `table.${tableId}`, seatExtras: (seat) => seatExtras(seat),
+  seatScore: (seat) => (state.table ? signed(state.table.totals[seat]) : null), // each seat's running total
+};
 // Every human seat has its name (the player's own too, so sentences read the same for all).
 const nameOf = (seat) => seatName(seat, state.table.seats);
 // The waiting room, the countdown, the rematch and the live stream are every table's (shell.js).
@@ -41,13 +45,7 @@ const dismissedKey = `table.${tableId}.seenRound`;
 // What a ruleset adds to the table (openTablePage): render(T, ctx, handlers) beside the board.
 let ruleset = { render: () => {} };
 
-function presence(seat) {
-  const s = state.table.seats[seat];
-  if (s.kind !== "human" || !s.name) return null; // a bot, or a seat still open
-  const label = t(s.connected ? "tables.online" : "tables.offline");
-  return h("span", { class: `presence ${s.connected ? "on" : "off"}`, role: "img", "aria-label": label,
-    title: label, dataset: { presence: String(seat) } });
-}
+const presence = (seat) => presenceMark(state.table.seats[seat], seat);
 
 // A bot's icon: a tap opens its three levels (any human at the table may change them).
 function botButton(seat) {
@@ -142,20 +140,6 @@ function renderLucky() {
     h("span", { class: "preview-cards" }, T.lucky.map((c) => face(c, { size: "small" }))));
 }
 
-function renderResign() {
-  const T = state.table;
-  const agreed = T.pending_resign;
-  const box = $("#resign-box");
-  box.hidden = !(T.status === "playing" && agreed && agreed.length);
-  if (box.hidden) return;
-  const humans = T.seats.map((s, seat) => (s.kind === "human" ? seat : null)).filter((s) => s !== null);
-  const waiting = humans.filter((seat) => !agreed.includes(seat));
-  $("#resign-text").textContent = t("tables.resignProposed", {
-    name: nameOf(agreed[0]), waiting: waiting.map(nameOf).join(", "), n: waiting.length,
-  });
-  $("#resign-agree").hidden = agreed.includes(me());
-}
-
 function scoreTable(caption, rows) {
   return h("table", { class: "scores" },
     h("caption", { text: caption }),
@@ -180,6 +164,7 @@ function renderRoundResult() {
   if (page.analysed !== last.round) { // another round's result: its own "Analysieren"
     $("#round-analysis").hidden = true;
     $("#round-analyse").hidden = false;
+    $("#round-deal").hidden = false;
   }
   box.dataset.round = String(last.round);
   $("#round-result-title").textContent = t("tables.roundOver", { n: last.round });
@@ -190,12 +175,18 @@ function renderRoundResult() {
   }));
 }
 
-// "Analysieren": your own seat's play in the round just ended (docs/TABLES.md "Analysis").
-function analyseRound() {
+// "Analysieren": your own seat's play in the round just ended (docs/TABLES.md "Analysis"); "In
+// diesem Deal": the same decisions played out in the real deal, its seed revealed at the round's
+// end (F3), shown as this deal's outcome without marks (docs/ANALYSIS.md "The pages").
+function analyseRound(mode) {
   const round = Number($("#round-result").dataset.round);
   page.analysed = round;
-  $("#round-analyse").hidden = true;
-  showAnalysis($("#round-analysis"), { load: () => tableAnalysis(tableId, { round }) });
+  $("#round-analyse").hidden = mode === "view";
+  $("#round-deal").hidden = mode === "deal";
+  delete $("#round-analysis").dataset.ready;
+  showAnalysis($("#round-analysis"), {
+    load: () => tableAnalysis(tableId, { round }, null, mode), say: (move) => describe(move),
+  });
 }
 
 // Who went out (T.rounds[].winner, R7.1) and whether "hand out" doubled the round (R7.3); a game
@@ -227,12 +218,13 @@ function renderStandings() {
   if (box.hidden) return;
   if (first) box.scrollIntoView({ block: "start" });
   const result = T.result || { totals: T.totals, winner: null, end: "goal" };
-  const order = result.totals.map((total, seat) => [seat, total]).sort((a, b) => b[1] - a[1]);
-  $("#standings-outcome").textContent = result.end === "resign" ? resignedText(T, result)
-    : t("tables.winner", { name: nameOf(result.winner ?? order[0][0]) });
+  const order = finishingOrder(result); // a forfeit last (T.result.places)
+  $("#standings-outcome").textContent = forfeitText(result, nameOf)
+    ?? (result.end === "resign" ? resignedText(T, result)
+      : t("tables.winner", { name: nameOf(result.winner ?? order[0][0]) }));
   clear($("#standings-table")).append(scoreTable(t("tables.standings"), {
     columns: [t("tables.place"), t("tables.total")],
-    cells: order.map(([seat, total], i) => [seat, [String(i + 1), signed(total)]]),
+    cells: order.map(([seat, place]) => [seat, [String(place), signed(result.totals[seat])]]),
   }));
   $("#replay-link").href = `/tables/${tableId}/replay`;
   $("#rematch").textContent = t(T.rematch ? "tables.toRematch" : "tables.rematch");
@@ -245,6 +237,8 @@ function renderGame() {
   if (T.status !== "playing") page.levelMenu = null;
   $("#table-title").firstChild.textContent = `${gameName(T.game)} `; // the table's game, not always Pik Dame
   $("#round-no").textContent = T.round ? t("tables.round", { n: T.round }) : "";
+  // the bots' pace: only where a bot sits (issue 38)
+  $("#speed").closest(".settings").hidden = !T.seats.some((s) => s.kind === "bot");
   renderStrip();
   const view = T.view;
   const showBoard = Boolean(view) && !(T.status === "playing" && T.awaiting_cut);
@@ -273,7 +267,7 @@ function renderGame() {
   });
   renderCut();
   renderLucky();
-  renderResign();
+  shell.renderResign();
   shell.renderCountdown();
   renderRoundResult();
   renderStandings();
@@ -299,11 +293,13 @@ function render() {
 const numbered = (events, seq) => events.map((e, i) => ({ ...e, seq: seq - events.length + 1 + i }));
 
 // New moves are played out on the table as it stood (the bots' pace setting), then the new table
-// replaces it; moves already shown (an own request's answer) are skipped.
-async function absorb(T, events) {
+// replaces it; moves already shown (an own request's answer) are skipped, and a page ``behind``
+// newer messages (shell.follow) logs them at once.
+async function absorb(T, events, behind = false) {
   const fresh = numbered(events, T.seq).filter((e) => e.seq > state.seq);
   const before = state.table && state.table.view;
-  if (fresh.length && before && !state.table.awaiting_cut && state.table.status === "playing") {
+  const playing = state.table && !state.table.awaiting_cut && state.table.status === "playing";
+  if (fresh.length && before && playing && !behind) {
     await play(fresh, before, ctx);
   } else {
     for (const e of fresh) logLine(e.seat, e.move, ctx, false, e.timer);
@@ -393,8 +389,8 @@ async function main() {
   $("#cut-range").addEventListener("input", showCutValue);
   $("#cut-button").addEventListener("click", cut);
   $("#resign").addEventListener("click", proposeResign);
-  $("#resign-agree").addEventListener("click", resign);
-  $("#round-analyse").addEventListener("click", analyseRound);
+  $("#round-analyse").addEventListener("click", () => analyseRound("view"));
+  $("#round-deal").addEventListener("click", () => analyseRound("deal"));
   $("#round-close").addEventListener("click", () => {
     const done = state.table.rounds.filter((r) => r.scores);
     if (done.length) save(dismissedKey, done[done.length - 1].round);
@@ -405,5 +401,5 @@ async function main() {
   ctx.seats = state.table.seats;
   restoreLog(ctx);
   render();
-  shell.follow((message) => absorb(message.table, message.events));
+  shell.follow((message, behind) => absorb(message.table, message.events, behind));
 }

@@ -1,10 +1,12 @@
-// Drawing the table from the player's view V (API.md): opponents with their hand sizes and
-// melds, the stock's size, the discard pile, the own melds and whose turn it is.
+// Drawing the table from the player's view V (API.md): opponents in their places around the
+// table (lib/table/seats.js) with their hand sizes and melds, the stock's size, the discard pile,
+// the own melds and whose turn it is.
 
 import { announceTurn } from "../lib/announce.js";
-import { back, face } from "../lib/cards.js";
+import { back, face, fannedBacks } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
+import { placeOf } from "../lib/table/seats.js";
 import { meldList } from "./melds.js";
 import { seatName } from "./moves.js";
 
@@ -21,32 +23,45 @@ export function seatMelds(seat, list, ctx) {
   return box;
 }
 
+// A seat's last move over the seat for a moment (playback.js markSeat).
+export const seatMove = (text) => h("span", { class: "seat-move", "aria-hidden": "true", text });
+
 function opponent(view, seat, ctx) {
   const size = view.hand_sizes[seat];
+  const n = view.hand_sizes.length;
   const toMove = view.outcome === null && view.turn === seat;
   const level = ctx.seats && ctx.seats[seat] && ctx.seats[seat].level;
-  const backs = h("span", { class: "mini-hand", "aria-hidden": "true" },
-    Array.from({ length: Math.min(size, 20) }, () => back({ size: "tiny" })));
+  // the hand as fanned backs, after the count: a card more or less grows the fan to the right
+  // and moves nothing else
+  const backs = fannedBacks(size);
+  const score = ctx.seatScore ? ctx.seatScore(seat) : null;
   return h("section", {
     class: `seat${toMove ? " to-move" : ""}`, "aria-label": seatName(seat, ctx.seats), id: `seat-${seat}`,
+    dataset: { place: placeOf(seat, view.seat, n) },
   },
   h("header", {},
     h("h3", { text: seatName(seat, ctx.seats) }),
     level && !ctx.seatExtras ? h("span", { class: "level", text: t(`level.${level}`) }) : null,
     toMove ? h("span", { class: "turn-flag", text: t("table.toMove") }) : null,
-    ctx.seatExtras ? ctx.seatExtras(seat) : null),
-  h("p", { class: "hand-size" }, backs,
+    ctx.seatExtras ? ctx.seatExtras(seat) : null,
+    score === null ? null : h("span", { class: "seat-score", text: score })),
+  h("p", { class: "hand-size" },
     h("span", { class: "count", dataset: { handSize: String(seat) },
-      text: t("table.handSize", { n: size }) })),
-  seatMelds(seat, view.melds[seat], ctx));
+      text: t("table.handSize", { n: size }) }), backs),
+  seatMelds(seat, view.melds[seat], ctx),
+  ctx.lastMoves && ctx.lastMoves[seat] && ctx.lastMoves[seat].until > Date.now()
+    ? seatMove(ctx.lastMoves[seat].text) : null);
 }
 
-// The other seats in playing order, starting after the player's; ctx.seatExtras(seat), where a
-// page gives it, adds to a seat's header (the tables' presence and bot level).
+// The other seats in playing order, starting after the player's, each in its place around the
+// table (the round table's data-seats picks its grid in table.css); ctx.seatExtras(seat), where
+// a page gives it, adds to a seat's header (the tables' presence and bot level), and
+// ctx.seatScore(seat) its score (the tables' running total).
 export function renderOpponents(view, ctx) {
   const root = clear($("#opponents"));
   const n = view.hand_sizes.length;
   const me = view.seat ?? 0;
+  $("#round-table").dataset.seats = String(n);
   for (let k = 1; k < n; k += 1) root.append(opponent(view, (me + k) % n, ctx));
 }
 

@@ -1,6 +1,8 @@
 // The "Spielen" page's lobby (docs/LOBBY.md): the open public tables, live from
-// /api/lobby/events, joined in one click; and the quick match, whose waiting ticket follows
-// /api/match/events until it is matched (then to the table) or left.
+// /api/lobby/events, joined in one click, and the public games playing (presence, whose turn),
+// each watched on its table page; and the quick match, whose waiting ticket follows
+// /api/match/events until it is matched (then to the table, while it waits or plays) or left.
+// A join or a ticket carries the player's name: the account's, else the one asked for here.
 
 import {
   currentMatch, joinMatch, joinPublicTable, leaveMatch, lobbyEvents, matchEvents,
@@ -10,8 +12,19 @@ import { explain } from "../lib/explain.js";
 import { t } from "../lib/i18n.js";
 import { playerName, save } from "../lib/store.js";
 
-// The name a join or a ticket carries: the form's, else the one remembered.
-const name = () => ($("#name")?.value || "").trim() || playerName() || t("lobby.guest");
+// The name a join or a ticket carries: the account's, else the one asked for (remembered).
+const signedIn = Boolean(document.body.dataset.accountName);
+// (the lobby's field, or the one of the form that makes a table, filled already)
+const name = () => (signedIn ? playerName()
+  : ($("#lobby-name").value || "").trim() || ($("#name").value || "").trim());
+
+// Without a name nothing is joined: the field says so and takes the focus.
+function named(errorBox) {
+  if (name()) return true;
+  $(errorBox).textContent = t("lobby.nameNeeded");
+  $("#lobby-name").focus();
+  return false;
+}
 
 function seatText(seat) {
   if (seat.kind === "bot") return t("tables.botSeat", { level: t(`level.${seat.level}`) });
@@ -27,8 +40,9 @@ function rulesText(rules) {
 }
 
 async function join(entry, button) {
-  button.disabled = true;
   $("#lobby-error").textContent = "";
+  if (!named("#lobby-error")) return;
+  button.disabled = true;
   try {
     const joined = await joinPublicTable(entry.id, name());
     save("name", name());
@@ -52,10 +66,27 @@ function entryRow(entry) {
     button);
 }
 
+// A game playing: its seats with presence, whose turn it is, and a link to watch it.
+function playingRow(entry) {
+  const seats = entry.seats.map((seat, n) => h("li", {
+    class: `lobby-seat${seat.connected ? " on" : ""}${entry.turn === n ? " turn" : ""}`,
+  }, seatText(seat), entry.turn === n ? h("span", { class: "flag" }, t("lobby.turn")) : null));
+  return h("li", { class: "lobby-table playing", dataset: { table: entry.id, game: entry.game } },
+    h("strong", { class: "lobby-game" }, t(`tables.game.${entry.game}`)),
+    entry.rated ? h("span", { class: "lobby-rated" }, t("lobby.ratedFlag")) : null,
+    h("span", { class: "lobby-rules" }, rulesText(entry.rules)),
+    h("ul", { class: "lobby-seats" }, seats),
+    h("a", { class: "button lobby-watch", href: `/tables/${entry.id}` }, t("lobby.watch")));
+}
+
 function showLobby(doc) {
   const list = clear($("#lobby-open"));
   for (const entry of doc.open) list.append(entryRow(entry));
   $("#lobby-empty").hidden = doc.open.length > 0;
+  const playing = clear($("#lobby-playing"));
+  for (const entry of doc.playing || []) playing.append(playingRow(entry));
+  $("#lobby-playing-empty").hidden = playing.children.length > 0;
+  document.body.dataset.playing = String(playing.children.length);
   const queued = Object.values(doc.queued || {}).reduce((a, b) => a + b, 0);
   $("#lobby-online").textContent = t("lobby.online", { n: doc.online, q: queued });
   document.body.dataset.lobby = String(doc.open.length);
@@ -74,14 +105,20 @@ function refreshSeats() {
 let ticketStream = null;
 
 function showTicket(match) {
-  const waiting = match.status === "waiting";
+  document.body.dataset.match = match.status;
+  // matched while its table is still being made: the stream names it next, so it is followed on
+  const making = match.status === "matched" && !match.table;
+  const waiting = match.status === "waiting" || making;
   $("#match-form").hidden = waiting;
   $("#match-waiting").hidden = !waiting;
-  if (match.status === "matched" && match.table) {
+  // to the table while it waits or plays; a finished (or gone) one is not gone back to
+  const live = match.table_status === "waiting" || match.table_status === "playing";
+  if (match.status === "matched" && match.table && live) {
     ticketStream?.close();
     window.location.assign(`/tables/${match.table}`);
     return;
   }
+  if (making) return;
   if (!waiting) {
     ticketStream?.close();
     ticketStream = null;
@@ -93,6 +130,9 @@ function showTicket(match) {
   });
 }
 
+// A ticket still to be followed: waiting, or matched while its table is being made.
+const unsettled = (match) => match.status === "waiting" || (match.status === "matched" && !match.table);
+
 function follow() {
   ticketStream?.close();
   ticketStream = matchEvents(showTicket);
@@ -101,6 +141,7 @@ function follow() {
 async function findMatch(e) {
   e.preventDefault();
   $("#match-error").textContent = "";
+  if (!named("#match-error")) return;
   const button = $("#match-button");
   button.disabled = true;
   const spec = {
@@ -112,7 +153,7 @@ async function findMatch(e) {
     const match = await joinMatch(spec);
     save("name", spec.name);
     showTicket(match);
-    if (match.status === "waiting") follow();
+    if (unsettled(match)) follow();
   } catch (err) {
     $("#match-error").textContent = explain(err);
   } finally {
@@ -131,6 +172,9 @@ async function leave() {
   }
 }
 
+// Signed in: the account's name, nothing to ask; else the name remembered from the last time.
+$("#lobby-name-row").hidden = signedIn;
+$("#lobby-name").value = signedIn ? "" : playerName();
 $("#match-game").addEventListener("change", refreshSeats);
 $("#match-form").addEventListener("submit", findMatch);
 $("#match-leave").addEventListener("click", leave);
@@ -139,5 +183,5 @@ lobbyEvents(showLobby);
 // A ticket still waiting from before a reload is followed again.
 currentMatch().then((match) => {
   showTicket(match);
-  if (match.status === "waiting") follow();
+  if (unsettled(match)) follow();
 }).catch(() => {});

@@ -6,34 +6,60 @@ import { createTable } from "../lib/api.js";
 import { submissions } from "../lib/once.js";
 import { $, $$ } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
+import { t } from "../lib/i18n.js";
 import { playerName, save } from "../lib/store.js";
 
 const form = $("#new-table");
+// Each offered game's declaration (its adapter's, service/games/adapter.py form_facts): seat
+// counts, bot levels with their names, hints, house rules, lead text, rules link.
+const forms = Object.fromEntries(JSON.parse($("#table-forms").textContent).map((f) => [f.game, f]));
 
 const game = () => form.querySelector("input[name=game]:checked").value;
-// Gin Rommé is a duel (GIN.md G2): two seats, its own bot levels, no Pik Dame house rules.
-const isGin = () => game() === "gin";
-const players = () => (isGin() ? 2 : Number(form.querySelector("input[name=players]:checked").value));
+const facts = () => forms[game()];
+// The chosen seat count, when the game has it; else its most seats (a duel: two).
+function players() {
+  const { seats } = facts();
+  const chosen = Number(form.querySelector("input[name=players]:checked")?.value);
+  return seats.includes(chosen) ? chosen : seats[seats.length - 1];
+}
+const offers = (key) => facts().options.some((option) => option.key === key);
 
-// Seats beyond the chosen count are hidden; a human seat has no level. Tausende (R12) has its
-// R12.8 options and no hand-out doubling (R12.7).
+// Each level select offers the chosen game's levels (its default selected, or the level chosen
+// before when the game has it too).
+function offerLevels() {
+  const { levels, default_level: preset } = facts();
+  for (const select of $$(".seat-level")) {
+    const before = select.value;
+    const keep = levels.some((l) => l.level === before) ? before : preset;
+    select.replaceChildren(...levels.map((l) => new Option(t(l.text), l.level, false, l.level === keep)));
+  }
+}
+
+// The form of the chosen game: its lead, seat counts (none to choose for a single one), levels,
+// house rules, hints and rules link; seats beyond the chosen count are hidden, a human seat has
+// no level.
 function refresh() {
-  const tausende = game() === "tausende";
-  $("#tausende-options").hidden = !tausende;
+  const f = facts();
+  $("#table-lead").textContent = t(f.lead);
+  $("#players-choice").hidden = f.seats.length < 2;
+  for (const radio of $$("input[name=players]")) {
+    radio.closest("label").hidden = !f.seats.includes(Number(radio.value));
+  }
   const n = players();
   for (const row of $$(".seat-spec")) {
     const seat = Number(row.dataset.seat);
     row.hidden = seat >= n;
     const bot = row.querySelector(".seat-kind")?.value === "bot";
     const level = row.querySelector(".seat-level");
-    if (level) level.hidden = !bot || isGin();
-    const ginLevel = row.querySelector(".gin-level");
-    if (ginLevel) ginLevel.hidden = !bot || !isGin();
+    if (level) level.hidden = !bot;
   }
-  for (const el of $$(".pikdame-only")) el.hidden = isGin();
-  $("#hand-out-double-option").hidden = tausende || isGin();
-  $("#lead-pikdame").hidden = isGin();
-  $("#lead-gin").hidden = !isGin();
+  for (const box of $$("[data-house-rule]")) box.closest("label").hidden = !offers(box.name);
+  $("#hints-option").hidden = !f.hints;
+  $("#game-rules").hidden = !f.rules;
+  if (f.rules) {
+    $("#game-rules-link").href = f.rules.href;
+    $("#game-rules-link").textContent = t(f.rules.text);
+  }
   const rated = $("#table-rated").checked;
   $("#hints-allowed").disabled = rated;
   if (rated && $("#turn-timer").value === "0") $("#turn-timer").value = "60";
@@ -41,27 +67,24 @@ function refresh() {
 }
 
 export function tableSpec() {
+  const f = facts();
   const seats = [{ kind: "human" }];
   for (let seat = 1; seat < players(); seat += 1) {
     const kind = $(`#kind-${seat}`).value;
-    const level = isGin() ? $(`#gin-level-${seat}`).value : $(`#level-${seat}`).value;
+    const level = $(`#level-${seat}`).value;
     seats.push(kind === "bot" ? { kind, level } : { kind });
   }
   const timer = Number($("#turn-timer").value);
   const rules = { turn_timer: timer || null };
-  if (!isGin()) rules.strict_1000 = $("#strict-1000").checked; // no Pik Dame house rules in Gin
-  if (!isGin()) rules.hints = $("#hints-allowed").checked; // Gin shows its exact deadwood instead
-  if (game() === "tausende") {
-    for (const box of $$("[data-tausende-option]")) rules[box.name] = box.checked;
-  } else if (!isGin()) {
-    rules.hand_out_double = $("#hand-out-double").checked;
-  }
+  // the game's house rules only (Gin offers none: it stores R9's keys off)
+  for (const box of $$("[data-house-rule]")) if (offers(box.name)) rules[box.name] = box.checked;
+  if (f.hints) rules.hints = $("#hints-allowed").checked; // Gin shows its exact deadwood instead
   const spec = { game: game(), name: $("#name").value.trim(), seats, rules };
   // docs/LOBBY.md: public tables show in the lobby; rated ones are timed and have no hints.
   if ($("#table-public").checked) spec.public = true;
   if ($("#table-rated").checked) {
     spec.rated = true;
-    if (!isGin()) rules.hints = false;
+    if (f.hints) rules.hints = false;
   }
   return spec;
 }
@@ -85,15 +108,17 @@ async function submit(e) {
 }
 
 $("#name").value = playerName();
-// Choosing Gin offers the computer as the opponent first (the seed page's duel); a friend is a
-// choice away.
+// A game that offers the computer as the opponent first (Gin: the seed page's duel) sets the
+// second seat to a bot, unless the player chose its kind; a friend is a choice away.
 for (const radio of form.querySelectorAll("input[name=game]")) {
   radio.addEventListener("change", () => {
-    if (isGin() && !$("#kind-1").dataset.touched) $("#kind-1").value = "bot";
+    offerLevels();
+    if (facts().versus_bot && !$("#kind-1").dataset.touched) $("#kind-1").value = "bot";
   });
 }
 $("#kind-1").addEventListener("change", () => { $("#kind-1").dataset.touched = "1"; });
 form.addEventListener("change", refresh);
 form.addEventListener("submit", submit);
+offerLevels();
 refresh();
 document.body.dataset.ready = "1";

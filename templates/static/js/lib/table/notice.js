@@ -3,7 +3,8 @@
 // mark; both come back when the turn has passed. A short tone (WebAudio, off unless the player
 // turns it on: remembered per device, and by a signed-in account, lib/settings.js) and, while the
 // tab is hidden, a browser notification (only once the player allowed it: the page asks only
-// after a finished table game, by a button, never on its own) say when the turn comes.
+// after a finished table game, by a button under the standings, never on its own) say when the
+// turn comes.
 
 import { $, h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -125,8 +126,8 @@ export function createNotice(tableId) {
       }, t("notice.ask")));
   }
 
-  // The controls in the table's head; the opt-in also under the standings, where a finished
-  // game leaves the player.
+  // The tone's toggle in the table's head; the opt-in once, under the standings, where a
+  // finished game leaves the player (in the head too it stood twice and crowded a phone).
   function render() {
     const head = $("#table .table-head");
     if (!head) return;
@@ -134,7 +135,7 @@ export function createNotice(tableId) {
       state.controls = h("p", { class: "notice-controls", id: "notice-controls" });
       head.append(state.controls);
     }
-    state.controls.replaceChildren(soundButton(), " ", askButton() || "");
+    state.controls.replaceChildren(soundButton());
     const standings = $("#standings");
     if (!standings) return;
     let end = $("#notice-end");

@@ -4,13 +4,18 @@
 // (static/js/<game>/table.js) brings its board, its seats' names and what a table or a stream
 // message does.
 
-import { rematchTable, startTable, table as fetchTable, tableEvents } from "../api.js";
+import {
+  acceptRematch, declineRematch, declineResign, rematchTable, resignTable, startTable,
+  table as fetchTable, tableEvents,
+} from "../api.js";
 import { $, clear, copyField, h } from "../dom.js";
 import { explain } from "../explain.js";
 import { t } from "../i18n.js";
 import { createNotice } from "./notice.js";
 import { gameOptions, rulesSummary } from "./summary.js";
 import { createTalk } from "./talk.js";
+
+const WATCH_MS = 4000; // how often a visitor's page reads a watched game again
 
 // tableId: the page's table; nameOf(seat): a seat's name in sentences; say(text, kind): the
 // board's message line; show(T): keep a table answered by the server and draw it.
@@ -19,11 +24,12 @@ export function createShell(tableId, { nameOf, say, show }) {
   // (a rematch, a repeat) and goes there on its own.
   const state = {
     table: null, seq: 0, queue: Promise.resolve(), deadline: null, countdownEnd: 0,
-    follower: null, leaving: false, loaded: false, offered: null,
+    follower: null, leaving: false, loaded: false, offered: null, busy: false,
   };
   const me = () => state.table.seat;
   const notice = createNotice(tableId); // the player's turn in the tab's title, icon, tone
-  const talk = createTalk(tableId, nameOf); // presence, ratings, phrases, rating changes
+  // presence, ratings, an away seat's countdown and claim, phrases, rating changes
+  const talk = createTalk(tableId, nameOf, (T) => show(T));
 
   // Work on the table one step at a time: stream messages and answers to own requests in order.
   function enqueue(step) {
@@ -75,19 +81,101 @@ export function createShell(tableId, { nameOf, say, show }) {
     seat === me() ? h("span", { class: "flag", text: t("seat.you") }) : null, seatExtra(seat))));
     const open = T.seats.filter((s) => s.kind === "human" && !s.name).length;
     const creator = me() === T.creator;
+    const consent = renderConsent();
     $("#start-button").hidden = !creator;
+    $("#start-button").disabled = state.busy;
     $("#waiting-note").textContent = creator ? t(startNote, { n: open })
       : t("tables.waitForStart", { name: nameOf(T.creator) });
+    if (!consent) return;
+    // A rematch starts only once every human seat accepted: strangers' by itself, friends' by
+    // the creator's start (which is the creator's own consent), never after a decline.
+    const others = consent.waiting.filter((seat) => seat !== T.creator);
+    const strangers = Boolean(T.public || T.matched);
+    $("#start-button").hidden = !creator || strangers || consent.declined !== null;
+    $("#start-button").disabled = state.busy || others.length > 0;
+    let note = "tables.waitForStart";
+    if (consent.declined !== null) note = "tables.rematchOver";
+    else if (strangers) note = "tables.rematchStartsItself";
+    else if (creator) note = others.length ? "tables.startAfterConsent" : null;
+    $("#waiting-note").textContent = note === null ? t(startNote, { n: open })
+      : t(note, { name: nameOf(T.creator), waiting: others.map(nameOf).join(", "), n: others.length });
   }
 
-  async function start() {
-    $("#start-button").disabled = true;
+  // A rematch's waiting room (T.rematch_agreed): who has accepted, who still has to, and this
+  // seat's accept and decline; null at a table that is no rematch.
+  function renderConsent() {
+    const T = state.table;
+    const agreed = T.rematch_agreed;
+    const box = $("#rematch-consent");
+    box.hidden = !agreed;
+    if (!agreed) return null;
+    const humans = T.seats.map((s, seat) => (s.kind === "human" && s.name ? seat : null))
+      .filter((seat) => seat !== null);
+    const waiting = humans.filter((seat) => !agreed.includes(seat));
+    const declined = T.rematch_declined ?? null;
+    box.dataset.declined = declined === null ? "" : String(declined);
+    $("#rematch-consent-text").textContent = declined !== null
+      ? t("tables.rematchDeclined", { name: nameOf(declined) })
+      : t("tables.rematchWaiting", {
+        agreed: agreed.map(nameOf).join(", "), waiting: waiting.map(nameOf).join(", "), n: waiting.length,
+      });
+    $("#rematch-answer").hidden = declined !== null || me() === null || agreed.includes(me());
+    $("#rematch-accept").disabled = state.busy;
+    $("#rematch-decline").disabled = state.busy;
+    return { waiting, declined };
+  }
+
+  // One request of the waiting room at a time (start, accept, decline); its answer is shown.
+  async function act(request) {
+    state.busy = true;
+    show(state.table);
+    $("#waiting-error").textContent = "";
     try {
-      show(await startTable(tableId));
+      show(await request(tableId));
     } catch (e) {
       $("#waiting-error").textContent = explain(e);
     }
-    $("#start-button").disabled = false;
+    state.busy = false;
+    show(state.table);
+  }
+
+  const start = () => act(startTable);
+
+  // A resign proposal (R8, T.pending_resign): who proposed, who still has to agree, this seat's
+  // "Zustimmen" and "Ablehnen" (the proposer's "no" withdraws it); after a decline
+  // (T.resign_declined), who said no, until the next proposal.
+  function renderResign() {
+    const T = state.table;
+    const agreed = T.pending_resign;
+    const box = $("#resign-box");
+    const declined = T.resign_declined ?? null;
+    box.hidden = !(T.status === "playing" && ((agreed && agreed.length) || declined !== null));
+    if (box.hidden) return;
+    if (!agreed || !agreed.length) {
+      $("#resign-text").textContent = t("tables.resignDeclined", { name: nameOf(declined) });
+      $("#resign-agree").hidden = true;
+      $("#resign-decline").hidden = true;
+      return;
+    }
+    const humans = T.seats.map((s, seat) => (s.kind === "human" ? seat : null)).filter((s) => s !== null);
+    const waiting = humans.filter((seat) => !agreed.includes(seat));
+    $("#resign-text").textContent = t("tables.resignProposed", {
+      name: nameOf(agreed[0]), waiting: waiting.map(nameOf).join(", "), n: waiting.length,
+    });
+    $("#resign-agree").hidden = me() === null || agreed.includes(me());
+    $("#resign-decline").hidden = me() === null;
+  }
+
+  // This seat's answer to the proposal; the table answered is shown.
+  function answerResign(request) {
+    enqueue(async () => {
+      try {
+        const answer = await request(tableId);
+        show(answer.table || answer);
+      } catch (e) {
+        say(explain(e), "error");
+      }
+    });
   }
 
   // The turn timer for everyone. The deadline and T.now are the server's clock; the page counts
@@ -134,6 +222,10 @@ export function createShell(tableId, { nameOf, say, show }) {
       $("#invite-done").textContent = t((await copyField($("#invite-link"))) ? "share.copied" : "share.selectHint");
     });
     $("#start-button").addEventListener("click", start);
+    $("#resign-agree").addEventListener("click", () => answerResign(resignTable));
+    $("#resign-decline").addEventListener("click", () => answerResign(declineResign));
+    $("#rematch-accept").addEventListener("click", () => act(acceptRematch));
+    $("#rematch-decline").addEventListener("click", () => act(declineRematch));
     $("#rematch").addEventListener("click", () => rematch(errorBox));
   }
 
@@ -152,16 +244,57 @@ export function createShell(tableId, { nameOf, say, show }) {
   }
 
   // A seated player follows the table live (EventSource reconnects; lib/api.js tableEvents),
-  // a finished one too until it names the table that follows it; onMessage(message) runs in
-  // turn with the page's own steps. The countdown ticks for everyone.
+  // a finished one too until it names the table that follows it; onMessage(message, behind)
+  // runs in turn with the page's own steps, ``behind`` true while newer messages wait behind
+  // it (a page that fell behind, a tab woken up: it draws them at once instead of playing
+  // every move out at the player's pace, minutes behind the table). A visitor watching a public game (docs/LOBBY.md "Watching")
+  // reads its public view again every WATCH_MS until it ends. The countdown ticks for everyone.
   function follow(onMessage) {
     if (state.table.seat !== null && (state.table.status !== "finished" || !state.follower)) {
-      tableEvents(tableId, state.seq, (message) => enqueue(() => onMessage(message)),
+      let waiting = 0; // stream messages received and not yet handled
+      const handle = async (message) => {
+        try {
+          await onMessage(message, waiting > 1);
+        } finally {
+          waiting -= 1;
+        }
+      };
+      tableEvents(tableId, state.seq, (message) => { waiting += 1; return enqueue(() => handle(message)); },
         (s) => { document.body.dataset.stream = s; }, (p) => talk.hear(p));
+    } else if (state.table.seat === null && state.table.status === "playing") {
+      watch();
     }
     setInterval(renderCountdown, 250);
     document.body.dataset.ready = "1";
   }
 
-  return { state, me, enqueue, keep, renderWaiting, renderCountdown, wire, load, follow };
+  // The visitor's line: watching, and whose turn it is.
+  function watchNote() {
+    const T = state.table;
+    $("#watch-note").textContent = T.turn === null || T.turn === undefined ? t("tables.watching")
+      : t("tables.watchingTurn", { name: nameOf(T.turn) });
+  }
+
+  function watch() {
+    $("#table").prepend(h("p", { id: "watch-note", class: "watch-note", role: "status" }));
+    watchNote();
+    document.body.dataset.watching = "1";
+    const timer = setInterval(async () => {
+      try {
+        const T = await fetchTable(tableId);
+        await enqueue(() => show(T)); // presence changes without a new seq
+        watchNote();
+        if (T.status !== "playing") {
+          clearInterval(timer);
+          $("#watch-note").hidden = true;
+        }
+      } catch (e) {
+        // unreachable for now: lib/connection.js shows it; the next read tries again
+      }
+    }, WATCH_MS);
+  }
+
+  return {
+    state, me, enqueue, keep, renderWaiting, renderResign, renderCountdown, wire, load, follow,
+  };
 }

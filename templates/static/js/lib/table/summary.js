@@ -51,3 +51,28 @@ export function seatText(s) {
   if (s.kind === "bot") return t("tables.botSeat", { level: t(`level.${s.level}`) });
   return s.name || t("tables.openSeat");
 }
+
+// A forfeit said as one (T.result.forfeited_by: the turn timer's rule, or the others' claim
+// against an away seat): who forfeited and why, then who wins (never the forfeiter); null when
+// the game did not end by a forfeit.
+export function forfeitText(result, nameOf) {
+  const by = result.forfeited_by;
+  if (by === null || by === undefined) return null;
+  const claimer = result.claimed_by;
+  const said = claimer === null || claimer === undefined
+    ? t("tables.forfeitTimer", { name: nameOf(by) })
+    : t("tables.forfeitClaimed", { name: nameOf(by), claimer: nameOf(claimer) });
+  const winner = result.winner;
+  return winner === null || winner === undefined ? said
+    : `${said} ${t("tables.winner", { name: nameOf(winner) })}`;
+}
+
+// The seats in the order of the result: by T.result.places (a forfeit last, then the winner,
+// then by total), else by total; each [seat, place].
+export function finishingOrder(result) {
+  const places = result.places || null;
+  const seats = result.totals.map((_, seat) => seat);
+  const place = (seat) => (places ? places[seat] : 1 + result.totals.filter((x) => x > result.totals[seat]).length);
+  return seats.sort((a, b) => place(a) - place(b) || result.totals[b] - result.totals[a])
+    .map((seat) => [seat, place(seat)]);
+}

@@ -3,7 +3,7 @@
 // a rated game's rating changes once it has finished. No free text: a phrase is one of five ids,
 // translated here.
 
-import { muteSeat, sayPhrase } from "../api.js";
+import { claimGame, muteSeat, sayPhrase } from "../api.js";
 import { $, clear, h } from "../dom.js";
 import { explain } from "../explain.js";
 import { signed, t } from "../i18n.js";
@@ -11,8 +11,8 @@ import { signed, t } from "../i18n.js";
 export const PHRASES = ["hello", "well_played", "thanks", "oh_no", "another"];
 const SHOWN = 6; // the newest phrases kept on the page
 
-// tableId: the page's table; nameOf(seat): a seat's name.
-export function createTalk(tableId, nameOf) {
+// tableId: the page's table; nameOf(seat): a seat's name; show(T): a table answered by the server.
+export function createTalk(tableId, nameOf, show = () => {}) {
   const box = $("#talk");
   let table = null;
   const heard = [];
@@ -32,6 +32,29 @@ export function createTalk(tableId, nameOf) {
     }
   }
 
+  // The others end the game as an away seat's forfeit (T.seats[n].claimable, docs/TABLES.md).
+  async function claim(seat) {
+    $("#talk-error").textContent = "";
+    try {
+      show(await claimGame(tableId, seat));
+    } catch (e) {
+      $("#talk-error").textContent = explain(e);
+    }
+  }
+
+  // A rated game's away (or timed-out) seat: the missed turns left before the timer's rule
+  // resigns it (T.seats[n].forfeit_after), for everyone to see.
+  function countdown(seat, n) {
+    const left = seat.forfeit_after;
+    if (table.status !== "playing" || typeof left !== "number") return null;
+    if (!seat.away && !(seat.timed_out > 0)) return null;
+    return h("span", { class: "talk-countdown", dataset: { forfeitAfter: String(left), seat: String(n) },
+      text: t("talk.forfeitAfter", { n: left }) });
+  }
+
+  // The forfeit was the others' claim against an away seat (T.result.claimed_by), not the timer's rule.
+  const claimed = () => Boolean(table.result && table.result.claimed_by !== null && table.result.claimed_by !== undefined);
+
   function seatRow(seat, n) {
     const muted = (table.muted || []).includes(n);
     const other = table.seat !== null && n !== table.seat && seat.kind === "human" && seat.name;
@@ -40,7 +63,12 @@ export function createTalk(tableId, nameOf) {
       h("span", { class: "talk-name", text: nameOf(n) }),
       h("span", { class: "talk-rating", text: ratingText(seat) }),
       seat.away ? h("span", { class: "talk-away", text: t("lobby.away") }) : null,
-      forfeit === "1" ? h("span", { class: "talk-forfeit", text: t("talk.forfeit") }) : null,
+      countdown(seat, n),
+      other && seat.claimable && table.status === "playing" ? h("button", {
+        type: "button", class: "button small talk-claim", dataset: { claim: String(n) },
+        onclick: () => claim(n), text: t("talk.claim", { name: nameOf(n) }),
+      }) : null,
+      forfeit === "1" ? h("span", { class: "talk-forfeit", text: t(claimed() ? "talk.forfeitAway" : "talk.forfeit") }) : null,
       other ? h("button", {
         type: "button", class: "button small talk-mute", "aria-pressed": muted ? "true" : "false",
         dataset: { seat: String(n) }, onclick: () => toggleMute(n, !muted),

@@ -1,0 +1,355 @@
+"""The week's tournament's routes (docs/EVENTS.md, "The API"): the event with the caller's
+progress, starting the next deal, and the standings (live, then final after the close).
+
+A deal, once started, is an attempt: its moves, view, verification and record are the attempts'
+routes (``/api/attempts/{id}``, service.dailies.api_attempts), its verification the daily's job
+(worker.events). What is here is what the event adds: its deals in order, each once, ranked
+only for an account that has not seen the deal (issue 42), and the scoring against the field.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any, Final
+
+from flask import Response, jsonify
+
+from engine.core import events as identity_of
+from engine.core.errors import FormatError
+from service import games
+from service.common import clock, keys, ownership
+from service.dailies import present
+from service.dailies import store as attempts
+from service.errors import ApiError
+from service.events import deals, models, seasons, store, weeks
+from service.events.models import EventPath, GamePath, SeasonPath, StartDealBody
+from service.web import caching, identity, outputs
+from service.web.apidoc import api_blueprint
+from service.web.limits import limit_creations
+from service.web.redisconn import acknowledge, get_rankings, get_redis, settings
+from service.web.validation import checks_first
+
+bp = api_blueprint("events", __name__, "/api/events")
+
+#: How old the live standings may be (issue 42: no more than 60 s behind the last verification).
+LIVE_S: Final = 60
+#: The age at which the live standings are computed anew on a read. Less than LIVE_S: the
+#: publisher (service.web.publishing) asks them every STANDINGS_S and serves a version up to
+#: KEPT_MAX_S, nginx and a browser hold its file a few seconds more, so what the page shows
+#: through nginx is still under LIVE_S.
+FRESH_S: Final = 20
+
+
+def known_event(game: str, week: str) -> str:
+    """The event's week if ``game`` offers one and ``week`` exists and has opened (404
+    ``unknown_event``: no commitment is shown before the opening)."""
+    if game not in deals.EVENT_GAMES:
+        raise ApiError(404, "unknown_event", f"{game} has no week's tournament yet")
+    try:
+        opens = identity_of.opens_at(week)
+    except FormatError:
+        raise ApiError(404, "unknown_event", "no such week (YYYY-Www)") from None
+    if clock.now(settings()) < opens:
+        raise ApiError(404, "unknown_event", f"{week}'s event has not opened yet")
+    return week
+
+
+def _known_game(game: str) -> str:
+    """The game if it offers an event (404 ``unknown_event``), checked before a bad value."""
+    return known_event(game, weeks.current_week(settings()))
+
+
+def _now_ms() -> int:
+    return int(clock.now(settings()).timestamp() * 1000)
+
+
+def _caller() -> str | None:
+    """The player the caller plays as (no one is refused here: a read): a bearer token's, a
+    signed-in account's home player, the session's; None for a caller who never played."""
+    token = identity.bearer_token()
+    if token is not None:
+        return attempts.player_for_token(get_redis(), token)  # an unknown one: no progress
+    account = identity.signed_in()
+    if account is not None:
+        return account.player
+    return identity.session_player()
+
+
+def _percent(value: Fraction) -> float:
+    return round(float(value), 2)
+
+
+def _progress(game: str, week: str, player: str) -> dict[str, Any] | None:
+    client = get_redis()
+    started = deals.started(client, game, week, player)
+    if not started:
+        return None
+    pipe = client.pipeline(transaction=False)
+    for n in sorted(started):
+        pipe.hmget(keys.attempt(started[n]), ["ranked", "status", "score", "verification"])
+    rows = []
+    finished = 0
+    stored = list(zip(sorted(started), pipe.execute(), strict=True))
+    # a verified deal's result; an abandoned one's once the close has folded it in
+    scored = [
+        n
+        for n, (ranked, status, _, v) in stored
+        if v == "verified" or (ranked == "1" and status != "finished")
+    ]
+    results = store.deal_results(get_rankings(), game, week, player, scored)
+    for n, (ranked, status, score, verification) in stored:
+        found = results.get(n)
+        result = None
+        if found is not None:
+            result = {
+                "score": found.score,
+                "beaten": found.beaten,
+                "tied": found.tied,
+                "others": found.others,
+                "percent": _percent(found.percent),
+            }
+        finished += status == "finished"
+        rows.append(
+            {
+                "n": n,
+                "attempt_id": started[n],
+                "ranked": ranked == "1",
+                "status": status or "playing",
+                "score": int(score) if score not in (None, "") and status == "finished" else None,
+                "verification": verification or None,
+                "result": result,
+            }
+        )
+    count = len(started)
+    return {
+        "started": count,
+        "finished": finished,
+        "of": identity_of.EVENT_DEALS,
+        "next": count + 1 if count < identity_of.EVENT_DEALS else None,
+        "deals": rows,
+    }
+
+
+def _event(game: str, week: str) -> dict[str, Any]:
+    config = settings()
+    now = clock.now(config)
+    info = weeks.info(config, game, week)
+    left = (identity_of.ends_at(week) - now).total_seconds()
+    player = _caller()
+    closed = weeks.is_closed(week, config)
+    if closed:
+        _standings(game, week)  # the close (once): an abandoned deal's result in the progress
+    return {
+        **info,
+        "seconds_left": max(0, int(left)),
+        "closed": closed,
+        "progress": None if player is None else _progress(game, week, player),
+    }
+
+
+@bp.get("/<game>", responses=outputs.answers(models.EventAnswer, 404, 422))
+@checks_first(_known_game)
+def current(path: GamePath) -> Response:
+    """This week's event of ``game`` (the service's clock), with the caller's progress."""
+    week = known_event(path.game, weeks.current_week(settings()))
+    return jsonify({"event": _event(path.game, week)})
+
+
+@bp.get("/<game>/<week>", responses=outputs.answers(models.EventAnswer, 404, 422))
+@checks_first(known_event)
+def event(path: EventPath) -> Response:
+    """A week's event: the deals' commitments (their seeds once closed), the time left and the
+    caller's progress ("Blatt 3 von 6") with each verified deal's result against the field."""
+    return jsonify({"event": _event(path.game, known_event(path.game, path.week))})
+
+
+def _can_start(game: str, week: str) -> tuple[str, int, bool]:
+    """The player, the deal and whether it is ranked, before the name: 401 (an unknown token),
+    404, 409 ``event_not_open`` (not between Monday 00:00 and Sunday 24:00), ``event_done``
+    (every deal started), ``deal_running`` (the last one not finished), ``event_deal_seen`` (one of
+    the caller's ids has started this deal: no ranked play of it)."""
+    player = identity.player_for_new_attempt()
+    week = known_event(game, week)
+    if not deals.is_open(week, clock.now(settings())):
+        raise ApiError(409, "event_not_open", f"{week}'s event takes no new deal now")
+    client = get_redis()
+    started = deals.started(client, game, week, player)
+    n = len(started) + 1
+    if n > identity_of.EVENT_DEALS:
+        raise ApiError(409, "event_done", "every deal of this event is started")
+    if started and client.hget(keys.attempt(started[n - 1]), "status") != "finished":
+        raise ApiError(409, "deal_running", f"deal {n - 1} is not finished", attempt=started[n - 1])
+    ranked = ownership.account_of(client, player) is not None
+    if ranked and deals.seen_by(client, game, week, identity.players_of_caller(), n):
+        raise ApiError(
+            409, "event_deal_seen", f"deal {n} was started already by this device or account"
+        )
+    return player, n, ranked
+
+
+@bp.post(
+    "/<game>/<week>/deals",
+    responses=outputs.answers(models.DealCreated, 400, 401, 404, 409, 413, 415, 422, status=201),
+)
+@limit_creations()
+@checks_first(_can_start)
+def start_deal(path: EventPath, body: StartDealBody) -> tuple[Response, int]:
+    """Start your next deal of the event (deals in order, each once): ranked for a signed-in
+    account, else "ohne Wertung". Play it through ``/api/attempts/{id}`` with the token."""
+    player, n, ranked = _can_start(path.game, path.week)
+    config = settings()
+    made = deals.start(
+        get_redis(),
+        secret=config.secret,
+        game=path.game,
+        week=path.week,
+        n=n,
+        name=body.name,
+        player=player,
+        ranked=ranked,
+        now_ms=_now_ms(),
+        keep_s=deals.keep_s(
+            weeks.closes_at(path.week, config), clock.now(config), config.event_keep_days
+        ),
+    )
+    if made is None:  # a concurrent start of the same deal won
+        raise ApiError(409, "deal_running", f"deal {n} was started meanwhile")
+    identity.remember(player)
+    acknowledge()
+    adapter = games.daily(path.game)
+    doc = present.attempt_json(made.attempt, adapter.seat_view(made.game), None)
+    return jsonify({"n": n, "attempt": doc, "token": made.token}), 201
+
+
+def _standings(game: str, week: str) -> dict[str, Any]:
+    """The caller-free standings: final once closed and judged (computed once, kept), else
+    live, computed anew once FRESH_S seconds old on the app's clock."""
+    client, rankings = get_redis(), get_rankings()
+    kept = client.get(deals.final_key(game, week))
+    if kept is not None:
+        return dict(json.loads(kept))
+    now_ms = _now_ms()
+    final = False
+    if weeks.is_closed(week, settings()):
+        closes_ms = int(weeks.closes_at(week, settings()).timestamp() * 1000)
+        final = deals.close(client, rankings, game, week, closes_ms).judged
+    live_key = deals.live_key(game, week)
+    if not final:
+        cached = client.get(live_key)
+        if cached is not None:
+            doc = json.loads(cached)
+            if 0 <= now_ms - int(doc["at"]) < FRESH_S * 1000:
+                return dict(doc)
+    lines, incomplete = store.standings(rankings, game, week)
+    names = deals.names(client, game, week)
+    doc = {
+        "at": now_ms,
+        "final": final,
+        "entries": [
+            {
+                "place": i,
+                "player": s.player,
+                "name": names.get(s.player, "?"),
+                "percent": _percent(s.score),
+                "tops": s.tops,
+            }
+            for i, s in enumerate(lines, 1)
+        ],
+        "incomplete": [
+            {"player": p, "name": names.get(p, "?"), "deals": c}
+            for p, c in sorted(incomplete.items(), key=lambda pc: (-pc[1], pc[0]))
+        ],
+        "distributions": [
+            {str(s): c for s, c in store.distribution(rankings, game, week, n).items()}
+            for n in range(1, identity_of.EVENT_DEALS + 1)
+        ],
+    }
+    text = json.dumps(doc, separators=(",", ":"))
+    if final:
+        if client.set(deals.final_key(game, week), text, nx=True):  # kept: the archive's
+            keep = deals.keep_s(
+                weeks.closes_at(week, settings()), clock.now(settings()), settings().event_keep_days
+            )
+            store.expire(rankings, game, week, keep)  # the field's counts: the final has them
+    else:
+        client.set(live_key, text, ex=2 * LIVE_S)
+    return doc
+
+
+@bp.get("/<game>/<week>/standings", responses=outputs.answers(models.Standings, 404, 422))
+@checks_first(known_event)
+def standings(path: EventPath) -> Response:
+    """The standings with your place: live during the week (at most 60 s old), final once the
+    event has closed and every finished deal is judged (an abandoned deal then counts as the
+    field's worst score on it)."""
+    doc = _standings(path.game, known_event(path.game, path.week))
+    # without credentials no one's own: the session is not even read (no Vary: Cookie), so the
+    # answer is the published file's (service.web.publishing), the same for everyone
+    mine = set() if caching.anonymous() else set(identity.players_of_caller())
+    return jsonify(
+        {
+            "game": path.game,
+            "week": path.week,
+            "final": doc["final"],
+            "entries": [
+                {k: v for k, v in e.items() if k != "player"} | {"you": e["player"] in mine}
+                for e in doc["entries"]
+            ],
+            "incomplete": [
+                {k: v for k, v in e.items() if k != "player"} | {"you": e["player"] in mine}
+                for e in doc["incomplete"]
+            ],
+            "distributions": doc["distributions"],
+        }
+    )
+
+
+def known_season(game: str, month: str) -> str:
+    """The month if ``game`` offers events and the month's first event has opened (404
+    ``unknown_event``, as a week's)."""
+    if game not in deals.EVENT_GAMES:
+        raise ApiError(404, "unknown_event", f"{game} has no week's tournament yet")
+    try:
+        first = seasons.weeks_of(month)[0]
+    except ValueError:
+        raise ApiError(404, "unknown_event", "no such month (YYYY-MM)") from None
+    known_event(game, first)
+    return month
+
+
+@bp.get("/<game>/seasons/<month>", responses=outputs.answers(models.Season, 404, 422))
+@checks_first(known_season)
+def season(path: SeasonPath) -> Response:
+    """A calendar month's season standing: each player's best four event scores of the month
+    summed, from the final standings of its closed events (docs/EVENTS.md, "The season")."""
+    month = known_season(path.game, path.month)
+    config = settings()
+    weeks_doc = []
+    finals = []
+    for week in seasons.weeks_of(month):
+        doc = _standings(path.game, week) if weeks.is_closed(week, config) else None
+        final = doc is not None and bool(doc["final"])
+        weeks_doc.append({"week": week, "final": final})
+        if final and doc is not None:
+            finals.append(doc["entries"])
+    mine = set(identity.players_of_caller())
+    return jsonify(
+        {
+            "game": path.game,
+            "month": month,
+            "final": all(w["final"] for w in weeks_doc),
+            "weeks": weeks_doc,
+            "entries": [
+                {
+                    "place": i,
+                    "name": line.name,
+                    "points": line.points / 100,
+                    "counted": [c / 100 for c in line.counted],
+                    "events": line.events,
+                    "you": line.player in mine,
+                }
+                for i, line in enumerate(seasons.season(finals), 1)
+            ],
+        }
+    )

@@ -28,7 +28,7 @@ from tests.support.gin_flows import (
 )
 from tests.support.gin_player import gin_choice
 from tests.support.gin_tables import gin_hidden
-from tests.support.page_checks import overflow, raw_text
+from tests.support.page_checks import chart_label_contrast, overflow, raw_text
 from tests.support.page_flows import api_call
 from tests.support.virtual_passkeys import virtual_authenticator
 
@@ -139,6 +139,52 @@ def test_a_few_hands_with_the_keyboard_against_the_bot(
     expect(rows).to_have_count(len(table["view"]["results"]))
     expect(page.locator("#gin-totals")).to_contain_text(str(table["totals"][0]))
     assert not raw_text(page)
+
+
+def test_the_meisters_moves_arrive_by_the_stream(gin_page: Page) -> None:
+    """The Meister moves off the request (docs/TABLES.md "Bots off the request"): a move's
+    answer leaves it to move, and the page shows its move when the table's stream brings it,
+    as it shows another human's; the seat reads "Computer (Meister)".
+
+    Counted from the answers, never from catching the Meister mid-thought: how fast its worker
+    answers (milliseconds on a quiet machine) must not decide what the test sees."""
+    page = gin_page
+    table_id = create_gin_table(page, level="meister")
+    expect(page.locator("body")).to_contain_text("Computer (Meister)")
+    handed_over = 0
+    for _ in range(60):
+        table = table_doc(page, table_id)
+        if table["status"] != "playing" or handed_over >= 3:
+            break
+        if table["turn"] == 1:  # the Meister is to move: its move comes by the stream
+            page.wait_for_function(
+                "s => Number(document.body.dataset.seq) > s"
+                " && !document.querySelector('#gin-board').dataset.busy",
+                arg=table["seq"],
+                timeout=180_000,
+            )
+            continue
+        expect(page.locator("body")).to_have_attribute("data-seq", str(table["seq"]))
+        with page.expect_response(
+            lambda r: r.request.method == "POST" and r.url.endswith("/moves")
+        ) as answered:
+            play_by_keys(page, table["view"])
+        body = answered.value.json()
+        after = body["table"]
+        if after["status"] == "playing" and after["turn"] == 1:
+            # the answer stops before the Meister: none of its moves are in it ...
+            assert all(e["seat"] == 0 for e in body["events"])
+            handed_over += 1
+            # ... and the page shows them when the stream brings them, with no reload
+            page.wait_for_function(
+                "s => Number(document.body.dataset.seq) > s"
+                " && !document.querySelector('#gin-board').dataset.busy",
+                arg=after["seq"],
+                timeout=180_000,
+            )
+        else:
+            wait_seq_after(page, table["seq"])
+    assert handed_over >= 3
 
 
 def own_moves(view: dict[str, Any]) -> int:
@@ -463,3 +509,32 @@ def test_a_gin_match_between_two_friends(browser: Browser, stack: Stack) -> None
     finally:
         for c in contexts:
             c.close()
+
+
+def test_a_hands_analysis_lists_every_differing_decision_in_words(gin_page: Page) -> None:
+    """docs/ANALYSIS.md "The pages" (issue 40): a Gin table's hand analysis lists every decision
+    that differed from the analyst, marked or not, with its cost, the moves in words with card
+    symbols (never "discard 6H"), its chart explained and readable on the felt (WCAG AA)."""
+    page = gin_page
+    table_id = create_gin_table(page, level="plain")
+    table = drive_until(page, table_id, lambda T: len(T["view"]["results"]) >= 1)
+    assert table is not None, "the first hand ends before the match"
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("#hand-analyse").click()
+    analysis = page.locator("#hand-analysis")
+    expect(analysis).to_have_attribute("data-ready", "1", timeout=120_000)
+    status, doc = api_call(page)("GET", f"/api/tables/{table_id}/analysis?hand=1", None)
+    assert status == 200, doc
+    # the table's deal is the server's random one: a hand may (rarely) have no differing
+    # decision, and then the list is rightly empty (a whole Pik Dame round always has some)
+    differed = [d for d in doc["decisions"] if d["same"] is None]
+    items = analysis.locator(".analysis-decision")
+    expect(items).to_have_count(len(differed))
+    for i in range(len(differed)):
+        text = items.nth(i).inner_text()
+        assert not re.search(r"\b(discard|knock|take|draw|pass)\b", text), text
+        expect(items.nth(i).locator(".analysis-cost")).to_be_visible()
+    expect(analysis.locator(".analysis-graph-note")).to_be_visible()
+    ratios = chart_label_contrast(analysis)
+    assert ratios and min(ratios) >= 4.5, ratios

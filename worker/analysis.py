@@ -34,9 +34,11 @@ from types import FrameType
 from typing import Any
 
 from rq import Worker
-from rq.job import Job
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
 from rq.queue import Queue
 
+from service.common import metrics
 from service.errors import AnalysisOverBudget
 from worker.jobs import context
 from worker.steady import REDIS_ERRORS, SteadyWorker
@@ -75,6 +77,21 @@ def cpu_budget(seconds: int) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + HARD_EXTRA_S))
 
 
+def count_ended(job: Job) -> None:
+    """The ended job in this worker's metrics (docs/METRICS.md): the horse that ran it is gone
+    with its own counts, so the worker reads the job's status and times from Redis."""
+    try:
+        job.refresh()  # type: ignore[no-untyped-call]
+    except (*REDIS_ERRORS, NoSuchJobError):
+        return
+    status = job.get_status(refresh=False)
+    if status not in (JobStatus.FINISHED, JobStatus.FAILED):
+        return
+    metrics.ANALYSES.labels(str(status.value)).inc()
+    if job.started_at is not None and job.ended_at is not None:
+        metrics.ANALYSIS_DURATION.observe(max(0.0, (job.ended_at - job.started_at).total_seconds()))
+
+
 class AnalysisWorker(SteadyWorker):
     """See the module docstring."""
 
@@ -95,6 +112,8 @@ class AnalysisWorker(SteadyWorker):
             self.log.warning("Worker %s: Redis lost during job %s: %s", self.name, job.id, e)
             self.wait_for_redis()
             self.fail_unfinished(job, queue)
+            return
+        count_ended(job)
 
     def main_work_horse(self, job: Job, queue: Queue) -> None:
         die_with_parent()

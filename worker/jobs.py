@@ -173,9 +173,14 @@ def table_bots(table_id: str, seq: int) -> dict[str, Any]:
     ctx = context()
     settings = ctx.settings
     now_ms = int(clock.now(settings).timestamp() * 1000)
+    due = ctx.client.zscore(keys.TABLE_BOTS, table_id)  # for the wait metric
     done = tables.play_bots(ctx.client, table_id, seq, lifetimes(settings), now_ms)
     if done is None:
+        metrics.BOT_STEPS.labels("stale").inc()
         return {"played": 0}
+    metrics.BOT_STEPS.labels("played").inc()
+    if due is not None:
+        metrics.BOT_WAIT.observe(max(0.0, now_ms - due) / 1000)
     table = done.table
     if table.bot_due_ms is not None:
         bots.enqueue(ctx.bot_queue, table_id, table.seq)

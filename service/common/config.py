@@ -182,12 +182,14 @@ VARIABLES: Final = (
     Variable("PIKDAME_REDIS_CONNECTIONS", "redis_connections", "100", int),
     # Prometheus metrics listeners, one per role (service/common/exposition.py; empty: none).
     # Loopback by default: the shipped nginx site never proxies them (deploy/README.md). A
-    # verification worker has none unless given one (deploy/systemd/pikdame-worker@.service: a
-    # port per instance).
+    # worker (verification, analysis, bots) has none unless given one (deploy/systemd/'s units:
+    # a port per instance).
     Variable("PIKDAME_METRICS_BIND", "metrics_bind", "127.0.0.1:9100"),
     Variable("PIKDAME_STREAM_METRICS_BIND", "stream_metrics_bind", "127.0.0.1:9101"),
     Variable("PIKDAME_PUBLISH_METRICS_BIND", "publish_metrics_bind", "127.0.0.1:9102"),
     Variable("PIKDAME_WORKER_METRICS_BIND", "worker_metrics_bind", ""),
+    Variable("PIKDAME_ANALYSIS_METRICS_BIND", "analysis_metrics_bind", ""),
+    Variable("PIKDAME_BOTS_METRICS_BIND", "bots_metrics_bind", ""),
 )
 
 
@@ -256,6 +258,8 @@ class Settings:
     stream_metrics_bind: str
     publish_metrics_bind: str
     worker_metrics_bind: str
+    analysis_metrics_bind: str
+    bots_metrics_bind: str
     now: Clock | None = None  # tests: a settable clock (service.common.clock)
 
     def site_address(self) -> str:

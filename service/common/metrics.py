@@ -91,6 +91,28 @@ PUBLISHER_TURNS: Final = Counter(
     "The publisher's turns, by outcome (published, or why a second was skipped, or failed).",
     ["outcome"],
 )
+ANALYSES: Final = Counter(
+    "pikdame_analyses_total",
+    "Analysis jobs ended in an analysis worker, by status (finished, failed: its CPU budget, "
+    "an error, a killed work horse).",
+    ["status"],
+)
+ANALYSIS_DURATION: Final = Histogram(
+    "pikdame_analysis_duration_seconds",
+    "An analysis job's run in its work horse, from its start to its end (RQ's times).",
+    buckets=WAIT_BUCKETS,
+)
+BOT_STEPS: Final = Counter(
+    "pikdame_bot_steps_total",
+    "Steps of the bots that move off the request (the Meister), by outcome (played; stale: "
+    "the table had moved on).",
+    ["outcome"],
+)
+BOT_WAIT: Final = Histogram(
+    "pikdame_bot_wait_seconds",
+    "From a bot's turn falling due to its step played (what the table waits; the app's clock).",
+    buckets=WAIT_BUCKETS,
+)
 
 
 def method_label(method: str) -> str:
@@ -144,4 +166,8 @@ ALL: Final = (
     REDIS_RETRIES,
     PUBLISHED_SECOND,
     PUBLISHER_TURNS,
+    ANALYSES,
+    ANALYSIS_DURATION,
+    BOT_STEPS,
+    BOT_WAIT,
 )

@@ -43,6 +43,8 @@ from tests.support.processes import (
     start_worker,
     wait_for,
 )
+from tests.support.scrapes import parse, scrape, scraped, value
+from tests.support.servers import free_port
 from tests.support.service_app import SECRET, Clock, make_app
 from tests.support.tables import play_turn
 
@@ -120,6 +122,35 @@ def test_an_analysis_stops_at_its_cpu_budget_whatever_it_computes(
     assert result is not None and "AnalysisOverBudget" in str(result.exc_string)
     assert analysis_queue.ask(q, "timeit.timeit", (), "burner") == "failed"
     assert analysis_queue.fetch(q, "burner") is None  # asked again, it is queued anew
+
+
+def test_an_analysis_worker_counts_its_jobs_on_its_own_listener(
+    redis_url: str, queue_url: str, rdb: redis.Redis[str], tmp_path: Path
+) -> None:
+    """Issue 43: the analysis worker's metrics listener (PIKDAME_ANALYSIS_METRICS_BIND,
+    docs/METRICS.md) counts every job that ended, by status, and its run, although each ran in a
+    work horse that is gone with its own counts: one that finished, one stopped by its CPU
+    budget."""
+    client = rq_client(queue_url)
+    q = analysis_queue.queue_on(client, "analysis")
+    q.enqueue_call("time.sleep", args=(0,), job_id="quick")
+    endless = {"stmt": "sum(range(100))", "number": 10**10}
+    q.enqueue_call("timeit.timeit", kwargs=endless, job_id="burner", timeout=3600)
+    port = free_port()
+    env = service_env(
+        redis_url,
+        SECRET.decode(),
+        PIKDAME_ANALYSIS_CPU_S="1",
+        PIKDAME_ANALYSIS_METRICS_BIND=f"127.0.0.1:{port}",
+    )
+    worker = start_analysis_worker(env, tmp_path / "analysis.log")  # not burst: it listens on
+    try:
+        wait_for(lambda: scraped(port, "pikdame_analyses_total", status="failed") == 1, 300)
+        samples = parse(scrape(port))
+    finally:
+        worker.stop()
+    assert value(samples, "pikdame_analyses_total", status="finished") == 1
+    assert value(samples, "pikdame_analysis_duration_seconds_count") == 2
 
 
 def started_entry(client: redis.Redis[bytes], job: Job) -> tuple[bytes, float] | None:

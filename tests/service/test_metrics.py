@@ -31,7 +31,6 @@ import yaml
 from flask import Flask
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
 from prometheus_client.multiprocess import MultiProcessCollector
-from prometheus_client.parser import text_string_to_metric_families
 
 from service import backlog
 from service.common import config, exposition, metrics
@@ -50,6 +49,7 @@ from tests.support.processes import (
     start_worker,
     wait_for,
 )
+from tests.support.scrapes import Samples, parse, scrape, value
 from tests.support.servers import RedisServer, free_port, start_redis
 from tests.support.service_app import SECRET, Clock, make_app
 from worker import jobs
@@ -60,26 +60,6 @@ ROLES = ("web", "stream", "worker", "publisher")
 #: Every label a metric carries: chosen by the code, never a player's, a token or a path.
 LABELS = {"route", "method", "status", "kind", "game", "queue", "role", "where", "outcome", "le"}
 NAME = "Quintus Metricus"  # the player: in no scrape
-
-Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
-
-
-def scrape(port: int) -> str:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
-        text: str = response.read().decode()
-        return text
-
-
-def parse(text: str) -> Samples:
-    return {
-        (s.name, frozenset(s.labels.items())): s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-    }
-
-
-def value(samples: Samples, name: str, **labels: str) -> float:
-    return samples.get((name, frozenset(labels.items())), 0.0)
 
 
 def declared_names() -> set[str]:
@@ -425,7 +405,12 @@ def test_the_listeners_are_on_loopback_by_default_and_a_worker_has_none() -> Non
     for name in ("PIKDAME_METRICS_BIND", "PIKDAME_STREAM_METRICS_BIND"):
         assert str(defaults[name]).startswith("127.0.0.1:"), name
     assert str(defaults["PIKDAME_PUBLISH_METRICS_BIND"]).startswith("127.0.0.1:")
-    assert defaults["PIKDAME_WORKER_METRICS_BIND"] == ""  # one port per worker: its unit's
+    for name in (
+        "PIKDAME_WORKER_METRICS_BIND",
+        "PIKDAME_ANALYSIS_METRICS_BIND",
+        "PIKDAME_BOTS_METRICS_BIND",
+    ):
+        assert defaults[name] == "", name  # one port per worker: its unit's
 
 
 PROMQL_NAME = re.compile(r"\bpikdame_[a-z_]+\b")
@@ -469,9 +454,14 @@ def test_the_alert_rules_and_the_dashboard_read_only_metrics_the_code_writes() -
     assert compose["rule_files"] == scrape["rule_files"]
     jobs_ = {job["job_name"] for job in compose["scrape_configs"]}
     assert jobs_ == {job["job_name"] for job in scrape["scrape_configs"]}
-    unit = (DEPLOY / "systemd" / "pikdame-worker@.service").read_text()
-    assert "PIKDAME_WORKER_METRICS_BIND=127.0.0.1:920%i" in unit
-    assert "127.0.0.1:9201" in targets
+    for unit_name, setting, port in (
+        ("pikdame-worker@", "PIKDAME_WORKER_METRICS_BIND", 920),
+        ("pikdame-analysis@", "PIKDAME_ANALYSIS_METRICS_BIND", 921),
+        ("pikdame-bots@", "PIKDAME_BOTS_METRICS_BIND", 922),
+    ):
+        unit = (DEPLOY / "systemd" / f"{unit_name}.service").read_text()
+        assert f"{setting}=127.0.0.1:{port}%i" in unit, unit_name
+        assert f"127.0.0.1:{port}1" in targets, unit_name
 
     dashboard = json.loads((DEPLOY / "grafana" / "pikdame.json").read_text())
     exprs = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", [])]

@@ -42,6 +42,8 @@ from tests.support.processes import (
     start_worker,
     wait_for,
 )
+from tests.support.scrapes import parse, scrape, scraped, value
+from tests.support.servers import free_port
 from tests.support.service_app import SECRET, Clock, make_app
 from tests.support.tables import scripted_move
 
@@ -243,6 +245,38 @@ def test_a_lost_step_is_queued_again_by_the_sweep_and_played_once(
     # once no bot is due, the sweep forgets the table
     assert reconcile_bots(rdb, bot_queue, late + 10**9) == []
     assert rdb.zscore(keys.TABLE_BOTS, table_id) is None
+
+
+def test_the_bots_worker_counts_its_steps_and_the_tables_wait(
+    bots_app: Flask,
+    rdb: redis.Redis[str],
+    bot_queue: Queue,
+    redis_url: str,
+    tmp_path: Path,
+) -> None:
+    """Issue 43: the bots worker's own metrics listener (PIKDAME_BOTS_METRICS_BIND,
+    docs/METRICS.md): every step by outcome (a job whose table moved on is ``stale``) and, for
+    each step played, the table's wait from the bot's turn falling due."""
+    table_id, ada, table = meister_due(bots_app)
+    bots.enqueue(bot_queue, table_id, table["seq"] + 1000)  # a seq the table never reaches
+    port = free_port()
+    env = service_env(
+        redis_url,
+        SECRET.decode(),
+        PIKDAME_BOT_QUEUE=QUEUE,
+        PIKDAME_BOTS_METRICS_BIND=f"127.0.0.1:{port}",
+    )
+    worker = start_bots_worker(env, tmp_path / "bots.log")
+    try:
+        bots_played(ada, table_id)
+        wait_for(lambda: scraped(port, "pikdame_bot_steps_total", outcome="stale") == 1, TURN_S)
+        samples = parse(scrape(port))
+    finally:
+        worker.stop()
+    played = value(samples, "pikdame_bot_steps_total", outcome="played")
+    assert played >= 1  # the Meister's turn: one step per deferred move
+    assert value(samples, "pikdame_bot_wait_seconds_count") == played
+    assert not any(table_id in v or "Ada" in v for _, k in samples for _, v in k)  # no id, no name
 
 
 def test_a_step_killed_with_its_worker_is_played_once_by_the_next(

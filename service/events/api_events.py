@@ -294,7 +294,8 @@ def _index(game: str, week: str, lines: list[str], players: list[str]) -> places
     """``lines`` and the ``players``' places from the current standings' place index without
     computing anything: the final's once kept (its index rebuilt from the kept document when
     gone: past the retention, or a final kept before the index), else the live one's while
-    ``_standings`` would answer it (under FRESH_S old, not closed). None: ``_standings`` first."""
+    ``_standings`` would answer it (under FRESH_S old; after the close only while a verdict is
+    pending, the close tried first as there). None: ``_standings`` first."""
     client = get_redis()
     pipe = client.pipeline(transaction=False)
     pipe.exists(deals.final_key(game, week))
@@ -311,7 +312,10 @@ def _index(game: str, week: str, lines: list[str], players: list[str]) -> places
             pipe.execute()
         return places.read(client, key, lines, players)
     if weeks.is_closed(week, settings()):
-        return None  # the close, or its live standings, are _standings' to decide
+        closes_ms = int(weeks.closes_at(week, settings()).timestamp() * 1000)
+        if deals.close(client, get_rankings(), game, week, closes_ms).judged:
+            return None  # final now: _standings computes and keeps it
+        # closed, a verdict still pending: the live standings, as _standings answers them
     found = places.read(client, places.index_key(game, week, False), lines, players)
     if found is None or not 0 <= _now_ms() - found.head.at < FRESH_S * 1000:
         return None

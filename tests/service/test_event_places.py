@@ -228,3 +228,26 @@ def test_after_the_close_your_place_is_the_final_standings(
     rdb.delete(index)
     me = _get(app.test_client(), f"{BASE}/standings/me", Authorization=f"Bearer {token}")
     assert me["entry"] == mine and rdb.exists(index)
+
+
+def test_after_the_close_a_pending_verdict_keeps_the_live_standings(
+    app: Flask, clock: Clock, rdb: redis.Redis[str], rankings: redis.Redis[str]
+) -> None:
+    """Closed while a finished deal waits for its verdict: /me and a window answer the live
+    standings (``final`` false, as the whole answer); once judged, the final ones."""
+    ada, _ = _play(app, rdb, rankings, "Ada", 6)
+    bob = app.test_client()
+    sign_up(bob, Authenticator(ORIGIN), "Bob")
+    pending = resign_deal(bob, start_deal(bob, BASE, "Bob")["attempt"])  # not verified yet
+    clock.set_day("2026-12-08")
+    assert _get(ada, f"{BASE}/standings")["final"] is False
+    me = _get(ada, f"{BASE}/standings/me")
+    assert me["final"] is False and me["entry"]["name"] == "Ada"
+    assert _get(app.test_client(), f"{BASE}/standings?limit=5")["final"] is False
+    assert verified_event(rdb, pending["id"], SECRET, rankings).result["status"] == "verified"
+    me = _get(ada, f"{BASE}/standings/me")
+    assert me["final"] is True and me["entry"]["name"] == "Ada"
+    assert _get(bob, f"{BASE}/standings/me")["incomplete"]["deals"] == 1
+    whole = _get(app.test_client(), f"{BASE}/standings")
+    assert whole["final"] is True
+    assert _get(app.test_client(), f"{BASE}/standings?limit=5")["entries"] == whole["entries"]

@@ -13,7 +13,7 @@ import json
 from fractions import Fraction
 from typing import Any, Final
 
-from flask import Response, jsonify
+from flask import Response, jsonify, request
 
 from engine.core import events as identity_of
 from engine.core.errors import FormatError
@@ -22,7 +22,7 @@ from service.common import clock, keys, ownership
 from service.dailies import present
 from service.dailies import store as attempts
 from service.errors import ApiError
-from service.events import deals, models, seasons, store, weeks
+from service.events import deals, models, places, seasons, store, weeks
 from service.events.models import EventPath, GamePath, SeasonPath, StartDealBody
 from service.web import caching, identity, outputs
 from service.web.apidoc import api_blueprint
@@ -39,6 +39,9 @@ LIVE_S: Final = 60
 #: KEPT_MAX_S, nginx and a browser hold its file a few seconds more, so what the page shows
 #: through nginx is still under LIVE_S.
 FRESH_S: Final = 20
+#: The least a final standings' place index lives once (re)written: past the retention it is
+#: rebuilt from the kept final document on a read, and kept a day from then.
+INDEX_MIN_S: Final = 86_400
 
 
 def known_event(game: str, week: str) -> str:
@@ -268,39 +271,176 @@ def _standings(game: str, week: str) -> dict[str, Any]:
     text = json.dumps(doc, separators=(",", ":"))
     if final:
         if client.set(deals.final_key(game, week), text, nx=True):  # kept: the archive's
-            keep = deals.keep_s(
-                weeks.closes_at(week, settings()), clock.now(settings()), settings().event_keep_days
-            )
+            keep = _keep_s(week)
             store.expire(rankings, game, week, keep)  # the field's counts: the final has them
+            pipe = client.pipeline(transaction=True)
+            places.write(pipe, places.index_key(game, week, True), doc, max(keep, INDEX_MIN_S))
+            pipe.execute()
     else:
-        client.set(live_key, text, ex=2 * LIVE_S)
+        pipe = client.pipeline(transaction=True)  # the document and its index agree
+        pipe.set(live_key, text, ex=2 * LIVE_S)
+        places.write(pipe, places.index_key(game, week, False), doc, 2 * LIVE_S)
+        pipe.execute()
     return doc
+
+
+def _keep_s(week: str) -> int:
+    """Seconds the event's deals and counts still live (docs/EVENTS.md, "Retention")."""
+    config = settings()
+    return deals.keep_s(weeks.closes_at(week, config), clock.now(config), config.event_keep_days)
+
+
+def _index(game: str, week: str, lines: list[str], players: list[str]) -> places.Found | None:
+    """``lines`` and the ``players``' places from the current standings' place index without
+    computing anything: the final's once kept (its index rebuilt from the kept document when
+    gone: past the retention, or a final kept before the index), else the live one's while
+    ``_standings`` would answer it (under FRESH_S old; after the close only while a verdict is
+    pending, the close tried first as there). None: ``_standings`` first."""
+    client = get_redis()
+    pipe = client.pipeline(transaction=False)
+    pipe.exists(deals.final_key(game, week))
+    pipe.hget(places.index_key(game, week, True), places.HEAD)
+    kept, head = pipe.execute()
+    if kept:
+        key = places.index_key(game, week, True)
+        if head is None:
+            raw = client.get(deals.final_key(game, week))
+            if raw is None:
+                return None
+            pipe = client.pipeline(transaction=True)
+            places.write(pipe, key, json.loads(raw), max(_keep_s(week), INDEX_MIN_S))
+            pipe.execute()
+        return places.read(client, key, lines, players)
+    if weeks.is_closed(week, settings()):
+        closes_ms = int(weeks.closes_at(week, settings()).timestamp() * 1000)
+        if deals.close(client, get_rankings(), game, week, closes_ms).judged:
+            return None  # final now: _standings computes and keeps it
+        # closed, a verdict still pending: the live standings, as _standings answers them
+    found = places.read(client, places.index_key(game, week, False), lines, players)
+    if found is None or not 0 <= _now_ms() - found.head.at < FRESH_S * 1000:
+        return None
+    return found
+
+
+def _placed(game: str, week: str, lines: list[str], players: list[str]) -> places.Found:
+    """As :func:`_index`, computing the standings first when they are due (as a read of the
+    whole document would: the index is written with it)."""
+    found = _index(game, week, lines, players)
+    if found is not None:
+        return found
+    doc = _standings(game, week)
+    key = places.index_key(game, week, bool(doc["final"]))
+    found = places.read(get_redis(), key, lines, players)
+    if found is not None and found.head.at == doc["at"]:
+        return found
+    # a document kept without its index (written before the index existed): read it in memory
+    every = places.fields(doc)
+    head = places.head_of(every[places.HEAD])
+    got = {f: json.loads(every[f]) for f in lines if f in every}
+    where = {p: every[f"p:{p}"] for p in players if f"p:{p}" in every}
+    got |= {w: json.loads(every[w]) for w in where.values()}
+    return places.Found(head, got, where)
+
+
+def _whole(game: str, week: str, mine: set[str]) -> dict[str, Any]:
+    """The unpaged answer: the whole document (the published file's, without credentials)."""
+    doc = _standings(game, week)
+    return {
+        "game": game,
+        "week": week,
+        "final": doc["final"],
+        "entries": [
+            {k: v for k, v in e.items() if k != "player"} | {"you": e["player"] in mine}
+            for e in doc["entries"]
+        ],
+        "incomplete": [
+            {k: v for k, v in e.items() if k != "player"} | {"you": e["player"] in mine}
+            for e in doc["incomplete"]
+        ],
+        "distributions": doc["distributions"],
+    }
+
+
+def _page(path: EventPath, offset: int, limit: int, mine: list[str]) -> dict[str, Any]:
+    """A window of the standings from the place index: entries and incomplete players
+    ``offset`` … ``offset + limit − 1``, each list in its own order, with both totals."""
+    found = _placed(path.game, path.week, places.page_fields(offset, limit), mine)
+    head = found.head
+    yours = set(found.places.values())
+
+    def lines(kind: str, total: int) -> list[dict[str, Any]]:
+        fields = [f"{kind}{k}" for k in range(offset, min(offset + limit, total))]
+        return [found.lines[f] | {"you": f in yours} for f in fields if f in found.lines]
+
+    return {
+        "game": path.game,
+        "week": path.week,
+        "final": head.final,
+        "offset": offset,
+        "limit": limit,
+        "total": head.total,
+        "incomplete_total": head.incomplete_total,
+        "entries": lines("e", head.total),
+        "incomplete": lines("i", head.incomplete_total),
+        "distributions": head.distributions,
+    }
 
 
 @bp.get("/<game>/<week>/standings", responses=outputs.answers(models.Standings, 404, 422))
 @checks_first(known_event)
-def standings(path: EventPath) -> Response:
+def standings(path: EventPath, query: models.StandingsQuery) -> Response:
     """The standings with your place: live during the week (at most 60 s old), final once the
     event has closed and every finished deal is judged (an abandoned deal then counts as the
-    field's worst score on it)."""
-    doc = _standings(path.game, known_event(path.game, path.week))
+    field's worst score on it). With ``offset`` or ``limit`` (as the daily board's), a window
+    of them: ``entries`` and ``incomplete`` from ``offset``, at most ``limit`` of each, with
+    ``total`` and ``incomplete_total``; without either, the whole standings."""
+    week = known_event(path.game, path.week)
     # without credentials no one's own: the session is not even read (no Vary: Cookie), so the
     # answer is the published file's (service.web.publishing), the same for everyone
-    mine = set() if caching.anonymous() else set(identity.players_of_caller())
+    mine = [] if caching.anonymous() else identity.players_of_caller()
+    if "offset" not in request.args and "limit" not in request.args:
+        return jsonify(_whole(path.game, week, set(mine)))
+    return jsonify(_page(path, query.offset, query.limit, mine))
+
+
+def _best(found: places.Found) -> str | None:
+    """The caller's line among their ids' (an account's attached devices too): a place in the
+    standings before an incomplete count, the better place, the more deals."""
+
+    def rank(field: str) -> tuple[int, int]:
+        line = found.lines.get(field, {})
+        if field.startswith("e"):
+            return (0, int(line.get("place", 0)))
+        return (1, -int(line.get("deals", 0)))
+
+    fields = sorted({f for f in found.places.values() if f in found.lines}, key=rank)
+    return fields[0] if fields else None
+
+
+@bp.get("/<game>/<week>/standings/me", responses=outputs.answers(models.MyPlace, 401, 404))
+@checks_first(known_event)
+def my_place(path: EventPath) -> Response:
+    """Your own place (or your count of deals while incomplete), read alone from the standings'
+    place index: no page of the standings needs credentials. ``entry`` and ``incomplete`` are
+    null for a caller without credentials or not in the standings."""
+    week = known_event(path.game, path.week)
+    mine = [] if caching.anonymous() else identity.players_of_caller()
+    found = _placed(path.game, week, [], mine)
+    field = _best(found)
+    line = found.lines[field] if field is not None else None
     return jsonify(
         {
             "game": path.game,
-            "week": path.week,
-            "final": doc["final"],
-            "entries": [
-                {k: v for k, v in e.items() if k != "player"} | {"you": e["player"] in mine}
-                for e in doc["entries"]
-            ],
-            "incomplete": [
-                {k: v for k, v in e.items() if k != "player"} | {"you": e["player"] in mine}
-                for e in doc["incomplete"]
-            ],
-            "distributions": doc["distributions"],
+            "week": week,
+            "final": found.head.final,
+            "total": found.head.total,
+            "incomplete_total": found.head.incomplete_total,
+            "entry": line if field is not None and field.startswith("e") else None,
+            "incomplete": (
+                line | {"offset": int(field[1:])}
+                if line is not None and field is not None and field.startswith("i")
+                else None
+            ),
         }
     )
 

@@ -16,7 +16,9 @@ tag (service.events.store.tag):
 - ``:names``: hash player -> the name of their latest ranked start (the standings show it);
 - ``:live``: the live standings' document, computed anew once 20 s old (api_events);
 - ``:final``: the final standings' document, written once at the close (a deleted account's
-  name rewritten in it: :func:`erase_names`).
+  name rewritten in it: :func:`erase_names`);
+- ``:live:places``, ``:final:places``: each document's place index (service.events.places),
+  written with it: a page of the standings and the caller's own place without the document.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from engine.core.events import ends_at, event_seed, opens_at
 from service import games
 from service.common import keys
 from service.dailies import store as attempts
-from service.events import store
+from service.events import places, store
 from service.games.adapter import EVENT
 
 #: The daily games whose event is offered: those that declare it (``EVENT``: their adapter deals
@@ -230,9 +232,10 @@ def erase_names(
 ) -> int:
     """A deleted account's players shown as ``placeholder`` ("gelöscht") in every event of
     ``weeks`` they entered (docs/EVENTS.md, "Retention"): the standings' name, their deals'
-    attempts (their cached replays dropped), the final standings kept since the close
-    (rewritten), the live ones dropped (computed anew on the next read). Their results stay in
-    the field, so nobody else's matchpoints change. Returns the events touched."""
+    attempts (their cached replays dropped), the final standings kept since the close and their
+    place index (rewritten), the live ones and their index dropped (computed anew on the next
+    read). Their results stay in the field, so nobody else's matchpoints change. Returns the
+    events touched."""
     ids = sorted(set(players))
     if not ids:
         return 0
@@ -249,7 +252,8 @@ def erase_names(
                 client.delete(keys.replay(attempt_id))
             if client.hexists(names_key(game, week), player):
                 client.hset(names_key(game, week), player, placeholder)
-        client.delete(live_key(game, week))
+        client.delete(live_key(game, week), places.index_key(game, week, False))
+        places.rename(client, places.index_key(game, week, True), ids, placeholder)
         kept = client.get(final_key(game, week))
         if kept is not None:
             doc = json.loads(kept)

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from service import games
 from service.dailies.models import Attempt
-from service.web.inputs import NameBody
+from service.web.inputs import NameBody, PageQuery
 from service.web.outputs import Document
 from service.web.validation import ApiModel
 
@@ -36,6 +36,12 @@ MONTH_TEXT = "YYYY-MM, a calendar month; its events are the weeks whose Thursday
 class SeasonPath(ApiModel):
     game: EventGameName = Field(description=GAME_TEXT)
     month: str = Field(description=MONTH_TEXT)
+
+
+class StandingsQuery(PageQuery):
+    """A window of the standings, as the daily board's (``offset`` 0 …, ``limit`` 1 … 100):
+    with either given, ``entries`` and ``incomplete`` from ``offset``, at most ``limit`` of
+    each; with neither, the whole standings (the defaults apply only to a window)."""
 
 
 class StartDealBody(NameBody):
@@ -134,6 +140,37 @@ class Standings(Document):
     distributions: list[dict[str, int]] = Field(
         description="per deal (1 … 6): the field's verified scores, score -> players"
     )
+    offset: int | None = Field(None, description="a window's (offset or limit asked) only")
+    limit: int | None = Field(None, description="a window's only")
+    total: int | None = Field(None, description="a window's only: the entries in the standings")
+    incomplete_total: int | None = Field(
+        None, description="a window's only: the incomplete players"
+    )
+
+
+class MyEntry(Document):
+    place: int
+    name: str
+    percent: float
+    tops: int
+
+
+class MyIncomplete(Document):
+    name: str
+    deals: int = Field(description="verified deals")
+    offset: int = Field(description="your line's offset in the incomplete list (its window)")
+
+
+class MyPlace(Document):
+    """The caller's own line of the standings, or null (no credentials, not in them)."""
+
+    game: EventGameName
+    week: str
+    final: bool = Field(description="closed and every finished deal judged")
+    total: int = Field(description="the entries in the standings")
+    incomplete_total: int = Field(description="the incomplete players")
+    entry: MyEntry | None = Field(description="your place, once you finished every deal")
+    incomplete: MyIncomplete | None = Field(description="your verified deals until then")
 
 
 class SeasonWeek(Document):

@@ -80,6 +80,8 @@ CACHE_CONTROL: Final = f"public, max-age=1, stale-while-revalidate={caching.STAL
 # stale-while-revalidate): no file is served where that would reach past a day's change.
 BROWSER_HOLD_S: Final = 2
 BOARD_PAGE: Final = 20  # rankings.js's LIMIT: the board's first page as the rankings page asks
+#: lib/api.js's STANDINGS_WINDOW: an event's first window of the standings as its pages ask it
+STANDINGS_WINDOW: Final = 100
 AT: Final = 0.5  # a second's directory is written half a second before the second begins
 MODE_DIR: Final = 0o755  # nginx's workers (another user) read them
 MODE_FILE: Final = 0o644
@@ -142,15 +144,22 @@ def published_reads(today: str) -> tuple[Read, ...]:
 
 def standings_reads(today: str) -> tuple[Read, ...]:
     """The kept reads on ``today``: the standings of this week's and last week's tournament of
-    every daily game that offers one, as the standings page asks them (no arguments: nginx's
-    ``$pikdame_published_standings`` names their directory ``default``)."""
+    every daily game that offers one, whole (no arguments: nginx's
+    ``$pikdame_published_standings`` names their directory ``default``) and their first window
+    as the pages ask it (``offset=0&limit=STANDINGS_WINDOW``: ``window``), the whole first: it
+    computes the document and its place index when due, the window then reads the index."""
     day = dt.date.fromisoformat(today)
     weeks = (week_of(day), week_of(day - dt.timedelta(days=7)))
+    window = f"offset=0&limit={STANDINGS_WINDOW}"
     return tuple(
-        Read("default", f"/api/events/{game}/{week}/standings", STANDINGS_S)
+        read
         for game in offering(EVENT)
         if game in DAILY_GAMES
         for week in weeks
+        for read in (
+            Read("default", f"/api/events/{game}/{week}/standings", STANDINGS_S),
+            Read("window", f"/api/events/{game}/{week}/standings?{window}", STANDINGS_S),
+        )
     )
 
 

@@ -33,6 +33,7 @@ from service.web.publishing import (
     KEPT,
     KEPT_MAX_S,
     STANDINGS_S,
+    STANDINGS_WINDOW,
     Publisher,
     Skip,
     standings_reads,
@@ -49,6 +50,7 @@ pytestmark = [
 GZIP = {"Accept-Encoding": "gzip, deflate, br, zstd"}
 GAME, WEEK = "pikdame", "2030-W01"  # the tests' clock: Tuesday 2030-01-01, in 2030-W01
 PATH = f"/api/events/{GAME}/{WEEK}/standings"
+WINDOW = f"{PATH}?offset=0&limit={STANDINGS_WINDOW}"  # the first window, as the pages ask it
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +81,10 @@ def fresh(site: ClockedSite, wall: Wall | None = None) -> Publisher:
 
 
 def served(
-    site: ClockedSite, publisher: Publisher, headers: dict[str, str] | None = None
+    site: ClockedSite,
+    publisher: Publisher,
+    headers: dict[str, str] | None = None,
+    path: str = PATH,
 ) -> Answer:
     """The standings through nginx right after publishing the current second (again if the
     second turned in between). Never read before its second's directory is written: nginx
@@ -92,7 +97,7 @@ def served(
         done = publisher.publish()
         if done.skipped == Skip.LATE:
             continue
-        answer = fetch(site.front.base, PATH, headers=headers)
+        answer = fetch(site.front.base, path, headers=headers)
         if answer.headers.get("X-Cache-Status") == "PUBLISHED":
             return answer
     assert answer is not None, "every turn was too late for its second"
@@ -162,6 +167,35 @@ def test_the_standings_are_served_by_nginx_as_the_apps_answer(site: ClockedSite)
     assert len(commitments(seeds)) == EVENT_DEALS
 
 
+def test_the_first_window_is_served_by_nginx_as_the_apps_answer(site: ClockedSite) -> None:
+    """The pages' first window of the standings (no credentials) is published beside the whole
+    standings: the app's bytes, plain and gzipped; a signed-in caller's own place is
+    ``/standings/me`` at the app."""
+    fold(site, "p1", "Anna", [10, 20, 30, 40, 50, 60])
+    fold(site, "p3", "Cora", [5, 5, 5])
+    publisher = fresh(site)
+    app = fetch(site.direct, WINDOW)
+    assert app.status == 200 and app.headers["Cache-Control"] == CACHE_CONTROL
+    doc = app.json()
+    assert (doc["offset"], doc["limit"]) == (0, STANDINGS_WINDOW) and doc["total"] >= 1
+    assert doc["entries"][0]["name"] == "Anna"
+    plain = served(site, publisher, path=WINDOW)
+    assert plain.headers.get("X-Cache-Status") == "PUBLISHED" and plain.body == app.body
+    packed = served(site, publisher, GZIP, path=WINDOW)
+    assert packed.headers.get("X-Cache-Status") == "PUBLISHED"
+    assert gzip.decompress(packed.body) == app.body
+    for headers, path in [
+        ({"Cookie": "session=x"}, WINDOW),
+        ({}, f"{PATH}?offset=100&limit={STANDINGS_WINDOW}"),
+        ({}, f"{PATH}?limit={STANDINGS_WINDOW}&offset=0"),
+        ({}, f"{PATH}/me"),
+    ]:
+        publisher.publish()
+        answer = fetch(site.front.base, path, headers=headers)
+        assert answer.headers.get("X-Cache-Status") != "PUBLISHED", path
+        assert answer.status == 200, (path, answer.status)
+
+
 def test_a_players_own_read_goes_to_the_app(site: ClockedSite) -> None:
     """A read with credentials (its "you" marks the caller) or asked otherwise never meets the
     file; every other event route goes to the app as before."""
@@ -224,15 +258,21 @@ def test_the_final_standings_are_published_after_the_close(site: ClockedSite) ->
 
 
 def test_the_standings_request_is_the_one_the_page_sends() -> None:
-    """nginx matches the standings read without arguments, as lib/api.js asks it."""
+    """nginx matches the standings read without arguments and the first window as lib/api.js
+    asks it (``offset`` then ``limit``, no credentials), and the publisher asks both."""
     api = (NGINX_DIR.parents[1] / "templates/static/js/lib/api.js").read_text()
-    assert "get(`${eventUrl(game, week)}/standings`)" in api
+    assert f"export const STANDINGS_WINDOW = {STANDINGS_WINDOW};" in api
+    assert "/standings`)" not in api  # no page asks the whole document (at scale megabytes)
+    assert "(own ? get : getPublic)(" in api
+    assert "/standings?${query({ offset, limit: STANDINGS_WINDOW })}`" in api
     conf = (NGINX_DIR / "http.conf").read_text()
     assert "$pikdame_published_standings" in conf
+    assert f'"GET:0:offset=0&limit={STANDINGS_WINDOW}"' in conf
     assert {r.path for r in standings_reads("2030-01-01")} == {
-        f"/api/events/{game}/{week}/standings"
+        f"/api/events/{game}/{week}/standings{query}"
         for game in deals.EVENT_GAMES
         for week in ("2030-W01", "2029-W52")
+        for query in ("", f"?offset=0&limit={STANDINGS_WINDOW}")
     }
 
 

@@ -20,7 +20,7 @@ from flask.testing import FlaskClient
 from service.accounts import store as accounts
 from service.common import keys
 from service.dailies import store as attempts
-from service.events import deals, store, weeks
+from service.events import deals, places, store, weeks
 from service.web.redisconn import settings_of
 from tests.support.accounts import ORIGIN, sign_up
 from tests.support.api import caller
@@ -45,6 +45,13 @@ def _standings(client: FlaskClient) -> dict[str, Any]:
     assert response.status_code == 200, response.get_json()
     doc: dict[str, Any] = response.get_json()
     return doc
+
+
+def _window_names(client: FlaskClient) -> list[str]:
+    """The names of a window of the standings (read from the place index)."""
+    response = client.get(f"{BASE}/standings?offset=0&limit=100")
+    assert response.status_code == 200, response.get_json()
+    return [e["name"] for e in response.get_json()["entries"]]
 
 
 def _results(doc: dict[str, Any]) -> dict[str, tuple[int, float, int]]:
@@ -87,6 +94,7 @@ def test_a_deleted_accounts_name_is_gelöscht_in_the_standings_and_the_field_sta
     for name in ("Ada", "Cy"):
         assert _results(after)[name] == _results(live)[name]
     assert after["distributions"] == live["distributions"]
+    assert _window_names(app.test_client()) == [e["name"] for e in after["entries"]]
     for attempt_id in attempts["Bob"]:
         assert rdb.hget(keys.attempt(attempt_id), "name") == accounts.DELETED_NAME
     assert "Bob" not in rdb.hvals(deals.names_key(GAME, WEEK))
@@ -104,6 +112,9 @@ def test_a_deleted_accounts_name_is_gelöscht_in_the_standings_and_the_field_sta
         (e["place"], e["percent"], e["tops"]) for e in final["entries"]
     ]
     assert "Cy" not in (rdb.get(deals.final_key(GAME, WEEK)) or "")
+    # the final standings' place index too (a window, /me): rewritten with the document
+    assert _window_names(app.test_client()) == [e["name"] for e in kept["entries"]]
+    assert "Cy" not in str(rdb.hvals(places.index_key(GAME, WEEK, True)))
 
 
 def test_an_events_deals_are_kept_for_the_period_then_only_its_final_standings(

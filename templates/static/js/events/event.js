@@ -2,7 +2,7 @@
 // ("Blatt 3 von 6"), the start of the next deal (played on the daily's table page), and every
 // deal's commitment with the caller's result on it against the field and the field's scores.
 
-import { ApiError, eventOf, eventStandings, startEventDeal } from "../lib/api.js";
+import { ApiError, eventOf, eventStandingsWindow, startEventDeal } from "../lib/api.js";
 import { $, clear, h } from "../lib/dom.js";
 import { explain } from "../lib/explain.js";
 import { formatNumber, signed, t } from "../lib/i18n.js";
@@ -156,7 +156,8 @@ async function main() {
   let distributions = [];
   if ([...mine.values()].some((d) => d.result)) {
     try {
-      distributions = (await eventStandings(GAME, event.week)).distributions;
+      // every window carries them: the first one is a published file (no credentials)
+      distributions = (await eventStandingsWindow(GAME, event.week)).distributions;
     } catch (e) {
       $("#event-error").textContent = explain(e);
     }

@@ -18,10 +18,12 @@ export class ApiError extends Error {
 const retryAfter = new Map();
 export const retryAfterS = (path) => retryAfter.get(path) || 0;
 
-async function request(method, path, body, headers = {}) {
+// `credentials`: "same-origin" (the session cookie identifies the player), or "omit" for a read
+// that is the same for everyone, so that nginx answers it from a published file or its cache.
+async function request(method, path, body, headers = {}, credentials = "same-origin") {
   const options = {
     method,
-    credentials: "same-origin",
+    credentials,
     headers: { Accept: "application/json", ...headers },
   };
   if (body !== undefined) {
@@ -56,6 +58,7 @@ async function request(method, path, body, headers = {}) {
 }
 
 const get = (path) => request("GET", path);
+const getPublic = (path) => request("GET", path, undefined, {}, "omit");
 const post = (path, body, headers) => request("POST", path, body, headers);
 // A creation's Idempotency-Key (docs/TABLES.md): the same key for a retry of one submission.
 const once = (key) => (key ? { "Idempotency-Key": key } : {});
@@ -103,7 +106,15 @@ const eventUrl = (game, week) =>
 export const eventOf = (game, week = null) => get(eventUrl(game, week)).then((data) => data.event);
 // The next deal: {n, attempt: A, token}; played through the attempts' routes like a daily game.
 export const startEventDeal = (game, week, name) => post(`${eventUrl(game, week)}/deals`, { name });
-export const eventStandings = (game, week) => get(`${eventUrl(game, week)}/standings`);
+// The standings in windows (docs/EVENTS.md): asked without credentials (every "you" false),
+// the first one as nginx publishes it (offset=0&limit=STANDINGS_WINDOW, in this order), or with
+// them (`own`: the app's answer, read from its place index, never a file up to a minute old);
+// the caller's own place is a read of its own.
+export const STANDINGS_WINDOW = 100;
+export const eventStandingsWindow = (game, week, offset = 0, own = false) =>
+  (own ? get : getPublic)(
+    `${eventUrl(game, week)}/standings?${query({ offset, limit: STANDINGS_WINDOW })}`);
+export const eventMyPlace = (game, week) => get(`${eventUrl(game, week)}/standings/me`);
 // A calendar month's season standing: each player's best four events of the month summed.
 export const eventSeason = (game, month) =>
   get(`${eventUrl(game, null)}/seasons/${encodeURIComponent(month)}`);

@@ -91,6 +91,12 @@ PUBLISHER_TURNS: Final = Counter(
     "The publisher's turns, by outcome (published, or why a second was skipped, or failed).",
     ["outcome"],
 )
+KEPT_AGE: Final = Gauge(
+    "pikdame_publisher_kept_age_seconds",
+    "How long ago the refresher last wrote the kept reads (the week's standings), or the "
+    "publisher started if it never did: past its cadence when the refresher fails or lags.",
+    multiprocess_mode="max",
+)
 ANALYSES: Final = Counter(
     "pikdame_analyses_total",
     "Analysis jobs ended in an analysis worker, by status (finished, failed: its CPU budget, "
@@ -166,6 +172,7 @@ ALL: Final = (
     REDIS_RETRIES,
     PUBLISHED_SECOND,
     PUBLISHER_TURNS,
+    KEPT_AGE,
     ANALYSES,
     ANALYSIS_DURATION,
     BOT_STEPS,

@@ -214,6 +214,7 @@ class Publisher:
         self.wall = wall  # the host's clock, as nginx reads it (the day: the app's clock)
         self.client = app.test_client(use_cookies=False)
         self.slow_client = app.test_client(use_cookies=False)  # the refresher's own
+        self.started = wall()
 
     def answer(self, read: Read, client: FlaskClient | None = None) -> Answer | None:
         """The app's answers to ``read`` (None: not publishable now)."""
@@ -284,6 +285,14 @@ class Publisher:
         if max_age is not None and self.wall() - newest / 1000 > max_age:
             return None
         return versions / str(newest)
+
+    def kept_age(self) -> float:
+        """Seconds since the newest version of the kept reads was asked, or since this
+        publisher started when there is none: the refresher is a process of its own, so its
+        health is read from what it wrote (the metric ``pikdame_publisher_kept_age_seconds``)."""
+        newest = self.kept_version()
+        since = self.started if newest is None else max(self.started, int(newest.name) / 1000)
+        return max(0.0, self.wall() - since)
 
     def refresh(self) -> tuple[str, ...]:
         """Asks the kept reads when due (the newest version asked STANDINGS_S ago or more) and
@@ -387,6 +396,7 @@ class Publisher:
         """Publishes every second, :data:`AT` into it, until ``stop``; a failed turn (Redis
         away) is logged and the next one tried: nginx asks the app meanwhile. The kept reads
         are refreshed by a process of its own (forked: the same app), stopped with this one."""
+        metrics.KEPT_AGE.set_function(self.kept_age)  # read at each scrape of this process
         context = multiprocessing.get_context("fork")
         stopped = context.Event()
         refresher = context.Process(target=self.refreshing, args=(stopped,), daemon=True)

@@ -36,6 +36,7 @@ from service import backlog
 from service.common import config, exposition, metrics
 from service.tables import ratings
 from service.tables.ratings import Rated
+from service.web.publishing import KEPT, Publisher
 from tests.support.front import NGINX_DIR, Front, nginx_binary, start_front
 from tests.support.player import play_to_end
 from tests.support.processes import (
@@ -255,6 +256,10 @@ def test_every_role_is_scraped_while_a_daily_game_is_played_and_verified(
         )
     )
 
+    # the refresher's kept reads are aged at each scrape (present, from the publisher's start)
+    kept_age = ("pikdame_publisher_kept_age_seconds", frozenset[tuple[str, str]]())
+    assert stack.samples("publisher")[kept_age] >= 0
+
     # nothing personal in any scrape; routes are rules
     app = make_app(stack.server.url, Clock())
     rules = {rule.rule for rule in app.url_map.iter_rules()}
@@ -325,6 +330,23 @@ def test_a_late_turn_timer_a_seat_and_a_rating_are_counted_on_the_tests_clock(
     ratings.settle(rdb, "gin", "metrics-table", rated_seats, 1000)
     ratings.settle(rdb, "gin", "metrics-table", rated_seats, 2000)
     assert sample("pikdame_rating_updates_total", game="gin") == rated + 1
+
+
+def test_the_kept_reads_age_from_the_publishers_start_then_from_their_newest_version(
+    app: Flask, tmp_path: Path
+) -> None:
+    """The refresher runs in a process of its own, so the publisher reads its health from what
+    it wrote (``pikdame_publisher_kept_age_seconds``, alert StandingsRefresherBehind): the age
+    grows while no version is written, whether it never was or stopped being."""
+    now = [1_000_000.0]
+    publisher = Publisher(app, tmp_path / "published", wall=lambda: now[0])
+    now[0] += 42
+    assert publisher.kept_age() == 42  # nothing written since the start
+    version = tmp_path / "published" / KEPT / str(int((now[0] - 2) * 1000))
+    version.mkdir(parents=True)
+    assert publisher.kept_age() == 2
+    now[0] += 100  # the refresher wrote nothing since
+    assert publisher.kept_age() == 102
 
 
 def test_a_route_is_its_rule_and_an_unknown_path_one_label(app: Flask) -> None:

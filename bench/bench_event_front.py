@@ -8,13 +8,16 @@ A redis-server holds this week's Pik Dame event filled through the real fold scr
 (``service.events.store.fold``, pipelined; scores by bench.bench_events' formula, no randomness)
 with every entrant's name; gunicorn serves the app as deployed (deploy/gunicorn.conf.py), nginx
 the shipped site (tests/support/front.py), and the publisher runs as deployed
-(``python -m service.publish``), asking the standings every 20 s. The API serves the standings
-whole (no page), so the page's read is the whole document. Each published read runs right after
-its reference, a static file of the same bytes (the plain answer; the gzipped answer, for a read
+(``python -m service.publish``), asking the standings every 15 s. The standings page asks its
+first window (``?offset=0&limit=100``, published) without credentials and the caller's place
+from ``/standings/me`` (at the app, one look-up in the place index); the whole document is
+published too (API v1's read without arguments). Each published read runs right after its
+reference, a static file of the same bytes (the plain answer; the gzipped answer, for a read
 that asks gzip as a browser does), the figure the median of those pairs' ratios: the same work
-on both sides, the bytes through loopback. A signed-in player's read (a cookie: never published,
-its "you" marks the caller) goes to gunicorn, which parses and writes the whole kept document:
-its row shows what the publishing spares. Writes bench/results/event_front.md.
+on both sides, the bytes through loopback. A signed-in player's place (a bearer token of an
+entrant) and a signed-in read of the whole document (a cookie: never published, its "you" marks
+the caller, so gunicorn reads and writes the whole kept document) go to gunicorn. Writes
+bench/results/event_front.md.
 """
 
 from __future__ import annotations
@@ -48,8 +51,9 @@ from bench.loadkit import (
     wrk,
 )
 from engine.core.events import EVENT_DEALS, week_of
+from service.dailies import store as attempts
 from service.events import deals, store
-from service.web.publishing import STANDINGS_S
+from service.web.publishing import STANDINGS_S, STANDINGS_WINDOW
 from tests.support.front import start_front
 
 RESULT = ROOT / "bench" / "results" / "event_front.md"
@@ -94,6 +98,26 @@ def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[str, bytes]:
         return str(answer.code), b""
 
 
+def entrant_token(base: str, client: redis.Redis[str], week: str) -> str:
+    """A bearer token whose player is one more entrant of the event (a daily attempt's token,
+    its player folded in as the others): what a signed-in player's page sends to ``/me``."""
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    request = urllib.request.Request(
+        f"{base}/api/daily/{today}/attempts",
+        data=json.dumps({"name": "Bench"}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        token = str(json.loads(response.read())["token"])
+    player = attempts.player_for_token(client, token)
+    assert player is not None
+    for n in range(1, EVENT_DEALS + 1):
+        store.fold(client, GAME, week, player, n, score(7, n), 1_000)
+    client.hset(deals.names_key(GAME, week), player, "Bench")
+    return token
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--entrants", type=int, default=100_000)
@@ -116,11 +140,15 @@ def main(argv: list[str] | None = None) -> int:
     filled_s = time.perf_counter() - started
     env = {**service_env(server.url), "PIKDAME_PROXIES": "127.0.0.1"}
     web = start_gunicorn("service.wsgi:app", env, "/healthz")
+    token = entrant_token(web.base, client, week)
+    window = f"{path}?offset=0&limit={STANDINGS_WINDOW}"
     static = Path(tempfile.mkdtemp(prefix="pikdame-bench-static-"))
     front = start_front(
         web.base.removeprefix("http://"),
-        f"        location = /bench-plain.json {{ alias {static / 'plain.json'}; }}\n"
-        f"        location = /bench-gzip.json {{ alias {static / 'gzip.json'}; }}\n",
+        "".join(
+            f"        location = /bench-{name}.json {{ alias {static / f'{name}.json'}; }}\n"
+            for name in ("plain", "gzip", "window", "window-gzip")
+        ),
     )
     publisher = start_publisher(env, front.published)
     publisher_started = time.monotonic()
@@ -133,11 +161,21 @@ def main(argv: list[str] | None = None) -> int:
         if status != "PUBLISHED":
             raise RuntimeError("the standings were not published")
         answer = json.loads(plain)
-        assert len(answer["entries"]) == args.entrants, len(answer["entries"])
+        assert len(answer["entries"]) == args.entrants + 1, len(answer["entries"])
         status, packed = fetch(front.base + path, BROWSER)
         assert status == "PUBLISHED" and gzip.decompress(packed) == plain
         (static / "plain.json").write_bytes(plain)
         (static / "gzip.json").write_bytes(packed)
+        status, window_plain = fetch(front.base + window)
+        assert status == "PUBLISHED", status
+        status, window_packed = fetch(front.base + window, BROWSER)
+        assert status == "PUBLISHED" and gzip.decompress(window_packed) == window_plain
+        (static / "window.json").write_bytes(window_plain)
+        (static / "window-gzip.json").write_bytes(window_packed)
+        me = json.loads(
+            fetch(front.base + path + "/me", {"Authorization": f"Bearer {token}"})[1] or b"{}"
+        )
+        assert (me.get("entry") or {}).get("name") == "Bench", me
         computed = time.perf_counter()
         store.standings(client, GAME, week)
         standings_s = time.perf_counter() - computed
@@ -148,6 +186,29 @@ def main(argv: list[str] | None = None) -> int:
             "nginx: the gzipped bytes as a static file", front.base + "/bench-gzip.json"
         )
         pairs = [
+            (
+                Target(
+                    "nginx: the window's bytes as a static file", front.base + "/bench-window.json"
+                ),
+                Target(
+                    "nginx: the page's first window, 100 rows (published)",
+                    front.base + window,
+                    {},
+                    True,
+                ),
+            ),
+            (
+                Target(
+                    "nginx: the window's gzipped bytes as a static file",
+                    front.base + "/bench-window-gzip.json",
+                ),
+                Target(
+                    "nginx: the first window, gzip asked (published)",
+                    front.base + window,
+                    BROWSER,
+                    True,
+                ),
+            ),
             (plain_ref, Target("nginx: the standings (published)", front.base + path, {}, True)),
             (
                 gzip_ref,
@@ -160,9 +221,14 @@ def main(argv: list[str] | None = None) -> int:
             ),
         ]
         own = Target(
-            "nginx → gunicorn: a signed-in player's read (a cookie; not published)",
+            "nginx → gunicorn: a signed-in read of the whole standings (a cookie; not published)",
             front.base + path,
             {**BROWSER, "Cookie": "session=bench"},
+        )
+        place = Target(
+            "nginx → gunicorn: a signed-in player's place (/standings/me, a bearer token)",
+            front.base + path + "/me",
+            {**BROWSER, "Authorization": f"Bearer {token}"},
         )
 
         def run(t: Target) -> WrkResult:
@@ -193,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
             for reference, target in pairs:
                 before = run(reference)
                 target.ratios.append(run(target).rate / before.rate)
+            run(place)
             run(own)
         publisher_cpu = cpu_seconds(publisher.pid, tree=True)
         publisher_s = time.monotonic() - publisher_started
@@ -233,12 +300,14 @@ def main(argv: list[str] | None = None) -> int:
     for reference, target in pairs:
         lines.append(row(reference, "100%"))
         lines.append(row(target, f"{statistics.median(target.ratios):.0%}"))
+    lines.append(row(place, "—"))
     lines.append(row(own, "—"))
     lines.append("")
     lines.append(
-        f"The signed-in read ran with {args.own_connections} connections (each answer costs "
-        "gunicorn the whole document; more only queue). The page asks the standings with its "
-        "session, so a signed-in player's page is that row today (deploy/SCALING.md)."
+        "The page a player sees is the first two rows' pair and the place row: its window "
+        f"published, its own place at the app. The signed-in read of the whole document ran with "
+        f"{args.own_connections} connections and wrk's 10 s time-out (each answer costs gunicorn "
+        "the whole document; no page asks it any more, API v1 keeps it; deploy/SCALING.md)."
     )
     lines.append("")
     write_result(args.out, lines)

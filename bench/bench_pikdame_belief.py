@@ -46,6 +46,7 @@ from engine.pikdame.bots import choose_move
 from engine.pikdame.bots.worlds import sample_world
 from engine.pikdame.daily import DAILY_DEALER, DAILY_RULES
 from engine.pikdame.moves import Move
+from engine.pikdame.rules import Rules
 from engine.pikdame.state import State, deal_for
 from engine.pikdame.view import View, view
 
@@ -57,10 +58,19 @@ MAX_TURNS = 14
 BANDS = ((1, 1), (2, 2), (3, 4), (5, 6), (7, 8), (9, 10), (11, 14))
 
 
+#: The ruleset of the run (``--ruleset``): Pik Dame's daily rules, or Tausende's (R12) with
+#: four seats and the same dealer.
+RULES = {"pikdame": DAILY_RULES, "tausende": Rules(players=4, ruleset="tausende")}
+_ruleset = ["pikdame"]
+
+
 def deal(k: int) -> State:
+    rules = RULES[_ruleset[0]]
     key = hashlib.sha256(f"bench-pikdame-belief/{k}".encode()).digest()
+    if rules.tausende:
+        return State.new_round(key, rules, DAILY_DEALER)
     cut = 20 + k % 60
-    return State.from_deal(deal_for(key, DAILY_RULES, DAILY_DEALER, cut), DAILY_RULES, DAILY_DEALER)
+    return State.from_deal(deal_for(key, rules, DAILY_DEALER, cut), rules, DAILY_DEALER)
 
 
 def play_out(state: State) -> int:
@@ -159,16 +169,18 @@ def cpu_round(k: int) -> dict[str, Any]:
     return row
 
 
-def _graph_chunk(args: tuple[int, int, int]) -> list[tuple[int, Fraction, Fraction, int]]:
-    start, stop, count = args
+def _graph_chunk(args: tuple[int, int, int, str]) -> list[tuple[int, Fraction, Fraction, int]]:
+    start, stop, count, ruleset = args
+    _ruleset[0] = ruleset
     rows = []
     for k in range(start, stop):
         rows += graph_deal(k, count)
     return rows
 
 
-def _cpu_chunk(args: tuple[int, int]) -> list[dict[str, Any]]:
-    return [cpu_round(k) for k in range(*args)]
+def _cpu_chunk(args: tuple[int, int, str]) -> list[dict[str, Any]]:
+    _ruleset[0] = args[2]
+    return [cpu_round(k) for k in range(args[0], args[1])]
 
 
 def mean_ci(values: list[Any]) -> tuple[float, float]:
@@ -193,13 +205,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="processes")
     parser.add_argument("--first", type=int, default=0, help="the graph study's first deal")
     parser.add_argument("--out", default=str(RESULTS), help="the result file")
+    parser.add_argument("--ruleset", default="pikdame", choices=sorted(RULES), help="R12: tausende")
     args = parser.parse_args(argv)
     wall = time.perf_counter()
     cpu0 = time.process_time()
     with multiprocessing.Pool(args.jobs) as pool:
         parts = chunks(args.deals, 4 * args.jobs, args.first)
-        graph_parts = pool.map_async(_graph_chunk, [(a, b, args.worlds) for a, b in parts])
-        cpu_parts = pool.map_async(_cpu_chunk, chunks(args.rounds, args.jobs, 100_000))
+        graph_parts = pool.map_async(
+            _graph_chunk, [(a, b, args.worlds, args.ruleset) for a, b in parts]
+        )
+        cpu_parts = pool.map_async(
+            _cpu_chunk,
+            [(a, b, args.ruleset) for a, b in chunks(args.rounds, args.jobs, 100_000)],
+        )
         graph_rows = [r for part in graph_parts.get() for r in part]
         cpu_rows = [r for part in cpu_parts.get() for r in part]
         pool.close()
@@ -208,10 +226,13 @@ def main(argv: list[str] | None = None) -> int:
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu_total = used.ru_utime + used.ru_stime + time.process_time() - cpu0
     lines = [
-        "## Pik Dame's player's-view analysis against the truth (issue 40 item 2)",
+        f"## {'Tausende' if args.ruleset == 'tausende' else 'Pik Dame'}'s player's-view "
+        "analysis against the truth (issue 40 item 2)",
         "",
         f"Command: `{COMMAND} --deals {args.deals} --worlds {args.worlds} --rounds {args.rounds} "
-        f"--jobs {args.jobs} --first {args.first}`",
+        f"--jobs {args.jobs} --first {args.first}"
+        + (" --ruleset tausende" if args.ruleset == "tausende" else "")
+        + "`",
         f"Machine: CPython {platform.python_version()}, {platform.machine()}, the shared 2-core "
         f"machine; load average after the run: "
         f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}; wall {wall:.0f} s, "
@@ -219,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "*old*: the other seats' hidden cards uniform among the cards seat 0 never saw "
         "(`analysis-4`); *new*: drawn from the belief given their public play "
-        "(`engine.pikdame.belief`, `analysis-5`). Daily rounds (R11), seats 1–3 zen, seat 0 the "
+        "(`engine.pikdame.belief`, `analysis-5`). Daily rounds (R11; Tausende: its rules, R12, "
+        "four seats, the same dealer), seats 1–3 zen, seat 0 the "
         "advanced bot; error = the graph's point minus the truth (the real deal played out by the "
         "same bots), in round points (R7), mean over the points with its 95% interval (paired "
         "per deal: old and new share the truth).",

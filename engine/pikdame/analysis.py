@@ -274,7 +274,9 @@ def analyse_round(
             if belief is not None:  # a snapshot: the filter goes on
                 belief = [[h[:] for h in hands] for hands in belief]
             found.append(analyst.decision(state, known, index, turn, done, belief))
-        if tracker is not None and mover != seat:
+        if tracker is not None and mover != seat and after.outcome is None:
+            # (a move that ends the round tells the seat nothing it still needs, and going out
+            # hides its last card face down from the others, R4.3)
             tracker.policies = policies
             tracker.observe(state, mover, done, known)
         if mover != seat:

@@ -30,6 +30,18 @@ BENCHES = {
     # Gin's player's-view analysis against the truth: the graph turn by turn and a weak player's
     # loss, the uniform deals (analysis-3) beside the belief (analysis-4) on the same deals
     "gin_belief": ["bench.bench_gin_belief"],
+    # Pik Dame's the same: the graph turn by turn, uniform deals (analysis-4) beside the belief
+    # (analysis-5) on the same deals, and a round's analysis CPU by both
+    "pikdame_belief": ["bench.bench_pikdame_belief"],
+    "tausende_belief": [
+        "bench.bench_pikdame_belief",
+        "--ruleset",
+        "tausende",
+        "--deals",
+        "1200",
+        "--out",
+        "bench/results/tausende_belief.md",
+    ],
     # the service beside its code before the performance work (commit c6c7bb9), same run
     "service": ["bench.bench_http", "--before-commit", "c6c7bb9", "--limits-off-variant"],
     # the capacity plan's figures (deploy/SCALING.md), beside the release before (b9a4bd7: the

@@ -152,6 +152,7 @@ GAME_ORDERS: dict[str, list[str]] = {
         "replay",
         "match",
         "daily",
+        "belief",
         "analysis",
         "tournament",
         "cli",

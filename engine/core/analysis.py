@@ -240,7 +240,7 @@ Samples = Callable[[bool], Iterator[tuple[Results, int]]]
 
 #: The version of the analysis's method (docs/ANALYSIS.md): a change that changes documents
 #: (not their shape) gets a new one, and the service caches documents by it beside the engine's.
-ANALYSIS_VERSION: Final = "analysis-4"
+ANALYSIS_VERSION: Final = "analysis-5"
 
 
 class Line(Protocol):

@@ -10,10 +10,11 @@ two is what the decision cost.
 Two modes:
 
 - ``view`` (the default): only what the seat knew. The unseen cards are dealt anew for each sample,
-  consistently with the view (:func:`sample_world`: the other hands' sizes, the stock's size, the
-  cards a seat is known to hold because it took them from the pile), from a stream seeded by the
-  view itself (``engine.core.analysis.sample_stream``): the document depends on the seat's views
-  alone, never on a hidden card or the round's seed.
+  consistently with the view (the other hands' sizes, the stock's size, the cards a seat is known
+  to hold because it took them from the pile), the other seats' hidden cards drawn from the belief
+  their public play gives (engine.pikdame.belief, ``analysis-5``: their bots replayed on each
+  particle), from a stream seeded by the view itself (``engine.core.analysis.sample_stream``): the
+  document depends on the seat's views alone, never on a hidden card or the round's seed.
 - ``deal``: once the cards are public, the real deal is played out once per move: "what would have
   happened" with the better move and everyone's later moves by the bots.
 """
@@ -39,6 +40,7 @@ from engine.core.analysis import (
 )
 from engine.core.cards import NUM_KINDS, Counts, counts_of
 from engine.core.records import commitment, parse_seed
+from engine.pikdame.belief import Hands, Tracker, belief_worlds
 from engine.pikdame.bots import choose_move
 from engine.pikdame.bots.worlds import sample_world, work_of
 from engine.pikdame.errors import FormatError, PikDameError, ReplayError
@@ -71,6 +73,9 @@ MARKS: Final = Marks(inaccuracy=10, mistake=25, blunder=50)
 #: A play-out longer than this many moves is a bug, not a round (R4.4 ends every round).
 MAX_PLAYOUT: Final = 5000
 _TAG: Final = ANALYSIS_FORMAT
+#: Whether the ``view`` mode draws the other seats' hidden cards from the belief given their
+#: public play (engine.pikdame.belief, ``analysis-5``) or uniformly (before; the bench's "old").
+BELIEF = True
 
 
 def learn(known: list[Counts], before: State, after: State, seat: int, move: Move) -> None:
@@ -120,15 +125,23 @@ class _Analyst:
         raise PikDameError(f"a play-out ran past {MAX_PLAYOUT} moves")
 
     def worlds(
-        self, state: State, v: View, known: Sequence[Counts], tag: str = _TAG
+        self,
+        state: State,
+        v: View,
+        known: Sequence[Counts],
+        tag: str = _TAG,
+        belief: list[Hands] | None = None,
     ) -> Iterator[State]:
         """The states a decision is judged in: the real one (``deal``), or deal after deal of
-        the unseen cards from a stream seeded by the seat's knowledge and ``tag`` (``view``)."""
+        the unseen cards from a stream seeded by the seat's knowledge and ``tag`` (``view``),
+        the other seats' hidden cards drawn from ``belief`` (engine.pikdame.belief) if given."""
         if self.mode == "deal":
             yield state.copy()
             return
         knowledge = {"view": v.to_json(), "history": [list(h) for h in v.history]}
         stream = sample_stream(tag, knowledge)
+        if belief is not None:
+            yield from belief_worlds(v, known, belief, stream)
         while True:
             yield sample_world(v, known, stream)
 
@@ -146,6 +159,7 @@ class _Analyst:
         index: int,
         turn: int,
         played: Move,
+        belief: list[Hands] | None = None,
     ) -> Decision:
         """The decision the seat met in ``state`` (to move) and answered with ``played``."""
         seat = self.seat
@@ -175,7 +189,10 @@ class _Analyst:
         def samples(both: bool) -> Iterator[tuple[Results, int]]:
             moves = [played, *candidates] if both else [best]
             return paired_samples(
-                self.worlds(state, v, known), moves, seat, lambda line: self.play_out(line, levels)
+                self.worlds(state, v, known, _TAG, belief),
+                moves,
+                seat,
+                lambda line: self.play_out(line, levels),
             )
 
         return Decision(
@@ -236,12 +253,16 @@ def analyse_round(
     analyst = _Analyst(seat, mode, levels)
     state = start.copy()
     known: list[Counts] = [[0] * NUM_KINDS for _ in range(n)]
+    # the belief's policies: a bot seat's level (a Meister's its own), a human's soft model
+    policies = [s.level if s.kind == "bot" and s.level in LEVELS else "human" for s in seat_list]
+    tracker = Tracker(start, seat, policies, known) if mode == "view" and BELIEF else None
     found: list[Decision] = []
     turn = 0
     for index, (mover, text) in enumerate(moves):
         for changed, level in (level_changes or {}).get(index, ()):
             if changed != seat and 0 <= changed < n and level in LEVELS:
                 levels[changed] = _playing(level)
+                policies[changed] = level
         after = state.copy()
         try:
             done = after.push(text, mover)
@@ -249,9 +270,19 @@ def analyse_round(
             raise ReplayError(e.code, f"move {index} ({text!r}): {e.message}", index) from None
         if done.kind != "resign" and mover == seat and state.turn == seat:
             turn += state.phase == "draw" or turn == 0  # a position may start mid-turn
-            found.append(analyst.decision(state, known, index, turn, done))
+            belief = None if tracker is None else tracker.belief()
+            if belief is not None:  # a snapshot: the filter goes on
+                belief = [[h[:] for h in hands] for hands in belief]
+            found.append(analyst.decision(state, known, index, turn, done, belief))
+        if tracker is not None and mover != seat and after.outcome is None:
+            # (a move that ends the round tells the seat nothing it still needs, and going out
+            # hides its last card face down from the others, R4.3)
+            tracker.policies = policies
+            tracker.observe(state, mover, done, known)
         if mover != seat:
             learn(known, state, after, mover, done)
+        if tracker is not None:
+            tracker.settle(view(after, seat), known)
         state = after
     sampling = SAMPLING if samples is None else replace(SAMPLING, fixed=samples)
     standing = n - 1 if table else None

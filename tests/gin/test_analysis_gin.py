@@ -232,7 +232,7 @@ def test_samples_above_48_are_honoured_and_the_candidates_named() -> None:
     analyst's first), each candidate's value beside it."""
     got = analysis_of(["discard KD"], samples=60)
     assert got["sampling"] == {"fixed": 60}
-    assert got["analysis"] == "analysis-4" and got["work"] > 0
+    assert got["analysis"] == "analysis-5" and got["work"] > 0
     (decision,) = got["decisions"]
     assert decision["samples"] == 60
     candidates = decision["candidates"]

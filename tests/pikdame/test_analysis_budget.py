@@ -173,7 +173,7 @@ def test_a_long_passive_round_stays_within_the_work_budget() -> None:
     record = passive_round()
     assert len(record["moves"]) > 120
     got = analyse(record, seat=0)
-    assert got["analysis"] == "analysis-4"
+    assert got["analysis"] == "analysis-5"
     assert 0 < got["work"] <= 2 * SAMPLING.moves
     judged = [d for d in got["decisions"] if d["same"] is None]
     assert len(judged) > 10

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.core.analysis import shuffle_pool
-from engine.core.cards import CARDS, NUM_KINDS, Counts, counts_of
+from engine.core.cards import CARDS, NUM_KINDS, Card, Counts, counts_of
 from engine.core.rng import Stream
 from engine.pikdame.bots.knowledge import take_options
 from engine.pikdame.cards import COPIES, TAUSENDE_COPIES
@@ -48,39 +48,70 @@ def sample_world(v: View, known: Sequence[Counts], stream: Stream) -> State:
 
     Unseen means the ruleset's whole deck (R1, R12.1) minus what the view shows and the known
     cards; a hand-made position holding fewer cards leaves some of them out of play."""
-    rules = v.rules
-    pool = list(TAUSENDE_COPIES if rules.tausende else COPIES)
+    pool = unseen_counts(v, known)
+    n = v.rules.players
+    cards = [CARDS[c] for c in range(NUM_KINDS) for _ in range(pool[c])]
+    needed = [0 if s == v.seat else v.hand_sizes[s] - sum(known[s]) for s in range(n)]
+    if min(needed) < 0 or sum(needed) + v.stock_size > len(cards):
+        raise FormatError("the hidden cards outnumber the unseen ones (R1)", None)
+    shuffled = shuffle_pool(stream, cards)
+    hands: list[Counts] = []
+    p = 0
+    for s in range(n):
+        if s == v.seat:
+            hands.append(counts_of(v.hand))
+        else:
+            hands.append(counts_of([*_cards_of(known[s]), *shuffled[p : p + needed[s]]]))
+            p += needed[s]
+    return _assemble(v, hands, shuffled[p : p + v.stock_size])
+
+
+def unseen_counts(v: View, known: Sequence[Counts]) -> Counts:
+    """Per card kind, the copies the seat of ``v`` has not seen: the ruleset's deck (R1, R12.1)
+    less what the view shows and the cards other seats are known to hold (``known``)."""
+    pool = list(TAUSENDE_COPIES if v.rules.tausende else COPIES)
     seen = [*v.hand, *v.discard, *v.removed]
     for melds in v.melds:
         for m in melds:
             seen.extend(m.cards)
     for c in seen:
         pool[c] -= 1
-    n = rules.players
-    for s in range(n):
+    for s in range(v.rules.players):
         if s != v.seat:
             for kind, k in enumerate(known[s]):
                 pool[kind] -= k
     if min(pool) < 0:
         raise FormatError("the view shows more copies of a card than the deck holds (R1)", None)
-    cards = [CARDS[c] for c in range(NUM_KINDS) for _ in range(pool[c])]
-    needed = [0 if s == v.seat else v.hand_sizes[s] - sum(known[s]) for s in range(n)]
-    if min(needed) < 0 or sum(needed) + v.stock_size > len(cards):
+    return pool
+
+
+def build_world(
+    v: View, known: Sequence[Counts], hidden: Sequence[Counts], rest: list[Card], stream: Stream
+) -> State:
+    """A full state for the seat of ``v`` with each other seat's hidden cards ``hidden[s]``
+    (beside its known ones) and the stock shuffled by ``stream`` from ``rest`` (the unseen
+    cards no hand holds): the belief's deals (engine.pikdame.belief)."""
+    if v.stock_size > len(rest):
         raise FormatError("the hidden cards outnumber the unseen ones (R1)", None)
-    shuffled = shuffle_pool(stream, cards)
+    hands = [
+        counts_of(v.hand)
+        if s == v.seat
+        else [a + b for a, b in zip(known[s], hidden[s], strict=True)]
+        for s in range(v.rules.players)
+    ]
+    return _assemble(v, hands, shuffle_pool(stream, rest)[: v.stock_size])
+
+
+def _assemble(v: View, hands: list[Counts], stock: list[Card]) -> State:
+    """The state of ``v``'s public fields with these hands and this stock (top first)."""
+    rules = v.rules
     world = (TausendeState if rules.tausende else State)(rules, v.dealer, v.round)
     world.turn, world.phase = v.turn, v.phase
     world.opened_at_turn_start = v.opened_at_turn_start
-    p = 0
-    for s in range(n):
-        if s == v.seat:
-            world.hands[s] = counts_of(v.hand)
-        else:
-            world.hands[s] = counts_of([*_cards_of(known[s]), *shuffled[p : p + needed[s]]])
-            p += needed[s]
+    world.hands = hands
     world.hand_sizes = list(v.hand_sizes)
     world.melds = [list(ms) for ms in v.melds]
-    world.stock = shuffled[p : p + v.stock_size][::-1]  # top last inside the state
+    world.stock = stock[::-1]  # top last inside the state
     world.discard = list(v.discard)
     world.removed = list(v.removed)
     world.totals = list(v.totals)
@@ -98,4 +129,12 @@ def _cards_of(counts: Counts) -> list[int]:
     return [c for c in range(NUM_KINDS) for _ in range(counts[c])]
 
 
-__all__ = ["TAKE_LEN", "TAKE_WORK", "TAKE_WORK_CAP", "sample_world", "work_of"]
+__all__ = [
+    "TAKE_LEN",
+    "TAKE_WORK",
+    "TAKE_WORK_CAP",
+    "build_world",
+    "sample_world",
+    "unseen_counts",
+    "work_of",
+]

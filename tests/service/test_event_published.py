@@ -41,6 +41,7 @@ from service.web.publishing import (
 from service.web.redisconn import settings_of
 from tests.support.front import NGINX_DIR, ClockedSite, clocked_site, nginx_binary
 from tests.support.http import Answer, fetch
+from tests.support.servers import role_url
 from tests.support.service_app import SECRET
 
 pytestmark = [
@@ -125,10 +126,13 @@ def served_anew(
 
 def fold(site: ClockedSite, player: str, name: str, scores: list[int]) -> None:
     """A player's verified results folded in as the worker folds them, with their name."""
-    client: redis.Redis[str] = redis.Redis.from_url(site.redis_url, decode_responses=True)
+    state: redis.Redis[str] = redis.Redis.from_url(site.redis_url, decode_responses=True)
+    rankings: redis.Redis[str] = redis.Redis.from_url(
+        role_url(site.redis_url, "PIKDAME_REDIS_RANKINGS_URL"), decode_responses=True
+    )  # make test-roles: the field's counts are the rankings server's, the names the state's
     for n, score in enumerate(scores, 1):
-        store.fold(client, GAME, WEEK, player, n, score, 1_000 * n)
-    client.hset(deals.names_key(GAME, WEEK), player, name)
+        store.fold(rankings, GAME, WEEK, player, n, score, 1_000 * n)
+    state.hset(deals.names_key(GAME, WEEK), player, name)
 
 
 def test_the_standings_are_served_by_nginx_as_the_apps_answer(site: ClockedSite) -> None:

@@ -209,6 +209,24 @@ def test_no_event_before_its_opening_nor_for_a_game_without_one(
         assert response.get_json()["error"]["code"] == "unknown_event"
 
 
+def test_a_deal_started_before_sunday_24_00_may_be_finished_within_the_grace(
+    app: Flask, clock: Clock
+) -> None:
+    """Issue 42: the event is open Monday 00:00 to Sunday 24:00 UTC, and a deal started before
+    the end may be finished within the daily grace (PIKDAME_GRACE_MINUTES, 120 in the tests):
+    its move after midnight is taken; no deal starts after the end (409 ``event_not_open``)."""
+    web = app.test_client()
+    clock.set_day("2026-12-06", hour=23)  # Sunday of 2026-W49
+    clock.advance(minutes=59, seconds=59)
+    started = start_deal(web, BASE, "Ada")
+    assert started["n"] == 1
+    clock.advance(minutes=30)  # Monday 00:29:59: past the end, within the grace
+    done = resign_deal(web, started["attempt"])
+    assert done["status"] == "finished"
+    _refused(web, "event_not_open")  # the next deal: the event has ended
+    assert _event(web)["progress"]["deals"][0]["status"] == "finished"
+
+
 def test_only_a_verified_record_scores_and_once(
     app: Flask, rdb: redis.Redis[str], rankings: redis.Redis[str]
 ) -> None:

@@ -38,6 +38,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from bench.intervals import chunks, mean_ci
 from engine.core.analysis import sample_stream
 from engine.core.records import Seat
 from engine.core.rng import Stream
@@ -170,20 +171,6 @@ def _graph_chunk(args: tuple[int, int, int]) -> list[tuple[int, Fraction, Fracti
 def _loss_chunk(args: tuple[int, int, tuple[str, ...]]) -> list[dict[str, Any]]:
     start, stop, players = args
     return [loss_deal(k, players) for k in range(start, stop)]
-
-
-def mean_ci(values: list[Any]) -> tuple[float, float]:
-    n = len(values)
-    m = sum(Fraction(x) for x in values) / n
-    var = sum((Fraction(x) - m) ** 2 for x in values) / max(n - 1, 1)
-    return float(m), 1.96 * float(var / n) ** 0.5
-
-
-def chunks(total: int, parts: int, offset: int = 0) -> list[tuple[int, int]]:
-    if total <= 0:
-        return []
-    size = -(-total // parts)
-    return [(offset + i, offset + min(i + size, total)) for i in range(0, total, size)]
 
 
 def main(argv: list[str] | None = None) -> int:

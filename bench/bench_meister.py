@@ -9,7 +9,13 @@ decision's CPU time is measured too (p50, p99, max).
     .venv/bin/python bench/bench_meister.py --game pikdame --cpu 600
 
 ``--cpu``: no deal starts once the process has used that many seconds of CPU (``--wall``: nor
-once that many seconds passed, on a shared machine).
+once that many seconds passed, on a shared machine). ``--first K`` starts at deal K and
+``--diffs FILE`` writes every deal's difference (one JSON object: deal -> difference), so runs over
+disjoint deals (one per core) are summed by ``--combine FILE ...`` into one estimate:
+
+    python bench/bench_meister.py --game pikdame --first 0 --max-deals 400 --diffs a.json
+    python bench/bench_meister.py --game pikdame --first 400 --max-deals 400 --diffs b.json
+    python bench/bench_meister.py --game pikdame --combine a.json b.json
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from engine.core.analysis import Estimate
@@ -77,20 +84,44 @@ def main() -> None:
     parser.add_argument(
         "--wall", type=float, default=None, help="nor once this many seconds passed"
     )
+    parser.add_argument("--first", type=int, default=0, help="the first deal")
+    parser.add_argument("--diffs", type=Path, default=None, help="write each deal's difference")
+    parser.add_argument("--combine", type=Path, nargs="+", default=None, help="sum runs' diffs")
     args = parser.parse_args()
+    if args.combine:
+        combined: dict[str, int] = {}
+        for path in args.combine:
+            combined |= json.loads(path.read_text())
+        est = Estimate.of([combined[k] for k in sorted(combined, key=int)])
+        num, den = est.mean
+        print(
+            json.dumps(
+                {
+                    "game": args.game,
+                    "deals": len(combined),
+                    "mean_difference": f"{num / den:.2f}",
+                    "interval": est.interval_json(),
+                    "clear_of_zero": est.above_zero(),
+                    "differed": sum(1 for d in combined.values() if d),
+                }
+            )
+        )
+        return
     play: Callable[[int, str, list[float]], int]
     play, strongest = (play_gin, "strong") if args.game == "gin" else (play_pikdame, "zen")
     diffs: list[int] = []
     times: list[float] = []
     start, began = time.process_time(), time.monotonic()
-    k = 0
+    k = args.first
     while (
-        k < args.max_deals
+        k < args.first + args.max_deals
         and time.process_time() - start < args.cpu
         and (args.wall is None or time.monotonic() - began < args.wall)
     ):
         diffs.append(play(k, "meister", times) - play(k, strongest, []))
         k += 1
+    if args.diffs is not None:
+        args.diffs.write_text(json.dumps({str(args.first + i): d for i, d in enumerate(diffs)}))
     est = Estimate.of(diffs)
     num, den = est.mean
     out: dict[str, Any] = {

@@ -1,10 +1,11 @@
 """The week's tournament's pages through the shipped nginx front (issue 42, docs/EVENTS.md): a
-signed-in player opens the event page, plays the week's first deal on the daily's table (here
-resigned), sees it verified, goes back to the event page from the end screen and finds the deal's
-result against the field ("50 % des Feldes geschlagen") with the field's scores charted, then the
-standings listing them apart as incomplete; after the close the seeds, checked against the
-commitments, the replay of the deal and the month's season page. axe, contrast, raw text and
-width are checked on each page as drawn. The stack's clock sets the week: no real date matters."""
+signed-in player opens the event page, plays the week's first deal on the daily's table to the
+round's end (Pik Dame; Gin's deal resigned), sees it verified, goes back to the event page from
+the end screen and finds the deal's result against the field ("50 % des Feldes geschlagen") with
+the field's scores charted, then the standings listing them apart as incomplete; after the close
+the seeds, checked against the commitments, the replay of the deal and the month's season page.
+axe, contrast, raw text and width are checked on each page as drawn. The stack's clock sets the
+week: no real date matters."""
 
 from __future__ import annotations
 
@@ -70,7 +71,9 @@ def test_a_deal_of_the_week_played_and_scored_against_the_field(
         page.wait_for_url(re.compile(r"/play/[\w-]+$"))
         page.wait_for_selector(READY)
         expect(page.locator("#table-date")).to_have_text(f"Turnier {WEEK}, Blatt 1")
-        Player(page).resign()
+        player = Player(page)
+        player.play_round()  # the whole round against the three Zen-Meister bots
+        assert player.turns > 0
         status = page.locator("#verify-status")
         expect(status).to_have_attribute("data-state", "verified", timeout=VERIFY_TIMEOUT_MS)
         expect(page.locator("#end-share")).to_be_hidden()

@@ -105,6 +105,17 @@ def served(
     return answer
 
 
+def unpublished(
+    site: ClockedSite, publisher: Publisher, path: str, headers: dict[str, str]
+) -> Answer:
+    """``path`` through nginx, asked with ``headers`` right after a publishing turn: an answer
+    that must come from the app, never from the published file."""
+    publisher.publish()
+    answer = fetch(site.front.base, path, headers=headers)
+    assert answer.headers.get("X-Cache-Status") != "PUBLISHED", path
+    return answer
+
+
 def served_anew(
     site: ClockedSite, publisher: Publisher, changed: Callable[[dict[str, Any]], bool]
 ) -> dict[str, Any]:
@@ -194,9 +205,7 @@ def test_the_first_window_is_served_by_nginx_as_the_apps_answer(site: ClockedSit
         ({}, f"{PATH}?limit={STANDINGS_WINDOW}&offset=0"),
         ({}, f"{PATH}/me"),
     ]:
-        publisher.publish()
-        answer = fetch(site.front.base, path, headers=headers)
-        assert answer.headers.get("X-Cache-Status") != "PUBLISHED", path
+        answer = unpublished(site, publisher, path, headers)
         assert answer.status == 200, (path, answer.status)
 
 
@@ -213,9 +222,7 @@ def test_a_players_own_read_goes_to_the_app(site: ClockedSite) -> None:
         ({}, f"/api/events/{GAME}"),
         ({}, f"/api/events/{GAME}/2030-W99/standings"),
     ]:
-        publisher.publish()
-        answer = fetch(site.front.base, path, headers=headers)
-        assert answer.headers.get("X-Cache-Status") != "PUBLISHED", path
+        answer = unpublished(site, publisher, path, headers)
         assert answer.status in (200, 401, 404), (path, answer.status)
     posted = fetch(site.front.base, f"/api/events/{GAME}/{WEEK}/deals", "POST", {"name": "X"})
     assert posted.headers.get("X-Cache-Status") != "PUBLISHED" and posted.status < 500

@@ -57,6 +57,11 @@ QUEUE = "bots-meister-test"
 TURN_S = 120
 
 
+def bots_env(redis_url: str, **extra: str) -> dict[str, str]:
+    """A bots worker's environment on this test's Redis and the tests' bots queue."""
+    return service_env(redis_url, SECRET.decode(), PIKDAME_BOT_QUEUE=QUEUE, **extra)
+
+
 @pytest.fixture
 def bots_app(redis_url: str, rdb: redis.Redis[str], clock: Clock) -> Flask:
     return make_app(redis_url, clock, PIKDAME_BOT_QUEUE=QUEUE)
@@ -72,7 +77,7 @@ def bot_queue(queue_url: str) -> Iterator[Queue]:
 
 @pytest.fixture
 def bots_worker(redis_url: str, tmp_path: Path) -> Iterator[Process]:
-    env = service_env(redis_url, SECRET.decode(), PIKDAME_BOT_QUEUE=QUEUE)
+    env = bots_env(redis_url)
     worker = start_bots_worker(env, tmp_path / "bots.log")
     try:
         yield worker
@@ -158,7 +163,7 @@ def test_gin_a_meister_hand_is_played_by_the_bots_worker(
         bots.enqueue(bot_queue, table_id, due - 1)
     before = logged(rdb, table_id)
 
-    env = service_env(redis_url, SECRET.decode(), PIKDAME_BOT_QUEUE=QUEUE)
+    env = bots_env(redis_url)
     worker = start_bots_worker(env, tmp_path / "bots.log")
     try:
         table = bots_played(ada, table_id)
@@ -233,7 +238,7 @@ def test_a_lost_step_is_queued_again_by_the_sweep_and_played_once(
     late = stored.bot_due_ms + bots.OVERDUE_MS + 1
     assert reconcile_bots(rdb, bot_queue, late) == [f"{table_id}:{seq}"]
     assert reconcile_bots(rdb, bot_queue, late) == []  # queued: left alone
-    env = service_env(redis_url, SECRET.decode(), PIKDAME_BOT_QUEUE=QUEUE)
+    env = bots_env(redis_url)
     worker = start_bots_worker(env, tmp_path / "bots.log")
     try:
         table = bots_played(ada, table_id)
@@ -260,12 +265,7 @@ def test_the_bots_worker_counts_its_steps_and_the_tables_wait(
     table_id, ada, table = meister_due(bots_app)
     bots.enqueue(bot_queue, table_id, table["seq"] + 1000)  # a seq the table never reaches
     port = free_port()
-    env = service_env(
-        redis_url,
-        SECRET.decode(),
-        PIKDAME_BOT_QUEUE=QUEUE,
-        PIKDAME_BOTS_METRICS_BIND=f"127.0.0.1:{port}",
-    )
+    env = bots_env(redis_url, PIKDAME_BOTS_METRICS_BIND=f"127.0.0.1:{port}")
     worker = start_bots_worker(env, tmp_path / "bots.log")
     try:
         bots_played(ada, table_id)
@@ -295,7 +295,7 @@ def test_a_step_killed_with_its_worker_is_played_once_by_the_next(
     name = bots.job_id(table_id, seq)
     bot_queue.empty()  # type: ignore[no-untyped-call]
     bot_queue.enqueue_call("time.sleep", args=(600,), job_id=name, timeout=900)
-    env = service_env(redis_url, SECRET.decode(), PIKDAME_BOT_QUEUE=QUEUE)
+    env = bots_env(redis_url)
     first = start_bots_worker(env, tmp_path / "bots-1.log")
     wait_for(lambda: (j := bot_queue.fetch_job(name)) is not None and j.is_started, timeout=60)
     first.kill()

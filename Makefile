@@ -29,11 +29,12 @@ test: $(STAMP) lint typecheck
 	$(MAKE) test-roles
 
 # The service tests once more with game state, the queue and the rankings on three separate
-# redis-servers (tests/support/servers.py): no operation may need two of them at once. Every
-# service test runs: those that read a role's keys take that role's client (the rankings, qdb
-# and queue_url fixtures; worker.verify.verify has no default for the rankings client); those
-# whose subject is one server (its outage, its failover) pin every role to it. Part of
-# `make test` (the service suite runs twice; see SCALING.md for its time).
+# redis-servers (tests/support/servers.py): no operation may need two of them at once. Tests
+# that read a role's keys take that role's client (the rankings, qdb and queue_url fixtures;
+# worker.verify.verify has no default for the rankings client). A test marked own_servers
+# starts every server it uses and places every role itself (its outage, its failover, a Redis
+# Cluster): its run here would be the main pass's again, so it is skipped (tests/service/
+# conftest.py). Part of `make test`.
 test-roles: $(STAMP)
 	PIKDAME_TEST_REDIS_ROLES=1 $(BIN)/python -m pytest -q tests/service
 

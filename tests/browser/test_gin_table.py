@@ -463,9 +463,10 @@ def test_the_match_survives_a_reload_on_another_device(browser: Browser, stack: 
         second.close()
 
 
-def test_a_gin_match_between_two_friends(browser: Browser, stack: Stack) -> None:
-    """Two seats for two people: the invite names Gin, the friend joins, each sees the other's
-    moves from the live stream, and neither page shows the other's hidden cards."""
+@pytest.fixture
+def friends(browser: Browser, stack: Stack) -> Iterator[tuple[Page, Page, str]]:
+    """Ada's Gin table for two people, Bea joined by the invite and the match started: the two
+    pages and the table's id."""
     contexts = [
         browser.new_context(base_url=stack.base_url, viewport={"width": 1280, "height": 900})
         for _ in range(2)
@@ -491,24 +492,55 @@ def test_a_gin_match_between_two_friends(browser: Browser, stack: Stack) -> None
         expect(ada.locator("#waiting-seats")).to_contain_text("Bea")
         ada.locator("#start-button").click()
         expect(bea.locator("#table")).to_be_visible()  # from the stream
-        for _ in range(6):  # a few turns, each by whoever is to move, on their own page
-            table = table_doc(ada, table_id)
-            mover = ada if table["turn"] == 0 else bea
-            view = table_doc(mover, table_id)["view"]
-            other_hand = set(table_doc(bea if mover is ada else ada, table_id)["view"]["hand"])
-            assert not page_cards(mover, "#gin-board [data-card]") & (
-                other_hand - set(view["took"][1 - view["seat"]])
-            )
-            expect(mover.locator("#gin-board")).to_have_class(re.compile("my-turn"))
-            play_by_keys(mover, view)
-            waiting = bea if mover is ada else ada
-            waiting.wait_for_function(
-                "s => Number(document.body.dataset.seq) > s", arg=table["seq"]
-            )
-        assert table_doc(bea, table_id)["seat"] == 1
+        yield ada, bea, table_id
     finally:
         for c in contexts:
             c.close()
+
+
+def test_a_gin_match_between_two_friends(friends: tuple[Page, Page, str]) -> None:
+    """Two seats for two people: the invite names Gin, the friend joins, each sees the other's
+    moves from the live stream, and neither page shows the other's hidden cards."""
+    ada, bea, table_id = friends
+    for _ in range(6):  # a few turns, each by whoever is to move, on their own page
+        table = table_doc(ada, table_id)
+        mover = ada if table["turn"] == 0 else bea
+        view = table_doc(mover, table_id)["view"]
+        other_hand = set(table_doc(bea if mover is ada else ada, table_id)["view"]["hand"])
+        assert not page_cards(mover, "#gin-board [data-card]") & (
+            other_hand - set(view["took"][1 - view["seat"]])
+        )
+        expect(mover.locator("#gin-board")).to_have_class(re.compile("my-turn"))
+        play_by_keys(mover, view)
+        waiting = bea if mover is ada else ada
+        waiting.wait_for_function("s => Number(document.body.dataset.seq) > s", arg=table["seq"])
+    assert table_doc(bea, table_id)["seat"] == 1
+
+
+def test_a_page_back_after_a_gap_draws_the_missed_moves_at_once(
+    friends: tuple[Page, Page, str],
+) -> None:
+    """Bea's stream is cut (a train's tunnel, a tab asleep) while 50 moves are played; when it
+    comes back its first message holds all of them: drawn at once, not played out one by one at
+    her slow pace (about a minute behind the table, every later message waiting behind it)."""
+    ada, bea, table_id = friends
+    bea.evaluate("() => localStorage.setItem('pikdame.speed', JSON.stringify('slow'))")
+    bea.route("**/events*", lambda route: route.abort())
+    bea.wait_for_function("() => document.body.dataset.stream === 'error'")  # the stream ends
+    table = table_doc(ada, table_id)
+    pages = {table_doc(p, table_id)["seat"]: p for p in (ada, bea)}
+    for _ in range(50):  # pass the upcard, draw, discard the best card, never knock (G3, G4)
+        view = table_doc(pages[table["turn"]], table_id)["view"]
+        options = view.get("discards") or {}
+        move = {"upcard": "pass", "draw": "draw"}.get(view["phase"]) or "discard " + min(
+            options, key=lambda c: (options[c]["deadwood"], c)
+        )
+        table = api_move(pages[table["turn"]], table_id, table, move)
+    assert table["status"] == "playing" and table["view"]["hand_no"] == 1, table["view"]
+    bea.unroute("**/events*")
+    bea.wait_for_function(
+        "s => Number(document.body.dataset.seq) >= s", arg=table["seq"], timeout=15_000
+    )
 
 
 def test_a_hands_analysis_lists_every_differing_decision_in_words(gin_page: Page) -> None:

@@ -91,11 +91,15 @@ def test_strangers_meet_by_quick_match_play_rated_gin_and_see_ratings_move(
     rdb.close()
     assert table["status"] == "finished" and not table.get("forfeits")
     assert max(table["result"]["totals"]) >= 100, table["result"]
-    for page in (ada, bo):
-        expect(page.locator("#rating-changes li")).to_have_count(2)
-    changes = ada.request.get(f"/api/tables/{table_id}").json()["table"]["rating_changes"]
-    assert sorted(c["name"] for c in changes) == ["Lobby Ada", "Lobby Bo"]
+    # settled by the request that finished the game, before its answer: the server's first
+    changes = table["rating_changes"]
+    assert sorted(c["name"] for c in changes or []) == ["Lobby Ada", "Lobby Bo"], table
     assert any(c["change"] != 0 for c in changes)
+    for page in (ada, bo):  # then each page, from its stream
+        try:
+            expect(page.locator("#rating-changes li")).to_have_count(2)
+        except AssertionError as e:  # where the page stands (its seq, status, stream)
+            raise AssertionError(f"{e}\nthe page: {page_state(page)}") from e
 
     # The board lists them (provisional after one game) and the statistics keep the history.
     ada.goto("/ratings/gin")
@@ -150,6 +154,12 @@ def test_a_public_table_shows_in_the_lobby_live_and_is_joined_in_one_click(
     for page in pages:
         page.context.close()
     assert errors == []
+
+
+def page_state(page: Page) -> dict[str, Any]:
+    """What the page says of itself (body's data: seq, status, stream), for a failure's text."""
+    state: dict[str, Any] = page.evaluate("() => ({ ...document.body.dataset })")
+    return state
 
 
 def play_turn(page: Page, table: dict[str, Any]) -> None:

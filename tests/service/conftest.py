@@ -12,8 +12,21 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.support.processes import WebServer, running_web
-from tests.support.servers import flush_roles, role_url, start_redis
+from tests.support.servers import flush_roles, role_url, roles_enabled, start_redis
 from tests.support.service_app import Clock, make_app
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """``make test-roles`` skips a test marked ``own_servers``: it starts every server it uses
+    and places every role itself (all on one, tests.support.servers.one_server: its outage,
+    its crash, its failover is the subject), so the run with the roles split would be the main
+    pass's run once more."""
+    if not roles_enabled():
+        return
+    same = pytest.mark.skip(reason="own_servers: its roles are its own, run in the main pass")
+    for item in items:
+        if item.get_closest_marker("own_servers") is not None:
+            item.add_marker(same)
 
 
 @pytest.fixture(scope="session")

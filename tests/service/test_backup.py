@@ -23,7 +23,8 @@ from tests.support.cluster import start_cluster
 from tests.support.processes import pikdame, service_env
 from tests.support.servers import RedisServer, one_server, start_redis
 
-pytestmark = pytest.mark.integration
+# own_servers: every server started here, every role placed here (make test-roles skips them)
+pytestmark = [pytest.mark.integration, pytest.mark.own_servers]
 
 SECRET = "backup-test-secret"
 

@@ -28,6 +28,9 @@ from tests.support.processes import service_env, start_worker, wait_for
 from tests.support.servers import RedisServer, start_redis
 from tests.support.tables import play_game
 
+# own_servers: every server started here, every role placed here (make test-roles skips them)
+pytestmark = pytest.mark.own_servers
+
 SECRET = b"cluster-test-secret"
 TODAY = dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)
 DAY = TODAY.date().isoformat()

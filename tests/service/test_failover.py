@@ -50,7 +50,8 @@ from tests.support.servers import (
 from tests.support.service_app import SECRET, make_app
 from worker.verify import verify
 
-pytestmark = pytest.mark.integration
+# own_servers: every server started here, every role placed here (make test-roles skips them)
+pytestmark = [pytest.mark.integration, pytest.mark.own_servers]
 WEB_SECRET = "failover-test-secret"
 PLAYERS = 4
 KILL_AFTER = 12  # acknowledged moves before the primary dies

@@ -94,6 +94,7 @@ def test_worker_killed_mid_job_then_reconciler_verifies_once(
         ranks_server.close()
 
 
+@pytest.mark.own_servers  # every role on the server it crashes
 def test_redis_crash_with_aof_keeps_every_verified_attempt(clock: Clock, tmp_path: Path) -> None:
     server = start_redis(appendonly=True, directory=tmp_path)
     try:

@@ -21,7 +21,8 @@ from tests.support.cluster import RedisClusterNodes, start_cluster
 from tests.support.lobby import LIFETIMES, play_own_turn, signed_up
 from tests.support.servers import RedisServer, start_redis
 
-pytestmark = pytest.mark.integration
+# own_servers: every server started here, every role placed here (make test-roles skips them)
+pytestmark = [pytest.mark.integration, pytest.mark.own_servers]
 
 TODAY = dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)
 HUMAN: dict[str, Any] = {"kind": "human"}

@@ -24,7 +24,8 @@ from tests.support.processes import WebServer, descendants, service_env, start_w
 from tests.support.servers import free_port, one_server, start_redis
 from tests.support.service_app import SECRET, Clock, make_app
 
-pytestmark = pytest.mark.integration
+# own_servers: every server started here, every role placed here (make test-roles skips them)
+pytestmark = [pytest.mark.integration, pytest.mark.own_servers]
 
 OUTAGE_S = 4
 

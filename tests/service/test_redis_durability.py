@@ -26,7 +26,8 @@ from tests.support.processes import ROOT, wait_for
 from tests.support.servers import end, free_port, one_server
 from tests.support.service_app import Clock, make_app
 
-pytestmark = pytest.mark.integration
+# own_servers: every server started here, every role placed here (make test-roles skips them)
+pytestmark = [pytest.mark.integration, pytest.mark.own_servers]
 
 DEBIAN_CONF = Path("/etc/redis/redis.conf")
 SHIPPED = ROOT / "deploy" / "redis" / "pikdame.conf"

@@ -16,6 +16,9 @@ import { gameOptions, rulesSummary } from "./summary.js";
 import { createTalk } from "./talk.js";
 
 const WATCH_MS = 4000; // how often a visitor's page reads a watched game again
+// A stream message of more moves than this per other seat is a backlog, drawn at once: a few
+// turns each (Pik Dame's bot turn: a draw, melds, lay-offs, a discard) stay played out.
+const BACKLOG_PER_SEAT = 12;
 
 // tableId: the page's table; nameOf(seat): a seat's name in sentences; say(text, kind): the
 // board's message line; show(T): keep a table answered by the server and draw it.
@@ -246,15 +249,19 @@ export function createShell(tableId, { nameOf, say, show }) {
   // A seated player follows the table live (EventSource reconnects; lib/api.js tableEvents),
   // a finished one too until it names the table that follows it; onMessage(message, behind)
   // runs in turn with the page's own steps, ``behind`` true while newer messages wait behind
-  // it (a page that fell behind, a tab woken up: it draws them at once instead of playing
-  // every move out at the player's pace, minutes behind the table). A visitor watching a public game (docs/LOBBY.md "Watching")
-  // reads its public view again every WATCH_MS until it ends. The countdown ticks for everyone.
+  // it (a page that fell behind) or when the message is a backlog (a stream back after a gap,
+  // a tab woken up: more than BACKLOG_PER_SEAT moves per other seat): it draws them at once
+  // instead of playing every move out at the player's pace, minutes behind the table. A
+  // visitor watching a public game (docs/LOBBY.md "Watching") reads its public view again
+  // every WATCH_MS until it ends. The countdown ticks for everyone.
   function follow(onMessage) {
     if (state.table.seat !== null && (state.table.status !== "finished" || !state.follower)) {
       let waiting = 0; // stream messages received and not yet handled
+      const backlog = (message) => (message.events || []).length
+        > BACKLOG_PER_SEAT * Math.max(1, state.table.seats.length - 1);
       const handle = async (message) => {
         try {
-          await onMessage(message, waiting > 1);
+          await onMessage(message, waiting > 1 || backlog(message));
         } finally {
           waiting -= 1;
         }

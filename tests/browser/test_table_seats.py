@@ -8,6 +8,7 @@ moves played out one after the other, nothing flying under reduced motion."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -122,6 +123,15 @@ def test_seats_sit_around_the_table(
         # the turn's mark goes round: the seat to move is lit and flagged
         expect(page.locator("#table.my-turn")).to_be_visible()
         expect(page.locator("#opponents .seat.to-move")).to_have_count(0)
+        # the player's own seat at the bottom: its plate with her name, the mark, the score,
+        # below the piles and above the hand
+        plate = page.locator("#own-plate")
+        expect(plate).to_have_class(re.compile("to-move"))
+        expect(plate.locator(".own-name")).to_have_text("Ada (Du)")
+        expect(plate.locator(".turn-flag")).to_have_count(1)
+        expect(plate.locator(".seat-score")).to_have_text("0")
+        box = plate.bounding_box()
+        assert box is not None and middle[3] <= box["y"] and box["y"] + box["height"] <= hand[1]
 
 
 def test_a_phone_keeps_the_seats_in_their_order_above_the_piles(
@@ -162,6 +172,12 @@ def test_gin_other_seat_sits_opposite(browser: Browser, stack: Stack, artifacts:
         )
         assert box and middle and hand
         assert box["y"] + box["height"] <= middle["y"] <= hand["y"], (box, middle, hand)
+        plate = page.locator("#own-plate")  # the player's own seat at the bottom
+        expect(plate.locator(".own-name")).to_have_text("Ada (Du)")
+        expect(plate.locator(".seat-score")).to_have_text("0 Punkte")
+        expect(plate.locator(".turn-flag")).to_have_count(1 if view["turn"] == view["seat"] else 0)
+        own = plate.bounding_box()
+        assert own is not None and middle["y"] < own["y"] < hand["y"], (own, middle, hand)
         board = page.locator("#gin-board").bounding_box()
         assert board is not None
         mid = board["x"] + board["width"] / 2

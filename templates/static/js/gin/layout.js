@@ -29,6 +29,7 @@ export function createLayout(root, board) {
     result: h("section", { class: "gin-result", id: "gin-result", "aria-live": "polite", hidden: true }),
     hands: h("section", { class: "gin-hands", "aria-labelledby": "gin-hands-title" }),
     status: h("p", { class: "status", id: "gin-status" }),
+    plate: h("p", { class: "own-plate", id: "own-plate", dataset: { place: "bottom" } }),
   };
   const button = (name, key, onclick) => h("button", {
     type: "button", class: "button action", dataset: { ginAction: name }, "aria-keyshortcuts": key, onclick,
@@ -49,7 +50,7 @@ export function createLayout(root, board) {
     h("div", { class: "gin-middle" }, el.stock, el.pile, el.upcard),
     h("details", { class: "gin-log-box" }, h("summary", { text: t("gin.log.title") }), el.log),
     el.defend, // before the hand: in a defence it is the thing to do
-    h("section", { class: "me gin-me", "aria-labelledby": "gin-me-title" },
+    h("section", { class: "me gin-me", "aria-labelledby": "gin-me-title" }, el.plate,
       h("h2", { id: "gin-me-title", text: t("gin.hand") }), el.deadwood, el.hand,
       h("p", { class: "hint-text", id: "gin-hand-help", text: t("gin.handHelp") }), el.selection, el.actions),
     el.confirm, el.message, el.hands,

@@ -6,7 +6,7 @@
 import { back, cardList, face, fannedBacks } from "../lib/cards.js";
 import { clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { placeOf } from "../lib/table/seats.js";
+import { placeOf, renderOwnPlate } from "../lib/table/seats.js";
 import { describeGinMove, sortGin } from "./cards.js";
 
 // A meld's cards in a box, with its number (or none) and cards laid off onto it: a list of cards.
@@ -16,7 +16,8 @@ export const meldBox = (cards, n = null, extra = []) => h("span", { class: "meld
 
 // The other seat, opposite the player (lib/table/seats.js): its name, presence (a page's
 // seatExtras), score, the turn's mark, its hand as fanned backs after the count (a card more
-// grows the fan to the right and moves nothing else), and what it laid open or took.
+// grows the fan to the right and moves nothing else), and what it laid open or took; and the
+// player's own plate at the bottom.
 // board: the board's parts (board.js): {ui, el, buttons, nameOf, seatExtras, v(), me(), other(), myTurn()}.
 export function renderOther({ el, nameOf, seatExtras, v, other }) {
   const view = v();
@@ -42,6 +43,12 @@ export function renderOther({ el, nameOf, seatExtras, v, other }) {
     el.other.append(h("p", { class: "gin-took" }, t("gin.took", { name }), " ",
       cardList(took, { className: "meld-cards" })));
   }
+  const me = view.seat;
+  const seated = me !== null && me !== undefined;
+  renderOwnPlate(el.plate, {
+    seated, name: seated ? nameOf(me) : null, flag: t("gin.toMove"), score: seated ? t("gin.points", { n: view.totals[me] }) : null,
+    toMove: view.turn === me && !view.outcome && (view.match_winner ?? null) === null,
+  });
 }
 
 // The stock, the pile (redrawn only when it changed) and the upcard's actions: pass, take, draw.

@@ -6,7 +6,7 @@ import { announceTurn } from "../lib/announce.js";
 import { back, face, fannedBacks } from "../lib/cards.js";
 import { $, clear, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { placeOf } from "../lib/table/seats.js";
+import { placeOf, renderOwnPlate } from "../lib/table/seats.js";
 import { meldList } from "./melds.js";
 import { seatName } from "./moves.js";
 
@@ -54,7 +54,7 @@ function opponent(view, seat, ctx) {
 }
 
 // The other seats in playing order, starting after the player's, each in its place around the
-// table (the round table's data-seats picks its grid in table.css); ctx.seatExtras(seat), where
+// table (the round table's data-seats picks its grid in table.css), and the player's own plate; ctx.seatExtras(seat), where
 // a page gives it, adds to a seat's header (the tables' presence and bot level), and
 // ctx.seatScore(seat) its score (the tables' running total).
 export function renderOpponents(view, ctx) {
@@ -63,6 +63,11 @@ export function renderOpponents(view, ctx) {
   const me = view.seat ?? 0;
   $("#round-table").dataset.seats = String(n);
   for (let k = 1; k < n; k += 1) root.append(opponent(view, (me + k) % n, ctx));
+  renderOwnPlate($("#own-plate"), {
+    seated: view.seat !== null && view.seat !== undefined,
+    name: ctx.seats ? seatName(me, ctx.seats) : null, flag: t("table.toMove"),
+    toMove: view.outcome === null && view.turn === me, score: ctx.seatScore ? ctx.seatScore(me) : null,
+  });
 }
 
 // The discard pile's top card (or an empty slot) and the toggle that shows the whole pile.

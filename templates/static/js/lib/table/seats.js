@@ -3,7 +3,7 @@
 // i to seat i+1): two seats face each other; of three, the next sits left and the last right;
 // of four, left, opposite, right. And a human seat's presence mark.
 
-import { h } from "../dom.js";
+import { clear, h } from "../dom.js";
 import { t } from "../i18n.js";
 
 const PLACES = { 2: ["top"], 3: ["left", "right"], 4: ["left", "top", "right"] };
@@ -22,4 +22,19 @@ export function presenceMark(s, seat) {
   const label = t(s.connected ? "tables.online" : "tables.offline");
   return h("span", { class: `presence ${s.connected ? "on" : "off"}`, role: "img", "aria-label": label,
     title: label, dataset: { presence: String(seat) } });
+}
+
+// The player's own seat at the bottom, on its plate above the hand (every seat in its place):
+// its name with "Du" (only "Du" where it has none, the daily), the turn's mark (`flag`, the
+// game's words) and its score where the page keeps one. None for a visitor (`seated` false).
+export function renderOwnPlate(plate, { seated, name = null, toMove, flag, score = null }) {
+  if (!plate) return;
+  plate.hidden = !seated;
+  if (!seated) return;
+  plate.classList.toggle("to-move", toMove);
+  clear(plate).append(...[
+    h("span", { class: "own-name", text: name ? `${name} (${t("seat.you")})` : t("seat.you") }),
+    toMove ? h("span", { class: "turn-flag", text: flag }) : null,
+    score === null ? null : h("span", { class: "seat-score", text: score }),
+  ].filter(Boolean));
 }

@@ -22,6 +22,8 @@ workers run it every few seconds.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 import redis
@@ -98,6 +100,42 @@ def reconcile_par(
     return requeued
 
 
+@dataclass(frozen=True)
+class DueWork:
+    """One kind of a table's due work that a job does and a sweep must not lose: the index of
+    tables with such work (their due moment, the app's clock), how overdue a table must be, how
+    its job is found and queued again by the table's seq, and whether its job waits on RQ's
+    scheduler (a turn timer) or in its queue (a bot turn)."""
+
+    index: str
+    overdue_ms: int
+    batch: int
+    due: Callable[[tables.Table], int | None]
+    fetch: Callable[[Queue, str, int], Job | None]
+    requeue: Callable[[Queue, str, int], object]
+    scheduled: bool
+
+
+TIMERS: Final = DueWork(
+    keys.TABLE_DEADLINES,
+    timers.OVERDUE_MS,
+    timers.BATCH,
+    lambda t: t.deadline_ms,
+    lambda q, table_id, seq: queue.fetch_job(q, timers.job_id(table_id, seq)),
+    timers.requeue,
+    scheduled=True,
+)
+BOTS: Final = DueWork(
+    keys.TABLE_BOTS,
+    bots.OVERDUE_MS,
+    bots.BATCH,
+    lambda t: t.bot_due_ms,
+    bots.fetch,
+    bots.requeue,
+    scheduled=False,
+)
+
+
 def reconcile_timers(
     client: redis.Redis[str], q: Queue, now_ms: int, *, retry_failed: bool = True
 ) -> list[str]:
@@ -107,25 +145,7 @@ def reconcile_timers(
     seq (at once with ``retry_failed``, else TIMER_ENDED_S after it ended); returns
     ``table:seq`` of each. A waiting or running job is left alone. The index is tidied on the
     way: a table gone, over or without a deadline leaves it, a later deadline moves it."""
-    requeued = []
-    cutoff = now_ms - timers.OVERDUE_MS
-    due = client.zrangebyscore(
-        keys.TABLE_DEADLINES, "-inf", cutoff, start=0, num=timers.BATCH, withscores=True
-    )
-    now_s = time.time()  # the scheduler's clock, for RQ's registries
-    for table_id, score in due:
-        table = tables.load(client, table_id)
-        if table is None or table.status != "playing" or table.deadline_ms is None:
-            client.eval(FORGET, 1, keys.TABLE_DEADLINES, table_id, repr(score))  # type: ignore[no-untyped-call]
-            continue
-        if table.deadline_ms > cutoff:
-            client.zadd(keys.TABLE_DEADLINES, {table_id: table.deadline_ms}, xx=True, gt=True)
-            continue
-        job = queue.fetch_job(q, timers.job_id(table_id, table.seq))
-        if _timer_lost(q, job, now_s, retry_failed):
-            timers.requeue(q, table_id, table.seq)
-            requeued.append(f"{table_id}:{table.seq}")
-    return requeued
+    return reconcile_due(TIMERS, client, q, now_ms, retry_failed=retry_failed)
 
 
 def reconcile_bots(
@@ -136,51 +156,52 @@ def reconcile_bots(
     seq is missing, lost with a dead worker, or ended with the table still at its seq (at once
     with ``retry_failed``, else TIMER_ENDED_S after it ended); returns ``table:seq`` of each. A
     waiting or running job is left alone; the index is tidied as the timers' is."""
+    return reconcile_due(BOTS, client, q, now_ms, retry_failed=retry_failed)
+
+
+def reconcile_due(
+    work: DueWork, client: redis.Redis[str], q: Queue, now_ms: int, *, retry_failed: bool = True
+) -> list[str]:
+    """The sweep of one kind of due work (:data:`TIMERS`, :data:`BOTS`): each table in its
+    index overdue at ``now_ms`` whose job will not run by itself is queued again (``table:seq``
+    of each returned); a table gone, over or without such work leaves the index, a later due
+    moment moves it."""
     requeued = []
-    cutoff = now_ms - bots.OVERDUE_MS
-    due = client.zrangebyscore(
-        keys.TABLE_BOTS, "-inf", cutoff, start=0, num=bots.BATCH, withscores=True
-    )
-    now_s = time.time()  # RQ's clock, for its registries
+    cutoff = now_ms - work.overdue_ms
+    due = client.zrangebyscore(work.index, "-inf", cutoff, start=0, num=work.batch, withscores=True)
+    now_s = time.time()  # the scheduler's clock, for RQ's registries
     for table_id, score in due:
         table = tables.load(client, table_id)
-        if table is None or table.status != "playing" or table.bot_due_ms is None:
-            client.eval(FORGET, 1, keys.TABLE_BOTS, table_id, repr(score))  # type: ignore[no-untyped-call]
+        at = None if table is None or table.status != "playing" else work.due(table)
+        if table is None or at is None:
+            client.eval(FORGET, 1, work.index, table_id, repr(score))  # type: ignore[no-untyped-call]
             continue
-        if table.bot_due_ms > cutoff:
-            client.zadd(keys.TABLE_BOTS, {table_id: table.bot_due_ms}, xx=True, gt=True)
+        if at > cutoff:
+            client.zadd(work.index, {table_id: at}, xx=True, gt=True)
             continue
-        job = bots.fetch(q, table_id, table.seq)
-        if _job_lost(q, job, now_s, retry_failed):
-            bots.requeue(q, table_id, table.seq)
+        job = work.fetch(q, table_id, table.seq)
+        if _job_lost(q, job, now_s, retry_failed, work):
+            work.requeue(q, table_id, table.seq)
             requeued.append(f"{table_id}:{table.seq}")
     return requeued
 
 
-def _job_lost(q: Queue, job: Job | None, now_s: float, retry_failed: bool) -> bool:
-    """Whether a due bot turn's job will not run by itself."""
-    state = jobs.job_state(q, job, now_s)
-    if state in (JobState.MISSING, JobState.LOST):
-        return True
-    if state == JobState.ENDED:
-        assert job is not None
-        ended = job.ended_at
-        return retry_failed or ended is None or now_s - ended.timestamp() >= TIMER_ENDED_S
-    return False
-
-
-def _timer_lost(q: Queue, job: Job | None, now_s: float, retry_failed: bool) -> bool:
-    """Whether an overdue turn's timer job will not run by itself."""
+def _job_lost(q: Queue, job: Job | None, now_s: float, retry_failed: bool, work: DueWork) -> bool:
+    """Whether an overdue table's job will not run by itself."""
     state = jobs.job_state(q, job, now_s)
     if state in (JobState.MISSING, JobState.LOST):
         return True
     assert job is not None
-    if state == JobState.WAITING and job.get_status(refresh=False) == JobStatus.SCHEDULED:
+    if (
+        work.scheduled
+        and state == JobState.WAITING
+        and job.get_status(refresh=False) == JobStatus.SCHEDULED
+    ):
         # Due on the scheduler's clock and still not moved: no live scheduler holds its queue
         # (a killed one keeps RQ's lock a minute), or the registry lost it.
         registry = ScheduledJobRegistry(queue=q)  # type: ignore[no-untyped-call]
         at = q.connection.zscore(registry.key, job.id)
-        return at is None or at < now_s - timers.OVERDUE_MS / 1000
+        return at is None or at < now_s - work.overdue_ms / 1000
     if state == JobState.ENDED:
         ended = job.ended_at
         return retry_failed or ended is None or now_s - ended.timestamp() >= TIMER_ENDED_S

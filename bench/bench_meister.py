@@ -16,11 +16,20 @@ disjoint deals (one per core) are summed by ``--combine FILE ...`` into one esti
     python bench/bench_meister.py --game pikdame --first 0 --max-deals 400 --diffs a.json
     python bench/bench_meister.py --game pikdame --first 400 --max-deals 400 --diffs b.json
     python bench/bench_meister.py --game pikdame --combine a.json b.json
+
+``--slow FILE`` keeps every Meister decision that took more than ``--over`` seconds of CPU (the
+deal and the moves before it); ``--retime FILE`` plays each of the ``--top`` slowest again,
+alone, from its deal and moves, and times the decision once more (a run under load finds them,
+a quiet machine times them):
+
+    python bench/bench_meister.py --game pikdame --max-deals 500 --slow slow.json
+    python bench/bench_meister.py --game pikdame --retime slow.json --top 20
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import time
@@ -47,33 +56,101 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-def play_pikdame(k: int, first: str, times: list[float]) -> int:
+#: The Meister's decisions slower than ``--over`` seconds: deal, moves before it, CPU seconds.
+SLOW: list[dict[str, Any]] = []
+OVER = [1.0]
+
+
+def _timed(k: int, moves: list[list[Any]], choose: Callable[[], Any], times: list[float]) -> Any:
+    """One Meister decision, its CPU time kept (and the decision itself when slow)."""
+    t0 = time.process_time()
+    move = choose()
+    spent = time.process_time() - t0
+    times.append(spent)
+    if spent > OVER[0]:
+        SLOW.append({"deal": k, "moves": list(moves), "cpu_s": round(spent, 3)})
+    return move
+
+
+def pikdame_start(k: int) -> State:
     rules = Rules(players=4)
     dealer = k % 4
-    state = State.from_deal(deal_for(seed(f"pd/{k}"), rules, dealer), rules, dealer)
+    return State.from_deal(deal_for(seed(f"pd/{k}"), rules, dealer), rules, dealer)
+
+
+def gin_start(k: int) -> HandState:
+    return HandState.new(seed(f"gin/{k}"), 1, k % 2)
+
+
+def play_pikdame(k: int, first: str, times: list[float]) -> int:
+    state = pikdame_start(k)
     levels = [first, "zen", "zen", "zen"]
+    moves: list[list[Any]] = []
     while state.outcome is None:
         s = state.turn
-        t0 = time.process_time()
-        move = pd_move(levels[s], pd_view(state, s))
+        v = pd_view(state, s)
         if levels[s] == "meister":
-            times.append(time.process_time() - t0)
+            move = _timed(k, moves, functools.partial(pd_move, "meister", v), times)
+        else:
+            move = pd_move(levels[s], v)
+        moves.append([s, str(move)])
         state.push(move, s)
     return int(state.outcome.round_scores[0])
 
 
 def play_gin(k: int, first: str, times: list[float]) -> int:
-    state = HandState.new(seed(f"gin/{k}"), 1, k % 2)
+    state = gin_start(k)
     levels = [first, "strong"]
+    moves: list[list[Any]] = []
     while state.outcome is None:
         s = state.turn
-        t0 = time.process_time()
-        move = gin_move(levels[s], gin_view(state, s))
+        v = gin_view(state, s)
         if levels[s] == "meister":
-            times.append(time.process_time() - t0)
+            move = _timed(k, moves, functools.partial(gin_move, "meister", v), times)
+        else:
+            move = gin_move(levels[s], v)
+        moves.append([s, str(move)])
         state.push(move, s)
     scores = state.outcome.scores
     return int(scores[0] - scores[1])
+
+
+def retime(game: str, path: Path, top: int) -> None:
+    """The ``top`` slowest decisions kept in ``path``, each timed again alone."""
+    kept = sorted(json.loads(path.read_text()), key=lambda d: -d["cpu_s"])[:top]
+    rows = []
+    for d in kept:
+        state: Any = pikdame_start(d["deal"]) if game == "pikdame" else gin_start(d["deal"])
+        for seat, text in d["moves"]:
+            state.push(text, seat)
+        s = state.turn
+        if game == "pikdame":
+            v: Any = pd_view(state, s)
+            t0 = time.process_time()
+            pd_move("meister", v)
+        else:
+            v = gin_view(state, s)
+            t0 = time.process_time()
+            gin_move("meister", v)
+        rows.append(
+            {
+                "deal": d["deal"],
+                "ply": len(d["moves"]),
+                "cpu_s_then": d["cpu_s"],
+                "cpu_s_alone": round(time.process_time() - t0, 3),
+            }
+        )
+    for row in rows:
+        print(json.dumps(row))
+    print(
+        json.dumps(
+            {
+                "game": game,
+                "retimed": len(rows),
+                "max_alone_s": max((r["cpu_s_alone"] for r in rows), default=0.0),
+            }
+        )
+    )
 
 
 def main() -> None:
@@ -87,7 +164,15 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="the first deal")
     parser.add_argument("--diffs", type=Path, default=None, help="write each deal's difference")
     parser.add_argument("--combine", type=Path, nargs="+", default=None, help="sum runs' diffs")
+    parser.add_argument("--slow", type=Path, default=None, help="keep the slow decisions")
+    parser.add_argument("--over", type=float, default=1.0, help="slow: over this CPU (s)")
+    parser.add_argument("--retime", type=Path, default=None, help="time kept decisions again")
+    parser.add_argument("--top", type=int, default=20, help="retime: this many, slowest first")
     args = parser.parse_args()
+    OVER[0] = args.over
+    if args.retime:
+        retime(args.game, args.retime, args.top)
+        return
     if args.combine:
         combined: dict[str, int] = {}
         for path in args.combine:
@@ -120,6 +205,8 @@ def main() -> None:
     ):
         diffs.append(play(k, "meister", times) - play(k, strongest, []))
         k += 1
+    if args.slow is not None:
+        args.slow.write_text(json.dumps(SLOW))
     if args.diffs is not None:
         args.diffs.write_text(json.dumps({str(args.first + i): d for i, d in enumerate(diffs)}))
     est = Estimate.of(diffs)

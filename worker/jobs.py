@@ -144,12 +144,10 @@ def table_turn_timeout(table_id: str, seq: int) -> dict[str, Any]:
     then schedule the next human's deadline. A job whose seq has moved on does nothing."""
     ctx = context()
     settings = ctx.settings
-    lifetimes = tables.Lifetimes(settings.table_idle_hours * 3600, settings.table_keep_days * 86400)
     now_ms = int(clock.now(settings).timestamp() * 1000)
-    deadline = ctx.client.zscore(keys.TABLE_DEADLINES, table_id)  # for the lateness metric
-    done = tables.autoplay(ctx.client, table_id, seq, lifetimes, now_ms)
-    if done is not None and deadline is not None:
-        metrics.TIMER_LATENESS.observe(max(0.0, now_ms - deadline) / 1000)
+    done = tables.autoplay(ctx.client, table_id, seq, lifetimes(settings), now_ms)
+    if done is not None and done.deadline_before is not None:
+        metrics.TIMER_LATENESS.observe(max(0.0, now_ms - done.deadline_before) / 1000)
     if done is None:
         table = tables.load(ctx.client, table_id)
         if table is not None and table.seq == seq and table.deadline_ms is not None:
@@ -173,14 +171,13 @@ def table_bots(table_id: str, seq: int) -> dict[str, Any]:
     ctx = context()
     settings = ctx.settings
     now_ms = int(clock.now(settings).timestamp() * 1000)
-    due = ctx.client.zscore(keys.TABLE_BOTS, table_id)  # for the wait metric
     done = tables.play_bots(ctx.client, table_id, seq, lifetimes(settings), now_ms)
     if done is None:
         metrics.BOT_STEPS.labels("stale").inc()
         return {"played": 0}
     metrics.BOT_STEPS.labels("played").inc()
-    if due is not None:
-        metrics.BOT_WAIT.observe(max(0.0, now_ms - due) / 1000)
+    if done.bot_due_before is not None:
+        metrics.BOT_WAIT.observe(max(0.0, now_ms - done.bot_due_before) / 1000)
     table = done.table
     if table.bot_due_ms is not None:
         bots.enqueue(ctx.bot_queue, table_id, table.seq)

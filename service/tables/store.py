@@ -293,10 +293,14 @@ Change = Callable[[Table], Events]
 
 @dataclass(frozen=True)
 class Changed:
-    """A committed change: the table after it and the events it added."""
+    """A committed change: the table after it and the events it added; and the table's turn
+    deadline and due bot turn before it (the moments a timer or a bots job answered, for their
+    lateness: read in the change's transaction, no second read)."""
 
     table: Table
     events: Events
+    deadline_before: int | None = None
+    bot_due_before: int | None = None
 
 
 def change(
@@ -346,7 +350,7 @@ def change(
         timed = _timer_run(events) if by_timer else 0
         pipe.multi()
         _write(pipe, table, events, face_down, lifetimes, now_ms, timed)
-        return Changed(table, events)
+        return Changed(table, events, deadline, due)
 
     changed: Changed = transaction(client, run, key)
     if began and began[0] and changed.table.rated:

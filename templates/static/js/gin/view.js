@@ -46,7 +46,8 @@ export function renderOther({ el, nameOf, seatExtras, v, other }) {
   const me = view.seat;
   const seated = me !== null && me !== undefined;
   renderOwnPlate(el.plate, {
-    seated, name: seated ? nameOf(me) : null, flag: t("gin.toMove"), score: seated ? t("gin.points", { n: view.totals[me] }) : null,
+    seated, name: seated ? nameOf(me) : null, flag: t("gin.toMove"),
+    score: seated ? t("gin.points", { n: view.totals[me] }) : null,
     toMove: view.turn === me && !view.outcome && (view.match_winner ?? null) === null,
   });
 }

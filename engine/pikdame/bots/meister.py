@@ -29,8 +29,9 @@ from engine.pikdame.view import View, view
 
 #: The level whose moves are the candidates' first and which plays every seat in a play-out.
 STRONGEST: Final = "zen"
-#: Work per decision (units of :func:`work_of`, about 0.2 ms of one core each): well within 2 s
-#: of CPU per decision on the project's machine (BENCHMARKS.md, "Meister").
+#: Work per decision (units of :func:`work_of`, about 0.2 ms of one core each): up to about 4 s
+#: of CPU for a decision that spends it all, over issue 40's 2 s (bench/results/meister.md; a
+#: smaller budget changes the moves: a new version).
 WORK: Final = 20000
 #: At least this many deals whatever their work (one deal is no comparison at all).
 LEAST: Final = 2

@@ -34,6 +34,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -56,20 +57,23 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-#: The Meister's decisions slower than ``--over`` seconds: deal, moves before it, CPU seconds.
-SLOW: list[dict[str, Any]] = []
-OVER = [1.0]
+@dataclass
+class Decisions:
+    """The Meister's decisions of a run: every one's CPU seconds, and those slower than ``over``
+    with their deal and the moves before them (``--slow``)."""
 
+    over: float = 1.0
+    times: list[float] = field(default_factory=list)
+    slow: list[dict[str, Any]] = field(default_factory=list)
 
-def _timed(k: int, moves: list[list[Any]], choose: Callable[[], Any], times: list[float]) -> Any:
-    """One Meister decision, its CPU time kept (and the decision itself when slow)."""
-    t0 = time.process_time()
-    move = choose()
-    spent = time.process_time() - t0
-    times.append(spent)
-    if spent > OVER[0]:
-        SLOW.append({"deal": k, "moves": list(moves), "cpu_s": round(spent, 3)})
-    return move
+    def timed(self, k: int, moves: list[list[Any]], choose: Callable[[], Any]) -> Any:
+        t0 = time.process_time()
+        move = choose()
+        spent = time.process_time() - t0
+        self.times.append(spent)
+        if spent > self.over:
+            self.slow.append({"deal": k, "moves": list(moves), "cpu_s": round(spent, 3)})
+        return move
 
 
 def pikdame_start(k: int) -> State:
@@ -82,7 +86,7 @@ def gin_start(k: int) -> HandState:
     return HandState.new(seed(f"gin/{k}"), 1, k % 2)
 
 
-def play_pikdame(k: int, first: str, times: list[float]) -> int:
+def play_pikdame(k: int, first: str, decisions: Decisions) -> int:
     state = pikdame_start(k)
     levels = [first, "zen", "zen", "zen"]
     moves: list[list[Any]] = []
@@ -90,7 +94,7 @@ def play_pikdame(k: int, first: str, times: list[float]) -> int:
         s = state.turn
         v = pd_view(state, s)
         if levels[s] == "meister":
-            move = _timed(k, moves, functools.partial(pd_move, "meister", v), times)
+            move = decisions.timed(k, moves, functools.partial(pd_move, "meister", v))
         else:
             move = pd_move(levels[s], v)
         moves.append([s, str(move)])
@@ -98,7 +102,7 @@ def play_pikdame(k: int, first: str, times: list[float]) -> int:
     return int(state.outcome.round_scores[0])
 
 
-def play_gin(k: int, first: str, times: list[float]) -> int:
+def play_gin(k: int, first: str, decisions: Decisions) -> int:
     state = gin_start(k)
     levels = [first, "strong"]
     moves: list[list[Any]] = []
@@ -106,7 +110,7 @@ def play_gin(k: int, first: str, times: list[float]) -> int:
         s = state.turn
         v = gin_view(state, s)
         if levels[s] == "meister":
-            move = _timed(k, moves, functools.partial(gin_move, "meister", v), times)
+            move = decisions.timed(k, moves, functools.partial(gin_move, "meister", v))
         else:
             move = gin_move(levels[s], v)
         moves.append([s, str(move)])
@@ -115,23 +119,27 @@ def play_gin(k: int, first: str, times: list[float]) -> int:
     return int(scores[0] - scores[1])
 
 
+#: Per game: its deal's start, a seat's view, a level's move (what ``--retime`` replays).
+GAMES: dict[
+    str, tuple[Callable[[int], Any], Callable[[Any, int], Any], Callable[[str, Any], Any]]
+] = {
+    "pikdame": (pikdame_start, pd_view, pd_move),
+    "gin": (gin_start, gin_view, gin_move),
+}
+
+
 def retime(game: str, path: Path, top: int) -> None:
     """The ``top`` slowest decisions kept in ``path``, each timed again alone."""
+    start, see, choose = GAMES[game]
     kept = sorted(json.loads(path.read_text()), key=lambda d: -d["cpu_s"])[:top]
     rows = []
     for d in kept:
-        state: Any = pikdame_start(d["deal"]) if game == "pikdame" else gin_start(d["deal"])
+        state = start(d["deal"])
         for seat, text in d["moves"]:
             state.push(text, seat)
-        s = state.turn
-        if game == "pikdame":
-            v: Any = pd_view(state, s)
-            t0 = time.process_time()
-            pd_move("meister", v)
-        else:
-            v = gin_view(state, s)
-            t0 = time.process_time()
-            gin_move("meister", v)
+        v = see(state, state.turn)
+        t0 = time.process_time()
+        choose("meister", v)
         rows.append(
             {
                 "deal": d["deal"],
@@ -169,7 +177,6 @@ def main() -> None:
     parser.add_argument("--retime", type=Path, default=None, help="time kept decisions again")
     parser.add_argument("--top", type=int, default=20, help="retime: this many, slowest first")
     args = parser.parse_args()
-    OVER[0] = args.over
     if args.retime:
         retime(args.game, args.retime, args.top)
         return
@@ -192,10 +199,10 @@ def main() -> None:
             )
         )
         return
-    play: Callable[[int, str, list[float]], int]
+    play: Callable[[int, str, Decisions], int]
     play, strongest = (play_gin, "strong") if args.game == "gin" else (play_pikdame, "zen")
     diffs: list[int] = []
-    times: list[float] = []
+    decisions = Decisions(args.over)
     start, began = time.process_time(), time.monotonic()
     k = args.first
     while (
@@ -203,10 +210,10 @@ def main() -> None:
         and time.process_time() - start < args.cpu
         and (args.wall is None or time.monotonic() - began < args.wall)
     ):
-        diffs.append(play(k, "meister", times) - play(k, strongest, []))
+        diffs.append(play(k, "meister", decisions) - play(k, strongest, Decisions()))
         k += 1
     if args.slow is not None:
-        args.slow.write_text(json.dumps(SLOW))
+        args.slow.write_text(json.dumps(decisions.slow))
     if args.diffs is not None:
         args.diffs.write_text(json.dumps({str(args.first + i): d for i, d in enumerate(diffs)}))
     est = Estimate.of(diffs)
@@ -219,11 +226,11 @@ def main() -> None:
         "interval": est.interval_json(),
         "clear_of_zero": est.above_zero(),
         "differed": sum(1 for d in diffs if d),
-        "decisions": len(times),
+        "decisions": len(decisions.times),
         "decision_ms": {
-            "p50": round(1000 * pct(times, 0.5)),
-            "p99": round(1000 * pct(times, 0.99)),
-            "max": round(1000 * max(times, default=0.0)),
+            "p50": round(1000 * pct(decisions.times, 0.5)),
+            "p99": round(1000 * pct(decisions.times, 0.99)),
+            "max": round(1000 * max(decisions.times, default=0.0)),
         },
         "cpu_s": round(time.process_time() - start, 1),
     }
